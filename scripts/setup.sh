@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+#! Installs what building and testing the project needs, skipping whatever is already present.
+#! Idempotent: a second run with everything installed finishes in seconds.
+#! Usage: scripts/setup.sh [run|test]   ("run" skips the browser and PostgreSQL)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode="${1:-test}"
+TRUNK_VERSION="0.21.14"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+# apt-get update runs at most once per setup, and only if something is missing.
+apt_updated=0
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  if [ "$apt_updated" -eq 0 ]; then
+    say "apt-get update"
+    $sudo apt-get update -qq
+    apt_updated=1
+  fi
+  say "installing ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# The wasm-bindgen CLI must be exactly the library version Cargo.lock resolved.
+wasm_bindgen_version() {
+  if [ ! -f Cargo.lock ]; then cargo generate-lockfile --quiet; fi
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
+}
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding rust target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if ! trunk --version 2>/dev/null | grep -q "trunk $TRUNK_VERSION"; then
+  say "installing trunk $TRUNK_VERSION (about 8 minutes on 2 cores)"
+  cargo install --locked --quiet "trunk@$TRUNK_VERSION"
+fi
+
+wbg="$(wasm_bindgen_version)"
+if ! wasm-bindgen --version 2>/dev/null | grep -q "wasm-bindgen $wbg"; then
+  say "installing wasm-bindgen-cli $wbg (about 6 minutes)"
+  # No --locked: the CLI's own lock names a webpki-roots release the registry mirror lacks.
+  cargo install --quiet --force "wasm-bindgen-cli@$wbg"
+fi
+if ! grep -q "wasm_bindgen = \"$wbg\"" Trunk.toml; then
+  echo "Trunk.toml [tools] wasm_bindgen does not match Cargo.lock's wasm-bindgen $wbg" >&2
+  exit 1
+fi
+
+apt_install binaryen
+if [ "$mode" = "test" ]; then
+  apt_install chromium chromium-driver postgresql
+fi
+say "toolchain ready (wasm-bindgen $wbg, trunk $TRUNK_VERSION)"

@@ -1,0 +1,136 @@
+//! `checkout-server` command line. Each subcommand is one function; `anyhow` lives only here.
+//!
+//! - `checkout-server sandbox --listen 127.0.0.1:8090 [--api-key K --x-api-key X]`: run the
+//!   gateway emulator alone, printing its base URL and the credentials it accepts.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use checkout_server::sandbox::api::API_PREFIX;
+use checkout_server::sandbox::faults::ArmedFault;
+use checkout_server::sandbox::{self, DEFAULT_API_KEY, DEFAULT_X_API_KEY, SandboxConfig};
+use clap::{Args, Parser, Subcommand};
+use secrecy::{ExposeSecret, SecretString};
+use tokio::net::TcpListener;
+use tracing_subscriber::EnvFilter;
+
+/// The merchant's checkout server and its gateway emulator.
+#[derive(Debug, Parser)]
+#[command(name = "checkout-server", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the gateway emulator alone (docs/sandbox.md).
+    Sandbox(SandboxArgs),
+}
+
+/// Options of `checkout-server sandbox`.
+#[derive(Debug, Args)]
+struct SandboxArgs {
+    /// Address to listen on; port 0 picks a free port.
+    #[arg(long, env = "SANDBOX_LISTEN", default_value = "127.0.0.1:8090")]
+    listen: SocketAddr,
+    /// API key accepted as the Basic username.
+    #[arg(long, env = "SANDBOX_API_KEY", default_value = DEFAULT_API_KEY)]
+    api_key: String,
+    /// Value accepted in the `x-api-key` header.
+    #[arg(long, env = "SANDBOX_X_API_KEY", default_value = DEFAULT_X_API_KEY)]
+    x_api_key: String,
+    /// Public URL of the emulator when it sits behind a proxy (default: http://<listen>).
+    #[arg(long, env = "SANDBOX_PUBLIC_BASE_URL")]
+    public_base_url: Option<String>,
+    /// Seconds the hanging test card (4000000000000259) takes to answer.
+    #[arg(long, default_value_t = 120)]
+    hang_seconds: u64,
+    /// Webhook attempts in total, the first included.
+    #[arg(long, default_value_t = 8)]
+    webhook_attempts: u32,
+    /// Milliseconds before the second webhook attempt; doubles per attempt up to 60 s.
+    #[arg(long, default_value_t = 1000)]
+    webhook_base_delay_ms: u64,
+    /// Fault active for the whole run, `[ENDPOINT=]FAULT[*COUNT]`, e.g.
+    /// `payment=status:503:after*2` or `latency:200`; repeatable.
+    #[arg(long = "fault", value_name = "[ENDPOINT=]FAULT[*COUNT]")]
+    faults: Vec<ArmedFault>,
+    /// Merchant legal name shown on transactions and the 3DS page.
+    #[arg(long, default_value = "Sandbox Merchant Ltd")]
+    merchant_name: String,
+    /// Merchant id (`mid`) shown on transactions.
+    #[arg(long, default_value = "SANDBOX-MID-0001")]
+    merchant_mid: String,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
+        .init();
+    match Cli::parse().command {
+        Command::Sandbox(args) => run_sandbox(args).await,
+    }
+}
+
+async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(!args.api_key.is_empty(), "--api-key must not be empty");
+    anyhow::ensure!(!args.x_api_key.is_empty(), "--x-api-key must not be empty");
+    anyhow::ensure!(args.webhook_attempts > 0, "--webhook-attempts must be at least 1");
+    let listener = TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.listen))?;
+    let address = listener.local_addr().context("cannot read the listening address")?;
+    let base_url = args
+        .public_base_url
+        .clone()
+        .map_or_else(|| format!("http://{address}"), |url| url.trim_end_matches('/').to_owned());
+    let defaults = SandboxConfig::default();
+    let config = SandboxConfig {
+        api_key: SecretString::from(args.api_key),
+        x_api_key: SecretString::from(args.x_api_key),
+        public_base_url: Some(base_url.clone()),
+        webhook: sandbox::WebhookRetry {
+            max_attempts: args.webhook_attempts,
+            base_delay: Duration::from_millis(args.webhook_base_delay_ms),
+            ..defaults.webhook
+        },
+        hang: Duration::from_secs(args.hang_seconds),
+        merchant_legal_name: args.merchant_name,
+        merchant_mid: args.merchant_mid,
+        default_faults: args.faults,
+        ..defaults
+    };
+    print_banner(&base_url, &config);
+    tokio::select! {
+        served = sandbox::serve(config, listener) => served.context("the emulator stopped")?,
+        signal = tokio::signal::ctrl_c() => {
+            signal.context("cannot listen for Ctrl-C")?;
+            tracing::info!("stopping the emulator");
+        }
+    }
+    Ok(())
+}
+
+/// Tells the operator where the emulator is and which credentials it accepts (sandbox keys,
+/// meant to be shared with the test client).
+fn print_banner(base_url: &str, config: &SandboxConfig) {
+    let api_key = config.api_key.expose_secret();
+    println!("gateway emulator listening on {base_url}");
+    println!("  API base URL:   {base_url}{API_PREFIX}");
+    println!("  API key:        {api_key}");
+    println!("  Authorization:  Basic {}", BASE64.encode(api_key));
+    println!("  x-api-key:      {}", config.x_api_key.expose_secret());
+    println!("  control API:    {base_url}/sandbox/state, /sandbox/faults, /sandbox/clock/advance");
+    for fault in &config.default_faults {
+        println!(
+            "  fault:          {} on {}",
+            fault.fault,
+            fault.endpoint.as_deref().unwrap_or("every endpoint")
+        );
+    }
+}

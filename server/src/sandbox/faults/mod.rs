@@ -1,0 +1,15 @@
+//! Fault injection: added latency, 5xx answers, malformed and truncated bodies, dropped and
+//! duplicated webhooks, before or after the call is processed.
+//!
+//! Three sources, combined for each call: the run's configuration (`SandboxConfig::default_faults`,
+//! `--fault` on the CLI), faults armed at run time with `POST /sandbox/faults`, and the
+//! `x-sandbox-fault` header of the call itself.
+
+mod book;
+mod layer;
+mod respond;
+mod spec;
+
+pub use book::{ArmedFault, FaultBook, WEBHOOK_ENDPOINT, normalise_endpoint};
+pub use layer::{FAULT_HEADER, RequestedWebhookFaults, inject_faults};
+pub use spec::{Fault, FaultParseError, Stage, parse_fault_list};

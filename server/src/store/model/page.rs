@@ -1,0 +1,123 @@
+//! Keyset pagination, newest first: a page and the cursor to the next one.
+
+use std::fmt;
+use std::str::FromStr;
+
+use checkout::contract::{PaymentState, SubscriptionStatus};
+
+/// Most items one page may hold.
+pub const MAX_PAGE_SIZE: u32 = 100;
+
+/// Where the next page starts: the creation time and id of the last item seen.
+///
+/// Written as `<milliseconds>_<id>`; treat it as opaque.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageCursor {
+    /// Creation time of the last item, Unix milliseconds.
+    pub created_at_ms: i64,
+    /// Its id.
+    pub id: String,
+}
+
+impl fmt::Display for PageCursor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}_{}", self.created_at_ms, self.id)
+    }
+}
+
+/// A cursor that is not of the form the store writes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cursor is not one this server issued")]
+pub struct BadCursor;
+
+impl FromStr for PageCursor {
+    type Err = BadCursor;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let (ms, id) = text.split_once('_').ok_or(BadCursor)?;
+        let created_at_ms = ms.parse().map_err(|_| BadCursor)?;
+        let id_ok = !id.is_empty()
+            && id.len() <= 64
+            && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+        if !id_ok {
+            return Err(BadCursor);
+        }
+        Ok(Self {
+            created_at_ms,
+            id: id.to_owned(),
+        })
+    }
+}
+
+/// One page of results, newest first.
+#[derive(Clone, Debug)]
+pub struct Page<T> {
+    /// The items.
+    pub items: Vec<T>,
+    /// Cursor for the next page; `None` on the last one.
+    pub next: Option<PageCursor>,
+}
+
+/// Which payments to list.
+#[derive(Clone, Debug, Default)]
+pub struct PaymentQuery {
+    /// Only this customer's.
+    pub customer_id: Option<String>,
+    /// Only this session's.
+    pub session_id: Option<String>,
+    /// Only in this state.
+    pub state: Option<PaymentState>,
+    /// Page size; 0 means the default (20), anything above [`MAX_PAGE_SIZE`] is capped.
+    pub limit: u32,
+    /// Continue after this cursor.
+    pub after: Option<PageCursor>,
+}
+
+/// Which subscriptions to list.
+#[derive(Clone, Debug, Default)]
+pub struct SubscriptionQuery {
+    /// Only this customer's.
+    pub customer_id: Option<String>,
+    /// Only in this status.
+    pub status: Option<SubscriptionStatus>,
+    /// Page size; 0 means the default (20), anything above [`MAX_PAGE_SIZE`] is capped.
+    pub limit: u32,
+    /// Continue after this cursor.
+    pub after: Option<PageCursor>,
+}
+
+/// The page size to use for a requested `limit`.
+pub(crate) fn effective_limit(limit: u32) -> u32 {
+    match limit {
+        0 => 20,
+        n => n.min(MAX_PAGE_SIZE),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursor_round_trips() {
+        let cursor = PageCursor {
+            created_at_ms: 1_700_000_000_123,
+            id: "0b6f7a1e-2a4b-4c1d-9e2f-3a4b5c6d7e8f".into(),
+        };
+        assert_eq!(cursor.to_string().parse::<PageCursor>(), Ok(cursor));
+    }
+
+    #[test]
+    fn foreign_cursors_are_refused() {
+        for text in ["", "abc", "12_", "x_id", "12_a b", "12_'; drop"] {
+            assert_eq!(text.parse::<PageCursor>(), Err(BadCursor), "{text}");
+        }
+    }
+
+    #[test]
+    fn limits_are_defaulted_and_capped() {
+        assert_eq!(effective_limit(0), 20);
+        assert_eq!(effective_limit(5), 5);
+        assert_eq!(effective_limit(10_000), MAX_PAGE_SIZE);
+    }
+}

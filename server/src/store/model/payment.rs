@@ -1,0 +1,217 @@
+//! Payments: one gateway charge (or authorization) attempt for a session, and the changes a
+//! state step may carry.
+
+use checkout::contract::{DeclineCode, PaymentState};
+use secrecy::{ExposeSecret as _, SecretString};
+use subtle::ConstantTimeEq as _;
+use time::OffsetDateTime;
+
+use super::card::CardSummary;
+
+/// Which gateway call a payment uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PaymentKind {
+    /// `paymentv2`: 3DS purchase with a card.
+    PaymentV2,
+    /// `authorizationv2`: 3DS authorization with a card.
+    AuthorizationV2,
+    /// Token form of `/payment`: purchase with a saved card.
+    TokenPayment,
+    /// Token form of `/authorization`: authorization with a saved card.
+    TokenAuthorization,
+    /// `subscription/payment`: the first charge of a subscription.
+    Subscription,
+}
+
+impl PaymentKind {
+    /// Every kind.
+    pub const ALL: [PaymentKind; 5] = [
+        Self::PaymentV2,
+        Self::AuthorizationV2,
+        Self::TokenPayment,
+        Self::TokenAuthorization,
+        Self::Subscription,
+    ];
+
+    /// Stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::PaymentV2 => "payment_v2",
+            Self::AuthorizationV2 => "authorization_v2",
+            Self::TokenPayment => "token_payment",
+            Self::TokenAuthorization => "token_authorization",
+            Self::Subscription => "subscription",
+        }
+    }
+
+    /// Reads a stored name.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.as_str() == name)
+    }
+}
+
+/// A payment to record before the gateway is called. It starts in `created`.
+#[derive(Clone, Debug)]
+pub struct NewPayment {
+    /// The session it pays.
+    pub session_id: String,
+    /// The session's customer, if any (for listing by customer).
+    pub customer_id: Option<String>,
+    /// Which gateway call.
+    pub kind: PaymentKind,
+    /// Minor units of `currency`.
+    pub amount: u64,
+    /// ISO 4217 code.
+    pub currency: String,
+    /// Sent as `merchant_txn_ref` (≤ 45).
+    pub merchant_txn_ref: String,
+    /// The card, as far as it may be kept.
+    pub card: Option<CardSummary>,
+    /// The saved card used, for a token payment.
+    pub saved_card_id: Option<String>,
+    /// When the reconciler should first look at it if it is still unsettled.
+    pub next_check_at: OffsetDateTime,
+    /// After this, an outcome that was never learned makes it `needs_review`.
+    pub review_deadline: OffsetDateTime,
+}
+
+/// A stored payment.
+#[derive(Clone, Debug)]
+pub struct Payment {
+    /// Payment id (a UUID); also in its webhook, success and decline paths.
+    pub id: String,
+    /// The session it pays.
+    pub session_id: String,
+    /// The session's customer.
+    pub customer_id: Option<String>,
+    /// Which gateway call.
+    pub kind: PaymentKind,
+    /// Where it stands.
+    pub state: PaymentState,
+    /// Minor units of `currency`.
+    pub amount: u64,
+    /// ISO 4217 code.
+    pub currency: String,
+    /// Sent as `merchant_txn_ref`.
+    pub merchant_txn_ref: String,
+    /// `transaction_details.id`, once learned.
+    pub gateway_transaction_id: Option<String>,
+    /// `transaction_details.ref`, once learned.
+    pub gateway_ref: Option<i64>,
+    /// `payment_details.response_code` of the outcome.
+    pub response_code: Option<i64>,
+    /// Why it was declined.
+    pub decline_code: Option<DeclineCode>,
+    /// The card, as far as it is kept.
+    pub card: Option<CardSummary>,
+    /// The saved card used, for a token payment.
+    pub saved_card_id: Option<String>,
+    /// Captured so far, minor units.
+    pub captured_amount: u64,
+    /// Refunded so far, minor units (never above `captured_amount`).
+    pub refunded_amount: u64,
+    /// Gateway calls made for it.
+    pub attempts: u32,
+    /// The subscription its charge started.
+    pub subscription_id: Option<String>,
+    /// Path secret of its webhook URL; compare with [`Payment::verify_webhook_token`].
+    pub webhook_token: SecretString,
+    /// When it first became pending.
+    pub pending_since: Option<OffsetDateTime>,
+    /// When an unlearned outcome turns into `needs_review`.
+    pub review_deadline: OffsetDateTime,
+    /// When the reconciler looks at it next.
+    pub next_check_at: Option<OffsetDateTime>,
+    /// The instance holding its lease, if any.
+    pub lease_owner: Option<String>,
+    /// Until when that lease holds.
+    pub lease_until: Option<OffsetDateTime>,
+    /// Recorded.
+    pub created_at: OffsetDateTime,
+    /// Last changed.
+    pub updated_at: OffsetDateTime,
+}
+
+impl Payment {
+    /// Whether `presented` is this payment's webhook path token (constant-time).
+    pub fn verify_webhook_token(&self, presented: &str) -> bool {
+        let stored = self.webhook_token.expose_secret().as_bytes();
+        bool::from(stored.ct_eq(presented.as_bytes()))
+    }
+
+    /// What can still be refunded, minor units.
+    pub fn refundable(&self) -> u64 {
+        self.captured_amount.saturating_sub(self.refunded_amount)
+    }
+
+    /// The state a refund of `amount` leads to, or `None` when it is not refundable that much.
+    pub fn state_after_refund(&self, amount: u64) -> Option<PaymentState> {
+        let refundable_now = matches!(
+            self.state,
+            PaymentState::Captured | PaymentState::PartiallyRefunded
+        );
+        if !refundable_now || amount == 0 || amount > self.refundable() {
+            return None;
+        }
+        Some(if amount == self.refundable() {
+            PaymentState::Refunded
+        } else {
+            PaymentState::PartiallyRefunded
+        })
+    }
+}
+
+/// Fields a state step may set alongside the new state. `None` leaves a field as it is.
+#[derive(Clone, Debug, Default)]
+pub struct PaymentChanges {
+    /// Recorded when none is known yet. If a different id is already known the step does not
+    /// happen (a hint naming another transaction must not re-point the payment).
+    pub gateway_transaction_id: Option<String>,
+    /// `transaction_details.ref`.
+    pub gateway_ref: Option<i64>,
+    /// `payment_details.response_code`.
+    pub response_code: Option<i64>,
+    /// Decline reason.
+    pub decline_code: Option<DeclineCode>,
+    /// Amount captured. A step to `captured` without it captures the whole amount; it may not
+    /// exceed the payment's amount.
+    pub captured_amount: Option<u64>,
+    /// A refund to add. Required exactly for steps to `partially_refunded` / `refunded`; the step
+    /// happens only if the new total stays within what was captured and matches the state
+    /// (`refunded` exactly at the captured amount, `partially_refunded` below it).
+    pub refund: Option<u64>,
+    /// The subscription this charge started (recorded once).
+    pub subscription_id: Option<String>,
+    /// When the reconciler should look next (e.g. set on the step to `pending`).
+    pub next_check_at: Option<OffsetDateTime>,
+}
+
+/// The answer of a compare-and-set state step.
+#[derive(Clone, Debug)]
+pub enum Advance {
+    /// This call moved the payment; here it is afterwards.
+    Moved(Payment),
+    /// It was not in an expected state (or a guard failed): nothing changed; here it is now.
+    Unchanged(Payment),
+}
+
+impl Advance {
+    /// Whether this call moved the payment.
+    pub fn moved(&self) -> bool {
+        matches!(self, Self::Moved(_))
+    }
+
+    /// The payment after the call.
+    pub fn payment(&self) -> &Payment {
+        match self {
+            Self::Moved(p) | Self::Unchanged(p) => p,
+        }
+    }
+
+    /// The payment after the call.
+    pub fn into_payment(self) -> Payment {
+        match self {
+            Self::Moved(p) | Self::Unchanged(p) => p,
+        }
+    }
+}

@@ -1,0 +1,26 @@
+//! Card rules with no web dependencies: number (Luhn, brand, masking), expiry, CVC, cardholder
+//! name, and as-you-type formatting. The browser form and `checkout-server` both compile this,
+//! so a card is judged by the same code on each side.
+//!
+//! Each value type validates when it is built and there is no combined "card input" type:
+//! the form and the server compose [`CardNumber`], [`Expiry`], [`Cvc`] and [`CardholderName`]
+//! as they need. Errors are one [`CardError`] carrying the field and a stable code.
+
+pub mod bin_table;
+pub mod brand;
+pub mod cvc;
+pub mod error;
+pub mod expiry;
+pub mod format;
+pub mod holder;
+pub mod luhn;
+pub mod number;
+mod secret_text;
+
+pub use brand::{Brand, detect as detect_brand};
+pub use cvc::Cvc;
+pub use error::CardError;
+pub use expiry::{Expiry, YearMonth};
+pub use format::{format_expiry, format_number};
+pub use holder::{CardholderName, MAX_NAME_CHARS};
+pub use number::{CardNumber, MAX_NUMBER_LENGTH, MIN_NUMBER_LENGTH};

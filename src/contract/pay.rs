@@ -1,0 +1,174 @@
+//! The pay call and its answer: `POST /v1/checkout/{session_id}/pay`, `GET .../result`.
+
+use super::{BrowserInfo, DeclineCode, Sensitive};
+use serde::{Deserialize, Serialize};
+
+/// Body of the pay call. Exactly one of `card` and `saved_card_id` is present.
+///
+/// There is no amount here on purpose: the server prices the session itself.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PayRequest {
+    /// A new card typed by the shopper.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card: Option<CardFields>,
+    /// A card the customer saved earlier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saved_card_id: Option<String>,
+    /// Billing address (only the fields the session asked for need be filled).
+    #[serde(default)]
+    pub billing_address: Address,
+    /// 3D Secure browser data.
+    pub browser_info: BrowserInfo,
+    /// Store the new card for the session's customer.
+    #[serde(default)]
+    pub save_card: bool,
+}
+
+/// A card as typed. The server parses it with `checkout::card`, the same rules the form used.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardFields {
+    /// Card number, spaces allowed.
+    pub number: Sensitive,
+    /// `1`..`12`, one or two digits.
+    pub expiry_month: String,
+    /// Two or four digits.
+    pub expiry_year: String,
+    /// Security code.
+    pub cvc: Sensitive,
+    /// Cardholder name.
+    pub name: String,
+}
+
+/// Billing address; empty strings are treated as absent.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Address {
+    /// Two-letter country code.
+    #[serde(default)]
+    pub country: String,
+    /// E-mail address.
+    #[serde(default)]
+    pub email: String,
+    /// Phone number.
+    #[serde(default)]
+    pub phone_number: String,
+    /// Street address.
+    #[serde(default)]
+    pub address1: String,
+    /// City.
+    #[serde(default)]
+    pub city: String,
+    /// State or region.
+    #[serde(default)]
+    pub state: String,
+    /// Postal code.
+    #[serde(default)]
+    pub postal_code: String,
+}
+
+/// Answer to the pay call: either send the browser to 3D Secure, or the result is known.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "next_action", rename_all = "snake_case")]
+pub enum PayResponse {
+    /// Navigate the top window to `redirect_url` (the issuer's 3DS page).
+    Redirect {
+        /// The 3D Secure page.
+        redirect_url: String,
+    },
+    /// No further step: show `result`.
+    None {
+        /// Where the payment stands.
+        result: PaymentResult,
+    },
+}
+
+/// Where a session's payment stands, for the component's result view.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaymentResult {
+    /// The server's payment id.
+    pub payment_id: String,
+    /// Current state.
+    pub state: PaymentState,
+    /// Amount in minor units.
+    pub amount: u64,
+    /// ISO 4217 code.
+    pub currency: String,
+    /// Why it was declined, when it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decline: Option<DeclineCode>,
+    /// The subscription this payment started, for subscription sessions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscription_id: Option<String>,
+}
+
+/// Payment states. They only move forward: created → pending → authorized / captured /
+/// declined / failed, then refunded / voided; `needs_review` when the outcome could not be
+/// learned by the deadline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PaymentState {
+    /// Recorded, gateway not called yet.
+    Created,
+    /// Gateway called; outcome not known yet (3DS in progress, or unknown after a fault).
+    Pending,
+    /// Authorized, not captured.
+    Authorized,
+    /// Money taken.
+    Captured,
+    /// Refused by issuer, risk rules or 3DS.
+    Declined,
+    /// Failed for a reason other than a decline (e.g. gateway rejected the request).
+    Failed,
+    /// Captured, then partly refunded.
+    PartiallyRefunded,
+    /// Captured, then fully refunded.
+    Refunded,
+    /// Authorized, then released.
+    Voided,
+    /// Outcome unknown past the deadline: a person must look.
+    NeedsReview,
+}
+
+impl PaymentState {
+    /// True when nothing will change without a merchant action.
+    pub fn is_settled(self) -> bool {
+        !matches!(self, Self::Created | Self::Pending)
+    }
+
+    /// True when the shopper has paid (or the amount is reserved).
+    pub fn is_paid(self) -> bool {
+        matches!(
+            self,
+            Self::Authorized | Self::Captured | Self::PartiallyRefunded | Self::Refunded
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redirect_answer_has_the_documented_shape() {
+        let r = PayResponse::Redirect {
+            redirect_url: "https://acs.example/x".into(),
+        };
+        assert_eq!(
+            serde_json::to_value(&r).unwrap(),
+            serde_json::json!({"next_action": "redirect", "redirect_url": "https://acs.example/x"})
+        );
+    }
+
+    #[test]
+    fn card_fields_debug_never_shows_the_number_or_cvc() {
+        let card = CardFields {
+            number: Sensitive::new("4242 4242 4242 4242"),
+            expiry_month: "12".into(),
+            expiry_year: "30".into(),
+            cvc: Sensitive::new("987"),
+            name: "A Person".into(),
+        };
+        let shown = format!("{card:?}");
+        assert!(!shown.contains("4242"));
+        assert!(!shown.contains("987"));
+    }
+}

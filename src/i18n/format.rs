@@ -1,0 +1,115 @@
+//! Money, dates and country names for a locale. The digits of an amount are computed here from
+//! integer minor units; `Intl` (through `js/intl.js`) only places symbols and separators.
+
+use super::{Locale, number_text};
+use wasm_bindgen::prelude::wasm_bindgen;
+
+#[wasm_bindgen(module = "/js/intl.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = formatMoney)]
+    fn js_format_money(locale: &str, currency: &str, digits: u8, amount: &str) -> String;
+    #[wasm_bindgen(js_name = formatDate)]
+    fn js_format_date(locale: &str, iso: &str) -> String;
+    #[wasm_bindgen(js_name = regionName)]
+    fn js_region_name(locale: &str, code: &str) -> String;
+}
+
+/// `minor` units as an exact decimal string with `exponent` fraction digits: `(1234, 2)` is
+/// `"12.34"`, `(500, 0)` is `"500"`, `(5, 3)` is `"0.005"`.
+pub fn decimal_amount(minor: u64, exponent: u8) -> String {
+    let digits = number_text(minor);
+    let exponent = usize::from(exponent);
+    if exponent == 0 {
+        return digits;
+    }
+    let mut padded = String::with_capacity(exponent + 2);
+    for _ in digits.len()..=exponent {
+        padded.push('0');
+    }
+    padded.push_str(&digits);
+    let split = padded.len() - exponent;
+    let mut text = String::with_capacity(padded.len() + 1);
+    text.push_str(&padded[..split]);
+    text.push('.');
+    text.push_str(&padded[split..]);
+    text
+}
+
+/// ISO 4217 codes whose minor-unit exponent is not 2, packed three letters each.
+const EXPONENT_0: &str = "BIFCLPDJFGNFISKJPYKMFKRWPYGRWFUGXUYIVNDVUVXAFXOFXPF";
+const EXPONENT_3: &str = "BHDIQDJODKWDLYDOMRTND";
+const EXPONENT_4: &str = "CLFUYW";
+
+/// The ISO 4217 minor-unit exponent of `currency` (JPY 0, EUR 2, KWD 3), for payloads that
+/// carry a currency without its exponent. Unknown codes count as 2.
+pub fn currency_exponent(currency: &str) -> u8 {
+    let listed = |table: &str| {
+        currency.len() == 3
+            && table
+                .as_bytes()
+                .chunks(3)
+                .any(|code| code.eq_ignore_ascii_case(currency.as_bytes()))
+    };
+    if listed(EXPONENT_0) {
+        0
+    } else if listed(EXPONENT_3) {
+        3
+    } else if listed(EXPONENT_4) {
+        4
+    } else {
+        2
+    }
+}
+
+/// `minor` units of `currency` in its ISO exponent, formatted for `locale`.
+pub fn money(locale: Locale, minor: u64, currency: &str) -> String {
+    format_money(locale, minor, currency_exponent(currency), currency)
+}
+
+/// `minor` units of `currency` formatted for `locale` (`€12.34`, `12,34 €`, `￥500`).
+pub fn format_money(locale: Locale, minor: u64, exponent: u8, currency: &str) -> String {
+    js_format_money(
+        locale.tag(),
+        currency,
+        exponent,
+        &decimal_amount(minor, exponent),
+    )
+}
+
+/// An RFC 3339 date as a long local date (`12 June 2026`); the input itself when unreadable.
+pub fn format_date(locale: Locale, iso: &str) -> String {
+    js_format_date(locale.tag(), iso)
+}
+
+/// The name of the ISO 3166 region `code` in `locale` (`DE` is `Deutschland` in German).
+pub fn region_name(locale: Locale, code: &str) -> String {
+    js_region_name(locale.tag(), code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimal_amounts_follow_the_exponent() {
+        assert_eq!(decimal_amount(1234, 2), "12.34");
+        assert_eq!(decimal_amount(5, 2), "0.05");
+        assert_eq!(decimal_amount(0, 2), "0.00");
+        assert_eq!(decimal_amount(500, 0), "500");
+        assert_eq!(decimal_amount(5, 3), "0.005");
+        assert_eq!(decimal_amount(123_456, 3), "123.456");
+        assert_eq!(decimal_amount(100, 2), "1.00");
+    }
+
+    #[test]
+    fn exponents_follow_iso_4217() {
+        assert_eq!(currency_exponent("JPY"), 0);
+        assert_eq!(currency_exponent("krw"), 0);
+        assert_eq!(currency_exponent("EUR"), 2);
+        assert_eq!(currency_exponent("KWD"), 3);
+        assert_eq!(currency_exponent("CLF"), 4);
+        // A code straddling two table entries must not match.
+        assert_eq!(currency_exponent("IFC"), 2);
+        assert_eq!(currency_exponent("JP"), 2);
+    }
+}
