@@ -20,18 +20,31 @@ export function formatDate(locale, iso) {
   return date.toLocaleDateString(locale, { year: "numeric", month: "long", day: "numeric" });
 }
 
-export function regionName(locale, code) {
-  try {
-    return new Intl.DisplayNames([locale], { type: "region" }).of(code) || code;
-  } catch (_) {
-    return code;
-  }
-}
-
 export function timeZone() {
   try {
     return Intl.DateTimeFormat().resolvedOptions().timeZone || "";
   } catch (_) {
     return "";
   }
+}
+
+// "CODE\tName" lines for each two-letter code in `packed`, sorted by name for `locale`.
+export function regionList(locale, packed) {
+  let names;
+  try {
+    names = new Intl.DisplayNames([locale], { type: "region" });
+  } catch (_) {
+    names = null;
+  }
+  const rows = [];
+  for (let i = 0; i + 1 < packed.length; i += 2) {
+    const code = packed.slice(i, i + 2);
+    let name = code;
+    try {
+      name = (names && names.of(code)) || code;
+    } catch (_) {}
+    rows.push([code, name]);
+  }
+  rows.sort((a, b) => a[1].localeCompare(b[1], locale));
+  return rows.map((row) => row[0] + "\t" + row[1]).join("\n");
 }

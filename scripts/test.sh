@@ -17,6 +17,15 @@ step "cargo clippy (workspace, all targets, -D warnings)"
 cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy --target wasm32-unknown-unknown -p checkout --all-targets -- -D warnings
 
+step "PostgreSQL for the store tests (a throwaway cluster on 127.0.0.1)"
+if pg_env="$(scripts/postgres.sh)"; then
+  eval "$pg_env"
+  export TEST_DATABASE_URL_POSTGRES="$DATABASE_URL_POSTGRES"
+  trap 'scripts/postgres.sh stop >/dev/null 2>&1 || true' EXIT
+else
+  printf '\n\033[1;33m!!! PostgreSQL could not be started: the Postgres store tests are SKIPPED !!!\033[0m\n\n'
+fi
+
 step "native tests"
 cargo test --workspace
 

@@ -1,16 +1,17 @@
-//! Requests to checkout-server's browser API through `gloo-net`. Bodies cross the boundary with
-//! `serde-wasm-bindgen` and the browser's own `JSON`, so no JSON library ships in the wasm.
+//! Requests to checkout-server's browser API through `gloo-net`. Request bodies are serialized
+//! with serde-wasm-bindgen and the browser's `JSON`; answers are read by `json`, so no JSON
+//! library and no generic deserializer ships in the wasm.
 
 use crate::contract::routes::{
     self, CLIENT_SECRET_HEADER, CUSTOMER_SUBSCRIPTIONS_ROUTE, CUSTOMER_TOKEN_HEADER,
     IDEMPOTENCY_KEY_HEADER,
 };
+use super::json::{self, Json};
 use crate::contract::{
-    ApiError, ApiErrorBody, CheckoutView, CustomerSubscriptions, PayRequest, PayResponse,
-    PaymentResult, SubscriptionAction, SubscriptionView,
+    ApiErrorBody, CheckoutView, CustomerSubscriptions, PayRequest, PayResponse, PaymentResult,
+    SubscriptionAction, SubscriptionView,
 };
 use gloo_net::http::Request;
-use serde::de::DeserializeOwned;
 use wasm_bindgen::JsValue;
 
 /// Why a request gave no usable answer.
@@ -55,28 +56,35 @@ impl Api {
     /// `GET /v1/checkout/{session}`.
     pub async fn checkout(&self) -> Result<CheckoutView, FetchError> {
         let path = routes::checkout_path(&self.session);
-        decode(self.send(&path, self.secret(), None).await?)
+        decode(self.send(&path, self.secret(), None).await?, json::checkout_view)
     }
 
     /// `POST /v1/checkout/{session}/pay` with the attempt's `Idempotency-Key`.
     pub async fn pay(&self, request: &PayRequest, key: &str) -> Result<PayResponse, FetchError> {
         let body = serde_wasm_bindgen::to_value(request).map_err(|_| FetchError::Decode)?;
         let path = routes::pay_path(&self.session);
-        decode(self.send(&path, self.secret(), Some((&body, key))).await?)
+        decode(
+            self.send(&path, self.secret(), Some((&body, key))).await?,
+            json::pay_response,
+        )
     }
 
     /// `GET /v1/checkout/{session}/result`.
     pub async fn result(&self) -> Result<PaymentResult, FetchError> {
         let path = routes::result_path(&self.session);
-        decode(self.send(&path, self.secret(), None).await?)
+        decode(self.send(&path, self.secret(), None).await?, json::payment_result)
     }
 
     /// `GET /v1/customer/subscriptions`.
     pub async fn subscriptions(&self) -> Result<CustomerSubscriptions, FetchError> {
-        decode(
-            self.send(CUSTOMER_SUBSCRIPTIONS_ROUTE, self.customer(), None)
-                .await?,
-        )
+        let answer = self
+            .send(CUSTOMER_SUBSCRIPTIONS_ROUTE, self.customer(), None)
+            .await?;
+        decode(answer, |j| {
+            Some(CustomerSubscriptions {
+                subscriptions: j.all("subscriptions", json::subscription_view)?,
+            })
+        })
     }
 
     /// `POST /v1/customer/subscriptions/{id}/{action}`.
@@ -88,7 +96,10 @@ impl Api {
     ) -> Result<SubscriptionView, FetchError> {
         let path = routes::subscription_action_path(id, action);
         let body = js_sys::Object::new().into();
-        decode(self.send(&path, self.customer(), Some((&body, key))).await?)
+        decode(
+            self.send(&path, self.customer(), Some((&body, key))).await?,
+            json::subscription_view,
+        )
     }
 
     fn secret(&self) -> (&'static str, &str) {
@@ -128,9 +139,7 @@ impl Api {
         if response.ok() {
             return json.ok_or(FetchError::Decode);
         }
-        let error = json
-            .and_then(|j| serde_wasm_bindgen::from_value::<ApiError>(j).ok())
-            .map(|e| e.error);
+        let error = json.and_then(|j| json::api_error(&Json(j)));
         Err(FetchError::Status {
             status: response.status(),
             error,
@@ -138,6 +147,6 @@ impl Api {
     }
 }
 
-fn decode<T: DeserializeOwned>(json: JsValue) -> Result<T, FetchError> {
-    serde_wasm_bindgen::from_value(json).map_err(|_| FetchError::Decode)
+fn decode<T>(answer: JsValue, read: fn(&Json) -> Option<T>) -> Result<T, FetchError> {
+    read(&Json(answer)).ok_or(FetchError::Decode)
 }

@@ -5,4 +5,5 @@ pub mod clock;
 pub mod http;
 pub mod ids;
 pub mod info;
+pub mod json;
 pub mod navigate;

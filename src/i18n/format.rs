@@ -10,8 +10,8 @@ extern "C" {
     fn js_format_money(locale: &str, currency: &str, digits: u8, amount: &str) -> String;
     #[wasm_bindgen(js_name = formatDate)]
     fn js_format_date(locale: &str, iso: &str) -> String;
-    #[wasm_bindgen(js_name = regionName)]
-    fn js_region_name(locale: &str, code: &str) -> String;
+    #[wasm_bindgen(js_name = regionList)]
+    fn js_region_list(locale: &str, packed_codes: &str) -> String;
 }
 
 /// `minor` units as an exact decimal string with `exponent` fraction digits: `(1234, 2)` is
@@ -81,9 +81,14 @@ pub fn format_date(locale: Locale, iso: &str) -> String {
     js_format_date(locale.tag(), iso)
 }
 
-/// The name of the ISO 3166 region `code` in `locale` (`DE` is `Deutschland` in German).
-pub fn region_name(locale: Locale, code: &str) -> String {
-    js_region_name(locale.tag(), code)
+/// `(code, name)` of each two-letter code in `packed_codes` (`"ATDE..."`), names in `locale`
+/// (`DE` is `Deutschland` in German), sorted by name as `locale` sorts.
+pub fn region_list(locale: Locale, packed_codes: &str) -> Vec<(String, String)> {
+    js_region_list(locale.tag(), packed_codes)
+        .split('\n')
+        .filter_map(|line| line.split_once('\t'))
+        .map(|(code, name)| (code.to_owned(), name.to_owned()))
+        .collect()
 }
 
 #[cfg(test)]

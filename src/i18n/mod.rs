@@ -13,7 +13,7 @@ mod ja;
 mod messages;
 
 pub use format::{
-    currency_exponent, decimal_amount, format_date, format_money, money, region_name,
+    currency_exponent, decimal_amount, format_date, format_money, money, region_list,
 };
 pub use messages::Msg;
 

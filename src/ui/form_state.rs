@@ -9,7 +9,6 @@ use crate::card::{Brand, format_expiry, format_number};
 use crate::contract::{CheckoutView, SavedCard};
 use crate::embed::events::ChangeDetail;
 use crate::i18n::Msg;
-use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -40,8 +39,8 @@ pub struct FormState {
     /// The current attempt's `Idempotency-Key`; cleared when the answer is final or an input
     /// changes, kept across a retry after a lost answer.
     pub attempt_key: StoredValue<Option<String>>,
-    /// The `<form>`, to move focus inside it.
-    pub form_ref: NodeRef<html::Form>,
+    /// The `<form>` element once rendered, to move focus inside it.
+    pub form_ref: StoredValue<Option<web_sys::Element>, LocalStorage>,
 }
 
 impl FormState {
@@ -70,7 +69,7 @@ impl FormState {
             notice: RwSignal::new(String::new()),
             alert: RwSignal::new(None),
             attempt_key: StoredValue::new(None),
-            form_ref: NodeRef::new(),
+            form_ref: StoredValue::new_local(None),
         }
     }
 
@@ -177,7 +176,7 @@ impl FormState {
 
     /// Moves keyboard focus to `kind`'s input.
     pub fn focus(&self, kind: FieldKind) {
-        let Some(form) = self.form_ref.get_untracked() else {
+        let Some(form) = self.form_ref.get_value() else {
             return;
         };
         let selector = ["#", kind.id()].concat();

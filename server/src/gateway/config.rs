@@ -12,8 +12,9 @@ use super::retry::RetryPolicy;
 /// `Debug` is safe to log: `SecretString` prints `[REDACTED]`.
 #[derive(Debug, Clone)]
 pub struct GatewayConfig {
-    /// Scheme, host and port only, e.g. `https://api.paymentoptions.com` or
-    /// `http://127.0.0.1:8081`; the client appends `/api/v1/server-to-server-interface/...`.
+    /// Scheme, host, port and optionally a path prefix, e.g. `https://api.paymentoptions.com`
+    /// or `http://127.0.0.1:8080/_sandbox` (an emulator mounted under a prefix); the client
+    /// appends `/api/v1/server-to-server-interface/...`.
     pub base_url: String,
     /// The API key, sent as the Basic-auth username (base64 of the key alone).
     pub api_key: SecretString,

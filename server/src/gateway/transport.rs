@@ -17,6 +17,7 @@ use secrecy::ExposeSecret;
 use super::config::GatewayConfig;
 use super::error::GatewayError;
 use super::retry::RetryPolicy;
+use crate::metrics::gateway::CallResult;
 
 /// Path prefix of every server-to-server endpoint (gateway-interface.md, "Endpoints").
 pub const API_PREFIX: &str = "/api/v1/server-to-server-interface/";
@@ -145,12 +146,32 @@ impl Transport {
     }
 
     fn url(&self, path: &str) -> Result<Url, GatewayError> {
+        // A base path (an emulator mounted under a prefix) is kept in front of the API prefix.
+        let base_path = self.base.path().trim_end_matches('/');
         self.base
-            .join(&format!("{API_PREFIX}{path}"))
+            .join(&format!("{base_path}{API_PREFIX}{path}"))
             .map_err(|e| config_error(&format!("cannot build the URL for `{path}`: {e}")))
     }
 
+    /// One HTTP exchange, timed for `/metrics` (`crate::metrics::gateway`).
     async fn attempt(
+        &self,
+        method: Method,
+        url: Url,
+        body: Option<Vec<u8>>,
+    ) -> Result<Reply, AttemptError> {
+        let path = url.path().to_owned();
+        let started = Instant::now();
+        let result = self.exchange(method, url, body).await;
+        let ended = match &result {
+            Ok(reply) => CallResult::Status(reply.status),
+            Err(_) => CallResult::Failed,
+        };
+        crate::metrics::gateway::observe(&path, started.elapsed(), ended);
+        result
+    }
+
+    async fn exchange(
         &self,
         method: Method,
         url: Url,
@@ -211,9 +232,9 @@ fn parse_base_url(text: &str) -> Result<Url, GatewayError> {
             "base_url must not contain credentials; use api_key",
         ));
     }
-    if url.query().is_some() || url.fragment().is_some() || url.path() != "/" {
+    if url.query().is_some() || url.fragment().is_some() || url.path().contains("/api/v1") {
         return Err(config_error(
-            "base_url must be scheme, host and port only (the client adds /api/v1/...)",
+            "base_url must be scheme, host, port and at most a path prefix (the client adds /api/v1/...)",
         ));
     }
     Ok(url)
@@ -264,6 +285,8 @@ mod tests {
         assert!(parse_base_url("ftp://x").is_err());
         assert!(parse_base_url("https://user:pw@host").is_err());
         assert!(parse_base_url("https://host/api/v1").is_err());
+        assert!(parse_base_url("http://127.0.0.1:8080/_sandbox").is_ok());
+        assert!(parse_base_url("http://127.0.0.1:8080/?x=1").is_err());
         assert!(parse_base_url("not a url").is_err());
     }
 

@@ -198,13 +198,26 @@ pub fn token_body(token: &str) -> Value {
 
 /// A 3DS body: the card form with `return_url` pointing at `receiver`.
 pub fn three_ds_body(number: &str, receiver: &Receiver) -> Value {
+    three_ds_body_at(number, &receiver.url(""))
+}
+
+/// A 3DS body whose return addresses live under `base` (`http://127.0.0.1:PORT`).
+pub fn three_ds_body_at(number: &str, base: &str) -> Value {
     let mut body = payment_body(number);
     body["return_url"] = json!({
-        "webhook_url": receiver.url("/webhook/pay-1"),
-        "success_url": receiver.url("/pay-1/success?lang=en"),
-        "decline_url": receiver.url("/pay-1/declined"),
+        "webhook_url": format!("{base}/webhook/pay-1"),
+        "success_url": format!("{base}/pay-1/success?lang=en"),
+        "decline_url": format!("{base}/pay-1/declined"),
     });
     body
+}
+
+/// Opens `redirect_url` without following redirects and returns the `Location` it sends the
+/// browser to (frictionless cards and decided sessions).
+pub async fn pass_through(gateway: &Gateway, redirect_url: &str) -> String {
+    let answer = gateway.client.get(redirect_url).send().await.expect("redirect");
+    assert_eq!(answer.status(), 303, "frictionless redirect");
+    answer.headers()["location"].to_str().expect("ascii").to_owned()
 }
 
 /// One request the receiver got.
@@ -309,7 +322,6 @@ pub fn reserve_address() -> SocketAddr {
 /// The ACS form as the page renders it.
 #[derive(Debug, Clone)]
 pub struct AcsForm {
-    pub html: String,
     pub action: String,
     pub token: String,
 }
@@ -321,7 +333,6 @@ impl AcsForm {
         let token_input = html.find("name=\"_token\"").expect("token input");
         let token = attribute_after(&html[token_input..], "", "value").expect("token value");
         Self {
-            html: html.to_owned(),
             action: unescape(&action),
             token: unescape(&token),
         }

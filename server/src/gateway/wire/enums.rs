@@ -45,6 +45,8 @@ tolerant_enum! {
         Monthly => "MONTHLY",
         /// Every `interval` months (plan spelling in responses).
         Months => "MONTHS",
+        /// Every `interval` weeks (plan spelling the emulator uses; the contract shows none).
+        Weeks => "WEEKS",
     }
 }
 
@@ -99,6 +101,8 @@ tolerant_enum! {
     pub enum SubscriptionEvent {
         /// The cycle amount was captured.
         Captured => "CAPTURED",
+        /// The cycle charge was declined (emulator's spelling; the contract shows none).
+        Declined => "DECLINED",
     }
 }
 

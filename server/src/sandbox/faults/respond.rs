@@ -1,6 +1,7 @@
 //! The answers a spoiling fault produces: an injected 5xx, a body that is not JSON, and a
 //! body cut short under a `Content-Length` that promises more.
 
+use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -100,7 +101,7 @@ fn malformed(status: StatusCode, body: &[u8]) -> Response {
 fn truncated(status: StatusCode, body: Bytes) -> Response {
     let full_length = body.len();
     let half = body.slice(..full_length / 2);
-    let mut response = Response::new(Body::new(TruncatedBody { half: Some(half) }));
+    let mut response = Response::new(Body::new(TruncatedBody::new(half)));
     *response.status_mut() = status;
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -108,10 +109,24 @@ fn truncated(status: StatusCode, body: Bytes) -> Response {
     response
 }
 
-/// A body that yields one chunk and then an error, so hyper aborts the connection.
+/// A body that yields one chunk, pauses so the server flushes the head and that chunk to the
+/// client, then fails so hyper closes the connection short of the declared length.
 struct TruncatedBody {
     half: Option<Bytes>,
+    pause: Pin<Box<tokio::time::Sleep>>,
 }
+
+impl TruncatedBody {
+    fn new(half: Bytes) -> Self {
+        Self {
+            half: Some(half),
+            pause: Box::pin(tokio::time::sleep(FLUSH_PAUSE)),
+        }
+    }
+}
+
+/// Time given to the server to flush the partial answer before the connection is cut.
+const FLUSH_PAUSE: std::time::Duration = std::time::Duration::from_millis(20);
 
 impl http_body::Body for TruncatedBody {
     type Data = Bytes;
@@ -119,11 +134,14 @@ impl http_body::Body for TruncatedBody {
 
     fn poll_frame(
         mut self: Pin<&mut Self>,
-        _cx: &mut Context<'_>,
+        cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, io::Error>>> {
-        match self.half.take() {
-            Some(half) => Poll::Ready(Some(Ok(Frame::data(half)))),
-            None => Poll::Ready(Some(Err(io::Error::new(
+        if let Some(half) = self.half.take() {
+            return Poll::Ready(Some(Ok(Frame::data(half))));
+        }
+        match self.pause.as_mut().poll(cx) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(()) => Poll::Ready(Some(Err(io::Error::new(
                 io::ErrorKind::ConnectionAborted,
                 "response truncated by fault injection",
             )))),

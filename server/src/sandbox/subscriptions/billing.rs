@@ -12,9 +12,6 @@
 //! (`ChargePurpose::SubscriptionCycle`), recorded in the ledger like any payment (so
 //! `/transaction/status` finds it) and in the subscription's history.
 
-use uuid::Uuid;
-
-use super::SubscriptionBook;
 use super::history::ChargeResult;
 use super::subscription::{CycleBilling, Subscription};
 use crate::gateway::wire::TransactionType;
@@ -43,17 +40,11 @@ pub type SandboxSubscription = Subscription<CycleContext>;
 /// many attempts were made. A charge error (only possible if a stored card vanished) is logged
 /// and stops billing that subscription until the next call; nothing is recorded for it.
 pub fn bill_due(state: &SandboxState) -> usize {
-    let book: &SubscriptionBook = &state.subscriptions;
-    book.map_all(|subscription| bill_subscription(state, subscription))
-        .into_iter()
-        .sum()
-}
-
-/// Bills what is due now on the subscription `id`; `None` when there is no such subscription.
-pub fn bill_one(state: &SandboxState, id: Uuid) -> Option<usize> {
     state
         .subscriptions
-        .with(id, |subscription| bill_subscription(state, subscription))
+        .map_all(|subscription| bill_subscription(state, subscription))
+        .into_iter()
+        .sum()
 }
 
 /// Bills what is due now on one subscription (the caller holds the book's lock).

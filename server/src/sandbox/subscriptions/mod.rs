@@ -32,7 +32,7 @@ use axum::routing::{get, post};
 
 use super::state::SandboxState;
 
-pub use billing::{CycleContext, SandboxSubscription, bill_due, bill_one};
+pub use billing::{CycleContext, SandboxSubscription, bill_due};
 pub use error::{CODE_TRANSITION_REFUSED, SubscriptionError};
 
 /// Every subscription of one emulator, by id, in creation order (`SubscriptionBook::default()`).

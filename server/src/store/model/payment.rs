@@ -182,7 +182,9 @@ pub struct PaymentChanges {
     pub refund: Option<u64>,
     /// The subscription this charge started (recorded once).
     pub subscription_id: Option<String>,
-    /// When the reconciler should look next (e.g. set on the step to `pending`).
+    /// When the reconciler should look next. On a step to an unsettled state `None` keeps the
+    /// current time; on a step to a settled state the value is taken as is, so `None` means
+    /// "nothing left to check" (set a time to have a `needs_review` payment looked at again).
     pub next_check_at: Option<OffsetDateTime>,
 }
 

@@ -79,10 +79,10 @@ impl NewSession {
             ("customer_id", &self.customer_id),
             ("plan_id", &self.plan_id),
         ] {
-            if let Some(id) = value {
-                if id.is_empty() || id.chars().count() > MAX_ID_CHARS {
-                    return Err(invalid(field, "must be 1 to 64 characters"));
-                }
+            if let Some(id) = value
+                && (id.is_empty() || id.chars().count() > MAX_ID_CHARS)
+            {
+                return Err(invalid(field, "must be 1 to 64 characters"));
             }
         }
         Ok(())

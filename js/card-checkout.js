@@ -1,0 +1,66 @@
+// <card-checkout>: the custom element around the wasm component. It renders into its own open
+// shadow root, so it works inside another page's shadow DOM and keeps the shop's CSS out;
+// theming goes through CSS custom properties, which cross the shadow boundary.
+//
+// Attributes: session, client-secret, server, locale, mode, customer-token, and stylesheet
+// (URL of the component CSS; default: the href of a <link data-card-checkout> in the page).
+// Events (bubbling, composed CustomEvents): ready, change, submit, success, error, redirect.
+
+const ATTRIBUTES = ["session", "client-secret", "server", "locale", "mode", "customer-token"];
+
+function optionName(attribute) {
+  return attribute.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+}
+
+export function defineCardCheckout(mount) {
+  if (customElements.get("card-checkout")) return;
+  customElements.define(
+    "card-checkout",
+    class extends HTMLElement {
+      static get observedAttributes() {
+        return ATTRIBUTES.concat("stylesheet");
+      }
+
+      connectedCallback() {
+        this.render();
+      }
+
+      disconnectedCallback() {
+        this.release();
+      }
+
+      attributeChangedCallback(name, before, after) {
+        if (!this.isConnected || before === after) return;
+        if (name === "locale" && this.checkout) this.checkout.setLocale(after || "");
+        else this.render();
+      }
+
+      render() {
+        this.release();
+        const root = this.shadowRoot || this.attachShadow({ mode: "open" });
+        root.replaceChildren();
+        const marked = document.querySelector("link[data-card-checkout]");
+        const css = this.getAttribute("stylesheet") || (marked && marked.href);
+        if (css) {
+          const link = document.createElement("link");
+          link.rel = "stylesheet";
+          link.href = css;
+          root.append(link);
+        }
+        const container = document.createElement("div");
+        container.setAttribute("part", "container");
+        root.append(container);
+        const options = {};
+        for (const attribute of ATTRIBUTES) {
+          if (this.hasAttribute(attribute)) options[optionName(attribute)] = this.getAttribute(attribute);
+        }
+        this.checkout = mount(container, options, this);
+      }
+
+      release() {
+        if (this.checkout) this.checkout.unmount();
+        this.checkout = null;
+      }
+    },
+  );
+}

@@ -1,0 +1,133 @@
+//! Browser API, authorised by the session's client secret (`X-Client-Secret`):
+//! - `GET /v1/checkout/{session_id}` → [`CheckoutView`] (amount, kind, plan terms, saved cards);
+//! - `POST /v1/checkout/{session_id}/pay` ([`PayRequest`] → [`PayResponse`]; `Idempotency-Key`
+//!   honoured; `customer_ip` from the connection, `acceptHeader` from this request's `Accept`);
+//! - `GET /v1/checkout/{session_id}/result` → [`PaymentResult`].
+
+use axum::Router;
+use axum::extract::{FromRequestParts, Path, State};
+use axum::http::header::ACCEPT;
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use axum::routing::{get, post};
+use checkout::contract::routes::{CHECKOUT_ROUTE, CLIENT_SECRET_HEADER, PAY_ROUTE, RESULT_ROUTE};
+use checkout::contract::{CheckoutKind, CheckoutView, PayRequest, PaymentResult, SavedCard};
+
+use super::client_ip::ClientIp;
+use super::error::ApiFailure;
+use super::idempotency::{Reply, run_idempotent};
+use super::json::{Json, JsonWithDigest};
+use super::state::AppState;
+use crate::payments::Shopper;
+use crate::payments::pay::BILLING_FIELDS;
+use crate::sandbox::currency::Currency;
+use crate::store::model::Session;
+
+/// The browser routes.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route(CHECKOUT_ROUTE, get(view))
+        .route(PAY_ROUTE, post(pay))
+        .route(RESULT_ROUTE, get(result))
+}
+
+/// The session named in the path, after its client secret was checked (constant time).
+#[derive(Debug, Clone)]
+pub struct CheckoutSession(pub Session);
+
+impl FromRequestParts<AppState> for CheckoutSession {
+    type Rejection = ApiFailure;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let refused = ApiFailure::Unauthorized {
+            code: "invalid_client_secret",
+            message: "the session id or its client secret is not valid",
+            challenge: None,
+        };
+        let Path(session_id) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|_| ApiFailure::NotFound("session"))?;
+        let Some(presented) = parts
+            .headers
+            .get(CLIENT_SECRET_HEADER)
+            .and_then(|v| v.to_str().ok())
+        else {
+            return Err(ApiFailure::Unauthorized {
+                code: "missing_client_secret",
+                message: "send the session's client secret in X-Client-Secret",
+                challenge: None,
+            });
+        };
+        if session_id.len() > 64 {
+            return Err(refused);
+        }
+        match state.store.get_session(&session_id).await? {
+            Some(session) if session.verify_client_secret(presented) => Ok(Self(session)),
+            _ => Err(refused),
+        }
+    }
+}
+
+async fn view(
+    State(state): State<AppState>,
+    CheckoutSession(session): CheckoutSession,
+) -> Result<Json<CheckoutView>, ApiFailure> {
+    let kind = match &session.plan_id {
+        Some(plan_id) => CheckoutKind::Subscription {
+            plan: state
+                .config
+                .plans
+                .get(plan_id)
+                .cloned()
+                .ok_or_else(|| ApiFailure::conflict("plan_unavailable", "the session's plan is no longer offered"))?,
+        },
+        None => CheckoutKind::Payment,
+    };
+    let saved_cards = match (&session.customer_id, &session.plan_id) {
+        (Some(customer_id), None) => state
+            .store
+            .list_cards(customer_id)
+            .await?
+            .iter()
+            .map(SavedCard::from)
+            .collect(),
+        _ => Vec::new(),
+    };
+    Ok(Json(CheckoutView {
+        id: session.id.clone(),
+        amount: session.amount,
+        currency: session.currency.clone(),
+        currency_exponent: Currency::find(&session.currency).map_or(2, |c| c.exponent),
+        description: session.description.clone(),
+        merchant_name: state.config.merchant.name.clone(),
+        kind,
+        billing_fields: BILLING_FIELDS.to_vec(),
+        saved_cards,
+        can_save_card: session.customer_id.is_some() && session.plan_id.is_none(),
+    }))
+}
+
+async fn pay(
+    State(state): State<AppState>,
+    CheckoutSession(session): CheckoutSession,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    body: JsonWithDigest<PayRequest>,
+) -> Response {
+    let shopper = Shopper::new(ip, headers.get(ACCEPT).and_then(|v| v.to_str().ok()));
+    let scope = format!("pay:{}", session.id);
+    let payments = state.payments.clone();
+    run_idempotent(&state, &headers, scope, body.digest, move || async move {
+        let answer = payments.pay(&session, &body.value, &shopper).await?;
+        Reply::json(StatusCode::OK, &answer)
+    })
+    .await
+}
+
+async fn result(
+    State(state): State<AppState>,
+    CheckoutSession(session): CheckoutSession,
+) -> Result<Json<PaymentResult>, ApiFailure> {
+    Ok(Json(state.payments.result(&session).await?))
+}

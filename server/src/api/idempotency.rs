@@ -1,0 +1,187 @@
+//! `Idempotency-Key` on the pay call and on merchant POSTs.
+//!
+//! The first request with a key runs and its answer is stored; a later request with the same
+//! key and the same body gets the stored answer (header `Idempotent-Replayed: true`) and
+//! causes no second gateway call; the same key with a different body is a 409. A request that
+//! arrives while the first is still running waits for its answer, so two concurrent identical
+//! requests make one gateway call. Only successful answers are stored: an error (validation,
+//! conflict, gateway trouble) releases the key, so a corrected retry runs again.
+
+use std::future::Future;
+use std::time::Duration;
+
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use time::OffsetDateTime;
+
+use super::error::ApiFailure;
+use super::state::AppState;
+use crate::store::model::{IdempotencyBegin, IdempotencyKey, StoredResponse};
+use crate::store::prelude::*;
+
+/// The request header.
+pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
+/// Set on a replayed answer.
+pub const REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
+/// How often a waiting request looks for the first one's answer.
+const POLL: Duration = Duration::from_millis(20);
+
+/// A JSON answer that can be stored and replayed byte for byte.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// HTTP status.
+    pub status: StatusCode,
+    /// The JSON text.
+    pub body: String,
+}
+
+impl Reply {
+    /// `value` as JSON with `status`.
+    pub fn json<T: Serialize>(status: StatusCode, value: &T) -> Result<Self, ApiFailure> {
+        serde_json::to_string(value)
+            .map(|body| Self { status, body })
+            .map_err(|e| ApiFailure::Internal(format!("cannot serialise an answer: {e}")))
+    }
+}
+
+impl IntoResponse for Reply {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            [(CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+            self.body,
+        )
+            .into_response()
+    }
+}
+
+/// Runs `work` at most once per (`scope`, key, `digest`) when the request carries an
+/// `Idempotency-Key`, and simply runs it otherwise.
+///
+/// The work runs on its own task: a client that disconnects mid-request cannot cut a payment
+/// off between the gateway's answer and the store's record of it.
+pub async fn run_idempotent<F, Fut>(
+    state: &AppState,
+    headers: &HeaderMap,
+    scope: String,
+    digest: BodyDigest,
+    work: F,
+) -> Response
+where
+    F: FnOnce() -> Fut + Send + 'static,
+    Fut: Future<Output = Result<Reply, ApiFailure>> + Send + 'static,
+{
+    let raw = headers.get(IDEMPOTENCY_KEY).cloned();
+    let task = tokio::spawn(run(state.clone(), raw, scope, digest, work));
+    task.await.unwrap_or_else(|error| {
+        ApiFailure::Internal(format!("request task failed: {error}")).into_response()
+    })
+}
+
+async fn run<F, Fut>(
+    state: AppState,
+    raw: Option<HeaderValue>,
+    scope: String,
+    digest: BodyDigest,
+    work: F,
+) -> Response
+where
+    F: FnOnce() -> Fut,
+    Fut: Future<Output = Result<Reply, ApiFailure>>,
+{
+    let state = &state;
+    let Some(raw) = raw else {
+        return into_response(work().await);
+    };
+    let key = match raw.to_str().map_err(|_| ()).and_then(|k| IdempotencyKey::new(scope, k).map_err(|_| ())) {
+        Ok(key) => key,
+        Err(()) => {
+            return ApiFailure::invalid(
+                "invalid_idempotency_key",
+                "Idempotency-Key",
+                "must be 1 to 255 visible ASCII characters",
+            )
+            .into_response();
+        }
+    };
+    match claim(state, &key, &digest).await {
+        Ok(Claimed::Run) => {}
+        Ok(Claimed::Replay(stored)) => return replay(stored),
+        Err(failure) => return failure.into_response(),
+    }
+    let outcome = work().await;
+    match outcome {
+        Ok(reply) if reply.status.is_success() => {
+            let stored = StoredResponse {
+                status: reply.status.as_u16(),
+                body: reply.body.clone(),
+            };
+            if let Err(error) = state.store.complete_idempotent(&key, &stored, now()).await {
+                tracing::error!(%error, "could not store an idempotent answer");
+            }
+            reply.into_response()
+        }
+        other => {
+            if let Err(error) = state.store.release_idempotent(&key).await {
+                tracing::error!(%error, "could not release an idempotency key");
+            }
+            into_response(other)
+        }
+    }
+}
+
+enum Claimed {
+    Run,
+    Replay(StoredResponse),
+}
+
+/// Claims the key, waiting for a concurrent request with the same key to finish.
+async fn claim(state: &AppState, key: &IdempotencyKey, digest: &BodyDigest) -> Result<Claimed, ApiFailure> {
+    let deadline = tokio::time::Instant::now() + state.config.gateway.timeout + Duration::from_secs(5);
+    loop {
+        match state.store.begin_idempotent(key, digest, now()).await? {
+            IdempotencyBegin::New => return Ok(Claimed::Run),
+            IdempotencyBegin::Completed(stored) => return Ok(Claimed::Replay(stored)),
+            IdempotencyBegin::Conflict => {
+                return Err(ApiFailure::Conflict {
+                    code: "idempotency_key_reused",
+                    message: "this Idempotency-Key was used with a different request".into(),
+                    field: Some("Idempotency-Key".into()),
+                });
+            }
+            IdempotencyBegin::InProgress { .. } if tokio::time::Instant::now() < deadline => {
+                tokio::time::sleep(POLL).await;
+            }
+            IdempotencyBegin::InProgress { .. } => {
+                return Err(ApiFailure::conflict(
+                    "idempotency_in_progress",
+                    "a request with this Idempotency-Key is still being processed; retry later",
+                ));
+            }
+        }
+    }
+}
+
+fn replay(stored: StoredResponse) -> Response {
+    let status = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);
+    let mut response = Reply {
+        status,
+        body: stored.body,
+    }
+    .into_response();
+    response.headers_mut().insert(REPLAYED, HeaderValue::from_static("true"));
+    response
+}
+
+fn into_response(outcome: Result<Reply, ApiFailure>) -> Response {
+    match outcome {
+        Ok(reply) => reply.into_response(),
+        Err(failure) => failure.into_response(),
+    }
+}
+
+fn now() -> OffsetDateTime {
+    OffsetDateTime::now_utc()
+}

@@ -1,0 +1,101 @@
+//! The HTTP API: the merchant API (shop backend, `Authorization: Bearer <MERCHANT_SECRET_KEY>`),
+//! the browser API (the checkout component, `X-Client-Secret`), the 3DS return pages and the
+//! gateway webhook.
+//!
+//! Each area is one file with a `routes() -> Router<AppState>`; [`routes`] merges them and
+//! [`app`] adds the fallbacks and layers. A new area is a new file plus one `.merge(...)` line.
+//! Shared pieces: [`AppState`], [`ApiFailure`] (the one error shape), [`Json`] (400 naming the
+//! field), [`MerchantAuth`] (bearer key, constant-time), [`ClientIp`].
+
+mod auth;
+mod checkout;
+mod client_ip;
+mod customer_subscriptions;
+mod customer_tokens;
+mod error;
+pub mod idempotency;
+mod json;
+pub mod ops;
+mod payments;
+pub mod protect;
+mod returns;
+mod sessions;
+mod state;
+mod subscriptions;
+pub mod views;
+mod webhook;
+
+use axum::Router;
+use axum::extract::MatchedPath;
+use axum::http::header::{AUTHORIZATION, COOKIE};
+use axum::http::{HeaderName, Request};
+use tower_http::sensitive_headers::SetSensitiveRequestHeadersLayer;
+use tower_http::trace::TraceLayer;
+
+pub use auth::{MerchantAuth, MerchantKey};
+pub use client_ip::{ClientIp, client_ip};
+pub use error::ApiFailure;
+pub use checkout::CheckoutSession;
+pub use customer_tokens::CustomerAuth;
+pub use json::{Json, JsonWithDigest, MaybeJson, parse as parse_json};
+pub use sessions::{CreateSession, create_session};
+pub use state::{AppShared, AppState};
+
+/// Every area's routes, merged (no state applied: compose further, then `with_state`).
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .merge(sessions::routes())
+        .merge(payments::routes())
+        .merge(checkout::routes())
+        .merge(returns::routes())
+        .merge(webhook::routes())
+        .merge(subscriptions::routes())
+        .merge(customer_tokens::routes())
+        .merge(customer_subscriptions::routes())
+        .merge(ops::routes())
+        .merge(crate::demo::routes())
+}
+
+/// The whole API with fallbacks and layers, ready to serve. Serve it with
+/// `into_make_service_with_connect_info::<SocketAddr>()`: the pay call needs the peer address.
+pub fn app(state: AppState) -> Router {
+    let routed = routes()
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed);
+    protect::apply(routed, &state)
+        .layer(trace_layer())
+        .layer(SetSensitiveRequestHeadersLayer::new([
+            AUTHORIZATION,
+            COOKIE,
+            HeaderName::from_static("x-client-secret"),
+            HeaderName::from_static("x-customer-token"),
+        ]))
+        .with_state(state)
+}
+
+/// Request spans name the matched route, never the raw URI: paths carry webhook tokens and
+/// queries carry gateway ids.
+fn trace_layer() -> TraceLayer<
+    tower_http::classify::SharedClassifier<tower_http::classify::ServerErrorsAsFailures>,
+    fn(&Request<axum::body::Body>) -> tracing::Span,
+> {
+    TraceLayer::new_for_http().make_span_with(request_span as fn(&Request<axum::body::Body>) -> tracing::Span)
+}
+
+fn request_span(request: &Request<axum::body::Body>) -> tracing::Span {
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("unmatched", MatchedPath::as_str);
+    tracing::info_span!("http", method = %request.method(), route)
+}
+
+async fn not_found() -> ApiFailure {
+    ApiFailure::NotFound("endpoint")
+}
+
+async fn method_not_allowed() -> ApiFailure {
+    ApiFailure::MethodNotAllowed
+}
+
+// api skeleton ready

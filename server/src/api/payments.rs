@@ -1,0 +1,157 @@
+//! Merchant API, payments: list, get, and the money-moving operations.
+//! - `GET /v1/payments?customer_id=&session_id=&state=&limit=&after=` → [`PaymentList`];
+//! - `GET /v1/payments/{id}` → [`PaymentView`];
+//! - `POST /v1/payments/{id}/capture`, `/refund` (`{amount?}`), `/void` → [`PaymentView`];
+//!   `Idempotency-Key` honoured. A refund above what is left is a 409 naming `amount`.
+
+use axum::Router;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use axum::routing::{get, post};
+use reqwest::Url;
+use serde::Deserialize;
+
+use super::auth::MerchantAuth;
+use super::error::ApiFailure;
+use super::idempotency::{Reply, run_idempotent};
+use super::json::{Json, MaybeJson};
+use super::state::AppState;
+use super::views::{PaymentList, PaymentView};
+use crate::payments::adjust::Adjustment;
+use crate::store::model::page::MAX_PAGE_SIZE;
+use crate::store::model::{PageCursor, PaymentQuery};
+use crate::store::transitions::parse_state;
+
+/// The payment routes.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/v1/payments", get(list))
+        .route("/v1/payments/{id}", get(show))
+        .route("/v1/payments/{id}/capture", post(capture))
+        .route("/v1/payments/{id}/refund", post(refund))
+        .route("/v1/payments/{id}/void", post(void))
+}
+
+/// Body of capture and refund: the amount in minor units, default all.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AmountBody {
+    /// Minor units.
+    #[serde(default)]
+    pub amount: Option<u64>,
+}
+
+async fn list(
+    State(state): State<AppState>,
+    _auth: MerchantAuth,
+    RawQuery(query): RawQuery,
+) -> Result<Json<PaymentList>, ApiFailure> {
+    let query = payment_query(query.as_deref().unwrap_or_default())?;
+    let page = state.store.list_payments(query).await?;
+    Ok(Json(PaymentList {
+        data: page.items.iter().map(PaymentView::new).collect(),
+        next_cursor: page.next.map(|c| c.to_string()),
+    }))
+}
+
+async fn show(
+    State(state): State<AppState>,
+    _auth: MerchantAuth,
+    Path(id): Path<String>,
+) -> Result<Json<PaymentView>, ApiFailure> {
+    let payment = state.store.get_payment(&id).await?.ok_or(ApiFailure::NotFound("payment"))?;
+    Ok(Json(PaymentView::new(&payment)))
+}
+
+async fn capture(state: State<AppState>, auth: MerchantAuth, id: Path<String>, headers: HeaderMap, body: MaybeJson<AmountBody>) -> Response {
+    let amount = body.value.as_ref().and_then(|b| b.amount);
+    adjust(state, auth, id, headers, body, Adjustment::Capture(amount), "capture").await
+}
+
+async fn refund(state: State<AppState>, auth: MerchantAuth, id: Path<String>, headers: HeaderMap, body: MaybeJson<AmountBody>) -> Response {
+    let amount = body.value.as_ref().and_then(|b| b.amount);
+    adjust(state, auth, id, headers, body, Adjustment::Refund(amount), "refund").await
+}
+
+async fn void(state: State<AppState>, auth: MerchantAuth, id: Path<String>, headers: HeaderMap, body: MaybeJson<AmountBody>) -> Response {
+    if body.value.as_ref().is_some_and(|b| b.amount.is_some()) {
+        return axum::response::IntoResponse::into_response(ApiFailure::invalid(
+            "invalid_field",
+            "amount",
+            "amount: a void releases the whole authorization",
+        ));
+    }
+    adjust(state, auth, id, headers, body, Adjustment::Void, "void").await
+}
+
+async fn adjust(
+    State(state): State<AppState>,
+    _auth: MerchantAuth,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: MaybeJson<AmountBody>,
+    adjustment: Adjustment,
+    action: &str,
+) -> Response {
+    let scope = format!("merchant:/v1/payments/{id}/{action}");
+    let payments = state.payments.clone();
+    run_idempotent(&state, &headers, scope, body.digest, move || async move {
+        let payment = payments.adjust(&id, adjustment).await?;
+        Reply::json(StatusCode::OK, &PaymentView::new(&payment))
+    })
+    .await
+}
+
+/// Reads the list filters, naming the parameter at fault.
+fn payment_query(raw: &str) -> Result<PaymentQuery, ApiFailure> {
+    let url = Url::parse(&format!("http://query.invalid/?{raw}"))
+        .map_err(|_| ApiFailure::invalid("invalid_query", "query", "the query string is malformed"))?;
+    let mut query = PaymentQuery::default();
+    for (name, value) in url.query_pairs() {
+        let value = value.into_owned();
+        match name.as_ref() {
+            "customer_id" => query.customer_id = Some(value),
+            "session_id" => query.session_id = Some(value),
+            "state" => {
+                query.state = Some(parse_state(&value).ok_or_else(|| {
+                    ApiFailure::invalid("invalid_field", "state", "state: not a payment state")
+                })?);
+            }
+            "limit" => {
+                query.limit = value
+                    .parse()
+                    .ok()
+                    .filter(|l| (1..=MAX_PAGE_SIZE).contains(l))
+                    .ok_or_else(|| ApiFailure::invalid("invalid_field", "limit", "limit: must be 1 to 100"))?;
+            }
+            "after" => {
+                query.after = Some(value.parse::<PageCursor>().map_err(|_| {
+                    ApiFailure::invalid("invalid_field", "after", "after: not a cursor this server issued")
+                })?);
+            }
+            other => {
+                return Err(ApiFailure::invalid("unknown_parameter", other, format!("{other}: unknown query parameter")));
+            }
+        }
+    }
+    Ok(query)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn list_filters() {
+        let query = payment_query("state=captured&limit=5&customer_id=c%201").expect("valid");
+        assert_eq!(query.limit, 5);
+        assert_eq!(query.customer_id.as_deref(), Some("c 1"));
+        for (raw, field) in [("limit=0", "limit"), ("state=paid", "state"), ("after=x", "after"), ("sort=asc", "sort")] {
+            match payment_query(raw) {
+                Err(ApiFailure::BadRequest { field: Some(f), .. }) => assert_eq!(f, field),
+                other => panic!("{raw}: {other:?}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! The 3DS return pages (`success_url` / `decline_url` of every payment):
+//! `GET /checkout/return/{payment_id}/{success|decline}`.
+//!
+//! Which page the gateway sent the customer to is only a hint, like the `transaction_id` it
+//! appends: the payment is settled through the status endpoint first, and the customer is
+//! then redirected (303) to the shop's configured `SUCCESS_URL` or `DECLINE_URL` with
+//! `checkout=paid|declined|processing`, `session_id` and `payment_id`. The target is never
+//! taken from the request, so there is no open redirect.
+
+use axum::Router;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::header::{CACHE_CONTROL, LOCATION, REFERRER_POLICY};
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use checkout::contract::PaymentState;
+use reqwest::Url;
+
+use super::error::ApiFailure;
+use super::state::AppState;
+use crate::payments::urls::RETURN_ROUTE;
+use crate::payments::{Landing, StatusVerdict};
+
+/// The return routes.
+pub fn routes() -> Router<AppState> {
+    Router::new().route(RETURN_ROUTE, get(land))
+}
+
+async fn land(
+    State(state): State<AppState>,
+    Path((payment_id, outcome)): Path<(String, String)>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiFailure> {
+    if outcome != "success" && outcome != "decline" {
+        return Err(ApiFailure::NotFound("page"));
+    }
+    let payment = state
+        .store
+        .get_payment(&payment_id)
+        .await?
+        .ok_or(ApiFailure::NotFound("payment"))?;
+    let hint = query.as_deref().and_then(transaction_hint);
+    let payment = match state.payments.settle(&payment.id, hint.as_deref()).await {
+        Ok(settlement) => {
+            if let StatusVerdict::Mismatch(reason) = settlement.verdict {
+                tracing::warn!(payment_id = %payment.id, reason, "return visit names a transaction that does not match");
+            }
+            settlement.payment
+        }
+        Err(error) => {
+            tracing::error!(payment_id = %payment.id, %error, "could not settle on the return visit");
+            payment
+        }
+    };
+    let landing = match payment.state {
+        state if state.is_paid() || state == PaymentState::Voided => Landing::Paid,
+        PaymentState::Declined | PaymentState::Failed => Landing::Declined,
+        _ => Landing::Processing,
+    };
+    tracing::info!(payment_id = %payment.id, page = %outcome, landing = ?landing, "customer returned from 3DS");
+    let target = state.urls.landing(landing, &payment.session_id, &payment.id);
+    let location = HeaderValue::from_str(&target)
+        .map_err(|_| ApiFailure::Internal("a landing URL is not a valid header".into()))?;
+    Ok((
+        StatusCode::SEE_OTHER,
+        [
+            (LOCATION, location),
+            (CACHE_CONTROL, HeaderValue::from_static("no-store")),
+            (REFERRER_POLICY, HeaderValue::from_static("no-referrer")),
+        ],
+    )
+        .into_response())
+}
+
+/// The `transaction_id` query parameter, if any.
+fn transaction_hint(raw: &str) -> Option<String> {
+    let url = Url::parse(&format!("http://query.invalid/?{raw}")).ok()?;
+    url.query_pairs()
+        .find(|(name, _)| name == "transaction_id")
+        .map(|(_, value)| value.into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_hint() {
+        assert_eq!(
+            transaction_hint("transaction_id=abc&merchant_txn_ref=o%201").as_deref(),
+            Some("abc")
+        );
+        assert_eq!(transaction_hint("x=1"), None);
+    }
+}

@@ -1,0 +1,89 @@
+//! The router's shared state: configuration, store, gateway client, payment service and the
+//! merchant key digest. Cloning is one `Arc` increment; fields are public so new areas (rate
+//! limits, metrics, the reconciler) can add what they need beside them.
+
+use std::ops::Deref;
+use std::sync::Arc;
+
+use super::auth::MerchantKey;
+use crate::config::Config;
+use crate::gateway::GatewayClient;
+use crate::payments::{PaymentService, PaymentSettings, PublicUrls};
+use crate::store::Store;
+
+/// Handle to the server's state (the axum router state).
+#[derive(Clone)]
+pub struct AppState {
+    shared: Arc<AppShared>,
+}
+
+/// What every handler can reach through [`AppState`]'s `Deref`.
+pub struct AppShared {
+    /// The configuration the server started with.
+    pub config: Config,
+    /// This server's public addresses and the shop's landing pages.
+    pub urls: PublicUrls,
+    /// The database.
+    pub store: Arc<dyn Store>,
+    /// The gateway client.
+    pub gateway: GatewayClient,
+    /// Payments: pay, settle, webhook, capture/refund/void.
+    pub payments: PaymentService,
+    /// Digest of `MERCHANT_SECRET_KEY`.
+    pub merchant_key: MerchantKey,
+}
+
+impl AppState {
+    /// State for a server reachable at `public_base_url` (no trailing slash).
+    pub fn new(
+        config: Config,
+        public_base_url: String,
+        store: Arc<dyn Store>,
+        gateway: GatewayClient,
+    ) -> Self {
+        let urls = PublicUrls::new(
+            public_base_url,
+            config.merchant.success_url.clone(),
+            config.merchant.decline_url.clone(),
+        );
+        let payments = PaymentService::new(
+            store.clone(),
+            gateway.clone(),
+            PaymentSettings {
+                merchant_id: config.gateway.merchant_id.clone(),
+                urls: urls.clone(),
+                timing: config.timing,
+                plans: config.plans.clone(),
+                gateway_timeout: config.gateway.timeout,
+            },
+        );
+        Self {
+            shared: Arc::new(AppShared {
+                merchant_key: MerchantKey::new(&config.merchant.secret_key),
+                config,
+                urls,
+                store,
+                gateway,
+                payments,
+            }),
+        }
+    }
+}
+
+impl Deref for AppState {
+    type Target = AppShared;
+
+    fn deref(&self) -> &AppShared {
+        &self.shared
+    }
+}
+
+impl std::fmt::Debug for AppState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppState")
+            .field("public_base_url", &self.urls.base)
+            .field("store", &self.store.backend_name())
+            .field("gateway", &self.gateway)
+            .finish_non_exhaustive()
+    }
+}

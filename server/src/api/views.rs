@@ -1,0 +1,201 @@
+//! JSON shapes of the merchant API (the browser API's shapes live in `checkout::contract`).
+//! Times are RFC 3339; amounts minor units.
+
+use checkout::card::Brand;
+use checkout::contract::{DeclineCode, PaymentState};
+use serde::Serialize;
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+use crate::sandbox::currency::Currency;
+use crate::store::model::{CaptureMode, CardSummary, Payment, Session};
+
+/// A checkout session as the merchant sees it.
+#[derive(Debug, Clone, Serialize)]
+pub struct SessionView {
+    /// Session id.
+    pub id: String,
+    /// The browser's secret for this session: only in the creation answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client_secret: Option<String>,
+    /// Minor units.
+    pub amount: u64,
+    /// ISO 4217 code.
+    pub currency: String,
+    /// Digits after the decimal point of `currency`.
+    pub currency_exponent: u8,
+    /// The shop's order reference (sent as `merchant_txn_ref`).
+    pub reference: String,
+    /// True: purchase; false: authorization only (capture later).
+    pub capture: bool,
+    /// The shop's customer id.
+    pub customer_id: Option<String>,
+    /// Customer e-mail.
+    pub email: Option<String>,
+    /// Plan of a subscription session.
+    pub plan_id: Option<String>,
+    /// Shown on the form.
+    pub description: Option<String>,
+    /// `open`, `processing`, `paid` or `expired`.
+    pub status: &'static str,
+    /// Creation time.
+    pub created_at: String,
+    /// Last moment it can be paid.
+    pub expires_at: String,
+    /// The browser API path of this session.
+    pub checkout_path: String,
+    /// Its payments, newest first (absent from the creation answer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payments: Option<Vec<PaymentView>>,
+}
+
+impl SessionView {
+    /// The view of `session` with `payments` (newest first), at `now`.
+    pub fn new(session: &Session, payments: Option<&[Payment]>, now: OffsetDateTime) -> Self {
+        let status = session_status(session, payments.unwrap_or_default(), now);
+        Self {
+            id: session.id.clone(),
+            client_secret: None,
+            amount: session.amount,
+            currency: session.currency.clone(),
+            currency_exponent: Currency::find(&session.currency).map_or(2, |c| c.exponent),
+            reference: session.reference.clone(),
+            capture: session.capture_mode == CaptureMode::Capture,
+            customer_id: session.customer_id.clone(),
+            email: session.email.clone(),
+            plan_id: session.plan_id.clone(),
+            description: session.description.clone(),
+            status,
+            created_at: rfc3339(session.created_at),
+            expires_at: rfc3339(session.expires_at),
+            checkout_path: checkout::contract::routes::checkout_path(&session.id),
+            payments: payments.map(|p| p.iter().map(PaymentView::new).collect()),
+        }
+    }
+}
+
+fn session_status(session: &Session, payments: &[Payment], now: OffsetDateTime) -> &'static str {
+    if payments.iter().any(|p| p.state.is_paid() || p.state == PaymentState::Voided) {
+        "paid"
+    } else if payments.iter().any(|p| !p.state.is_settled() || p.state == PaymentState::NeedsReview) {
+        "processing"
+    } else if session.is_expired_at(now) {
+        "expired"
+    } else {
+        "open"
+    }
+}
+
+/// A payment as the merchant sees it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PaymentView {
+    /// Payment id.
+    pub id: String,
+    /// Its session.
+    pub session_id: String,
+    /// The session's customer.
+    pub customer_id: Option<String>,
+    /// `payment_v2`, `authorization_v2`, `token_payment`, `token_authorization`, `subscription`.
+    pub kind: &'static str,
+    /// Current state.
+    pub state: PaymentState,
+    /// Minor units.
+    pub amount: u64,
+    /// ISO 4217 code.
+    pub currency: String,
+    /// Captured so far.
+    pub captured_amount: u64,
+    /// Refunded so far.
+    pub refunded_amount: u64,
+    /// What can still be refunded.
+    pub refundable_amount: u64,
+    /// `merchant_txn_ref`.
+    pub reference: String,
+    /// The gateway's transaction id, once known.
+    pub gateway_transaction_id: Option<String>,
+    /// Why it was declined.
+    pub decline_code: Option<DeclineCode>,
+    /// The gateway's response code.
+    pub response_code: Option<i64>,
+    /// Brand, first six, last four and expiry: nothing more is kept.
+    pub card: Option<CardView>,
+    /// The saved card used.
+    pub saved_card_id: Option<String>,
+    /// The subscription it started.
+    pub subscription_id: Option<String>,
+    /// Gateway calls made for it.
+    pub attempts: u32,
+    /// Recorded.
+    pub created_at: String,
+    /// Last changed.
+    pub updated_at: String,
+}
+
+impl PaymentView {
+    /// The view of `payment`.
+    pub fn new(payment: &Payment) -> Self {
+        Self {
+            id: payment.id.clone(),
+            session_id: payment.session_id.clone(),
+            customer_id: payment.customer_id.clone(),
+            kind: payment.kind.as_str(),
+            state: payment.state,
+            amount: payment.amount,
+            currency: payment.currency.clone(),
+            captured_amount: payment.captured_amount,
+            refunded_amount: payment.refunded_amount,
+            refundable_amount: payment.refundable(),
+            reference: payment.merchant_txn_ref.clone(),
+            gateway_transaction_id: payment.gateway_transaction_id.clone(),
+            decline_code: payment.decline_code,
+            response_code: payment.response_code,
+            card: payment.card.as_ref().map(CardView::new),
+            saved_card_id: payment.saved_card_id.clone(),
+            subscription_id: payment.subscription_id.clone(),
+            attempts: payment.attempts,
+            created_at: rfc3339(payment.created_at),
+            updated_at: rfc3339(payment.updated_at),
+        }
+    }
+}
+
+/// The card of a payment.
+#[derive(Debug, Clone, Serialize)]
+pub struct CardView {
+    /// Scheme.
+    pub brand: Brand,
+    /// First six digits (absent for saved-card payments).
+    pub bin: Option<String>,
+    /// Last four digits.
+    pub last4: String,
+    /// Month, 1–12.
+    pub expiry_month: u8,
+    /// Four-digit year.
+    pub expiry_year: u16,
+}
+
+impl CardView {
+    fn new(card: &CardSummary) -> Self {
+        Self {
+            brand: card.brand,
+            bin: card.bin.as_ref().map(|b| b.as_str().to_owned()),
+            last4: card.last4.as_str().to_owned(),
+            expiry_month: card.expiry_month,
+            expiry_year: card.expiry_year,
+        }
+    }
+}
+
+/// A page of payments.
+#[derive(Debug, Clone, Serialize)]
+pub struct PaymentList {
+    /// The payments, newest first.
+    pub data: Vec<PaymentView>,
+    /// Pass as `after` for the next page; absent on the last.
+    pub next_cursor: Option<String>,
+}
+
+/// RFC 3339 text of `at`.
+pub fn rfc3339(at: OffsetDateTime) -> String {
+    at.format(&Rfc3339).unwrap_or_else(|_| at.unix_timestamp().to_string())
+}

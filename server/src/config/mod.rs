@@ -1,0 +1,374 @@
+//! Server configuration: built-in defaults, then an optional TOML file (`--config`), then
+//! environment variables. A bad value stops start-up with the exact key named.
+//!
+//! | key | default | meaning |
+//! |---|---|---|
+//! | `LISTEN` | `127.0.0.1:8080` | address to serve on (port 0 picks one) |
+//! | `PUBLIC_BASE_URL` | `http://<listening address>` | how browsers and the gateway reach this server |
+//! | `DATABASE_URL` | `data/checkout.db` (SQLite) | `postgres://…` selects Postgres |
+//! | `GATEWAY_BASE_URL` | unset: the in-process emulator | the real gateway, e.g. `https://api.paymentoptions.com` |
+//! | `GATEWAY_API_KEY`, `GATEWAY_X_API_KEY` | the emulator's keys | required with `GATEWAY_BASE_URL` |
+//! | `GATEWAY_MERCHANT_ID` | `sandbox-merchant` | `merchant_id` on every request; required with `GATEWAY_BASE_URL` |
+//! | `GATEWAY_CONNECT_TIMEOUT_MS`, `GATEWAY_TIMEOUT_MS` | 5000, 30000 | gateway time limits |
+//! | `MERCHANT_SECRET_KEY` | generated per run (sandbox only) | the shop backend's bearer key, ≥ 16 chars |
+//! | `MERCHANT_NAME` | `Demo Shop` | shown on the checkout form |
+//! | `ALLOWED_ORIGINS` | none | comma-separated shop origins allowed to call the browser API |
+//! | `SUCCESS_URL`, `DECLINE_URL` | `<PUBLIC_BASE_URL>/` | where the customer goes after 3DS |
+//! | `TRUSTED_PROXIES` | none | peers whose `X-Forwarded-For` is believed |
+//! | `SESSION_TTL_SECONDS` | 3600 | how long a checkout session can be paid |
+//! | `PAYMENT_FIRST_CHECK_SECONDS` | 60 | when the reconciler first looks at a pending payment |
+//! | `PAYMENT_REVIEW_AFTER_SECONDS` | 1800 | an outcome never learned by then → `needs_review` |
+//! | `RECONCILE_INTERVAL_SECONDS` | 30 | reconciler period |
+//! | `LOG_FORMAT` | `text` | `text` or `json` |
+//! | `MAX_BODY_BYTES`, `PAY_RATE_LIMIT_*`, `CUSTOMER_TOKEN_TTL_SECONDS`, `SUBSCRIPTION_POLL_SECONDS` | see [`OpsSettings`] | protection, tokens, polling |
+//!
+//! The file uses the same names in lower case and may hold the plan catalogue
+//! ([`plans`]). Without `GATEWAY_BASE_URL` and without plans in the file, a demo catalogue is used.
+
+mod error;
+mod ops;
+pub mod plans;
+mod source;
+mod values;
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::Path;
+use std::time::Duration;
+
+use secrecy::SecretString;
+
+pub use error::ConfigError;
+pub use ops::OpsSettings;
+pub use plans::{PlanCatalogue, first_charge};
+pub use source::KEYS;
+
+use crate::sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY};
+use crate::store::secret::generate_token;
+use source::{Layers, Setting};
+
+/// Default `LISTEN`.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+/// Default `DATABASE_URL`: a SQLite file under `./data/`.
+pub const DEFAULT_DATABASE_URL: &str = "data/checkout.db";
+/// Default `GATEWAY_MERCHANT_ID` with the emulator.
+pub const SANDBOX_MERCHANT_ID: &str = "sandbox-merchant";
+/// Fewest characters of `MERCHANT_SECRET_KEY`.
+pub const MIN_SECRET_CHARS: usize = 16;
+
+/// Everything the server is configured with. `Debug` shows no secret.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// `LISTEN`.
+    pub listen: SocketAddr,
+    /// `PUBLIC_BASE_URL` without a trailing slash; `None`: `http://<listening address>`.
+    pub public_base_url: Option<String>,
+    /// `DATABASE_URL`.
+    pub database_url: SecretString,
+    /// The gateway and its credentials.
+    pub gateway: GatewaySettings,
+    /// The shop: its key, name, origins and landing pages.
+    pub merchant: MerchantSettings,
+    /// `TRUSTED_PROXIES`.
+    pub trusted_proxies: Vec<IpAddr>,
+    /// Session lifetime and payment follow-up times.
+    pub timing: Timing,
+    /// `LOG_FORMAT`.
+    pub log_format: LogFormat,
+    /// Subscription plans.
+    pub plans: PlanCatalogue,
+    /// Protection limits, customer tokens, subscription poll (`config/ops.rs`).
+    pub ops: OpsSettings,
+}
+
+/// Where the gateway is and how to call it.
+#[derive(Debug, Clone)]
+pub struct GatewaySettings {
+    /// `GATEWAY_BASE_URL`; `None` mounts the in-process emulator.
+    pub base_url: Option<String>,
+    /// `GATEWAY_API_KEY`.
+    pub api_key: SecretString,
+    /// `GATEWAY_X_API_KEY`.
+    pub x_api_key: SecretString,
+    /// `GATEWAY_MERCHANT_ID`.
+    pub merchant_id: String,
+    /// `GATEWAY_CONNECT_TIMEOUT_MS`.
+    pub connect_timeout: Duration,
+    /// `GATEWAY_TIMEOUT_MS`.
+    pub timeout: Duration,
+}
+
+impl GatewaySettings {
+    /// True when no real gateway is configured: the emulator runs in-process, no real money.
+    pub fn is_sandbox(&self) -> bool {
+        self.base_url.is_none()
+    }
+}
+
+/// The shop's side.
+#[derive(Debug, Clone)]
+pub struct MerchantSettings {
+    /// `MERCHANT_SECRET_KEY`.
+    pub secret_key: SecretString,
+    /// True when the key was generated for this run (sandbox without a configured key).
+    pub secret_key_generated: bool,
+    /// `MERCHANT_NAME`.
+    pub name: String,
+    /// `ALLOWED_ORIGINS`, normalised (`https://shop.example`).
+    pub allowed_origins: Vec<String>,
+    /// `SUCCESS_URL`; `None`: the public base URL.
+    pub success_url: Option<String>,
+    /// `DECLINE_URL`; `None`: the public base URL.
+    pub decline_url: Option<String>,
+}
+
+/// Time limits of sessions and payments.
+#[derive(Debug, Clone, Copy)]
+pub struct Timing {
+    /// `SESSION_TTL_SECONDS`.
+    pub session_ttl: Duration,
+    /// `PAYMENT_FIRST_CHECK_SECONDS`.
+    pub payment_first_check: Duration,
+    /// `PAYMENT_REVIEW_AFTER_SECONDS`.
+    pub payment_review_after: Duration,
+    /// `RECONCILE_INTERVAL_SECONDS`.
+    pub reconcile_interval: Duration,
+}
+
+/// `LOG_FORMAT`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+impl Config {
+    /// Reads `file` (if given) and the process environment.
+    pub fn load(file: Option<&Path>) -> Result<Self, ConfigError> {
+        Self::load_from(file, &|key| std::env::var(key).ok())
+    }
+
+    /// Reads `file` (if given) and the variables `env` returns.
+    pub fn load_from(
+        file: Option<&Path>,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Self, ConfigError> {
+        Self::resolve(&Layers::read(file, env)?)
+    }
+
+    /// A configuration from `(key, value)` pairs alone, as if they were the environment
+    /// (tests and embedding).
+    pub fn from_pairs(pairs: &[(&str, &str)]) -> Result<Self, ConfigError> {
+        Self::load_from(None, &|key| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| (*v).to_owned())
+        })
+    }
+
+    /// The public base URL once the listening address is known.
+    pub fn public_base_url_for(&self, bound: SocketAddr) -> String {
+        self.public_base_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{bound}"))
+    }
+
+    fn resolve(layers: &Layers) -> Result<Self, ConfigError> {
+        let get = |key| layers.get(key);
+        let gateway = gateway_settings(layers)?;
+        let sandbox = gateway.is_sandbox();
+        let (secret_key, secret_key_generated) = match get("MERCHANT_SECRET_KEY") {
+            Some(s) => (values::secret(s, MIN_SECRET_CHARS)?, false),
+            None if sandbox => (generate_token("sk_sandbox_"), true),
+            None => return Err(missing("MERCHANT_SECRET_KEY")),
+        };
+        let plans = match &layers.plans {
+            Some(source) => PlanCatalogue::from_source(source)?,
+            None if sandbox => PlanCatalogue::demo(),
+            None => PlanCatalogue::default(),
+        };
+        Ok(Self {
+            listen: or_default(get("LISTEN"), values::socket_addr, || {
+                DEFAULT_LISTEN.parse().map_err(|_| missing("LISTEN"))
+            })?,
+            public_base_url: get("PUBLIC_BASE_URL").map(values::base_url).transpose()?,
+            database_url: or_default(get("DATABASE_URL"), values::database_url, || {
+                Ok(SecretString::from(DEFAULT_DATABASE_URL))
+            })?,
+            gateway,
+            merchant: MerchantSettings {
+                secret_key,
+                secret_key_generated,
+                name: or_default(get("MERCHANT_NAME"), |s| values::text(s, 100), || {
+                    Ok("Demo Shop".to_owned())
+                })?,
+                allowed_origins: get("ALLOWED_ORIGINS")
+                    .map(values::origins)
+                    .transpose()?
+                    .unwrap_or_default(),
+                success_url: get("SUCCESS_URL").map(values::page_url).transpose()?,
+                decline_url: get("DECLINE_URL").map(values::page_url).transpose()?,
+            },
+            trusted_proxies: get("TRUSTED_PROXIES")
+                .map(values::ip_list)
+                .transpose()?
+                .unwrap_or_default(),
+            timing: timing(layers)?,
+            log_format: match get("LOG_FORMAT") {
+                Some(s) => match values::choice(s, &["text", "json"])? {
+                    "json" => LogFormat::Json,
+                    _ => LogFormat::Text,
+                },
+                None => LogFormat::Text,
+            },
+            plans,
+            ops: OpsSettings::resolve(layers)?,
+        })
+    }
+}
+
+fn gateway_settings(layers: &Layers) -> Result<GatewaySettings, ConfigError> {
+    let get = |key| layers.get(key);
+    let base_url = get("GATEWAY_BASE_URL").map(values::base_url).transpose()?;
+    let required = |key: &'static str, sandbox_default: &str| match get(key) {
+        Some(s) => values::secret(s, 1),
+        None if base_url.is_none() => Ok(SecretString::from(sandbox_default.to_owned())),
+        None => Err(missing(key)),
+    };
+    let merchant_id = match get("GATEWAY_MERCHANT_ID") {
+        Some(s) => values::text(s, 128)?,
+        None if base_url.is_none() => SANDBOX_MERCHANT_ID.to_owned(),
+        None => return Err(missing("GATEWAY_MERCHANT_ID")),
+    };
+    Ok(GatewaySettings {
+        api_key: required("GATEWAY_API_KEY", DEFAULT_API_KEY)?,
+        x_api_key: required("GATEWAY_X_API_KEY", DEFAULT_X_API_KEY)?,
+        merchant_id,
+        connect_timeout: or_default(
+            get("GATEWAY_CONNECT_TIMEOUT_MS"),
+            |s| values::millis(s, 100, 60_000),
+            || Ok(Duration::from_secs(5)),
+        )?,
+        timeout: or_default(
+            get("GATEWAY_TIMEOUT_MS"),
+            |s| values::millis(s, 100, 300_000),
+            || Ok(Duration::from_secs(30)),
+        )?,
+        base_url,
+    })
+}
+
+fn timing(layers: &Layers) -> Result<Timing, ConfigError> {
+    let secs = |key: &'static str, min: u64, max: u64, default: u64| {
+        or_default(
+            layers.get(key),
+            |s| values::seconds(s, min, max),
+            || Ok(Duration::from_secs(default)),
+        )
+    };
+    let timing = Timing {
+        session_ttl: secs("SESSION_TTL_SECONDS", 60, 7 * 86_400, 3_600)?,
+        payment_first_check: secs("PAYMENT_FIRST_CHECK_SECONDS", 1, 86_400, 60)?,
+        payment_review_after: secs("PAYMENT_REVIEW_AFTER_SECONDS", 60, 30 * 86_400, 1_800)?,
+        reconcile_interval: secs("RECONCILE_INTERVAL_SECONDS", 1, 86_400, 30)?,
+    };
+    if timing.payment_review_after <= timing.payment_first_check {
+        let key = layers
+            .get("PAYMENT_REVIEW_AFTER_SECONDS")
+            .map_or_else(|| "PAYMENT_REVIEW_AFTER_SECONDS".to_owned(), Setting::label);
+        return Err(ConfigError::Invalid {
+            key,
+            reason: "must be longer than PAYMENT_FIRST_CHECK_SECONDS".into(),
+        });
+    }
+    Ok(timing)
+}
+
+fn or_default<T>(
+    setting: Option<&Setting>,
+    parse: impl FnOnce(&Setting) -> Result<T, ConfigError>,
+    default: impl FnOnce() -> Result<T, ConfigError>,
+) -> Result<T, ConfigError> {
+    setting.map_or_else(default, parse)
+}
+
+fn missing(key: &'static str) -> ConfigError {
+    ConfigError::Missing {
+        key,
+        when: "when GATEWAY_BASE_URL is set (a real gateway)",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use secrecy::ExposeSecret as _;
+
+    use super::*;
+
+    #[test]
+    fn defaults_run_the_sandbox() {
+        let config = Config::from_pairs(&[]).expect("defaults are valid");
+        assert_eq!(config.listen.to_string(), DEFAULT_LISTEN);
+        assert!(config.gateway.is_sandbox());
+        assert!(config.merchant.secret_key_generated);
+        assert!(config.merchant.secret_key.expose_secret().len() >= MIN_SECRET_CHARS);
+        assert_eq!(config.database_url.expose_secret(), DEFAULT_DATABASE_URL);
+        assert!(!config.plans.is_empty());
+        let bound: SocketAddr = "127.0.0.1:4321".parse().expect("addr");
+        assert_eq!(config.public_base_url_for(bound), "http://127.0.0.1:4321");
+    }
+
+    #[test]
+    fn a_real_gateway_needs_its_credentials_and_the_merchant_key() {
+        let err = Config::from_pairs(&[("GATEWAY_BASE_URL", "https://api.example")])
+            .expect_err("credentials missing");
+        assert!(err.to_string().starts_with("GATEWAY_API_KEY is required"), "{err}");
+        let config = Config::from_pairs(&[
+            ("GATEWAY_BASE_URL", "https://api.example/"),
+            ("GATEWAY_API_KEY", "k"),
+            ("GATEWAY_X_API_KEY", "x"),
+            ("GATEWAY_MERCHANT_ID", "m-1"),
+            ("MERCHANT_SECRET_KEY", "0123456789abcdef"),
+        ])
+        .expect("complete");
+        assert_eq!(config.gateway.base_url.as_deref(), Some("https://api.example"));
+        assert!(config.plans.is_empty());
+        assert!(!format!("{config:?}").contains("0123456789abcdef"));
+    }
+
+    #[test]
+    fn bad_values_name_their_key() {
+        for (key, value) in [
+            ("LISTEN", "localhost"),
+            ("PUBLIC_BASE_URL", "example.com"),
+            ("SESSION_TTL_SECONDS", "5"),
+            ("MERCHANT_SECRET_KEY", "short"),
+            ("LOG_FORMAT", "yaml"),
+            ("TRUSTED_PROXIES", "proxy.local"),
+            ("GATEWAY_TIMEOUT_MS", "0"),
+            ("PAYMENT_REVIEW_AFTER_SECONDS", "60"),
+        ] {
+            let err = Config::from_pairs(&[(key, value)]).expect_err(key).to_string();
+            assert!(err.starts_with(&format!("{key} (environment)")), "{key}: {err}");
+        }
+    }
+
+    #[test]
+    fn file_then_environment() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("checkout.toml");
+        std::fs::write(
+            &path,
+            "listen = \"127.0.0.1:9000\"\nsession_ttl_seconds = 120\n\n[plans.gold]\nname = \"Gold\"\namount = 2500\ncurrency = \"EUR\"\ncycle_unit = \"weeks\"\nmax_cycles = 4\n",
+        )
+        .expect("write");
+        let env = |key: &str| (key == "SESSION_TTL_SECONDS").then(|| "300".to_owned());
+        let config = Config::load_from(Some(&path), &env).expect("valid");
+        assert_eq!(config.listen.port(), 9000);
+        assert_eq!(config.timing.session_ttl, Duration::from_secs(300));
+        assert_eq!(config.plans.len(), 1);
+        assert!(config.plans.get("gold").is_some());
+    }
+}

@@ -1,0 +1,28 @@
+//! The demo shop, served by `checkout-server serve` only while it runs with the in-process
+//! gateway emulator (no `GATEWAY_BASE_URL`): the pages trunk builds into `dist/`
+//! ([`pages`]), a small catalogue ([`catalogue`]) and the shop backend the pages call to get a
+//! checkout session ([`backend`]), with the shopper kept in a cookie ([`customer`]).
+//!
+//! With a real gateway every route here answers the API's 404, as if it did not exist: the
+//! demo backend creates sessions for anyone who asks, which only makes sense with play money.
+
+pub mod backend;
+pub mod catalogue;
+pub mod customer;
+pub mod pages;
+
+use axum::Router;
+use axum::routing::{any, get, post};
+
+use crate::api::AppState;
+
+/// The demo routes: `/demo/...` and every other path as a file of the built shop.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/demo/catalogue", get(backend::catalogue))
+        .route("/demo/checkout", post(backend::checkout))
+        .route("/demo/subscribe", post(backend::subscribe))
+        .route("/demo/my-subscriptions", post(backend::my_subscriptions))
+        .route("/", any(pages::serve))
+        .route("/{*path}", any(pages::serve))
+}

@@ -1,0 +1,157 @@
+//! Gateway call metrics: latency histogram and result counts per endpoint. The gateway
+//! client's transport reports every HTTP attempt here ([`observe`]) with the URL path it
+//! called; the path is reduced to a fixed endpoint name so ids never become labels.
+
+use std::fmt::Write as _;
+use std::sync::LazyLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use super::histogram::Histogram;
+
+/// Endpoint names, as the gateway client's tracing spans name them; `other` catches the rest.
+pub const ENDPOINTS: [&str; 15] = [
+    "payment",
+    "authorization",
+    "paymentv2",
+    "authorizationv2",
+    "capture",
+    "refund",
+    "void",
+    "transaction_status",
+    "subscription_payment",
+    "subscription_pause",
+    "subscription_resume",
+    "subscription_cancel",
+    "subscription_get",
+    "subscription_list",
+    "other",
+];
+
+/// How one attempt ended, as a label.
+const RESULTS: [&str; 4] = ["2xx", "4xx", "5xx", "error"];
+
+/// How one HTTP attempt to the gateway ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallResult {
+    /// An answer with this HTTP status arrived.
+    Status(u16),
+    /// No answer: connection failure, timeout, unreadable body.
+    Failed,
+}
+
+impl CallResult {
+    fn slot(self) -> usize {
+        match self {
+            Self::Status(status) if status < 400 => 0,
+            Self::Status(status) if status < 500 => 1,
+            Self::Status(_) => 2,
+            Self::Failed => 3,
+        }
+    }
+}
+
+struct GatewayMetrics {
+    latency: [Histogram; ENDPOINTS.len()],
+    results: [[AtomicU64; RESULTS.len()]; ENDPOINTS.len()],
+}
+
+static GATEWAY: LazyLock<GatewayMetrics> = LazyLock::new(|| GatewayMetrics {
+    latency: std::array::from_fn(|_| Histogram::default()),
+    results: std::array::from_fn(|_| std::array::from_fn(|_| AtomicU64::new(0))),
+});
+
+/// Records one attempt to `path` (the URL path, API prefix included) that took `elapsed`.
+pub fn observe(path: &str, elapsed: Duration, result: CallResult) {
+    let slot = endpoint_slot(path);
+    GATEWAY.latency[slot].observe(elapsed);
+    GATEWAY.results[slot][result.slot()].fetch_add(1, Ordering::Relaxed);
+}
+
+/// The endpoint name of a gateway URL path.
+pub fn endpoint_label(path: &str) -> &'static str {
+    ENDPOINTS[endpoint_slot(path)]
+}
+
+fn endpoint_slot(path: &str) -> usize {
+    let tail = path
+        .split_once(crate::gateway::API_PREFIX)
+        .map_or(path, |(_, tail)| tail)
+        .trim_matches('/');
+    let segments: Vec<&str> = tail.split('/').collect();
+    let name = match segments.as_slice() {
+        [single] => *single,
+        ["transaction", "status", _] => "transaction_status",
+        ["subscription", "payment"] => "subscription_payment",
+        ["subscription", "list"] => "subscription_list",
+        ["subscription", _] => "subscription_get",
+        ["subscription", _, "pause"] => "subscription_pause",
+        ["subscription", _, "resume"] => "subscription_resume",
+        ["subscription", _, "cancel"] => "subscription_cancel",
+        _ => "other",
+    };
+    ENDPOINTS
+        .iter()
+        .position(|known| *known == name)
+        .unwrap_or(ENDPOINTS.len() - 1)
+}
+
+/// Writes the gateway metrics; endpoints never called are left out.
+pub(super) fn write(out: &mut String) {
+    let called: Vec<usize> = (0..ENDPOINTS.len())
+        .filter(|slot| GATEWAY.latency[*slot].count() > 0)
+        .collect();
+    out.push_str("# HELP checkout_gateway_request_duration_seconds Time of one HTTP attempt to the gateway, by endpoint.\n");
+    out.push_str("# TYPE checkout_gateway_request_duration_seconds histogram\n");
+    for slot in &called {
+        let labels = format!("endpoint=\"{}\"", ENDPOINTS[*slot]);
+        GATEWAY.latency[*slot].write(out, "checkout_gateway_request_duration_seconds", &labels);
+    }
+    out.push_str("# HELP checkout_gateway_requests_total HTTP attempts to the gateway, by endpoint and result.\n");
+    out.push_str("# TYPE checkout_gateway_requests_total counter\n");
+    for slot in &called {
+        for (index, result) in RESULTS.iter().enumerate() {
+            let count = GATEWAY.results[*slot][index].load(Ordering::Relaxed);
+            let _ = writeln!(
+                out,
+                "checkout_gateway_requests_total{{endpoint=\"{}\",result=\"{result}\"}} {count}",
+                ENDPOINTS[*slot]
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_become_fixed_names() {
+        let p = |tail: &str| format!("/api/v1/server-to-server-interface/{tail}");
+        assert_eq!(endpoint_label(&p("payment")), "payment");
+        assert_eq!(endpoint_label(&p("paymentv2")), "paymentv2");
+        assert_eq!(
+            endpoint_label(&p("transaction/status/0b6f3a52-3c6e-4f0e-9a53-1d2c3b4a5f60")),
+            "transaction_status"
+        );
+        assert_eq!(endpoint_label(&p("subscription/list")), "subscription_list");
+        assert_eq!(endpoint_label(&p("subscription/abc")), "subscription_get");
+        assert_eq!(endpoint_label(&p("subscription/abc/resume")), "subscription_resume");
+        assert_eq!(endpoint_label(&p("refund/")), "refund");
+        assert_eq!(endpoint_label(&p("nope/a/b/c")), "other");
+        assert_eq!(endpoint_label(&p("unheard-of")), "other");
+    }
+
+    #[test]
+    fn observations_are_written_per_endpoint() {
+        observe(
+            "/api/v1/server-to-server-interface/subscription/x/pause",
+            Duration::from_millis(2),
+            CallResult::Status(200),
+        );
+        let mut out = String::new();
+        write(&mut out);
+        assert!(out.contains("checkout_gateway_request_duration_seconds_bucket{endpoint=\"subscription_pause\",le=\"0.0025\"}"), "{out}");
+        assert!(out.contains("checkout_gateway_requests_total{endpoint=\"subscription_pause\",result=\"2xx\"}"), "{out}");
+    }
+}

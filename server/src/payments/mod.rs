@@ -1,0 +1,160 @@
+//! The payment service: everything between an HTTP handler and the gateway.
+//!
+//! Rules kept here, in one place:
+//! - a payment is recorded (`created`, then `pending`) before the gateway is called, and is
+//!   only ever moved forward afterwards (the store's compare-and-set state machine);
+//! - an unknown outcome (timeout, 5xx, unreadable answer) stays `pending` until the status
+//!   endpoint settles it; it is never sent again;
+//! - every hint (return redirect, webhook) is confirmed with the status endpoint, and amount,
+//!   currency, reference and transaction type are checked against the record, before an
+//!   outcome is recorded;
+//! - a session has at most one payment in flight or paid at a time ([`claim`]).
+//!
+//! Files: [`card_input`] (card rules), [`request`] (wire requests), [`pay`] (the pay call),
+//! [`outcome`] (gateway answers → state steps), [`settle`] (status confirmation),
+//! [`webhook`] (notifications), [`adjust`] (capture, refund, void), [`subscription`]
+//! (first charge of a plan), [`urls`] (this server's own addresses).
+
+pub mod adjust;
+pub mod card_input;
+pub mod claim;
+mod error;
+pub mod outcome;
+pub mod pay;
+pub mod request;
+pub mod settle;
+pub mod subscription;
+pub mod urls;
+pub mod webhook;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use checkout::contract::{PaymentResult, PaymentState};
+use time::OffsetDateTime;
+
+pub use error::PaymentError;
+pub use request::Shopper;
+pub use settle::{Settlement, StatusVerdict};
+pub use urls::{Landing, PublicUrls};
+
+use crate::config::{PlanCatalogue, Timing};
+use crate::gateway::GatewayClient;
+use crate::store::Store;
+use crate::store::model::{Page, Payment, PaymentQuery};
+
+/// What the payment service needs to know beyond the store and the gateway.
+#[derive(Debug, Clone)]
+pub struct PaymentSettings {
+    /// `merchant_id` on every gateway request.
+    pub merchant_id: String,
+    /// This server's public addresses and the shop's landing pages.
+    pub urls: PublicUrls,
+    /// Follow-up times for pending payments.
+    pub timing: Timing,
+    /// Subscription plans.
+    pub plans: PlanCatalogue,
+    /// How long one gateway call may take; a pay claim older than twice this with no payment
+    /// behind it is considered abandoned.
+    pub gateway_timeout: Duration,
+}
+
+/// The payment service. Cloning is one `Arc` increment.
+#[derive(Clone)]
+pub struct PaymentService {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Arc<dyn Store>,
+    gateway: GatewayClient,
+    settings: PaymentSettings,
+    instance_id: String,
+}
+
+impl std::fmt::Debug for PaymentService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PaymentService")
+            .field("instance_id", &self.inner.instance_id)
+            .field("merchant_id", &self.inner.settings.merchant_id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PaymentService {
+    /// A service over `store` and `gateway`.
+    pub fn new(store: Arc<dyn Store>, gateway: GatewayClient, settings: PaymentSettings) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                store,
+                gateway,
+                settings,
+                instance_id: format!("instance-{}", uuid::Uuid::new_v4()),
+            }),
+        }
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.inner.store
+    }
+
+    /// The gateway client.
+    pub fn gateway(&self) -> &GatewayClient {
+        &self.inner.gateway
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &PaymentSettings {
+        &self.inner.settings
+    }
+
+    /// This process's id for leases (unique per start).
+    pub fn instance_id(&self) -> &str {
+        &self.inner.instance_id
+    }
+
+    /// The newest payment of `session_id`, if any.
+    pub async fn latest_payment(&self, session_id: &str) -> Result<Option<Payment>, PaymentError> {
+        let page = self.session_payments(session_id, 1).await?;
+        Ok(page.items.into_iter().next())
+    }
+
+    /// Up to `limit` payments of `session_id`, newest first.
+    pub async fn session_payments(&self, session_id: &str, limit: u32) -> Result<Page<Payment>, PaymentError> {
+        Ok(self
+            .store()
+            .list_payments(PaymentQuery {
+                session_id: Some(session_id.to_owned()),
+                limit,
+                ..PaymentQuery::default()
+            })
+            .await?)
+    }
+}
+
+/// The component's view of a payment.
+pub fn payment_result(payment: &Payment) -> PaymentResult {
+    PaymentResult {
+        payment_id: payment.id.clone(),
+        state: payment.state,
+        amount: payment.amount,
+        currency: payment.currency.clone(),
+        decline: match payment.state {
+            PaymentState::Declined => payment.decline_code,
+            _ => None,
+        },
+        subscription_id: payment.subscription_id.clone(),
+    }
+}
+
+/// Now, in UTC.
+pub(crate) fn now() -> OffsetDateTime {
+    OffsetDateTime::now_utc()
+}
+
+/// `now + duration`, saturating.
+pub(crate) fn later(duration: Duration) -> OffsetDateTime {
+    let span = time::Duration::try_from(duration).unwrap_or(time::Duration::DAY);
+    now().saturating_add(span)
+}

@@ -1,0 +1,208 @@
+//! Turning gateway answers into state steps, and logging every gateway call as an attempt.
+//!
+//! - approved → `captured` (purchase) or `authorized` (authorization), with the gateway id;
+//! - declined → `declined` with a [`DeclineCode`];
+//! - refused without processing (validation, credentials) or never sent → `failed`;
+//! - outcome unknown (timeout, 5xx, unreadable) → stays `pending` for the status endpoint.
+
+use checkout::contract::{DeclineCode, PaymentState};
+use time::OffsetDateTime;
+
+use super::{PaymentError, PaymentService, now};
+use crate::gateway::GatewayError;
+use crate::gateway::wire::TransactionResponse;
+use crate::store::model::{AttemptOutcome, NewAttempt, Payment, PaymentChanges, PaymentKind};
+use crate::store::transitions::can_advance;
+
+/// `gateway_response.code` of a 3DS authentication the cardholder did not pass. The contract
+/// shows no decline codes; this is the emulator's (docs/sandbox.md), and any other code falls
+/// back to the response code.
+const THREE_DS_REJECTED: &str = "ERR2002";
+
+/// The shopper-facing reason for a decline.
+pub fn decline_code(response_code: i64, gateway_code: &str) -> DeclineCode {
+    if gateway_code.eq_ignore_ascii_case(THREE_DS_REJECTED) {
+        DeclineCode::AuthenticationFailed
+    } else {
+        DeclineCode::from_response_code(response_code)
+    }
+}
+
+/// The state an approved charge of `kind` reaches.
+pub fn approved_state(kind: PaymentKind) -> PaymentState {
+    match kind {
+        PaymentKind::AuthorizationV2 | PaymentKind::TokenAuthorization => PaymentState::Authorized,
+        PaymentKind::PaymentV2 | PaymentKind::TokenPayment | PaymentKind::Subscription => {
+            PaymentState::Captured
+        }
+    }
+}
+
+/// Gateway id, reference and response code of a transaction, as state-step changes.
+pub fn changes_from(response: &TransactionResponse) -> PaymentChanges {
+    let details = response.transaction_details.as_ref();
+    PaymentChanges {
+        gateway_transaction_id: details.map(|d| d.id.clone()),
+        gateway_ref: details
+            .and_then(|d| d.reference.as_u64())
+            .and_then(|r| i64::try_from(r).ok()),
+        response_code: response.response_code(),
+        ..PaymentChanges::default()
+    }
+}
+
+/// How an attempt ended, and the HTTP status when known.
+pub fn attempt_outcome<T>(result: &Result<T, GatewayError>) -> (AttemptOutcome, Option<u16>) {
+    match result {
+        Ok(_) => (AttemptOutcome::Succeeded, None),
+        Err(error) => match error {
+            GatewayError::Declined { .. } => (AttemptOutcome::Declined, None),
+            GatewayError::Rejected { status, .. } => (AttemptOutcome::Rejected, Some(*status)),
+            GatewayError::InvalidResponse { status, .. } => (AttemptOutcome::Rejected, Some(*status)),
+            GatewayError::NotFound => (AttemptOutcome::Rejected, Some(404)),
+            GatewayError::InvalidRequest(_) | GatewayError::Config { .. } => (AttemptOutcome::Transport, None),
+            GatewayError::Unauthorized { status } => (AttemptOutcome::Unauthorized, Some(*status)),
+            GatewayError::OutcomeUnknown { .. } => (AttemptOutcome::OutcomeUnknown, None),
+            GatewayError::Transport { .. } => (AttemptOutcome::Transport, None),
+            GatewayError::Unavailable { status } => (AttemptOutcome::Transport, Some(*status)),
+        },
+    }
+}
+
+impl PaymentService {
+    /// Logs a finished gateway call. A failure to log is itself logged and does not change
+    /// the payment's outcome.
+    pub async fn log_attempt<T>(
+        &self,
+        payment_id: Option<&str>,
+        endpoint: &str,
+        started_at: OffsetDateTime,
+        result: &Result<T, GatewayError>,
+    ) {
+        let (outcome, http_status) = attempt_outcome(result);
+        let attempt = NewAttempt {
+            payment_id: payment_id.map(str::to_owned),
+            subscription_id: None,
+            endpoint: endpoint.to_owned(),
+            started_at,
+            finished_at: now(),
+            outcome,
+            http_status,
+        };
+        if let Err(error) = self.store().record_attempt(attempt).await {
+            tracing::error!(endpoint, %error, "could not log a gateway attempt");
+        }
+    }
+
+    /// Applies the answer of a synchronous charge (`/payment`, `/authorization`,
+    /// `/subscription/payment`) to a `pending` payment. `extra` is merged into the approval's
+    /// changes (e.g. the subscription it started). An unknown outcome leaves it pending.
+    pub async fn finish_charge(
+        &self,
+        payment: Payment,
+        result: &Result<TransactionResponse, GatewayError>,
+        extra: PaymentChanges,
+    ) -> Result<Payment, PaymentError> {
+        let (to, changes) = match result {
+            Ok(response) => (
+                approved_state(payment.kind),
+                PaymentChanges {
+                    subscription_id: extra.subscription_id,
+                    ..changes_from(response)
+                },
+            ),
+            Err(GatewayError::Declined {
+                response_code,
+                code,
+                transaction,
+                ..
+            }) => (
+                PaymentState::Declined,
+                PaymentChanges {
+                    decline_code: Some(decline_code(*response_code, code)),
+                    response_code: Some(*response_code),
+                    ..changes_from(transaction)
+                },
+            ),
+            Err(error) if is_unknown(error) => {
+                tracing::warn!(payment_id = %payment.id, %error, "payment outcome unknown; left pending for the status endpoint");
+                return Ok(payment);
+            }
+            Err(error) => {
+                tracing::warn!(payment_id = %payment.id, %error, "payment failed at the gateway");
+                (PaymentState::Failed, PaymentChanges::default())
+            }
+        };
+        self.step(payment, to, changes).await
+    }
+
+    /// Moves a `pending` payment to `to`; declined and failed payments give their session
+    /// back so the shopper can try again.
+    pub(crate) async fn step(
+        &self,
+        payment: Payment,
+        to: PaymentState,
+        changes: PaymentChanges,
+    ) -> Result<Payment, PaymentError> {
+        let from: Vec<PaymentState> = UNSETTLED
+            .into_iter()
+            .filter(|state| can_advance(*state, to))
+            .collect();
+        crate::failpoint::before_recording(to).await;
+        let advanced = self
+            .store()
+            .advance_payment(&payment.id, &from, to, changes)
+            .await?;
+        let moved = advanced.moved();
+        let payment = advanced.into_payment();
+        if moved {
+            tracing::info!(payment_id = %payment.id, state = ?payment.state, "payment settled");
+            if matches!(payment.state, PaymentState::Declined | PaymentState::Failed) {
+                self.release_session(&payment.session_id).await;
+            }
+        }
+        Ok(payment)
+    }
+}
+
+/// States a payment can be settled from by a gateway answer or a status lookup.
+const UNSETTLED: [PaymentState; 3] = [
+    PaymentState::Created,
+    PaymentState::Pending,
+    PaymentState::NeedsReview,
+];
+
+/// The gateway may have acted: never repeat, settle through the status endpoint.
+pub fn is_unknown(error: &GatewayError) -> bool {
+    matches!(
+        error,
+        GatewayError::OutcomeUnknown { .. } | GatewayError::Unavailable { .. } | GatewayError::InvalidResponse { .. }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decline_reasons() {
+        assert_eq!(decline_code(51, "ERR2001"), DeclineCode::InsufficientFunds);
+        assert_eq!(decline_code(5, "ERR2002"), DeclineCode::AuthenticationFailed);
+        assert_eq!(decline_code(-8009, "ERR3010"), DeclineCode::RiskRejected);
+        assert_eq!(decline_code(-1, "X"), DeclineCode::Other);
+    }
+
+    #[test]
+    fn approvals_follow_the_endpoint() {
+        assert_eq!(approved_state(PaymentKind::AuthorizationV2), PaymentState::Authorized);
+        assert_eq!(approved_state(PaymentKind::TokenPayment), PaymentState::Captured);
+    }
+
+    #[test]
+    fn attempt_outcomes() {
+        let unknown: Result<(), _> = Err(GatewayError::OutcomeUnknown { reason: "timeout".into() });
+        assert_eq!(attempt_outcome(&unknown).0, AttemptOutcome::OutcomeUnknown);
+        let refused: Result<(), _> = Err(GatewayError::Rejected { status: 412, code: None, message: None });
+        assert_eq!(attempt_outcome(&refused), (AttemptOutcome::Rejected, Some(412)));
+    }
+}

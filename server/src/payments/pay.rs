@@ -1,0 +1,305 @@
+//! The pay call: validate everything, claim the session, record the payment, call the
+//! gateway, answer with the 3DS redirect or the result.
+//!
+//! - a new card on a one-off session → `paymentv2` / `authorizationv2` (3D Secure), with
+//!   `return_url` pointing at this server's own paths for this payment;
+//! - a saved card → the token form of `/payment` / `/authorization` (no 3DS, answered at once);
+//! - a subscription session → `/subscription/payment` ([`super::subscription`]).
+//!
+//! Purchase or authorization is chosen by the session's capture mode, i.e. by endpoint.
+
+use checkout::card::YearMonth;
+use checkout::contract::{BillingField, PayRequest, PayResponse, PaymentResult, PaymentState};
+
+use super::card_input::{ParsedCard, year_month};
+use super::outcome::is_unknown;
+use super::request::{Shopper, billing_address, browser_info, time_zone};
+use super::{PaymentError, PaymentService, later, now, payment_result};
+use crate::gateway::wire::{Address, PaymentMethod, PaymentRequest, RequestAmount};
+use crate::store::model::{
+    CaptureMode, CardSummary, NewPayment, Payment, PaymentChanges, PaymentKind, SavedCardRecord, Session,
+};
+
+/// Billing fields every checkout form asks for (the gateway wants a billing address; these
+/// two are what issuers' risk checks use most).
+pub const BILLING_FIELDS: [BillingField; 2] = [BillingField::Country, BillingField::PostalCode];
+
+/// How the shopper pays.
+#[derive(Debug)]
+enum Method {
+    /// A card typed now.
+    Card(Box<ParsedCard>),
+    /// A card saved earlier by the session's customer.
+    Saved(SavedCardRecord),
+}
+
+/// The validated, session-independent parts of a pay request.
+struct Prepared {
+    method: Method,
+    billing: Address,
+    time_zone: String,
+}
+
+impl PaymentService {
+    /// Pays `session` as `request` asks. Validation errors name the field; nothing reaches the
+    /// gateway until every field is valid and the session is claimed.
+    pub async fn pay(
+        &self,
+        session: &Session,
+        request: &PayRequest,
+        shopper: &Shopper,
+    ) -> Result<PayResponse, PaymentError> {
+        let at = now();
+        if session.is_expired_at(at) {
+            return Err(PaymentError::SessionExpired);
+        }
+        let prepared = self.prepare(session, request, year_month(at)).await?;
+        self.claim_session(&session.id).await?;
+        let paid = match (&session.plan_id, prepared.method) {
+            (Some(plan_id), Method::Card(card)) => {
+                self.pay_subscription(session, plan_id, &card, prepared.billing, &prepared.time_zone, shopper)
+                    .await
+            }
+            (None, Method::Card(card)) => {
+                let browser = browser_info(&request.browser_info, &shopper.accept)?;
+                self.pay_three_ds(session, &card, request.save_card, prepared.billing, browser, prepared.time_zone, shopper)
+                    .await
+            }
+            (None, Method::Saved(card)) => {
+                self.pay_with_token(session, &card, prepared.billing, prepared.time_zone, shopper)
+                    .await
+            }
+            (Some(_), Method::Saved(_)) => Err(PaymentError::invalid(
+                "invalid_field",
+                "saved_card_id",
+                "a subscription starts with card details",
+            )),
+        };
+        if paid.is_err() {
+            // Failed before a payment was in flight (storage, a plan gone): let the shopper retry.
+            self.release_session_if_idle(&session.id).await;
+        }
+        paid
+    }
+
+    /// The newest payment of `session`, as the component's result view shows it.
+    pub async fn result(&self, session: &Session) -> Result<PaymentResult, PaymentError> {
+        self.latest_payment(&session.id)
+            .await?
+            .map(|payment| payment_result(&payment))
+            .ok_or(PaymentError::NotFound("payment"))
+    }
+
+    async fn prepare(&self, session: &Session, request: &PayRequest, today: YearMonth) -> Result<Prepared, PaymentError> {
+        if session.plan_id.is_some() && request.saved_card_id.is_some() {
+            return Err(PaymentError::invalid(
+                "invalid_field",
+                "saved_card_id",
+                "a subscription starts with card details",
+            ));
+        }
+        let method = match (&request.card, &request.saved_card_id) {
+            (Some(card), None) => Method::Card(Box::new(ParsedCard::parse(card, today)?)),
+            (None, Some(id)) => Method::Saved(self.saved_card(session, id, today).await?),
+            (Some(_), Some(_)) => {
+                return Err(PaymentError::invalid(
+                    "invalid_field",
+                    "saved_card_id",
+                    "send either `card` or `saved_card_id`, not both",
+                ));
+            }
+            (None, None) => {
+                return Err(PaymentError::invalid("required", "card", "card details or `saved_card_id` are required"));
+            }
+        };
+        if request.save_card && session.customer_id.is_none() {
+            return Err(PaymentError::invalid(
+                "invalid_field",
+                "save_card",
+                "a card can only be saved in a session with a customer",
+            ));
+        }
+        let billing = billing_address(&request.billing_address, &BILLING_FIELDS, session.email.as_deref())?;
+        let time_zone = time_zone(&request.browser_info)?;
+        if matches!(method, Method::Card(_)) {
+            // Checked now so a bad field is reported before the session is claimed.
+            browser_info(&request.browser_info, "*/*")?;
+        }
+        Ok(Prepared {
+            method,
+            billing,
+            time_zone,
+        })
+    }
+
+    async fn saved_card(&self, session: &Session, card_id: &str, today: YearMonth) -> Result<SavedCardRecord, PaymentError> {
+        let unknown = || PaymentError::invalid("unknown_saved_card", "saved_card_id", "no such saved card for this customer");
+        let Some(customer_id) = &session.customer_id else {
+            return Err(unknown());
+        };
+        let card = self.store().get_card(customer_id, card_id).await?.ok_or_else(unknown)?;
+        let expires = YearMonth::new(card.expiry_year, card.expiry_month);
+        if expires.is_some_and(|expires| expires < today) {
+            return Err(PaymentError::invalid("expired", "saved_card_id", "the saved card has expired"));
+        }
+        Ok(card)
+    }
+
+    /// Records a payment (`created`) and moves it to `pending`: the gateway is called next.
+    pub(crate) async fn open_payment(
+        &self,
+        session: &Session,
+        kind: PaymentKind,
+        amount: u64,
+        card: Option<CardSummary>,
+        saved_card_id: Option<String>,
+    ) -> Result<Payment, PaymentError> {
+        let timing = self.settings().timing;
+        let payment = self
+            .store()
+            .create_payment(NewPayment {
+                session_id: session.id.clone(),
+                customer_id: session.customer_id.clone(),
+                kind,
+                amount,
+                currency: session.currency.clone(),
+                merchant_txn_ref: session.reference.clone(),
+                card,
+                saved_card_id,
+                next_check_at: later(timing.payment_first_check),
+                review_deadline: later(timing.payment_review_after),
+            })
+            .await?;
+        let changes = PaymentChanges {
+            next_check_at: Some(later(timing.payment_first_check)),
+            ..PaymentChanges::default()
+        };
+        let advanced = self
+            .store()
+            .advance_payment(&payment.id, &[PaymentState::Created], PaymentState::Pending, changes)
+            .await?;
+        Ok(advanced.into_payment())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn pay_three_ds(
+        &self,
+        session: &Session,
+        card: &ParsedCard,
+        save_card: bool,
+        billing: Address,
+        browser: crate::gateway::wire::BrowserInfo,
+        time_zone: String,
+        shopper: &Shopper,
+    ) -> Result<PayResponse, PaymentError> {
+        let kind = match session.capture_mode {
+            CaptureMode::Capture => PaymentKind::PaymentV2,
+            CaptureMode::Authorize => PaymentKind::AuthorizationV2,
+        };
+        let payment = self.open_payment(session, kind, session.amount, Some(card.summary()), None).await?;
+        let request = PaymentRequest {
+            amount: RequestAmount::new(session.amount),
+            currency: session.currency.clone(),
+            card: Some(card.wire()),
+            payment_method: save_card.then(|| PaymentMethod::scheme(true)),
+            merchant_id: self.settings().merchant_id.clone(),
+            billing_address: billing,
+            merchant_txn_ref: session.reference.clone(),
+            customer_ip: shopper.ip.to_string(),
+            return_url: Some(self.settings().urls.return_url(&payment)),
+            shipping_address: None,
+            browser_info: Some(browser),
+            time_zone,
+        };
+        let started = now();
+        let (endpoint, result) = match kind {
+            PaymentKind::AuthorizationV2 => ("authorizationv2", self.gateway().authorization_v2(&request).await),
+            _ => ("paymentv2", self.gateway().payment_v2(&request).await),
+        };
+        self.log_attempt(Some(&payment.id), endpoint, started, &result).await;
+        match result {
+            Ok(start) if is_http_url(&start.redirect_url) => {
+                tracing::info!(payment_id = %payment.id, "3DS started; redirecting the shopper");
+                Ok(PayResponse::Redirect {
+                    redirect_url: start.redirect_url,
+                })
+            }
+            Ok(_) => {
+                tracing::warn!(payment_id = %payment.id, "the 3DS start carried no usable redirect address; payment left pending");
+                Ok(answer(&payment))
+            }
+            Err(error) if is_unknown(&error) => {
+                tracing::warn!(payment_id = %payment.id, %error, "3DS start outcome unknown; left pending");
+                Ok(answer(&payment))
+            }
+            Err(error) => {
+                let payment = self.finish_charge(payment, &Err(error), PaymentChanges::default()).await?;
+                Ok(answer(&payment))
+            }
+        }
+    }
+
+    async fn pay_with_token(
+        &self,
+        session: &Session,
+        card: &SavedCardRecord,
+        billing: Address,
+        time_zone: String,
+        shopper: &Shopper,
+    ) -> Result<PayResponse, PaymentError> {
+        use secrecy::ExposeSecret as _;
+        let kind = match session.capture_mode {
+            CaptureMode::Capture => PaymentKind::TokenPayment,
+            CaptureMode::Authorize => PaymentKind::TokenAuthorization,
+        };
+        let summary = CardSummary::from_saved(card);
+        let payment = self
+            .open_payment(session, kind, session.amount, Some(summary), Some(card.id.clone()))
+            .await?;
+        let request = PaymentRequest {
+            amount: RequestAmount::new(session.amount),
+            currency: session.currency.clone(),
+            card: None,
+            payment_method: Some(PaymentMethod::token(card.gateway_token.expose_secret())),
+            merchant_id: self.settings().merchant_id.clone(),
+            billing_address: billing,
+            merchant_txn_ref: session.reference.clone(),
+            customer_ip: shopper.ip.to_string(),
+            return_url: None,
+            shipping_address: None,
+            browser_info: None,
+            time_zone,
+        };
+        let started = now();
+        let (endpoint, result) = match kind {
+            PaymentKind::TokenAuthorization => ("authorization", self.gateway().authorization(&request).await),
+            _ => ("payment", self.gateway().payment(&request).await),
+        };
+        self.log_attempt(Some(&payment.id), endpoint, started, &result).await;
+        let payment = self.finish_charge(payment, &result, PaymentChanges::default()).await?;
+        Ok(answer(&payment))
+    }
+
+    /// Releases the claim when no payment of the session is in flight or paid.
+    async fn release_session_if_idle(&self, session_id: &str) {
+        match self.session_payments(session_id, 20).await {
+            Ok(page) if page.items.iter().all(|p| matches!(p.state, PaymentState::Declined | PaymentState::Failed)) => {
+                self.release_session(session_id).await;
+            }
+            Ok(_) => {}
+            Err(error) => tracing::error!(session_id, %error, "could not check the session's payments"),
+        }
+    }
+}
+
+/// The final (or "processing") answer for `payment`.
+pub fn answer(payment: &Payment) -> PayResponse {
+    PayResponse::None {
+        result: payment_result(payment),
+    }
+}
+
+/// Only `http`/`https` addresses are handed to the browser.
+fn is_http_url(url: &str) -> bool {
+    reqwest::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https"))
+}

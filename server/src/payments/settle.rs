@@ -1,0 +1,234 @@
+//! Confirming an outcome with the status endpoint. Return visits, webhooks and the reconciler
+//! all come here with (at most) a hint of the gateway's transaction id; nothing is recorded
+//! until `GET /transaction/status/{id}` has answered and its amount, currency, reference and
+//! transaction type match the payment's own record.
+//!
+//! A hint is looked up before it is written down, so a forged id cannot re-point a payment;
+//! an id the store already gave another payment is refused.
+
+use checkout::contract::{DeclineCode, PaymentState};
+
+use super::outcome::{approved_state, changes_from, decline_code};
+use super::{PaymentError, PaymentService, now};
+use crate::gateway::GatewayError;
+use crate::gateway::wire::{GatewayResponseType, TransactionResponse, TransactionType};
+use crate::store::StoreError;
+use crate::store::model::{Payment, PaymentKind};
+
+/// Where the gateway says a transaction stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GatewayState {
+    /// Approved: the state the payment reaches (`authorized` or `captured`).
+    Approved(PaymentState),
+    /// Declined, with the shopper-facing reason.
+    Declined(DeclineCode),
+    /// No final answer yet (3DS not completed).
+    Pending,
+}
+
+/// What a settle attempt found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StatusVerdict {
+    /// The payment was final already; no lookup was made.
+    AlreadySettled,
+    /// No gateway id is known and no hint was given: nothing to look up.
+    NoTransactionId,
+    /// The status endpoint answered and the record matched; `moved` says whether this call
+    /// changed the payment.
+    Confirmed {
+        /// The gateway's view.
+        state: GatewayState,
+        /// Whether this call moved the payment.
+        moved: bool,
+    },
+    /// The transaction does not match the payment (amount, currency, reference, type, id).
+    Mismatch(&'static str),
+    /// The gateway does not know the transaction id.
+    UnknownTransaction,
+    /// The id belongs to another payment.
+    HintRejected,
+    /// The lookup failed (gateway unreachable); try again later.
+    LookupFailed(String),
+}
+
+/// A payment after a settle attempt, and what was found.
+#[derive(Debug, Clone)]
+pub struct Settlement {
+    /// The payment as it stands now.
+    pub payment: Payment,
+    /// What the attempt found.
+    pub verdict: StatusVerdict,
+}
+
+impl PaymentService {
+    /// Confirms the payment's outcome through the status endpoint, using its known gateway id
+    /// or else `hint`, and records it if it matches. Safe to call any number of times, from
+    /// any number of places at once: the store's compare-and-set applies a step once.
+    pub async fn settle(&self, payment_id: &str, hint: Option<&str>) -> Result<Settlement, PaymentError> {
+        let payment = self
+            .store()
+            .get_payment(payment_id)
+            .await?
+            .ok_or(PaymentError::NotFound("payment"))?;
+        let settled = |payment, verdict| Ok(Settlement { payment, verdict });
+        if payment.state.is_settled() && payment.state != PaymentState::NeedsReview {
+            return settled(payment, StatusVerdict::AlreadySettled);
+        }
+        let candidate = match (&payment.gateway_transaction_id, hint) {
+            (Some(known), _) => known.clone(),
+            (None, Some(hint)) if is_transaction_id(hint) => hint.to_owned(),
+            _ => return settled(payment, StatusVerdict::NoTransactionId),
+        };
+        let started = now();
+        let lookup = self.gateway().transaction_status(&candidate).await;
+        self.log_attempt(Some(&payment.id), "transaction/status", started, &lookup).await;
+        let response = match lookup {
+            Ok(response) => response,
+            Err(GatewayError::NotFound) => {
+                tracing::warn!(payment_id, "the gateway does not know the transaction named for this payment");
+                return settled(payment, StatusVerdict::UnknownTransaction);
+            }
+            Err(error) => {
+                let payment = self.keep_hint_for_later(payment, &candidate).await;
+                return settled(payment, StatusVerdict::LookupFailed(error.to_string()));
+            }
+        };
+        if let Err(reason) = matches_record(&payment, &candidate, &response) {
+            tracing::warn!(payment_id, reason, "status lookup does not match the payment; nothing recorded");
+            return settled(payment, StatusVerdict::Mismatch(reason));
+        }
+        let state = gateway_state(&response, payment.kind);
+        let mut changes = changes_from(&response);
+        changes.gateway_transaction_id = Some(candidate.clone());
+        let stepped = match state {
+            GatewayState::Pending => {
+                return self.remember_id(payment, &candidate).await;
+            }
+            GatewayState::Approved(to) => self.step(payment.clone(), to, changes).await,
+            GatewayState::Declined(code) => {
+                changes.decline_code = Some(code);
+                self.step(payment.clone(), PaymentState::Declined, changes).await
+            }
+        };
+        match stepped {
+            Ok(after) => {
+                let moved = after.state != payment.state;
+                settled(after, StatusVerdict::Confirmed { state, moved })
+            }
+            Err(PaymentError::Store(StoreError::Conflict(_))) => {
+                tracing::warn!(payment_id, "the named transaction belongs to another payment");
+                settled(payment, StatusVerdict::HintRejected)
+            }
+            Err(error) => Err(error),
+        }
+    }
+
+    /// The lookup of a hinted id failed (gateway unreachable): note the hint anyway, so the
+    /// reconciler can confirm it later instead of the payment waiting for review for want of
+    /// an id (a lost webhook, a return visit during an outage). The hint is still only a
+    /// hint: nothing is recorded as an outcome until the status endpoint confirms it, and a
+    /// known id is never replaced.
+    async fn keep_hint_for_later(&self, payment: Payment, candidate: &str) -> Payment {
+        if payment.gateway_transaction_id.is_some() {
+            return payment;
+        }
+        match self.store().note_gateway_transaction(&payment.id, candidate).await {
+            Ok(true) => match self.store().get_payment(&payment.id).await {
+                Ok(Some(updated)) => updated,
+                _ => payment,
+            },
+            Ok(false) => payment,
+            Err(error) => {
+                tracing::warn!(payment_id = %payment.id, %error, "could not note a transaction hint");
+                payment
+            }
+        }
+    }
+
+    /// Notes the id of a still-pending transaction so the reconciler can settle it later.
+    async fn remember_id(&self, payment: Payment, candidate: &str) -> Result<Settlement, PaymentError> {
+        let pending = StatusVerdict::Confirmed {
+            state: GatewayState::Pending,
+            moved: false,
+        };
+        if payment.gateway_transaction_id.is_some() {
+            return Ok(Settlement { payment, verdict: pending });
+        }
+        match self.store().note_gateway_transaction(&payment.id, candidate).await {
+            Ok(_) => {}
+            Err(StoreError::Conflict(_)) => {
+                return Ok(Settlement {
+                    payment,
+                    verdict: StatusVerdict::HintRejected,
+                });
+            }
+            Err(error) => return Err(error.into()),
+        }
+        let payment = self
+            .store()
+            .get_payment(&payment.id)
+            .await?
+            .ok_or(PaymentError::NotFound("payment"))?;
+        Ok(Settlement { payment, verdict: pending })
+    }
+}
+
+/// What the status response says, for a payment of `kind`.
+pub fn gateway_state(response: &TransactionResponse, kind: PaymentKind) -> GatewayState {
+    match &response.payment_details {
+        Some(_) if response.is_approved() => GatewayState::Approved(approved_state(kind)),
+        _ if response.gateway_response.kind == GatewayResponseType::Info => GatewayState::Pending,
+        Some(details) => GatewayState::Declined(decline_code(details.response_code, &response.gateway_response.code)),
+        None => GatewayState::Declined(DeclineCode::Other),
+    }
+}
+
+/// Checks the looked-up transaction is this payment's: its id, amount, currency, reference
+/// and type. Returns the first mismatch.
+pub fn matches_record(payment: &Payment, candidate: &str, response: &TransactionResponse) -> Result<(), &'static str> {
+    if response.transaction_id().is_some_and(|id| id != candidate) {
+        return Err("transaction id");
+    }
+    let Some(details) = &response.payment_details else {
+        return Err("no payment details");
+    };
+    if details.amount.minor_units() != payment.amount {
+        return Err("amount");
+    }
+    if !details.currency.eq_ignore_ascii_case(&payment.currency) {
+        return Err("currency");
+    }
+    let reference = response
+        .transaction_details
+        .as_ref()
+        .and_then(|d| d.merchant_txn_ref.as_deref())
+        .or_else(|| response.merchant_details.as_ref().and_then(|m| m.merchant_txn_ref.as_deref()));
+    if reference.is_some_and(|r| r != payment.merchant_txn_ref) {
+        return Err("merchant_txn_ref");
+    }
+    let expected = match approved_state(payment.kind) {
+        PaymentState::Authorized => TransactionType::PreAuth,
+        _ => TransactionType::Capture,
+    };
+    if response.transaction_type.as_ref().is_some_and(|t| *t != expected) {
+        return Err("transaction_type");
+    }
+    Ok(())
+}
+
+/// A gateway transaction id: 36 characters of hex digits and dashes.
+pub fn is_transaction_id(text: &str) -> bool {
+    text.len() == 36 && text.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transaction_ids() {
+        assert!(is_transaction_id("0b6f3a52-3c6e-4f0e-9a53-1d2c3b4a5f60"));
+        assert!(!is_transaction_id("0b6f3a52-3c6e-4f0e-9a53-1d2c3b4a5f6"));
+        assert!(!is_transaction_id("../../../../../../../../../../etc/pw"));
+    }
+}

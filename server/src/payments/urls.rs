@@ -1,0 +1,115 @@
+//! This server's own addresses that travel through the gateway: the per-payment webhook,
+//! success and decline paths (each carrying the server's payment id, because the 3DS start
+//! answer carries no transaction id), and the shop's landing pages the customer is finally
+//! sent to. None of them is ever taken from a request.
+
+use reqwest::Url;
+
+use crate::gateway::wire::ReturnUrl;
+use crate::store::model::Payment;
+
+/// Route of the webhook receiver: the payment id and its unguessable path token.
+pub const WEBHOOK_ROUTE: &str = "/hooks/gateway/{payment_id}/{token}";
+/// Route of the 3DS return pages; `outcome` is `success` or `decline`.
+pub const RETURN_ROUTE: &str = "/checkout/return/{payment_id}/{outcome}";
+
+/// How a payment ended, as the landing page is told (`checkout=` query parameter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Landing {
+    /// Paid (or the amount reserved).
+    Paid,
+    /// Declined or failed.
+    Declined,
+    /// Not known yet.
+    Processing,
+}
+
+impl Landing {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Paid => "paid",
+            Self::Declined => "declined",
+            Self::Processing => "processing",
+        }
+    }
+}
+
+/// The server's public addresses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PublicUrls {
+    /// `PUBLIC_BASE_URL` without a trailing slash.
+    pub base: String,
+    /// `SUCCESS_URL`.
+    pub success_page: String,
+    /// `DECLINE_URL`.
+    pub decline_page: String,
+}
+
+impl PublicUrls {
+    /// Addresses for `base`, with the shop's pages defaulting to the base itself.
+    pub fn new(base: String, success_page: Option<String>, decline_page: Option<String>) -> Self {
+        let root = format!("{base}/");
+        Self {
+            success_page: success_page.unwrap_or_else(|| root.clone()),
+            decline_page: decline_page.unwrap_or(root),
+            base,
+        }
+    }
+
+    /// The `return_url` object for `payment`.
+    pub fn return_url(&self, payment: &Payment) -> ReturnUrl {
+        use secrecy::ExposeSecret as _;
+        let id = &payment.id;
+        ReturnUrl {
+            webhook_url: format!(
+                "{}/hooks/gateway/{id}/{}",
+                self.base,
+                payment.webhook_token.expose_secret()
+            ),
+            success_url: format!("{}/checkout/return/{id}/success", self.base),
+            decline_url: format!("{}/checkout/return/{id}/decline", self.base),
+        }
+    }
+
+    /// The shop page to send the customer to: `SUCCESS_URL` unless declined, with
+    /// `checkout`, `session_id` and `payment_id` query parameters added.
+    pub fn landing(&self, landing: Landing, session_id: &str, payment_id: &str) -> String {
+        let page = match landing {
+            Landing::Declined => &self.decline_page,
+            Landing::Paid | Landing::Processing => &self.success_page,
+        };
+        match Url::parse(page) {
+            Ok(mut url) => {
+                url.query_pairs_mut()
+                    .append_pair("checkout", landing.as_str())
+                    .append_pair("session_id", session_id)
+                    .append_pair("payment_id", payment_id);
+                url.into()
+            }
+            // The configuration parsed it at start-up; keep the page usable anyway.
+            Err(_) => page.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn landing_keeps_the_configured_page_and_adds_parameters() {
+        let urls = PublicUrls::new(
+            "https://pay.example".into(),
+            Some("https://shop.example/thanks?lang=de".into()),
+            None,
+        );
+        assert_eq!(
+            urls.landing(Landing::Paid, "s1", "p1"),
+            "https://shop.example/thanks?lang=de&checkout=paid&session_id=s1&payment_id=p1"
+        );
+        assert_eq!(
+            urls.landing(Landing::Declined, "s1", "p1"),
+            "https://pay.example/?checkout=declined&session_id=s1&payment_id=p1"
+        );
+    }
+}

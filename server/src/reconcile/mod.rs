@@ -1,0 +1,205 @@
+//! The reconciler: a background task that, every `RECONCILE_INTERVAL_SECONDS`,
+//!
+//! - settles through the status endpoint every unsettled payment whose gateway id is known
+//!   (lost webhook, shopper who never came back from 3DS) — [`payments`];
+//! - moves a payment whose gateway id was never learned to `needs_review` once its deadline
+//!   (`PAYMENT_REVIEW_AFTER_SECONDS`) has passed. It never sends a payment again: an outcome
+//!   that cannot be looked up is for a person to resolve (gateway-notes.md, "Finding a
+//!   transaction again");
+//! - polls live subscriptions and records new cycles and failed charges (the gateway sends no
+//!   webhook for them) — [`subscriptions`].
+//!
+//! Several instances may share one Postgres database: each pass claims its rows with a lease
+//! (`FOR UPDATE SKIP LOCKED`), so no two instances work on the same row at once, and every
+//! state step is a compare-and-set besides, so even an expired lease cannot apply an outcome
+//! twice.
+
+pub mod payments;
+pub mod subscriptions;
+
+use std::time::Duration;
+
+use time::OffsetDateTime;
+use tokio::task::{JoinHandle, JoinSet};
+
+use crate::api::AppState;
+use crate::metrics::reconcile::{self as metric, Event};
+
+/// Most rows one pass claims of each kind; a full batch starts another pass at once.
+pub const BATCH: u32 = 32;
+
+/// One reconciler: the server's state and the name its leases carry.
+#[derive(Clone, Debug)]
+pub struct Reconciler {
+    state: AppState,
+    owner: String,
+}
+
+/// What one pass did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PassReport {
+    /// Payments claimed and looked at.
+    pub payments_checked: usize,
+    /// Payments a status lookup settled (approved or declined).
+    pub payments_settled: usize,
+    /// Payments moved to `needs_review`.
+    pub payments_to_review: usize,
+    /// Payments recorded but never sent, marked failed.
+    pub payments_abandoned: usize,
+    /// Subscriptions polled.
+    pub subscriptions_polled: usize,
+    /// New paid cycles recorded.
+    pub cycles_paid: usize,
+    /// New failed cycles recorded.
+    pub cycles_failed: usize,
+    /// Lookups or polls that failed (retried on a later pass).
+    pub failures: usize,
+}
+
+impl PassReport {
+    fn add(&mut self, other: &PassReport) {
+        self.payments_checked += other.payments_checked;
+        self.payments_settled += other.payments_settled;
+        self.payments_to_review += other.payments_to_review;
+        self.payments_abandoned += other.payments_abandoned;
+        self.subscriptions_polled += other.subscriptions_polled;
+        self.cycles_paid += other.cycles_paid;
+        self.cycles_failed += other.cycles_failed;
+        self.failures += other.failures;
+    }
+
+    fn is_quiet(&self) -> bool {
+        *self == PassReport::default()
+    }
+}
+
+impl Reconciler {
+    /// A reconciler leasing rows as this process (`PaymentService::instance_id`).
+    pub fn new(state: AppState) -> Self {
+        let owner = format!("reconciler-{}", state.payments.instance_id());
+        Self { state, owner }
+    }
+
+    /// A reconciler with its own lease name (a second instance in tests).
+    pub fn with_owner(state: AppState, owner: impl Into<String>) -> Self {
+        Self {
+            state,
+            owner: owner.into(),
+        }
+    }
+
+    /// The name its leases carry.
+    pub fn owner(&self) -> &str {
+        &self.owner
+    }
+
+    /// One pass now.
+    pub async fn run_once(&self) -> PassReport {
+        self.run_once_at(OffsetDateTime::now_utc()).await
+    }
+
+    /// One pass as if it were `now` (deadlines and due times are compared with it).
+    pub async fn run_once_at(&self, now: OffsetDateTime) -> PassReport {
+        let mut report = PassReport::default();
+        report.add(&self.payment_batch(now).await);
+        report.add(&self.subscription_batch(now).await);
+        metric::pass_finished(OffsetDateTime::now_utc().unix_timestamp());
+        if !report.is_quiet() {
+            tracing::info!(?report, "reconciler pass");
+        }
+        report
+    }
+
+    /// How long a claim holds: enough for one gateway call per row of a batch run in
+    /// parallel, with room to spare.
+    fn lease(&self) -> time::Duration {
+        let timeout = self.state.config.gateway.timeout;
+        let span = timeout.saturating_mul(3).saturating_add(Duration::from_secs(30));
+        time::Duration::try_from(span).unwrap_or(time::Duration::MINUTE)
+    }
+
+    async fn payment_batch(&self, now: OffsetDateTime) -> PassReport {
+        let claimed = match self
+            .state
+            .store
+            .claim_due_payments(now, &self.owner, self.lease(), BATCH)
+            .await
+        {
+            Ok(claimed) => claimed,
+            Err(error) => {
+                tracing::error!(%error, "reconciler: cannot claim due payments");
+                return PassReport::default();
+            }
+        };
+        let mut tasks = JoinSet::new();
+        for payment in claimed {
+            let reconciler = self.clone();
+            tasks.spawn(async move { reconciler.reconcile_payment(payment, now).await });
+        }
+        collect(tasks).await
+    }
+
+    async fn subscription_batch(&self, now: OffsetDateTime) -> PassReport {
+        let claimed = match self
+            .state
+            .store
+            .claim_due_subscriptions(now, &self.owner, self.lease(), BATCH)
+            .await
+        {
+            Ok(claimed) => claimed,
+            Err(error) => {
+                tracing::error!(%error, "reconciler: cannot claim due subscriptions");
+                return PassReport::default();
+            }
+        };
+        let mut tasks = JoinSet::new();
+        for subscription in claimed {
+            let reconciler = self.clone();
+            tasks.spawn(async move { reconciler.reconcile_subscription(subscription, now).await });
+        }
+        collect(tasks).await
+    }
+}
+
+async fn collect(mut tasks: JoinSet<PassReport>) -> PassReport {
+    let mut report = PassReport::default();
+    while let Some(joined) = tasks.join_next().await {
+        match joined {
+            Ok(one) => report.add(&one),
+            Err(error) => {
+                tracing::error!(%error, "reconciler task failed");
+                report.failures += 1;
+            }
+        }
+    }
+    report
+}
+
+/// Runs the reconciler every `interval` (first pass at once) until the task is aborted.
+/// Aborting is safe at any point: leases expire and every step is a compare-and-set.
+pub fn spawn(state: AppState, interval: Duration) -> JoinHandle<()> {
+    let reconciler = Reconciler::new(state);
+    tokio::spawn(async move {
+        tracing::info!(interval_secs = interval.as_secs(), owner = reconciler.owner(), "reconciler started");
+        let mut ticker = tokio::time::interval(interval.max(Duration::from_millis(100)));
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticker.tick().await;
+            let mut report = reconciler.run_once().await;
+            // A full batch means more is due: keep going, a bounded number of times.
+            for _ in 0..10 {
+                if report.payments_checked < BATCH as usize && report.subscriptions_polled < BATCH as usize {
+                    break;
+                }
+                report = reconciler.run_once().await;
+            }
+        }
+    })
+}
+
+/// Counts `event` `times` times in the metrics.
+fn count(event: Event, times: usize) {
+    for _ in 0..times {
+        metric::count(event);
+    }
+}

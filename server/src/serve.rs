@@ -1,0 +1,203 @@
+//! Running the checkout server: open the store (migrations applied), build the gateway client
+//! — or, without `GATEWAY_BASE_URL`, mount the gateway emulator under [`SANDBOX_PREFIX`] on the
+//! same listener and point the client at it — then serve until SIGTERM or Ctrl-C, letting
+//! in-flight requests finish.
+
+use std::future::Future;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+
+use anyhow::Context as _;
+use axum::Router;
+use secrecy::ExposeSecret as _;
+use tokio::net::TcpListener;
+
+use crate::api::{self, AppState};
+use crate::config::Config;
+use crate::gateway::{GatewayClient, GatewayConfig};
+use crate::sandbox::{self, SandboxConfig, SandboxState};
+
+/// Where the in-process emulator is mounted.
+pub const SANDBOX_PREFIX: &str = "/_sandbox";
+
+/// Serves `config` until the process is asked to stop; prints where everything is.
+pub async fn serve(config: Config) -> anyhow::Result<()> {
+    let listener = TcpListener::bind(config.listen)
+        .await
+        .with_context(|| format!("cannot listen on {} (LISTEN)", config.listen))?;
+    let server = Server::build(config, listener).await?;
+    server.print_banner();
+    server.run(shutdown_signal()).await
+}
+
+/// A server ready to run: store open, gateway chosen, router built, socket bound.
+pub struct Server {
+    listener: TcpListener,
+    router: Router,
+    state: AppState,
+    sandbox: Option<SandboxState>,
+    address: SocketAddr,
+}
+
+impl Server {
+    /// Builds the server on `listener`, with the emulator's default settings if it runs.
+    pub async fn build(config: Config, listener: TcpListener) -> anyhow::Result<Self> {
+        Self::build_with(config, listener, SandboxConfig::default()).await
+    }
+
+    /// Builds the server on `listener`; `sandbox` is the template for the in-process emulator
+    /// (its keys and public URL are set from `config`), unused with a real gateway.
+    pub async fn build_with(config: Config, listener: TcpListener, sandbox: SandboxConfig) -> anyhow::Result<Self> {
+        let address = listener.local_addr().context("cannot read the listening address")?;
+        let base_url = config.public_base_url_for(address);
+        let store = crate::store::connect(config.database_url.expose_secret())
+            .await
+            .context("cannot open the database (DATABASE_URL)")?;
+        let gateway_settings = &config.gateway;
+        let (gateway_base, sandbox) = match &gateway_settings.base_url {
+            Some(url) => (url.clone(), None),
+            None => {
+                let emulator = SandboxState::new(SandboxConfig {
+                    api_key: gateway_settings.api_key.clone(),
+                    x_api_key: gateway_settings.x_api_key.clone(),
+                    public_base_url: Some(format!("{base_url}{SANDBOX_PREFIX}")),
+                    ..sandbox
+                });
+                (format!("http://{}{SANDBOX_PREFIX}", reachable(address)), Some(emulator))
+            }
+        };
+        let mut client_config = GatewayConfig::new(
+            gateway_base,
+            gateway_settings.api_key.clone(),
+            gateway_settings.x_api_key.clone(),
+        );
+        client_config.connect_timeout = gateway_settings.connect_timeout;
+        client_config.total_timeout = gateway_settings.timeout;
+        let gateway = GatewayClient::new(client_config).context("cannot build the gateway client (GATEWAY_*)")?;
+        let state = AppState::new(config, base_url, store, gateway);
+        let mut router = api::app(state.clone());
+        if let Some(emulator) = &sandbox {
+            router = router.nest(SANDBOX_PREFIX, sandbox::router(emulator.clone()));
+        }
+        Ok(Self {
+            listener,
+            router,
+            state,
+            sandbox,
+            address,
+        })
+    }
+
+    /// The address the socket is bound to.
+    pub fn address(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// The server's public base URL.
+    pub fn base_url(&self) -> &str {
+        &self.state.urls.base
+    }
+
+    /// The application state (store, gateway, payments, config).
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// The in-process emulator, when no real gateway is configured.
+    pub fn sandbox(&self) -> Option<&SandboxState> {
+        self.sandbox.as_ref()
+    }
+
+    /// Serves until `shutdown` completes, then finishes in-flight requests and closes the
+    /// database pool.
+    pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+        let service = self.router.into_make_service_with_connect_info::<SocketAddr>();
+        let reconciler = crate::reconcile::spawn(self.state.clone(), self.state.config.timing.reconcile_interval);
+        let served = axum::serve(self.listener, service)
+            .with_graceful_shutdown(shutdown)
+            .await
+            .context("the server stopped with an error");
+        reconciler.abort();
+        self.state.store.close().await;
+        tracing::info!("checkout-server stopped");
+        served
+    }
+
+    /// Tells the operator where everything is. The sandbox line is loud on purpose.
+    pub fn print_banner(&self) {
+        let base = self.base_url();
+        let config = &self.state.config;
+        println!("checkout-server listening on {}", self.address);
+        println!("  demo shop:      {base}/");
+        println!("  merchant API:   {base}/v1/sessions  (Authorization: Bearer <MERCHANT_SECRET_KEY>)");
+        println!("  browser API:    {base}/v1/checkout/<session_id>");
+        println!("  database:       {}", self.state.store.backend_name());
+        if config.merchant.secret_key_generated {
+            println!(
+                "  merchant key:   {}  (generated for this run; set MERCHANT_SECRET_KEY to keep one)",
+                config.merchant.secret_key.expose_secret()
+            );
+        }
+        match &config.gateway.base_url {
+            Some(url) => println!("  gateway:        {url} (merchant {})", config.gateway.merchant_id),
+            None => {
+                println!("  gateway:        {base}{SANDBOX_PREFIX} (in-process emulator; test cards in docs/sandbox.md)");
+                println!("*** SANDBOX: no real money. No GATEWAY_BASE_URL is set; payments go to the built-in emulator. ***");
+                tracing::warn!("SANDBOX: no real money; GATEWAY_BASE_URL is unset, the in-process gateway emulator is used");
+            }
+        }
+    }
+}
+
+/// An address this process can connect to: the bound one, with "any" replaced by loopback.
+fn reachable(address: SocketAddr) -> SocketAddr {
+    let ip = match address.ip() {
+        IpAddr::V4(v4) if v4.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        IpAddr::V6(v6) if v6.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
+        ip => ip,
+    };
+    SocketAddr::new(ip, address.port())
+}
+
+/// Completes on Ctrl-C or, on Unix, SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        if let Err(error) = tokio::signal::ctrl_c().await {
+            tracing::error!(%error, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(error) => {
+                tracing::error!(%error, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
+    tracing::info!("shutting down: finishing in-flight requests");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unspecified_addresses_become_loopback() {
+        let any: SocketAddr = "0.0.0.0:8080".parse().expect("addr");
+        assert_eq!(reachable(any).to_string(), "127.0.0.1:8080");
+        let v6: SocketAddr = "[::]:1".parse().expect("addr");
+        assert_eq!(reachable(v6).to_string(), "[::1]:1");
+        let set: SocketAddr = "192.0.2.1:1".parse().expect("addr");
+        assert_eq!(reachable(set), set);
+    }
+}

@@ -1,0 +1,34 @@
+//! Where the server keeps what happened: checkout sessions, payments and their forward-only
+//! state machine, gateway calls, webhook deliveries, idempotency records, customers with their
+//! saved cards and tokens, subscriptions and their cycles.
+//!
+//! [`connect`] opens the backend `DATABASE_URL` names (SQLite by default, Postgres for several
+//! instances), applies the migrations and returns an `Arc<dyn Store>`. Card data is limited by
+//! type to brand, first six, last four and expiry ([`model::CardSummary`]); secrets handed to
+//! browsers and customers are stored only as hashes ([`secret::SecretHash`]).
+
+pub mod error;
+pub mod model;
+pub mod secret;
+pub mod sql;
+pub mod stats;
+pub mod traits;
+pub mod transitions;
+
+pub use error::{StoreError, StoreResult};
+pub use stats::{Backlog, StatsStore};
+pub use sql::{Dialect, PostgresStore, SqlStore, SqliteStore, connect};
+pub use traits::{
+    ActivityStore, CustomerStore, IdempotencyStore, LeaseStore, PaymentStore, SessionStore, Store,
+    SubscriptionStore,
+};
+
+/// Everything a caller needs in scope to use an `Arc<dyn Store>`: the traits (whose methods
+/// are only callable with the trait imported) and the record types.
+pub mod prelude {
+    pub use super::model::*;
+    pub use super::secret::{BodyDigest, SecretHash, generate_token};
+    pub use super::stats::{Backlog, StatsStore};
+    pub use super::traits::*;
+    pub use super::{StoreError, StoreResult};
+}

@@ -1,0 +1,28 @@
+//! Customers (the shop's ids, as the server knows them) and the short-lived tokens that let a
+//! customer manage their own subscriptions and cards.
+
+use time::OffsetDateTime;
+
+use crate::store::secret::SecretHash;
+
+/// A customer the server has seen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Customer {
+    /// The shop's customer id.
+    pub id: String,
+    /// Last e-mail given for them.
+    pub email: Option<String>,
+    /// First seen.
+    pub created_at: OffsetDateTime,
+}
+
+/// A customer token to store: only its hash is kept.
+#[derive(Clone, Debug)]
+pub struct NewCustomerToken {
+    /// Whose token.
+    pub customer_id: String,
+    /// Hash of the token handed to the shop backend.
+    pub token_hash: SecretHash,
+    /// When it stops working.
+    pub expires_at: OffsetDateTime,
+}

@@ -1,0 +1,25 @@
+//! The records the store keeps, as plain Rust values. Stored names of enums live beside them.
+
+pub mod activity;
+pub mod card;
+pub mod customer;
+pub mod idempotency;
+pub mod page;
+pub mod payment;
+pub mod session;
+pub mod subscription;
+
+pub use activity::{
+    AttemptOutcome, GatewayAttempt, NewAttempt, NewWebhookEvent, WebhookEvent, WebhookReceipt,
+    WebhookVerdict,
+};
+pub use card::{Bin, CardSummary, Last4, NewSavedCard, SavedCardRecord};
+pub use customer::{Customer, NewCustomerToken};
+pub use idempotency::{IdempotencyBegin, IdempotencyKey, StoredResponse};
+pub use page::{BadCursor, MAX_PAGE_SIZE, Page, PageCursor, PaymentQuery, SubscriptionQuery};
+pub use payment::{Advance, NewPayment, Payment, PaymentChanges, PaymentKind};
+pub use session::{CaptureMode, NewSession, Session};
+pub use subscription::{
+    CycleStatus, CycleUpsert, NewCycle, NewSubscription, Subscription, SubscriptionCycle,
+    SubscriptionSync, Synced,
+};

@@ -1,0 +1,235 @@
+//! Customers, their saved cards (gateway token + brand, last four, expiry) and their
+//! self-service tokens (stored as hashes).
+
+use async_trait::async_trait;
+use checkout::card::Brand;
+use secrecy::{ExposeSecret as _, SecretString};
+use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::codec::{ms, named, time, unsigned};
+use super::{Dialect, SqlStore};
+use crate::store::error::{StoreError, StoreResult};
+use crate::store::model::{Customer, Last4, NewCustomerToken, NewSavedCard, SavedCardRecord};
+use crate::store::secret::SecretHash;
+use crate::store::traits::CustomerStore;
+
+#[derive(FromRow)]
+pub(crate) struct CustomerRow {
+    id: String,
+    email: Option<String>,
+    created_at: i64,
+}
+
+impl TryFrom<CustomerRow> for Customer {
+    type Error = StoreError;
+
+    fn try_from(row: CustomerRow) -> StoreResult<Self> {
+        Ok(Customer {
+            id: row.id,
+            email: row.email,
+            created_at: time(row.created_at, "created_at")?,
+        })
+    }
+}
+
+const CARD_COLUMNS: &str =
+    "id, customer_id, gateway_token, brand, last4, expiry_month, expiry_year, created_at";
+
+#[derive(FromRow)]
+pub(crate) struct SavedCardRow {
+    id: String,
+    customer_id: String,
+    gateway_token: String,
+    brand: String,
+    last4: String,
+    expiry_month: i64,
+    expiry_year: i64,
+    created_at: i64,
+}
+
+impl TryFrom<SavedCardRow> for SavedCardRecord {
+    type Error = StoreError;
+
+    fn try_from(row: SavedCardRow) -> StoreResult<Self> {
+        Ok(SavedCardRecord {
+            brand: named(&row.brand, "brand", Brand::from_id)?,
+            last4: Last4::new(&row.last4).map_err(|_| StoreError::Corrupt("last4"))?,
+            expiry_month: unsigned(row.expiry_month, "expiry_month")?,
+            expiry_year: unsigned(row.expiry_year, "expiry_year")?,
+            created_at: time(row.created_at, "created_at")?,
+            gateway_token: SecretString::from(row.gateway_token),
+            id: row.id,
+            customer_id: row.customer_id,
+        })
+    }
+}
+
+#[derive(FromRow)]
+pub(crate) struct CustomerIdRow {
+    customer_id: String,
+}
+
+/// Creates the customer or refreshes its e-mail, on a connection already in use (so it can
+/// share a transaction with the insert that needs the customer).
+pub(crate) async fn upsert_customer_on<DB>(
+    conn: &mut DB::Connection,
+    id: &str,
+    email: Option<&str>,
+    now_ms: i64,
+) -> StoreResult<Customer>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<i64>: Encode<'q, DB>,
+    for<'q> Option<String>: Encode<'q, DB>,
+    for<'r> CustomerRow: FromRow<'r, DB::Row>,
+{
+    sqlx::query_as::<DB, CustomerRow>(
+        "INSERT INTO customers (id, email, created_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (id) DO UPDATE SET email = COALESCE(excluded.email, customers.email) \
+         RETURNING id, email, created_at",
+    )
+    .bind(id.to_owned())
+    .bind(email.map(str::to_owned))
+    .bind(now_ms)
+    .fetch_one(conn)
+    .await?
+    .try_into()
+}
+
+#[async_trait]
+impl<DB> CustomerStore for SqlStore<DB>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<i64>: Encode<'q, DB>,
+    for<'q> Option<String>: Encode<'q, DB>,
+    for<'r> CustomerRow: FromRow<'r, DB::Row>,
+    for<'r> SavedCardRow: FromRow<'r, DB::Row>,
+    for<'r> CustomerIdRow: FromRow<'r, DB::Row>,
+{
+    async fn upsert_customer(&self, id: &str, email: Option<&str>) -> StoreResult<Customer> {
+        let mut conn = self.pool.acquire().await?;
+        let now = ms(OffsetDateTime::now_utc());
+        upsert_customer_on::<DB>(&mut conn, id, email, now).await
+    }
+
+    async fn save_card(&self, card: NewSavedCard) -> StoreResult<SavedCardRecord> {
+        let now = ms(OffsetDateTime::now_utc());
+        let mut tx = self.pool.begin().await?;
+        upsert_customer_on::<DB>(&mut tx, &card.customer_id, None, now).await?;
+        let sql = format!(
+            "INSERT INTO saved_cards ({CARD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+             ON CONFLICT (customer_id, gateway_token) DO UPDATE SET brand = excluded.brand, \
+             last4 = excluded.last4, expiry_month = excluded.expiry_month, \
+             expiry_year = excluded.expiry_year \
+             RETURNING {CARD_COLUMNS}"
+        );
+        let row = sqlx::query_as::<DB, SavedCardRow>(&sql)
+            .bind(Uuid::new_v4().to_string())
+            .bind(card.customer_id)
+            .bind(card.gateway_token.expose_secret().to_owned())
+            .bind(card.brand.id().to_owned())
+            .bind(card.last4.as_str().to_owned())
+            .bind(i64::from(card.expiry_month))
+            .bind(i64::from(card.expiry_year))
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        row.try_into()
+    }
+
+    async fn list_cards(&self, customer_id: &str) -> StoreResult<Vec<SavedCardRecord>> {
+        let sql = format!(
+            "SELECT {CARD_COLUMNS} FROM saved_cards WHERE customer_id = $1 \
+             ORDER BY created_at, id"
+        );
+        sqlx::query_as::<DB, SavedCardRow>(&sql)
+            .bind(customer_id.to_owned())
+            .fetch_all(&self.pool)
+            .await?
+            .into_iter()
+            .map(SavedCardRecord::try_from)
+            .collect()
+    }
+
+    async fn get_card(
+        &self,
+        customer_id: &str,
+        card_id: &str,
+    ) -> StoreResult<Option<SavedCardRecord>> {
+        let sql =
+            format!("SELECT {CARD_COLUMNS} FROM saved_cards WHERE customer_id = $1 AND id = $2");
+        sqlx::query_as::<DB, SavedCardRow>(&sql)
+            .bind(customer_id.to_owned())
+            .bind(card_id.to_owned())
+            .fetch_optional(&self.pool)
+            .await?
+            .map(SavedCardRecord::try_from)
+            .transpose()
+    }
+
+    async fn delete_card(&self, customer_id: &str, card_id: &str) -> StoreResult<bool> {
+        let deleted = sqlx::query_as::<DB, CustomerIdRow>(
+            "DELETE FROM saved_cards WHERE customer_id = $1 AND id = $2 RETURNING customer_id",
+        )
+        .bind(customer_id.to_owned())
+        .bind(card_id.to_owned())
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(deleted.is_some())
+    }
+
+    async fn create_customer_token(&self, token: NewCustomerToken) -> StoreResult<()> {
+        let now = ms(OffsetDateTime::now_utc());
+        let mut tx = self.pool.begin().await?;
+        upsert_customer_on::<DB>(&mut tx, &token.customer_id, None, now).await?;
+        sqlx::query(
+            "INSERT INTO customer_tokens (token_hash, customer_id, created_at, expires_at) \
+             VALUES ($1, $2, $3, $4)",
+        )
+        .bind(token.token_hash.to_hex())
+        .bind(token.customer_id)
+        .bind(now)
+        .bind(ms(token.expires_at))
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| StoreError::on_unique(e, "customer token"))?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn customer_for_token(
+        &self,
+        presented: &str,
+        now: OffsetDateTime,
+    ) -> StoreResult<Option<String>> {
+        let row = sqlx::query_as::<DB, CustomerIdRow>(
+            "SELECT customer_id FROM customer_tokens WHERE token_hash = $1 AND expires_at > $2",
+        )
+        .bind(SecretHash::of(presented).to_hex())
+        .bind(ms(now))
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|r| r.customer_id))
+    }
+
+    async fn revoke_customer_token(&self, presented: &str) -> StoreResult<bool> {
+        let deleted = sqlx::query_as::<DB, CustomerIdRow>(
+            "DELETE FROM customer_tokens WHERE token_hash = $1 RETURNING customer_id",
+        )
+        .bind(SecretHash::of(presented).to_hex())
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(deleted.is_some())
+    }
+}

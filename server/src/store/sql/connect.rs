@@ -1,0 +1,112 @@
+//! Opening a store from `DATABASE_URL`: `postgres://…` selects Postgres, `sqlite:…` or a plain
+//! file path selects SQLite (file and directory created if missing, WAL mode). Migrations are
+//! applied before the store is handed out.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+
+use super::{PostgresStore, SqliteStore};
+use crate::store::error::{StoreError, StoreResult};
+use crate::store::traits::Store;
+
+/// How long a SQLite writer waits for another writer before giving up.
+const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// Connections per pool.
+const MAX_CONNECTIONS: u32 = 10;
+/// How long to wait for a free connection from the pool.
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Opens the store `database_url` names and brings its schema up to date.
+pub async fn connect(database_url: &str) -> StoreResult<Arc<dyn Store>> {
+    let url = database_url.trim();
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Arc::new(PostgresStore::connect(url).await?))
+    } else if url.starts_with("sqlite:") || !url.contains("://") {
+        Ok(Arc::new(SqliteStore::connect(url).await?))
+    } else {
+        Err(StoreError::InvalidUrl(
+            "expected postgres://…, sqlite:… or a file path".into(),
+        ))
+    }
+}
+
+impl SqliteStore {
+    /// Opens (creating if missing) the SQLite database at `url_or_path` (`sqlite://data/x.db`,
+    /// `sqlite::memory:` or `data/x.db`) and applies the migrations.
+    ///
+    /// WAL with `synchronous = NORMAL`: readers never block the writer, and a commit survives
+    /// a crash of the process (only a power loss can drop the last commits).
+    pub async fn connect(url_or_path: &str) -> StoreResult<Self> {
+        if url_or_path.is_empty() {
+            return Err(StoreError::InvalidUrl("it is empty".into()));
+        }
+        let options = if url_or_path.starts_with("sqlite:") {
+            SqliteConnectOptions::from_str(url_or_path)
+                .map_err(|e| StoreError::InvalidUrl(e.to_string()))?
+        } else {
+            SqliteConnectOptions::new().filename(url_or_path)
+        };
+        let in_memory = url_or_path.contains(":memory:");
+        let options = options
+            .create_if_missing(true)
+            .foreign_keys(true)
+            .busy_timeout(SQLITE_BUSY_TIMEOUT);
+        let options = if in_memory {
+            options
+        } else {
+            create_parent_dir(options.get_filename())?;
+            options
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal)
+        };
+        // An in-memory database exists once per connection: keep exactly one.
+        let max = if in_memory { 1 } else { MAX_CONNECTIONS };
+        let pool = SqlitePoolOptions::new()
+            .max_connections(max)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
+            .connect_with(options)
+            .await?;
+        let store = Self::from_pool(pool);
+        store.migrate().await?;
+        Ok(store)
+    }
+}
+
+impl PostgresStore {
+    /// Connects to the Postgres database `url` names and applies the migrations.
+    pub async fn connect(url: &str) -> StoreResult<Self> {
+        let options =
+            PgConnectOptions::from_str(url).map_err(|e| StoreError::InvalidUrl(e.to_string()))?;
+        Self::connect_with(options).await
+    }
+
+    /// Connects with prepared options (e.g. a `search_path` for an isolated schema) and
+    /// applies the migrations. Several instances may start at once: sqlx serialises the
+    /// migration run with an advisory lock.
+    pub async fn connect_with(options: PgConnectOptions) -> StoreResult<Self> {
+        let pool = PgPoolOptions::new()
+            .max_connections(MAX_CONNECTIONS)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
+            .connect_with(options)
+            .await?;
+        let store = Self::from_pool(pool);
+        store.migrate().await?;
+        Ok(store)
+    }
+}
+
+fn create_parent_dir(file: &Path) -> StoreResult<()> {
+    match file.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.exists() => std::fs::create_dir_all(dir)
+            .map_err(|source| StoreError::CreateDir {
+                path: dir.display().to_string(),
+                source,
+            }),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,336 @@
+//! Payments: creation, lookup, listing, and the compare-and-set state step.
+
+use async_trait::async_trait;
+use checkout::contract::PaymentState;
+use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::codec::{decline_name, int, int_opt, ms, ms_opt, unsigned};
+use super::rows::{PAYMENT_COLUMNS, PaymentRow};
+use super::{Dialect, SqlStore};
+use crate::store::error::{StoreError, StoreResult};
+use crate::store::model::page::effective_limit;
+use crate::store::model::{
+    Advance, NewPayment, Page, PageCursor, Payment, PaymentChanges, PaymentQuery,
+};
+use crate::store::secret::generate_token;
+use crate::store::traits::PaymentStore;
+use crate::store::transitions::{ALL_STATES, can_advance, parse_state, state_name};
+
+/// The compare-and-set. `$12..$21` are the expected states (padded by repetition); the guards
+/// after them are documented on `PaymentChanges`.
+const ADVANCE_SQL: &str = "UPDATE payments SET \
+    state = $1, \
+    gateway_transaction_id = COALESCE(gateway_transaction_id, $2), \
+    gateway_ref = COALESCE($3, gateway_ref), \
+    response_code = COALESCE($4, response_code), \
+    decline_code = COALESCE($5, decline_code), \
+    captured_amount = CASE WHEN $1 = 'captured' THEN COALESCE($6, amount) \
+        ELSE captured_amount END, \
+    refunded_amount = refunded_amount + COALESCE($7, 0), \
+    subscription_id = COALESCE(subscription_id, $8), \
+    pending_since = CASE WHEN $1 = 'pending' THEN COALESCE(pending_since, $9) \
+        ELSE pending_since END, \
+    next_check_at = CASE WHEN $1 IN ('created', 'pending') THEN COALESCE($10, next_check_at) \
+        ELSE $10 END, \
+    updated_at = $9 \
+    WHERE id = $11 \
+    AND state IN ($12, $13, $14, $15, $16, $17, $18, $19, $20, $21) \
+    AND ($2 IS NULL OR gateway_transaction_id IS NULL OR gateway_transaction_id = $2) \
+    AND ($6 IS NULL OR $6 <= amount) \
+    AND ($7 IS NULL OR refunded_amount + $7 <= captured_amount) \
+    AND ($1 <> 'refunded' OR refunded_amount + COALESCE($7, 0) = captured_amount) \
+    AND ($1 <> 'partially_refunded' OR refunded_amount + COALESCE($7, 0) < captured_amount) \
+    RETURNING ";
+
+#[derive(FromRow)]
+pub(crate) struct StateCountRow {
+    state: String,
+    n: i64,
+}
+
+#[async_trait]
+impl<DB> PaymentStore for SqlStore<DB>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<i64>: Encode<'q, DB>,
+    for<'q> Option<String>: Encode<'q, DB>,
+    for<'r> PaymentRow: FromRow<'r, DB::Row>,
+    for<'r> StateCountRow: FromRow<'r, DB::Row>,
+{
+    async fn create_payment(&self, new: NewPayment) -> StoreResult<Payment> {
+        let now = ms(OffsetDateTime::now_utc());
+        let card = new.card.as_ref();
+        let sql = format!(
+            "INSERT INTO payments (id, session_id, customer_id, kind, state, amount, currency, \
+             merchant_txn_ref, card_brand, card_bin, card_last4, card_expiry_month, \
+             card_expiry_year, saved_card_id, webhook_token, review_deadline, next_check_at, \
+             created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
+             $17, $18, $18) RETURNING {PAYMENT_COLUMNS}"
+        );
+        let row = sqlx::query_as::<DB, PaymentRow>(&sql)
+            .bind(Uuid::new_v4().to_string())
+            .bind(new.session_id)
+            .bind(new.customer_id)
+            .bind(new.kind.as_str().to_owned())
+            .bind(state_name(PaymentState::Created).to_owned())
+            .bind(int(new.amount, "amount")?)
+            .bind(new.currency)
+            .bind(new.merchant_txn_ref)
+            .bind(card.map(|c| c.brand.id().to_owned()))
+            .bind(
+                card.and_then(|c| c.bin.as_ref())
+                    .map(|b| b.as_str().to_owned()),
+            )
+            .bind(card.map(|c| c.last4.as_str().to_owned()))
+            .bind(card.map(|c| i64::from(c.expiry_month)))
+            .bind(card.map(|c| i64::from(c.expiry_year)))
+            .bind(new.saved_card_id)
+            .bind(secrecy::ExposeSecret::expose_secret(&generate_token("")).to_owned())
+            .bind(ms(new.review_deadline))
+            .bind(ms(new.next_check_at))
+            .bind(now)
+            .fetch_one(&self.pool)
+            .await?;
+        row.try_into()
+    }
+
+    async fn get_payment(&self, id: &str) -> StoreResult<Option<Payment>> {
+        let sql = format!("SELECT {PAYMENT_COLUMNS} FROM payments WHERE id = $1");
+        sqlx::query_as::<DB, PaymentRow>(&sql)
+            .bind(id.to_owned())
+            .fetch_optional(&self.pool)
+            .await?
+            .map(Payment::try_from)
+            .transpose()
+    }
+
+    async fn find_payment_by_gateway_id(
+        &self,
+        gateway_transaction_id: &str,
+    ) -> StoreResult<Option<Payment>> {
+        let sql =
+            format!("SELECT {PAYMENT_COLUMNS} FROM payments WHERE gateway_transaction_id = $1");
+        sqlx::query_as::<DB, PaymentRow>(&sql)
+            .bind(gateway_transaction_id.to_owned())
+            .fetch_optional(&self.pool)
+            .await?
+            .map(Payment::try_from)
+            .transpose()
+    }
+
+    async fn advance_payment(
+        &self,
+        id: &str,
+        from: &[PaymentState],
+        to: PaymentState,
+        changes: PaymentChanges,
+    ) -> StoreResult<Advance> {
+        let expected = expected_states(from, to, &changes)?;
+        let sql = format!("{ADVANCE_SQL}{PAYMENT_COLUMNS}");
+        let mut query = sqlx::query_as::<DB, PaymentRow>(&sql)
+            .bind(state_name(to).to_owned())
+            .bind(changes.gateway_transaction_id)
+            .bind(changes.gateway_ref)
+            .bind(changes.response_code)
+            .bind(changes.decline_code.map(|c| decline_name(c).to_owned()))
+            .bind(int_opt(changes.captured_amount, "captured_amount")?)
+            .bind(int_opt(changes.refund, "refund")?)
+            .bind(changes.subscription_id)
+            .bind(ms(OffsetDateTime::now_utc()))
+            .bind(ms_opt(changes.next_check_at))
+            .bind(id.to_owned());
+        for slot in 0..ALL_STATES.len() {
+            let state = expected.get(slot).unwrap_or(&expected[0]);
+            query = query.bind(state_name(*state).to_owned());
+        }
+        let moved = query
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(|e| StoreError::on_unique(e, "gateway transaction id"))?;
+        match moved {
+            Some(row) => Ok(Advance::Moved(row.try_into()?)),
+            None => match self.get_payment(id).await? {
+                Some(payment) => Ok(Advance::Unchanged(payment)),
+                None => Err(StoreError::NotFound("payment")),
+            },
+        }
+    }
+
+    async fn note_gateway_transaction(
+        &self,
+        id: &str,
+        gateway_transaction_id: &str,
+    ) -> StoreResult<bool> {
+        let now = ms(OffsetDateTime::now_utc());
+        let noted = sqlx::query_as::<DB, PaymentRow>(&format!(
+            "UPDATE payments SET gateway_transaction_id = $2, next_check_at = $3, \
+             updated_at = $3 WHERE id = $1 AND gateway_transaction_id IS NULL \
+             AND state IN ('created', 'pending', 'needs_review') RETURNING {PAYMENT_COLUMNS}"
+        ))
+        .bind(id.to_owned())
+        .bind(gateway_transaction_id.to_owned())
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(|e| StoreError::on_unique(e, "gateway transaction id"))?;
+        Ok(noted.is_some())
+    }
+
+    async fn list_payments(&self, query: PaymentQuery) -> StoreResult<Page<Payment>> {
+        let limit = effective_limit(query.limit);
+        let sql = format!(
+            "SELECT {PAYMENT_COLUMNS} FROM payments \
+             WHERE ($1 IS NULL OR customer_id = $1) AND ($2 IS NULL OR session_id = $2) \
+             AND ($3 IS NULL OR state = $3) \
+             AND ($4 IS NULL OR created_at < $4 OR (created_at = $4 AND id < $5)) \
+             ORDER BY created_at DESC, id DESC LIMIT $6"
+        );
+        let rows = sqlx::query_as::<DB, PaymentRow>(&sql)
+            .bind(query.customer_id)
+            .bind(query.session_id)
+            .bind(query.state.map(|s| state_name(s).to_owned()))
+            .bind(query.after.as_ref().map(|c| c.created_at_ms))
+            .bind(query.after.map(|c| c.id))
+            .bind(i64::from(limit) + 1)
+            .fetch_all(&self.pool)
+            .await?;
+        let mut items = rows
+            .into_iter()
+            .map(Payment::try_from)
+            .collect::<StoreResult<Vec<_>>>()?;
+        let next = page_cursor(&mut items, limit, |p| (ms(p.created_at), p.id.clone()));
+        Ok(Page { items, next })
+    }
+
+    async fn count_payments_by_state(&self) -> StoreResult<Vec<(PaymentState, u64)>> {
+        sqlx::query_as::<DB, StateCountRow>(
+            "SELECT state, COUNT(*) AS n FROM payments GROUP BY state ORDER BY state",
+        )
+        .fetch_all(&self.pool)
+        .await?
+        .into_iter()
+        .map(|row| {
+            let state = parse_state(&row.state).ok_or(StoreError::Corrupt("state"))?;
+            Ok((state, unsigned(row.n, "count")?))
+        })
+        .collect()
+    }
+}
+
+/// Checks a requested step against the state machine and the changes it carries, and returns
+/// the distinct expected states.
+fn expected_states(
+    from: &[PaymentState],
+    to: PaymentState,
+    changes: &PaymentChanges,
+) -> StoreResult<Vec<PaymentState>> {
+    let mut expected: Vec<PaymentState> = Vec::with_capacity(from.len());
+    for state in from {
+        if !can_advance(*state, to) {
+            return Err(StoreError::IllegalTransition { from: *state, to });
+        }
+        if !expected.contains(state) {
+            expected.push(*state);
+        }
+    }
+    if expected.is_empty() {
+        return Err(StoreError::Invalid {
+            field: "from",
+            reason: "names no state",
+        });
+    }
+    let refund_step = matches!(to, PaymentState::PartiallyRefunded | PaymentState::Refunded);
+    if refund_step != matches!(changes.refund, Some(n) if n > 0) {
+        return Err(StoreError::Invalid {
+            field: "refund",
+            reason: "a positive refund goes with, and only with, a step to a refunded state",
+        });
+    }
+    if changes.captured_amount.is_some() && to != PaymentState::Captured {
+        return Err(StoreError::Invalid {
+            field: "captured_amount",
+            reason: "only a step to captured sets it",
+        });
+    }
+    Ok(expected)
+}
+
+/// Trims the look-ahead item fetched beyond `limit` and returns the cursor to the next page
+/// when there is one.
+pub(crate) fn page_cursor<T>(
+    items: &mut Vec<T>,
+    limit: u32,
+    key: impl Fn(&T) -> (i64, String),
+) -> Option<PageCursor> {
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    if items.len() <= limit {
+        return None;
+    }
+    items.truncate(limit);
+    items.last().map(|last| {
+        let (created_at_ms, id) = key(last);
+        PageCursor { created_at_ms, id }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use PaymentState::*;
+
+    #[test]
+    fn illegal_steps_are_refused_before_any_query() {
+        let none = PaymentChanges::default();
+        assert!(matches!(
+            expected_states(&[Captured], Pending, &none),
+            Err(StoreError::IllegalTransition {
+                from: Captured,
+                to: Pending
+            })
+        ));
+        assert!(matches!(
+            expected_states(&[], Captured, &none),
+            Err(StoreError::Invalid { field: "from", .. })
+        ));
+        assert_eq!(
+            expected_states(&[Pending, Pending, NeedsReview], Captured, &none).ok(),
+            Some(vec![Pending, NeedsReview])
+        );
+    }
+
+    #[test]
+    fn refunds_and_captures_go_with_their_steps() {
+        let refund = PaymentChanges {
+            refund: Some(10),
+            ..Default::default()
+        };
+        assert!(expected_states(&[Captured], PartiallyRefunded, &refund).is_ok());
+        assert!(expected_states(&[Authorized], Captured, &refund).is_err());
+        let none = PaymentChanges::default();
+        assert!(expected_states(&[Captured], Refunded, &none).is_err());
+        let capture = PaymentChanges {
+            captured_amount: Some(5),
+            ..Default::default()
+        };
+        assert!(expected_states(&[Authorized], Captured, &capture).is_ok());
+        assert!(expected_states(&[Authorized], Voided, &capture).is_err());
+    }
+
+    #[test]
+    fn a_page_cursor_only_when_more_remain() {
+        let key = |n: &i64| (*n, n.to_string());
+        let mut items = vec![5, 4, 3];
+        assert_eq!(page_cursor(&mut items, 3, key), None);
+        let mut items = vec![5, 4, 3];
+        let next = page_cursor(&mut items, 2, key);
+        assert_eq!(items, vec![5, 4]);
+        assert_eq!(next.map(|c| c.created_at_ms), Some(4));
+    }
+}

@@ -1,0 +1,253 @@
+//! Rows as the database returns them, the column lists that produce them, and their
+//! conversion into the model (every stored name and number is checked on the way out).
+
+use checkout::card::Brand;
+use secrecy::SecretString;
+use sqlx::FromRow;
+
+use super::codec::{named, time, time_opt, unsigned};
+use crate::store::error::{StoreError, StoreResult};
+use crate::store::model::*;
+use crate::store::secret::{BodyDigest, SecretHash};
+use crate::store::transitions::parse_state;
+
+/// Columns of [`SessionRow`].
+pub(crate) const SESSION_COLUMNS: &str = "id, client_secret_hash, amount, currency, reference, \
+     capture_mode, customer_id, email, plan_id, description, created_at, expires_at";
+
+#[derive(FromRow)]
+pub(crate) struct SessionRow {
+    id: String,
+    client_secret_hash: String,
+    amount: i64,
+    currency: String,
+    reference: String,
+    capture_mode: String,
+    customer_id: Option<String>,
+    email: Option<String>,
+    plan_id: Option<String>,
+    description: Option<String>,
+    created_at: i64,
+    expires_at: i64,
+}
+
+impl TryFrom<SessionRow> for Session {
+    type Error = StoreError;
+
+    fn try_from(row: SessionRow) -> StoreResult<Self> {
+        Ok(Session {
+            id: row.id,
+            client_secret_hash: SecretHash::from_hex(&row.client_secret_hash)
+                .ok_or(StoreError::Corrupt("client_secret_hash"))?,
+            amount: unsigned(row.amount, "amount")?,
+            currency: row.currency,
+            reference: row.reference,
+            capture_mode: named(&row.capture_mode, "capture_mode", CaptureMode::parse)?,
+            customer_id: row.customer_id,
+            email: row.email,
+            plan_id: row.plan_id,
+            description: row.description,
+            created_at: time(row.created_at, "created_at")?,
+            expires_at: time(row.expires_at, "expires_at")?,
+        })
+    }
+}
+
+/// Columns of [`PaymentRow`].
+pub(crate) const PAYMENT_COLUMNS: &str = "id, session_id, customer_id, kind, state, amount, \
+     currency, merchant_txn_ref, gateway_transaction_id, gateway_ref, response_code, \
+     decline_code, card_brand, card_bin, card_last4, card_expiry_month, card_expiry_year, \
+     saved_card_id, captured_amount, refunded_amount, attempts, subscription_id, webhook_token, \
+     pending_since, review_deadline, next_check_at, lease_owner, lease_until, created_at, \
+     updated_at";
+
+#[derive(FromRow)]
+pub(crate) struct PaymentRow {
+    id: String,
+    session_id: String,
+    customer_id: Option<String>,
+    kind: String,
+    state: String,
+    amount: i64,
+    currency: String,
+    merchant_txn_ref: String,
+    gateway_transaction_id: Option<String>,
+    gateway_ref: Option<i64>,
+    response_code: Option<i64>,
+    decline_code: Option<String>,
+    card_brand: Option<String>,
+    card_bin: Option<String>,
+    card_last4: Option<String>,
+    card_expiry_month: Option<i64>,
+    card_expiry_year: Option<i64>,
+    saved_card_id: Option<String>,
+    captured_amount: i64,
+    refunded_amount: i64,
+    attempts: i64,
+    subscription_id: Option<String>,
+    webhook_token: String,
+    pending_since: Option<i64>,
+    review_deadline: i64,
+    next_check_at: Option<i64>,
+    lease_owner: Option<String>,
+    lease_until: Option<i64>,
+    created_at: i64,
+    updated_at: i64,
+}
+
+impl PaymentRow {
+    fn card(&self) -> StoreResult<Option<CardSummary>> {
+        let (Some(brand), Some(last4), Some(month), Some(year)) = (
+            &self.card_brand,
+            &self.card_last4,
+            self.card_expiry_month,
+            self.card_expiry_year,
+        ) else {
+            return Ok(None);
+        };
+        let corrupt = |_| StoreError::Corrupt("card");
+        Ok(Some(CardSummary {
+            brand: named(brand, "card_brand", Brand::from_id)?,
+            bin: self
+                .card_bin
+                .as_deref()
+                .map(Bin::new)
+                .transpose()
+                .map_err(corrupt)?,
+            last4: Last4::new(last4).map_err(corrupt)?,
+            expiry_month: unsigned(month, "card_expiry_month")?,
+            expiry_year: unsigned(year, "card_expiry_year")?,
+        }))
+    }
+}
+
+impl TryFrom<PaymentRow> for Payment {
+    type Error = StoreError;
+
+    fn try_from(row: PaymentRow) -> StoreResult<Self> {
+        let card = row.card()?;
+        Ok(Payment {
+            card,
+            kind: named(&row.kind, "kind", PaymentKind::parse)?,
+            state: named(&row.state, "state", parse_state)?,
+            amount: unsigned(row.amount, "amount")?,
+            decline_code: row
+                .decline_code
+                .as_deref()
+                .map(|name| named(name, "decline_code", super::codec::parse_decline))
+                .transpose()?,
+            captured_amount: unsigned(row.captured_amount, "captured_amount")?,
+            refunded_amount: unsigned(row.refunded_amount, "refunded_amount")?,
+            attempts: unsigned(row.attempts, "attempts")?,
+            webhook_token: SecretString::from(row.webhook_token),
+            pending_since: time_opt(row.pending_since, "pending_since")?,
+            review_deadline: time(row.review_deadline, "review_deadline")?,
+            next_check_at: time_opt(row.next_check_at, "next_check_at")?,
+            lease_until: time_opt(row.lease_until, "lease_until")?,
+            created_at: time(row.created_at, "created_at")?,
+            updated_at: time(row.updated_at, "updated_at")?,
+            id: row.id,
+            session_id: row.session_id,
+            customer_id: row.customer_id,
+            currency: row.currency,
+            merchant_txn_ref: row.merchant_txn_ref,
+            gateway_transaction_id: row.gateway_transaction_id,
+            gateway_ref: row.gateway_ref,
+            response_code: row.response_code,
+            saved_card_id: row.saved_card_id,
+            subscription_id: row.subscription_id,
+            lease_owner: row.lease_owner,
+        })
+    }
+}
+
+/// Columns of [`AttemptRow`].
+pub(crate) const ATTEMPT_COLUMNS: &str = "id, payment_id, subscription_id, endpoint, started_at, \
+     finished_at, latency_us, outcome, http_status";
+
+#[derive(FromRow)]
+pub(crate) struct AttemptRow {
+    id: i64,
+    payment_id: Option<String>,
+    subscription_id: Option<String>,
+    endpoint: String,
+    started_at: i64,
+    finished_at: i64,
+    latency_us: i64,
+    outcome: String,
+    http_status: Option<i64>,
+}
+
+impl TryFrom<AttemptRow> for GatewayAttempt {
+    type Error = StoreError;
+
+    fn try_from(row: AttemptRow) -> StoreResult<Self> {
+        Ok(GatewayAttempt {
+            id: row.id,
+            payment_id: row.payment_id,
+            subscription_id: row.subscription_id,
+            endpoint: row.endpoint,
+            started_at: time(row.started_at, "started_at")?,
+            finished_at: time(row.finished_at, "finished_at")?,
+            latency_us: row.latency_us,
+            outcome: named(&row.outcome, "outcome", AttemptOutcome::parse)?,
+            http_status: row
+                .http_status
+                .map(|s| unsigned(s, "http_status"))
+                .transpose()?,
+        })
+    }
+}
+
+/// Columns of [`WebhookRow`].
+pub(crate) const WEBHOOK_COLUMNS: &str = "id, payment_id, received_at, body_digest, \
+     gateway_transaction_id, claimed_state, claimed_amount, claimed_currency, verdict, \
+     duplicate_of";
+
+#[derive(FromRow)]
+pub(crate) struct WebhookRow {
+    id: i64,
+    payment_id: String,
+    received_at: i64,
+    body_digest: String,
+    gateway_transaction_id: Option<String>,
+    claimed_state: Option<String>,
+    claimed_amount: Option<i64>,
+    claimed_currency: Option<String>,
+    verdict: String,
+    duplicate_of: Option<i64>,
+}
+
+impl TryFrom<WebhookRow> for WebhookEvent {
+    type Error = StoreError;
+
+    fn try_from(row: WebhookRow) -> StoreResult<Self> {
+        Ok(WebhookEvent {
+            id: row.id,
+            payment_id: row.payment_id,
+            received_at: time(row.received_at, "received_at")?,
+            body_digest: BodyDigest::from_hex(&row.body_digest)
+                .ok_or(StoreError::Corrupt("body_digest"))?,
+            gateway_transaction_id: row.gateway_transaction_id,
+            claimed_state: row
+                .claimed_state
+                .as_deref()
+                .map(|s| named(s, "claimed_state", parse_state))
+                .transpose()?,
+            claimed_amount: row
+                .claimed_amount
+                .map(|a| unsigned(a, "claimed_amount"))
+                .transpose()?,
+            claimed_currency: row.claimed_currency,
+            verdict: named(&row.verdict, "verdict", WebhookVerdict::parse)?,
+            duplicate_of: row.duplicate_of,
+        })
+    }
+}
+
+/// A statement's single `id` column (to learn whether a guarded write matched a row).
+#[derive(FromRow)]
+pub(crate) struct IdRow {
+    #[allow(dead_code)] // read only for its presence
+    pub(crate) id: String,
+}

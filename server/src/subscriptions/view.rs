@@ -1,0 +1,193 @@
+//! How subscriptions are shown: the merchant API's [`MerchantSubscription`] (every field the
+//! server keeps) and the contract's [`SubscriptionView`] for the customer's management view.
+
+use checkout::contract::{
+    CycleUnit, Discount, PlanTerms, SubscriptionCharge, SubscriptionStatus, SubscriptionView,
+};
+use serde::Serialize;
+
+use crate::api::views::rfc3339;
+use crate::gateway::wire::{CycleType, SubscriptionDetails, TrialPeriodType};
+use crate::store::model::{CycleStatus, Subscription, SubscriptionCycle};
+
+/// A subscription as the merchant API shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct MerchantSubscription {
+    /// The server's id.
+    pub id: String,
+    /// The gateway's id.
+    pub gateway_subscription_id: String,
+    /// Owner, if the session named one.
+    pub customer_id: Option<String>,
+    /// Plan id in the catalogue.
+    pub plan_id: String,
+    /// The plan's terms, when the plan is still in the catalogue.
+    pub plan: Option<PlanTerms>,
+    /// Last known status.
+    pub status: SubscriptionStatus,
+    /// Full price of one cycle, minor units.
+    pub amount: u64,
+    /// ISO 4217 code.
+    pub currency: String,
+    /// Cycles closed so far (paid or not: see `history`).
+    pub completed_cycles: u32,
+    /// Next charge (RFC 3339), if scheduled.
+    pub next_payment_date: Option<String>,
+    /// The gateway's status of the last charge (`SUCCESSFUL`, `FAILED`).
+    pub last_payment_status: Option<String>,
+    /// The checkout session that created it.
+    pub session_id: Option<String>,
+    /// The payment of its first charge.
+    pub first_payment_id: Option<String>,
+    /// When the server last asked the gateway about it is at most this old; next poll time.
+    pub next_poll_at: Option<String>,
+    /// Recorded (RFC 3339).
+    pub created_at: String,
+    /// Last changed (RFC 3339).
+    pub updated_at: String,
+    /// Billed cycles, oldest first; only on the single-subscription answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<Vec<MerchantCharge>>,
+}
+
+/// One billed cycle in the merchant API.
+#[derive(Debug, Clone, Serialize)]
+pub struct MerchantCharge {
+    /// Cycle number, from 1.
+    pub cycle: u32,
+    /// Amount charged, minor units.
+    pub amount: u64,
+    /// ISO 4217 code.
+    pub currency: String,
+    /// `succeeded` or `failed`.
+    pub status: &'static str,
+    /// The gateway transaction of the charge (look it up with the status endpoint).
+    pub gateway_transaction_id: Option<String>,
+    /// When it was charged (RFC 3339).
+    pub charged_at: String,
+    /// When this server learned of it (RFC 3339).
+    pub recorded_at: String,
+}
+
+impl MerchantSubscription {
+    /// The view of `subscription` with the plan `plan` (if known) and, for a single
+    /// subscription, its `cycles`.
+    pub fn new(subscription: &Subscription, plan: Option<PlanTerms>, cycles: Option<&[SubscriptionCycle]>) -> Self {
+        Self {
+            id: subscription.id.clone(),
+            gateway_subscription_id: subscription.gateway_subscription_id.clone(),
+            customer_id: subscription.customer_id.clone(),
+            plan_id: subscription.plan_id.clone(),
+            plan,
+            status: subscription.status,
+            amount: subscription.amount,
+            currency: subscription.currency.clone(),
+            completed_cycles: subscription.completed_cycles,
+            next_payment_date: subscription.next_payment_at.map(rfc3339),
+            last_payment_status: subscription.last_payment_status.clone(),
+            session_id: subscription.session_id.clone(),
+            first_payment_id: subscription.first_payment_id.clone(),
+            next_poll_at: subscription.next_poll_at.map(rfc3339),
+            created_at: rfc3339(subscription.created_at),
+            updated_at: rfc3339(subscription.updated_at),
+            history: cycles.map(|cycles| cycles.iter().map(MerchantCharge::from).collect()),
+        }
+    }
+}
+
+impl From<&SubscriptionCycle> for MerchantCharge {
+    fn from(cycle: &SubscriptionCycle) -> Self {
+        Self {
+            cycle: cycle.cycle,
+            amount: cycle.amount,
+            currency: cycle.currency.clone(),
+            status: match cycle.status {
+                CycleStatus::Succeeded => "succeeded",
+                CycleStatus::Failed => "failed",
+            },
+            gateway_transaction_id: cycle.gateway_transaction_id.clone(),
+            charged_at: rfc3339(cycle.charged_at),
+            recorded_at: rfc3339(cycle.recorded_at),
+        }
+    }
+}
+
+/// The customer's view of `subscription` under `plan`, with its `cycles` as history.
+pub fn customer_view(subscription: &Subscription, plan: PlanTerms, cycles: &[SubscriptionCycle]) -> SubscriptionView {
+    SubscriptionView {
+        id: subscription.id.clone(),
+        status: subscription.status,
+        plan,
+        completed_cycles: subscription.completed_cycles,
+        next_payment_date: subscription.next_payment_at.map(rfc3339),
+        history: cycles.iter().map(SubscriptionCharge::from).collect(),
+    }
+}
+
+/// The plan's terms as the gateway reports them, for a plan no longer in the catalogue.
+pub fn terms_from_gateway(plan_id: &str, details: &SubscriptionDetails) -> PlanTerms {
+    let plan = &details.subscription_plan_details;
+    let cycle_unit = match &plan.billing_cycle_type {
+        CycleType::Days => CycleUnit::Days,
+        CycleType::Weekly | CycleType::Weeks => CycleUnit::Weeks,
+        CycleType::Monthly | CycleType::Months | CycleType::Other(_) => CycleUnit::Months,
+    };
+    let trial_days = match plan.trial_period_duration_type {
+        TrialPeriodType::Days => plan.trial_period_duration.trim().parse().ok().filter(|d| *d > 0),
+        TrialPeriodType::Months => plan
+            .trial_period_duration
+            .trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|m| *m > 0)
+            .map(|months| months.saturating_mul(30)),
+        TrialPeriodType::NoTrial | TrialPeriodType::Other(_) => None,
+    };
+    let discount = plan
+        .plan_discount_percentage
+        .as_ref()
+        .and_then(serde_json::Number::as_u64)
+        .and_then(|pct| u8::try_from(pct).ok())
+        .filter(|pct| (1..=100).contains(pct))
+        .zip(plan.plan_discount_duration.filter(|cycles| *cycles > 0))
+        .map(|(percentage, cycles)| Discount { percentage, cycles });
+    PlanTerms {
+        id: plan_id.to_owned(),
+        name: plan.name.clone(),
+        description: plan.desc.clone().unwrap_or_default(),
+        amount: plan.amount.minor_units(),
+        currency: plan.ccy.clone(),
+        cycle_unit,
+        cycle_interval: plan.billing_cycle_interval,
+        trial_days,
+        discount,
+        max_cycles: details.max_cycle_count.unwrap_or(0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn gateway_plans_become_terms() {
+        let details: SubscriptionDetails = serde_json::from_value(json!({
+            "id": "s", "type": "CYCLE", "max_cycle_count": 6, "status": "ACTIVE",
+            "completed_payment_cycle": 1, "next_payment_date": null, "next_payment_cycle": null,
+            "subscription_plan_details": {
+                "name": "Weekly", "desc": "every week", "billing_cycle_type": "WEEKS",
+                "billing_cycle_interval": 2, "amount": "500", "ccy": "USD",
+                "trial_period_duration": 7, "trial_period_duration_type": "DAYS",
+                "plan_discount_percentage": 10, "plan_discount_duration": 3
+            }
+        }))
+        .expect("parses");
+        let terms = terms_from_gateway("weekly", &details);
+        assert_eq!(terms.cycle_unit, CycleUnit::Weeks);
+        assert_eq!((terms.cycle_interval, terms.amount, terms.max_cycles), (2, 500, 6));
+        assert_eq!(terms.trial_days, Some(7));
+        assert_eq!(terms.discount, Some(Discount { percentage: 10, cycles: 3 }));
+    }
+}

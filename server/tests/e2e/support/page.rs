@@ -1,0 +1,229 @@
+//! What a scenario does with the page, as a person would: find things (also inside open
+//! shadow roots: the component renders into one), type into them with key events, press keys,
+//! click, read text, take screenshots. Every wait is explicit and bounded: it polls a
+//! condition until it holds or the time limit passes, then fails saying what it waited for.
+
+use std::future::Future;
+use std::time::{Duration, Instant};
+
+use fantoccini::elements::{Element, ElementRef};
+use fantoccini::key::Key;
+use fantoccini::Client;
+use serde_json::Value;
+
+use super::tools::screenshot_dir;
+
+/// How long a normal wait may take.
+pub const WAIT: Duration = Duration::from_secs(20);
+/// Between two looks at the page.
+const POLL: Duration = Duration::from_millis(50);
+/// The WebDriver key for a JS element reference.
+const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+/// Finds the first element matching a CSS selector in the document or any open shadow root,
+/// breadth first.
+const DEEP_QUERY: &str = r#"
+const selector = arguments[0];
+const roots = [document];
+while (roots.length) {
+  const root = roots.shift();
+  const hit = root.querySelector(selector);
+  if (hit) return hit;
+  for (const el of root.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+}
+return null;
+"#;
+
+/// The page of one browser session, and the scenario's name for screenshots.
+#[derive(Clone)]
+pub struct Page {
+    /// The WebDriver client.
+    pub client: Client,
+    scenario: &'static str,
+}
+
+impl Page {
+    /// Wraps `client`; screenshots are named `<scenario>-<step>.png`.
+    pub fn new(client: Client, scenario: &'static str) -> Self {
+        Self { client, scenario }
+    }
+
+    /// Opens `url` and waits for the document to load.
+    pub async fn goto(&self, url: &str) {
+        self.client.goto(url).await.unwrap_or_else(|e| panic!("open {url}: {e}"));
+    }
+
+    /// The address shown in the address bar.
+    pub async fn url(&self) -> String {
+        self.client.current_url().await.map(|u| u.to_string()).unwrap_or_default()
+    }
+
+    /// The element matching `css` (document or shadow roots), if there is one now.
+    pub async fn try_find(&self, css: &str) -> Option<Element> {
+        let found = self.client.execute(DEEP_QUERY, vec![Value::from(css)]).await.ok()?;
+        let id = found.get(ELEMENT_KEY)?.as_str()?.to_owned();
+        Some(Element::from_element_id(self.client.clone(), ElementRef::from(id)))
+    }
+
+    /// Waits for an element matching `css`.
+    pub async fn find(&self, css: &str) -> Element {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(element) = self.try_find(css).await {
+                return element;
+            }
+            if Instant::now() >= deadline {
+                self.fail(&format!("no element matches `{css}` after {WAIT:?}")).await;
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// Waits for an element matching `css` that is displayed and enabled.
+    pub async fn find_ready(&self, css: &str) -> Element {
+        self.until(&format!("`{css}` displayed and enabled"), || async {
+            let element = self.try_find(css).await?;
+            let ready = element.is_displayed().await.ok()? && element.is_enabled().await.ok()?;
+            ready.then_some(element)
+        })
+        .await
+    }
+
+    /// Polls `probe` until it gives `Some`, for at most [`WAIT`].
+    pub async fn until<T, F, Fut>(&self, what: &str, probe: F) -> T
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Option<T>>,
+    {
+        self.until_for(what, WAIT, probe).await
+    }
+
+    /// Polls `probe` until it gives `Some`, for at most `limit`.
+    pub async fn until_for<T, F, Fut>(&self, what: &str, limit: Duration, mut probe: F) -> T
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Option<T>>,
+    {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(value) = probe().await {
+                return value;
+            }
+            if Instant::now() >= deadline {
+                self.fail(&format!("waited {limit:?} for {what}")).await;
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// The visible text of `css` now (empty when absent).
+    pub async fn text(&self, css: &str) -> String {
+        match self.try_find(css).await {
+            Some(element) => element.text().await.unwrap_or_default(),
+            None => String::new(),
+        }
+    }
+
+    /// Waits until the text of `css` contains `needle` (case-insensitive); returns the text.
+    pub async fn wait_text(&self, css: &str, needle: &str) -> String {
+        let lower = needle.to_lowercase();
+        self.until(&format!("`{css}` to say \"{needle}\""), || async {
+            let text = self.text(css).await;
+            text.to_lowercase().contains(&lower).then_some(text)
+        })
+        .await
+    }
+
+    /// Waits until the text of `css` contains one of `needles`; returns the text.
+    pub async fn wait_text_any(&self, css: &str, needles: &[&str], limit: Duration) -> String {
+        self.until_for(&format!("`{css}` to say one of {needles:?}"), limit, || async {
+            let text = self.text(css).await;
+            let lower = text.to_lowercase();
+            needles.iter().any(|n| lower.contains(&n.to_lowercase())).then_some(text)
+        })
+        .await
+    }
+
+    /// An attribute of `css` now.
+    pub async fn attr(&self, css: &str, name: &str) -> Option<String> {
+        self.try_find(css).await?.attr(name).await.ok().flatten()
+    }
+
+    /// A DOM property of `css` now (`value`, `checked`, ...).
+    pub async fn prop(&self, css: &str, name: &str) -> Option<String> {
+        self.try_find(css).await?.prop(name).await.ok().flatten()
+    }
+
+    /// Waits until attribute `name` of `css` equals `value`.
+    pub async fn wait_attr(&self, css: &str, name: &str, value: &str) {
+        self.until(&format!("`{css}` [{name}=\"{value}\"]"), || async {
+            (self.attr(css, name).await.as_deref() == Some(value)).then_some(())
+        })
+        .await;
+    }
+
+    /// Clicks into `css` and types `text` key by key (WebDriver Element Send Keys).
+    pub async fn type_into(&self, css: &str, text: &str) {
+        let element = self.find_ready(css).await;
+        element.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
+        element.send_keys(text).await.unwrap_or_else(|e| panic!("type into {css}: {e}"));
+    }
+
+    /// Selects all text of `css` and deletes it with the keyboard.
+    pub async fn clear_by_keys(&self, css: &str) {
+        let element = self.find_ready(css).await;
+        element.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
+        let select_all = format!("{}a", char::from(Key::Control));
+        element.send_keys(&select_all).await.unwrap_or_else(|e| panic!("select {css}: {e}"));
+        element
+            .send_keys(&char::from(Key::Backspace).to_string())
+            .await
+            .unwrap_or_else(|e| panic!("clear {css}: {e}"));
+    }
+
+    /// Clicks `css` once it is displayed and enabled.
+    pub async fn click(&self, css: &str) {
+        let element = self.find_ready(css).await;
+        element.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
+    }
+
+    /// Presses `key` in whatever has focus.
+    pub async fn press(&self, key: Key) {
+        let focused = self.client.active_element().await.expect("an element has focus");
+        focused
+            .send_keys(&char::from(key).to_string())
+            .await
+            .unwrap_or_else(|e| panic!("press {key:?}: {e}"));
+    }
+
+    /// `id` (or `name`, or tag) of the element that has focus, looking into shadow roots.
+    pub async fn focused_id(&self) -> String {
+        let script = r#"
+            let el = document.activeElement;
+            while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+            return el ? (el.id || el.getAttribute('name') || el.tagName.toLowerCase()) : '';
+        "#;
+        let value = self.client.execute(script, vec![]).await.unwrap_or(Value::Null);
+        value.as_str().unwrap_or_default().to_owned()
+    }
+
+    /// Runs `script` in the page and returns its value.
+    pub async fn eval(&self, script: &str) -> Value {
+        self.client.execute(script, vec![]).await.unwrap_or_else(|e| panic!("script failed: {e}"))
+    }
+
+    /// Saves a screenshot as `screenshots/<scenario>-<step>.png`; returns its bytes.
+    pub async fn screenshot(&self, step: &str) -> Vec<u8> {
+        let png = self.client.screenshot().await.expect("screenshot");
+        let path = screenshot_dir().join(format!("{}-{step}.png", self.scenario));
+        std::fs::write(&path, &png).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+        png
+    }
+
+    /// Fails the scenario with `message`, the address and a screenshot of the moment.
+    pub async fn fail(&self, message: &str) -> ! {
+        let url = self.url().await;
+        let _ = self.screenshot("FAILED").await;
+        panic!("{message} (page: {url}; see screenshots/{}-FAILED.png)", self.scenario);
+    }
+}

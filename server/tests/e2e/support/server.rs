@@ -1,0 +1,200 @@
+//! Real `checkout-server` processes on loopback: `serve` (the checkout server, with the
+//! in-process emulator unless a gateway address is given) and `sandbox` (the emulator alone,
+//! for the crash test: it must outlive a killed checkout server).
+//!
+//! Each process writes its output to a log file the test can search ([`Process::wait_for_log`]).
+//! `Drop` kills it; [`Process::kill`] sends SIGKILL on purpose (`Child::kill`).
+
+use std::fs::File;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::net::{free_port, wait_for_port};
+use super::tools::dist_dir;
+
+/// The merchant key the suite's servers use (the shop backend's bearer key).
+pub const MERCHANT_KEY: &str = "sk_e2e_0123456789abcdef";
+/// The emulator's default credentials (docs/sandbox.md).
+pub const SANDBOX_API_KEY: &str = "sandbox_api_key";
+/// The emulator's default `x-api-key`.
+pub const SANDBOX_X_API_KEY: &str = "sandbox_x_api_key";
+
+/// A spawned `checkout-server` subcommand.
+pub struct Process {
+    child: Option<Child>,
+    command: Vec<String>,
+    env: Vec<(String, String)>,
+    log: PathBuf,
+    ready_line: &'static str,
+    starts: usize,
+    /// `127.0.0.1:<port>`.
+    pub port: u16,
+    /// `http://127.0.0.1:<port>`.
+    pub base: String,
+    _dir: std::sync::Arc<tempfile::TempDir>,
+}
+
+/// How to start `checkout-server serve`.
+#[derive(Debug, Default, Clone)]
+pub struct ServeOptions {
+    /// `GATEWAY_BASE_URL`; `None` runs the in-process emulator.
+    pub gateway: Option<String>,
+    /// Extra environment (`ALLOWED_ORIGINS`, `SUCCESS_URL`, `CHECKOUT_FAILPOINT`, ...).
+    pub env: Vec<(String, String)>,
+}
+
+impl Process {
+    /// Starts `checkout-server serve` on a free port with a fresh SQLite database, the demo
+    /// pages from `dist/`, and a reconciler that looks every second.
+    pub fn serve(options: ServeOptions) -> Self {
+        let dir = std::sync::Arc::new(tempfile::tempdir().expect("temp dir"));
+        let port = free_port();
+        let mut env = vec![
+            ("LISTEN".to_owned(), format!("127.0.0.1:{port}")),
+            ("DATABASE_URL".to_owned(), dir.path().join("checkout.db").display().to_string()),
+            ("MERCHANT_SECRET_KEY".to_owned(), MERCHANT_KEY.to_owned()),
+            ("DEMO_DIST_DIR".to_owned(), dist_dir().display().to_string()),
+            ("RECONCILE_INTERVAL_SECONDS".to_owned(), "1".to_owned()),
+            ("PAYMENT_FIRST_CHECK_SECONDS".to_owned(), "1".to_owned()),
+            ("RUST_LOG".to_owned(), "info".to_owned()),
+        ];
+        if let Some(gateway) = &options.gateway {
+            env.push(("GATEWAY_BASE_URL".into(), gateway.clone()));
+            env.push(("GATEWAY_API_KEY".into(), SANDBOX_API_KEY.into()));
+            env.push(("GATEWAY_X_API_KEY".into(), SANDBOX_X_API_KEY.into()));
+            env.push(("GATEWAY_MERCHANT_ID".into(), "e2e-merchant".into()));
+        }
+        env.extend(options.env);
+        Self::spawn(vec!["serve".into()], env, port, dir, "checkout-server listening on")
+    }
+
+    /// Starts the emulator alone (`checkout-server sandbox`) on a free port, with fast webhook
+    /// retries and `hang_seconds` for the hanging test card.
+    pub fn sandbox(hang_seconds: u64) -> Self {
+        let dir = std::sync::Arc::new(tempfile::tempdir().expect("temp dir"));
+        let port = free_port();
+        let command = vec![
+            "sandbox".to_owned(),
+            "--listen".to_owned(),
+            format!("127.0.0.1:{port}"),
+            "--hang-seconds".to_owned(),
+            hang_seconds.to_string(),
+            "--webhook-base-delay-ms".to_owned(),
+            "200".to_owned(),
+        ];
+        Self::spawn(command, vec![("RUST_LOG".into(), "info".into())], port, dir, "gateway emulator listening on")
+    }
+
+    fn spawn(
+        command: Vec<String>,
+        env: Vec<(String, String)>,
+        port: u16,
+        dir: std::sync::Arc<tempfile::TempDir>,
+        ready_line: &'static str,
+    ) -> Self {
+        let log = dir.path().join(format!("{}.log", command[0]));
+        let mut process = Self {
+            child: None,
+            command,
+            env,
+            log,
+            ready_line,
+            starts: 0,
+            port,
+            base: format!("http://127.0.0.1:{port}"),
+            _dir: dir,
+        };
+        process.start();
+        process
+    }
+
+    fn start(&mut self) {
+        let out = File::options()
+            .create(true)
+            .append(true)
+            .open(&self.log)
+            .expect("open log");
+        let err = out.try_clone().expect("clone log handle");
+        let mut command = Command::new(env!("CARGO_BIN_EXE_checkout-server"));
+        command
+            .args(&self.command)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .current_dir(super::tools::workspace_root())
+            .stdin(Stdio::null())
+            .stdout(Stdio::from(out))
+            .stderr(Stdio::from(err));
+        let child = command.spawn().expect("spawn checkout-server");
+        self.child = Some(child);
+        self.starts += 1;
+        self.wait_until_ready();
+        if let Err(error) = wait_for_port(self.port, Duration::from_secs(10)) {
+            panic!("checkout-server {}: {error}. Log:\n{}", self.command.join(" "), self.log_text());
+        }
+    }
+
+    /// SIGKILL, like a machine losing power under the process; waits for it to be gone.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts the same command again, same port, same database.
+    pub fn restart(&mut self) {
+        self.kill();
+        self.start();
+    }
+
+    /// Removes `key` from the environment of the next start.
+    pub fn unset_env(&mut self, key: &str) {
+        self.env.retain(|(k, _)| k != key);
+    }
+
+    /// Everything the process has printed so far.
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Waits until the log contains `needle`.
+    pub async fn wait_for_log(&self, needle: &str, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        while !self.log_text().contains(needle) {
+            assert!(
+                Instant::now() < deadline,
+                "`{needle}` did not appear in the log within {timeout:?}. Log:\n{}",
+                self.log_text()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Blocks until the process printed its start banner (or exited).
+    fn wait_until_ready(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let log = self.log_text();
+            // Count banners: after a restart the log holds the earlier ones too.
+            if log.matches(self.ready_line).count() >= self.starts {
+                return;
+            }
+            let exited = self.child.as_mut().and_then(|c| c.try_wait().ok().flatten());
+            if exited.is_some() || Instant::now() >= deadline {
+                panic!(
+                    "checkout-server {} did not come up (exit: {exited:?}). Log:\n{log}",
+                    self.command.join(" ")
+                );
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}

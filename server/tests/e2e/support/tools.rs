@@ -1,0 +1,93 @@
+//! What the suite needs from the machine: Chromium, chromedriver and the built shop (`dist/`),
+//! and where it writes (screenshots, logs). Missing browser tools skip the suite with a loud
+//! notice written straight to the terminal (libtest does not capture raw stderr writes);
+//! a missing `dist/` is a failure, because it means the build step was skipped.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// Paths of the browser tools.
+#[derive(Debug, Clone)]
+pub struct Tools {
+    /// `CHROMIUM` or `/usr/bin/chromium`.
+    pub chromium: PathBuf,
+    /// `CHROMEDRIVER` or `/usr/bin/chromedriver`.
+    pub chromedriver: PathBuf,
+}
+
+/// The workspace root (the folder holding `dist/`, `docs/`, `screenshots/`).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("server/ has a parent folder")
+        .to_path_buf()
+}
+
+/// The trunk output the server serves as the shop (`DEMO_DIST_DIR` overrides, as for the server).
+pub fn dist_dir() -> PathBuf {
+    match std::env::var_os("DEMO_DIST_DIR").filter(|d| !d.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => workspace_root().join("dist"),
+    }
+}
+
+/// The browser tools, or `None` after printing the skip notice (once per run).
+pub fn browser_tools() -> Option<Tools> {
+    static FOUND: OnceLock<Option<Tools>> = OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let pick = |var: &str, default: &str| {
+                std::env::var_os(var)
+                    .filter(|v| !v.is_empty())
+                    .map_or_else(|| PathBuf::from(default), PathBuf::from)
+            };
+            let tools = Tools {
+                chromium: pick("CHROMIUM", "/usr/bin/chromium"),
+                chromedriver: pick("CHROMEDRIVER", "/usr/bin/chromedriver"),
+            };
+            let missing: Vec<String> = [&tools.chromium, &tools.chromedriver]
+                .into_iter()
+                .filter(|path| !path.is_file())
+                .map(|path| path.display().to_string())
+                .collect();
+            if missing.is_empty() {
+                Some(tools)
+            } else {
+                loud(&format!(
+                    "END-TO-END SUITE SKIPPED: {} not found. Install them with \
+                     `apt-get install chromium chromium-driver` (scripts/setup.sh does) or set \
+                     CHROMIUM / CHROMEDRIVER.",
+                    missing.join(" and ")
+                ));
+                None
+            }
+        })
+        .clone()
+}
+
+/// Panics with the fix when the shop was not built.
+pub fn require_dist() -> PathBuf {
+    let dist = dist_dir();
+    assert!(
+        dist.join("index.html").is_file(),
+        "{} has no index.html: build the component first with `trunk build --release` \
+         (scripts/test.sh does this before the end-to-end suite)",
+        dist.display()
+    );
+    dist
+}
+
+/// Writes a banner to the real stderr, past libtest's output capture.
+pub fn loud(message: &str) {
+    let line = "!".repeat(100);
+    let mut stderr = std::io::stderr().lock();
+    let _ = writeln!(stderr, "\n{line}\n!!! {message}\n{line}\n");
+}
+
+/// `screenshots/` at the workspace root (git-ignored), created on first use.
+pub fn screenshot_dir() -> PathBuf {
+    let dir = workspace_root().join("screenshots");
+    std::fs::create_dir_all(&dir).expect("create screenshots/");
+    dir
+}

@@ -1,0 +1,102 @@
+//! `Idempotency-Key` and double pays: the same key and body replay the stored answer with no
+//! second gateway call; another body under the same key is a 409; concurrent pays — with one
+//! key or with none — make exactly one gateway call, counted at the emulator.
+
+use serde_json::json;
+
+use crate::api_support::{Harness, Reply, api_suite, cards, pay_body};
+
+api_suite!(repeated_pay_is_replayed, concurrent_pays_charge_once, merchant_posts_are_idempotent);
+
+async fn repeated_pay_is_replayed(h: &Harness) {
+    let session = h.session(1000, json!({})).await;
+    let body = pay_body(cards::CHALLENGE, "123");
+    let first = h.pay(&session, &body, Some("attempt-1")).await;
+    assert_eq!(first.status, 200, "{}", first.text);
+    assert!(first.headers.get("idempotent-replayed").is_none());
+    let second = h.pay(&session, &body, Some("attempt-1")).await;
+    assert_eq!(second.status, 200);
+    assert_eq!(second.text, first.text);
+    assert_eq!(second.headers["idempotent-replayed"], "true");
+    assert_eq!(h.gateway_charges(&session.reference), 1);
+
+    let other_body = pay_body(cards::VISA_OK, "123");
+    h.pay(&session, &other_body, Some("attempt-1"))
+        .await
+        .assert_error(409, "idempotency_key_reused", Some("Idempotency-Key"));
+    let bad_key = h.pay(&session, &body, Some("a key with spaces")).await;
+    bad_key.assert_error(400, "invalid_idempotency_key", Some("Idempotency-Key"));
+    assert_eq!(h.gateway_charges(&session.reference), 1);
+}
+
+async fn concurrent_pays_charge_once(h: &Harness) {
+    // Same key, at the same moment: one runs, the other waits for its answer.
+    let session = h.session(1000, json!({})).await;
+    let body = pay_body(cards::CHALLENGE, "123");
+    let (a, b) = tokio::join!(
+        h.pay(&session, &body, Some("double-click")),
+        h.pay(&session, &body, Some("double-click")),
+    );
+    assert_eq!((a.status, b.status), (200, 200), "{} / {}", a.text, b.text);
+    assert_eq!(a.json, b.json);
+    assert_eq!(h.gateway_charges(&session.reference), 1);
+
+    // No key (two tabs): one pays, the other is told a payment is in progress.
+    let session = h.session(1000, json!({})).await;
+    let replies: Vec<Reply> = futures_join(h, &session, &body).await;
+    let ok = replies.iter().filter(|r| r.status == 200).count();
+    assert_eq!(ok, 1, "{replies:?}");
+    for refused in replies.iter().filter(|r| r.status != 200) {
+        refused.assert_error(409, "payment_in_progress", None);
+    }
+    assert_eq!(h.gateway_charges(&session.reference), 1);
+}
+
+async fn futures_join(h: &Harness, session: &crate::api_support::TestSession, body: &serde_json::Value) -> Vec<Reply> {
+    let (a, b, c) = tokio::join!(h.pay(session, body, None), h.pay(session, body, None), h.pay(session, body, None));
+    vec![a, b, c]
+}
+
+async fn merchant_posts_are_idempotent(h: &Harness) {
+    let body = json!({"amount": 4200, "currency": "EUR", "reference": "order-idem-1"});
+    let create = || async {
+        Reply::read(
+            h.merchant(reqwest::Method::POST, "/v1/sessions")
+                .header("Idempotency-Key", "create-order-idem-1")
+                .json(&body)
+                .send()
+                .await
+                .expect("sent"),
+        )
+        .await
+    };
+    let first = create().await;
+    assert_eq!(first.status, 201, "{}", first.text);
+    let second = create().await;
+    assert_eq!(second.status, 201);
+    assert_eq!(second.json["id"], first.json["id"]);
+    assert_eq!(second.headers["idempotent-replayed"], "true");
+
+    let session = h.session(900, json!({"capture": false})).await;
+    let redirect = h.pay_to_redirect(&session, cards::VISA_OK).await;
+    h.complete_3ds(&redirect, "approve").await;
+    let id = h.result(&session).await["payment_id"].as_str().expect("id").to_owned();
+    let capture = || async {
+        Reply::read(
+            h.merchant(reqwest::Method::POST, &format!("/v1/payments/{id}/capture"))
+                .header("Idempotency-Key", "capture-1")
+                .json(&json!({"amount": 500}))
+                .send()
+                .await
+                .expect("sent"),
+        )
+        .await
+    };
+    let (a, b) = tokio::join!(capture(), capture());
+    assert_eq!((a.status, b.status), (200, 200), "{} / {}", a.text, b.text);
+    assert_eq!(a.json["captured_amount"], 500);
+    assert_eq!(
+        h.gateway_records(&session.reference, checkout_server::sandbox::ledger::RecordKind::Capture),
+        1
+    );
+}

@@ -1,0 +1,99 @@
+//! Time-related behaviour of the subscription endpoints: the hanging test card on creation,
+//! and concurrent creations, reads and clock advances never billing a cycle twice.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use checkout_server::sandbox::SandboxConfig;
+use serde_json::Value;
+
+use super::{Emulator, VISA, creation, history, id_of, plan};
+
+/// Answers only after the configured hang duration.
+const HANG: &str = "4000000000000259";
+
+#[tokio::test]
+async fn the_hanging_card_answers_late_but_the_subscription_exists_at_once() {
+    let hang = Duration::from_millis(400);
+    let emulator = Arc::new(
+        Emulator::start_with(SandboxConfig {
+            hang,
+            ..SandboxConfig::default()
+        })
+        .await,
+    );
+    let started = Instant::now();
+    let creating = {
+        let emulator = Arc::clone(&emulator);
+        tokio::spawn(async move { emulator.create(&creation(HANG, plan("DAYS", 7, 3))).await })
+    };
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let (_, list) = emulator.get("subscription/list").await;
+    assert_eq!(
+        list["subscription_details"].as_array().map(Vec::len),
+        Some(1),
+        "recorded before the late answer: {list}"
+    );
+    let created = creating.await.expect("task");
+    assert!(
+        started.elapsed() >= hang,
+        "answered after {:?}",
+        started.elapsed()
+    );
+    assert_eq!(created["subscription_details"]["status"], "ACTIVE");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_creations_reads_and_clock_moves_bill_each_cycle_once() {
+    let emulator = Arc::new(Emulator::start().await);
+    let mut tasks = Vec::new();
+    for index in 0..16 {
+        let emulator = Arc::clone(&emulator);
+        tasks.push(tokio::spawn(async move {
+            let created = emulator.create(&creation(VISA, plan("DAYS", 1, 30))).await;
+            if index % 4 == 0 {
+                emulator.advance_days(1).await;
+            }
+            let (status, _) = emulator.get("subscription/list").await;
+            assert_eq!(status, 200);
+            emulator.subscription(&id_of(&created)).await;
+        }));
+    }
+    for task in tasks {
+        task.await.expect("task");
+    }
+    emulator.advance_days(1).await;
+
+    let (_, list) = emulator.get("subscription/list").await;
+    let items = list["subscription_details"].as_array().expect("array");
+    assert_eq!(items.len(), 16);
+    let mut billed = 0;
+    for item in items {
+        let cycles: Vec<u64> = history(item).iter().map(|(cycle, ..)| *cycle).collect();
+        let expected: Vec<u64> = (1..=cycles.len() as u64).collect();
+        assert_eq!(cycles, expected, "each cycle once, in order: {item}");
+        assert!(
+            cycles.len() >= 2,
+            "the last advance billed cycle 2 at least: {item}"
+        );
+        assert_eq!(item["completed_payment_cycle"], cycles.len());
+        billed += cycles.len();
+    }
+    let (_, state) = emulator.get("/sandbox/state").await;
+    let transactions = state["transactions"].as_array().map_or(0, Vec::len);
+    assert_eq!(transactions, billed, "no charge outside the histories");
+    let cycle_ids: Vec<&Value> = items
+        .iter()
+        .flat_map(|item| {
+            item["subscription_transaction_details"]
+                .as_array()
+                .into_iter()
+                .flatten()
+        })
+        .map(|entry| &entry["id"])
+        .collect();
+    let mut unique = cycle_ids.clone();
+    unique.sort_by_key(|id| id.to_string());
+    unique.dedup();
+    assert_eq!(unique.len(), cycle_ids.len());
+}

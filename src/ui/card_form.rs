@@ -1,0 +1,124 @@
+//! The card form: amount, plan terms, saved cards, card and billing fields, save-card opt-in,
+//! the alert for declines, the pay button with progress, and a polite live region.
+
+use super::checkout::Stage;
+use super::context::Ctx;
+use super::dom::{H, h};
+use super::field::field;
+use super::field_kind::FieldKind;
+use super::form_state::FormState;
+use super::pay::submit;
+use super::plan_terms::plan_terms;
+use super::result::Outcome;
+use super::saved_cards::saved_cards;
+use crate::contract::{CheckoutKind, CheckoutView};
+use crate::i18n::{Msg, fill, format_money};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Renders the form for `view` from `form`'s state.
+pub fn card_form(
+    c: Ctx,
+    view: &CheckoutView,
+    form: FormState,
+    stage: RwSignal<Stage>,
+    outcome: RwSignal<Outcome>,
+) -> H {
+    let amount = format_money(c.loc, view.amount, view.currency_exponent, &view.currency);
+    let (plan, label) = match &view.kind {
+        CheckoutKind::Subscription { plan } => (
+            Some(plan_terms(c, plan, view.amount, &view.currency)),
+            c.t(Msg::Subscribe).to_owned(),
+        ),
+        CheckoutKind::Payment => (None, fill(c.t(Msg::Pay), &[&amount])),
+    };
+    let saved = (!view.saved_cards.is_empty()).then(|| saved_cards(c, form, &view.saved_cards));
+    let can_save = view.can_save_card;
+    let card_fields = h("div").cls("cc-card").region(move || {
+        if form.saved.get().is_some() {
+            return None;
+        }
+        let save = can_save.then(|| {
+            let input = h("input")
+                .id("cc-save")
+                .at("type", "checkbox")
+                .bind(move |e| {
+                    let checked = form.save_card.get();
+                    e.unchecked_ref::<web_sys::HtmlInputElement>().set_checked(checked);
+                });
+            let element = input.0.clone();
+            let input = input.on("change", move |_| {
+                let checked = element.unchecked_ref::<web_sys::HtmlInputElement>().checked();
+                form.save_card.set(checked);
+            });
+            h("label")
+                .cls("cc-check")
+                .at("for", "cc-save")
+                .kid(input)
+                .kid(h("span").txt(c.t(Msg::SaveCard)))
+        });
+        Some(
+            h("div")
+                .kid(field(c, form, FieldKind::Name))
+                .kid(field(c, form, FieldKind::Number))
+                .kid(
+                    h("div")
+                        .cls("cc-row")
+                        .kid(field(c, form, FieldKind::Expiry))
+                        .kid(field(c, form, FieldKind::Cvc)),
+                )
+                .maybe(save),
+        )
+    });
+    let billing = form.billing().into_iter().map(|kind| field(c, form, kind)).collect();
+    let processing = c.t(Msg::Processing);
+    let form_element = h("form")
+        .cls("cc-form")
+        .at("novalidate", "")
+        .on("submit", move |ev| {
+            ev.prevent_default();
+            ev.stop_propagation();
+            submit(c, form, stage, outcome);
+        })
+        .kid(
+            h("header")
+                .cls("cc-header")
+                .kid(h("p").id("cc-merchant").cls("cc-muted").txt(&view.merchant_name))
+                .kid(h("p").id("cc-description").txt(view.description.as_deref().unwrap_or_default()))
+                .kid(h("p").id("cc-amount").cls("cc-amount").txt(&amount)),
+        )
+        .maybe(plan)
+        .maybe(saved)
+        .kid(card_fields)
+        .kids(billing)
+        .kid(
+            h("p")
+                .id("cc-alert")
+                .cls("cc-alert")
+                .at("role", "alert")
+                .text_of(move || form.alert.get().map(|msg| c.t(msg)).unwrap_or_default().to_owned()),
+        )
+        .kid(
+            h("button")
+                .id("cc-submit")
+                .cls("cc-button")
+                .at("type", "submit")
+                .bind(move |e| {
+                    let busy = form.busy.get();
+                    let button: &web_sys::HtmlButtonElement = e.unchecked_ref();
+                    button.set_disabled(busy);
+                    super::dom::set_attr(e, "aria-busy", busy.then_some("true"));
+                    e.set_text_content(Some(if busy { processing } else { &label }));
+                }),
+        )
+        .kid(
+            h("p")
+                .id("cc-status")
+                .cls("cc-sr-only")
+                .at("role", "status")
+                .at("aria-live", "polite")
+                .text_of(move || form.notice.get()),
+        );
+    form.form_ref.set_value(Some(form_element.0.clone()));
+    form_element
+}

@@ -1,0 +1,76 @@
+//! Mode `checkout`: loads the session's public view, then shows the form, and after paying the
+//! result (polling while the payment is pending).
+
+use super::card_form::card_form;
+use super::context::Ctx;
+use super::dom::{H, h};
+use super::form_state::FormState;
+use super::ready;
+use super::result::{Outcome, panel};
+use crate::contract::CheckoutView;
+use crate::embed::events::ErrorDetail;
+use crate::embed::options::Mode;
+use crate::i18n::Msg;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// Where the checkout is.
+#[derive(Clone)]
+pub enum Stage {
+    /// Fetching the session.
+    Loading,
+    /// The session could not be fetched.
+    LoadFailed,
+    /// Showing the form.
+    Form(CheckoutView, FormState),
+    /// Paid or waiting for the outcome: the result panel shows.
+    Done,
+}
+
+/// The checkout view for the session in `ctx`.
+pub fn checkout(ctx: Ctx) -> H {
+    let stage = RwSignal::new(Stage::Loading);
+    let outcome = RwSignal::new(Outcome::default());
+    let owner = Owner::current();
+    spawn_local(async move {
+        match ctx.api().checkout().await {
+            Ok(view) => {
+                let form = match &owner {
+                    Some(owner) => owner.with(|| FormState::new(&view)),
+                    None => FormState::new(&view),
+                };
+                if stage.try_set(Stage::Form(view, form)).is_none() {
+                    ready(ctx, Mode::Checkout);
+                }
+            }
+            Err(_) => {
+                stage.try_set(Stage::LoadFailed);
+                ctx.emit(
+                    "error",
+                    &ErrorDetail {
+                        code: "load_failed",
+                        message: ctx.now(Msg::LoadFailed).to_owned(),
+                        decline: None,
+                    },
+                );
+            }
+        }
+    });
+    h("div").cls("cc-checkout").region(move || {
+        let c = ctx.rendering();
+        Some(match stage.get() {
+            Stage::Loading => h("p")
+                .id("cc-loading")
+                .cls("cc-muted")
+                .at("role", "status")
+                .txt(c.t(Msg::Loading)),
+            Stage::LoadFailed => h("p")
+                .id("cc-load-error")
+                .cls("cc-alert")
+                .at("role", "alert")
+                .txt(c.t(Msg::LoadFailed)),
+            Stage::Form(view, form) => card_form(c, &view, form, stage, outcome),
+            Stage::Done => panel(ctx, outcome),
+        })
+    })
+}

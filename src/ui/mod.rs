@@ -1,0 +1,53 @@
+//! The component's views: the card form with saved cards and plan terms, the payment result,
+//! and the customer's subscription management. Views are plain functions over a tiny DOM
+//! builder (`dom`) and leptos signals, sharing one field renderer; a language switch
+//! re-renders from state that lives outside the views, so typed input survives it.
+
+mod card_form;
+mod checkout;
+mod context;
+mod countries;
+pub mod dom;
+mod field;
+pub mod field_kind;
+mod form_state;
+mod pay;
+mod plan_terms;
+mod result;
+mod saved_cards;
+mod subscriptions;
+pub mod validate;
+
+pub use context::Ctx;
+pub use plan_terms::interval_text;
+
+use crate::embed::events::ReadyDetail;
+use crate::embed::options::Mode;
+use dom::{H, h};
+use leptos::prelude::*;
+
+/// The whole component for `mode`: `<div class="cc-root" data-mode=.. lang=..>`.
+pub fn app(ctx: Ctx, mode: Mode) -> H {
+    let body = match mode {
+        Mode::Checkout => checkout::checkout(ctx),
+        Mode::Result => result::result_page(ctx),
+        Mode::Subscriptions => subscriptions::subscriptions(ctx),
+    };
+    h("div")
+        .cls("cc-root")
+        .at("data-mode", mode.as_str())
+        .bind(move |e| dom::set_attr(e, "lang", Some(ctx.locale.get().tag())))
+        .kid(body)
+}
+
+/// Announces that `mode`'s first usable view is on screen (after the current render).
+fn ready(ctx: Ctx, mode: Mode) {
+    leptos::task::spawn_local(async move {
+        ctx.emit(
+            "ready",
+            &ReadyDetail {
+                mode: mode.as_str(),
+            },
+        );
+    });
+}

@@ -1,0 +1,184 @@
+//! Submitting the form: validation with focus on the first problem, one request at a time,
+//! one `Idempotency-Key` per attempt, and what to do with each answer (3DS redirect, paid,
+//! declined, pending, or a failure the shopper can retry).
+
+use super::checkout::Stage;
+use super::context::Ctx;
+use super::field_kind::FieldKind;
+use super::form_state::FormState;
+use super::result::{Outcome, decline_message, report, watch};
+use crate::browser::clock::today;
+use crate::browser::http::FetchError;
+use crate::browser::ids::random_uuid;
+use crate::browser::info;
+use crate::browser::navigate::{go_top, is_web_url};
+use crate::card::{CardNumber, CardholderName, Cvc, Expiry};
+use crate::contract::{
+    Address, CardFields, PayRequest, PayResponse, PaymentResult, PaymentState, Sensitive,
+};
+use crate::embed::events::{ErrorDetail, RedirectDetail, SubmitDetail};
+use crate::i18n::{Msg, fill};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// Handles the form's submit: does nothing while an attempt is in flight.
+pub fn submit(ctx: Ctx, form: FormState, stage: RwSignal<Stage>, outcome: RwSignal<Outcome>) {
+    if form.busy.get_untracked() {
+        return;
+    }
+    let invalid = form.validate_all();
+    if let Some(first) = invalid.first() {
+        let labels: Vec<&str> = invalid.iter().map(|k| ctx.now(k.label())).collect();
+        form.notice
+            .set(fill(ctx.now(Msg::FixFields), &[&labels.join(", ")]));
+        form.focus(*first);
+        return;
+    }
+    let Some(request) = pay_request(&form) else {
+        return;
+    };
+    form.notice.set(String::new());
+    form.alert.set(None);
+    form.busy.set(true);
+    let key = form.attempt_key.get_value().unwrap_or_else(random_uuid);
+    form.attempt_key.set_value(Some(key.clone()));
+    ctx.emit(
+        "submit",
+        &SubmitDetail {
+            saved_card: request.saved_card_id.is_some(),
+        },
+    );
+    spawn_local(async move {
+        let answer = ctx.api().pay(&request, &key).await;
+        settle(ctx, form, stage, outcome, answer);
+    });
+}
+
+/// The pay body from the (already validated) fields.
+fn pay_request(form: &FormState) -> Option<PayRequest> {
+    let saved_card_id = form.saved.get_untracked();
+    let card = match saved_card_id {
+        Some(_) => None,
+        None => Some(card_fields(form)?),
+    };
+    let value = |kind: FieldKind| form.value(kind).trim().to_owned();
+    Some(PayRequest {
+        card,
+        saved_card_id,
+        billing_address: Address {
+            country: value(FieldKind::Country),
+            email: value(FieldKind::Email),
+            phone_number: value(FieldKind::Phone),
+            address1: value(FieldKind::Address),
+            city: value(FieldKind::City),
+            state: value(FieldKind::State),
+            postal_code: value(FieldKind::PostalCode),
+        },
+        browser_info: info::collect(),
+        save_card: form.save_card.get_untracked() && form.saved.get_untracked().is_none(),
+    })
+}
+
+/// Card fields parsed by the card rules; the number and CVC go out only as [`Sensitive`].
+fn card_fields(form: &FormState) -> Option<CardFields> {
+    let number = CardNumber::parse(&form.value(FieldKind::Number)).ok()?;
+    let expiry = Expiry::parse_combined(&form.value(FieldKind::Expiry), today()).ok()?;
+    let cvc = Cvc::parse(&form.value(FieldKind::Cvc), Some(number.brand())).ok()?;
+    let name = CardholderName::parse(&form.value(FieldKind::Name)).ok()?;
+    Some(CardFields {
+        number: Sensitive::new(number.expose_number()),
+        expiry_month: expiry.month_2(),
+        expiry_year: expiry.year_4(),
+        cvc: Sensitive::new(cvc.expose_cvc()),
+        name: name.as_str().to_owned(),
+    })
+}
+
+/// Acts on the pay answer.
+fn settle(
+    ctx: Ctx,
+    form: FormState,
+    stage: RwSignal<Stage>,
+    outcome: RwSignal<Outcome>,
+    answer: Result<PayResponse, FetchError>,
+) {
+    match answer {
+        Ok(PayResponse::Redirect { redirect_url }) => {
+            form.attempt_key.set_value(None);
+            if !is_web_url(&redirect_url) {
+                fail(ctx, form, "invalid_redirect", Msg::ServerError);
+                return;
+            }
+            let detail = RedirectDetail {
+                url: redirect_url.clone(),
+            };
+            // The page stays busy: it is leaving (or the shop took over the redirect).
+            if ctx.emit("redirect", &detail) && !go_top(&redirect_url) {
+                fail(ctx, form, "invalid_redirect", Msg::ServerError);
+            }
+        }
+        Ok(PayResponse::None { result }) => finished(ctx, form, stage, outcome, result),
+        Err(FetchError::Network) => fail(ctx, form, "network", Msg::NetworkError),
+        Err(FetchError::Status { status: 429, .. }) => {
+            form.attempt_key.set_value(None);
+            fail(ctx, form, "rate_limited", Msg::RateLimited);
+        }
+        Err(FetchError::Status { status, .. }) if status >= 500 => {
+            // The outcome is unknown: a retry keeps the key, so it cannot charge twice.
+            fail(ctx, form, "server", Msg::ServerError);
+        }
+        Err(_) => {
+            form.attempt_key.set_value(None);
+            fail(ctx, form, "server", Msg::ServerError);
+        }
+    }
+}
+
+/// A final or pending result from the pay call.
+fn finished(
+    ctx: Ctx,
+    form: FormState,
+    stage: RwSignal<Stage>,
+    outcome: RwSignal<Outcome>,
+    result: PaymentResult,
+) {
+    form.attempt_key.set_value(None);
+    match result.state {
+        PaymentState::Declined | PaymentState::Failed | PaymentState::Voided => {
+            form.busy.set(false);
+            form.alert.set(Some(match result.state {
+                PaymentState::Declined => decline_message(result.decline),
+                _ => Msg::ResultFailedDetail,
+            }));
+            report(ctx, &result);
+        }
+        state => {
+            let pending = !state.is_settled();
+            if !pending {
+                report(ctx, &result);
+            }
+            outcome.set(Outcome {
+                result: Some(result),
+                polling: false,
+            });
+            stage.set(Stage::Done);
+            if pending {
+                watch(ctx, outcome);
+            }
+        }
+    }
+}
+
+/// Ends the attempt with `msg` in the alert region and an `error` event.
+fn fail(ctx: Ctx, form: FormState, code: &'static str, msg: Msg) {
+    form.busy.set(false);
+    form.alert.set(Some(msg));
+    ctx.emit(
+        "error",
+        &ErrorDetail {
+            code,
+            message: ctx.now(msg).to_owned(),
+            decline: None,
+        },
+    );
+}

@@ -1,0 +1,108 @@
+//! A subscription plan's terms as short lines (price per interval, trial, discount, number of
+//! payments), shown before paying and in the management view.
+
+use super::context::Ctx;
+use crate::contract::{CycleUnit, PlanTerms};
+use crate::i18n::{Locale, Msg, fill, money, number_text};
+use super::dom::{H, h};
+
+/// A labelled line: its `data-testid` and its text.
+pub type Line = (&'static str, String);
+
+/// "every month", "every 3 weeks", ... in `locale`.
+pub fn interval_text(locale: Locale, unit: CycleUnit, interval: u32) -> String {
+    let (one, many) = match unit {
+        CycleUnit::Days => (Msg::EveryDay, Msg::EveryDays),
+        CycleUnit::Weeks => (Msg::EveryWeek, Msg::EveryWeeks),
+        CycleUnit::Months => (Msg::EveryMonth, Msg::EveryMonths),
+    };
+    if interval <= 1 {
+        locale.text(one).to_owned()
+    } else {
+        fill(locale.text(many), &[&number_text(u64::from(interval))])
+    }
+}
+
+/// "€9.99 every month" for `plan`.
+pub fn price_line(locale: Locale, plan: &PlanTerms) -> String {
+    fill(
+        locale.text(Msg::PriceEvery),
+        &[
+            &money(locale, plan.amount, &plan.currency),
+            &interval_text(locale, plan.cycle_unit, plan.cycle_interval),
+        ],
+    )
+}
+
+/// Trial, discount and total number of payments of `plan`, each when it applies.
+pub fn terms_lines(locale: Locale, plan: &PlanTerms) -> Vec<Line> {
+    let mut lines = vec![("plan-price", price_line(locale, plan))];
+    if let Some(days) = plan.trial_days.filter(|d| *d > 0) {
+        let text = fill(
+            locale.text(Msg::TrialDays),
+            &[&number_text(u64::from(days))],
+        );
+        lines.push(("plan-trial", text));
+    }
+    if let Some(discount) = plan.discount {
+        let percent = number_text(u64::from(discount.percentage));
+        let text = if discount.cycles <= 1 {
+            fill(locale.text(Msg::DiscountFirst), &[&percent])
+        } else {
+            let cycles = number_text(u64::from(discount.cycles));
+            fill(locale.text(Msg::DiscountFirstN), &[&percent, &cycles])
+        };
+        lines.push(("plan-discount", text));
+    }
+    let cycles = if plan.max_cycles == 0 {
+        locale.text(Msg::UntilCancelled).to_owned()
+    } else {
+        fill(
+            locale.text(Msg::CyclesTotal),
+            &[&number_text(u64::from(plan.max_cycles))],
+        )
+    };
+    lines.push(("plan-cycles", cycles));
+    lines
+}
+
+/// A `<ul>` of lines, each `<li data-testid=...>`.
+pub fn line_list(lines: Vec<Line>) -> H {
+    h("ul").cls("cc-terms").kids(
+        lines
+            .into_iter()
+            .map(|(testid, text)| h("li").at("data-testid", testid).txt(&text))
+            .collect(),
+    )
+}
+
+/// The plan box above a subscription's pay button; `due_now` is the session amount.
+pub fn plan_terms(c: Ctx, plan: &PlanTerms, due_now: u64, currency: &str) -> H {
+    let mut lines = terms_lines(c.loc, plan);
+    lines.push((
+        "plan-due",
+        fill(c.t(Msg::DueToday), &[&money(c.loc, due_now, currency)]),
+    ));
+    h("section")
+        .id("cc-plan")
+        .cls("cc-plan")
+        .kid(h("h2").id("cc-plan-name").txt(&plan.name))
+        .kid(h("p").cls("cc-muted").txt(&plan.description))
+        .kid(line_list(lines))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_read_naturally() {
+        assert_eq!(interval_text(Locale::En, CycleUnit::Months, 1), "every month");
+        assert_eq!(
+            interval_text(Locale::En, CycleUnit::Weeks, 2),
+            "every 2 weeks"
+        );
+        assert_eq!(interval_text(Locale::De, CycleUnit::Days, 3), "alle 3 Tage");
+        assert_eq!(interval_text(Locale::Ja, CycleUnit::Months, 6), "6か月ごと");
+    }
+}

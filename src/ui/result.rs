@@ -1,0 +1,167 @@
+//! Where a payment stands: paid, declined, failed, under review or still pending. Pending
+//! results are polled with exponential back-off until they settle or the patience runs out,
+//! after which a "check again" button restarts the polling.
+
+use super::context::Ctx;
+use super::dom::{H, h};
+use super::ready;
+use crate::browser::clock::sleep;
+use crate::browser::http::FetchError;
+use crate::contract::{DeclineCode, PaymentResult, PaymentState};
+use crate::embed::events::ErrorDetail;
+use crate::embed::options::Mode;
+use crate::i18n::{Msg, fill, money};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// First wait between two polls, in milliseconds; it doubles each time.
+const FIRST_DELAY_MS: i32 = 500;
+/// Longest wait between two polls.
+const MAX_DELAY_MS: i32 = 10_000;
+/// Polls per round (about 75 seconds in all) before asking the shopper to check again.
+const MAX_POLLS: u32 = 12;
+
+/// What the result view knows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outcome {
+    /// The latest answer of the result endpoint, if any.
+    pub result: Option<PaymentResult>,
+    /// A poll round is running.
+    pub polling: bool,
+}
+
+/// The sentence for a decline reason (the gateway's raw code is never shown).
+pub fn decline_message(code: Option<DeclineCode>) -> Msg {
+    match code {
+        Some(DeclineCode::DoNotHonour) => Msg::DeclineDoNotHonour,
+        Some(DeclineCode::InsufficientFunds) => Msg::DeclineInsufficientFunds,
+        Some(DeclineCode::ExpiredCard) => Msg::DeclineExpiredCard,
+        Some(DeclineCode::LostOrStolen) => Msg::DeclineLostOrStolen,
+        Some(DeclineCode::IssuerUnavailable) => Msg::DeclineIssuerUnavailable,
+        Some(DeclineCode::RiskRejected) => Msg::DeclineRiskRejected,
+        Some(DeclineCode::AuthenticationFailed) => Msg::DeclineAuthenticationFailed,
+        Some(DeclineCode::Other) | None => Msg::DeclineOther,
+    }
+}
+
+/// Emits `success` for a paid result, `error` for a declined or failed one.
+pub fn report(ctx: Ctx, result: &PaymentResult) {
+    let (code, msg) = match result.state {
+        state if state.is_paid() => {
+            ctx.emit("success", result);
+            return;
+        }
+        PaymentState::Declined => ("card_declined", decline_message(result.decline)),
+        PaymentState::Failed | PaymentState::Voided => ("payment_failed", Msg::ResultFailedDetail),
+        _ => return,
+    };
+    ctx.emit(
+        "error",
+        &ErrorDetail {
+            code,
+            message: ctx.now(msg).to_owned(),
+            decline: result.decline,
+        },
+    );
+}
+
+/// Polls the result endpoint into `outcome` until the payment settles, the server refuses,
+/// or the round ends. Stops quietly once the component is unmounted.
+pub fn watch(ctx: Ctx, outcome: RwSignal<Outcome>) {
+    if outcome.try_update(|o| o.polling = true).is_none() {
+        return;
+    }
+    spawn_local(async move {
+        let mut delay = FIRST_DELAY_MS;
+        for _ in 0..MAX_POLLS {
+            match ctx.api().result().await {
+                Ok(result) if result.state.is_settled() => {
+                    report(ctx, &result);
+                    outcome.try_set(Outcome {
+                        result: Some(result),
+                        polling: false,
+                    });
+                    return;
+                }
+                Ok(result) => {
+                    if outcome.try_update(|o| o.result = Some(result)).is_none() {
+                        return;
+                    }
+                }
+                Err(FetchError::Status { status, .. }) if status < 500 && status != 429 => break,
+                Err(_) => {}
+            }
+            sleep(delay).await;
+            delay = (delay * 2).min(MAX_DELAY_MS);
+        }
+        outcome.try_update(|o| o.polling = false);
+    });
+}
+
+/// `data-state`, heading and detail for an outcome.
+fn describe(ctx: Ctx, outcome: &Outcome) -> (&'static str, Msg, String) {
+    let text = |msg: Msg| ctx.t(msg).to_owned();
+    let Some(result) = &outcome.result else {
+        return if outcome.polling {
+            ("pending", Msg::ResultPending, text(Msg::ResultPendingDetail))
+        } else {
+            ("unknown", Msg::ResultPending, text(Msg::NetworkError))
+        };
+    };
+    match result.state {
+        PaymentState::Refunded => ("refunded", Msg::ResultRefunded, String::new()),
+        state if state.is_paid() => {
+            let amount = money(ctx.loc, result.amount, &result.currency);
+            let detail = fill(ctx.t(Msg::ResultPaidDetail), &[&amount]);
+            ("paid", Msg::ResultPaid, detail)
+        }
+        PaymentState::Declined => (
+            "declined",
+            Msg::ResultDeclined,
+            text(decline_message(result.decline)),
+        ),
+        PaymentState::Failed => ("failed", Msg::ResultFailed, text(Msg::ResultFailedDetail)),
+        PaymentState::Voided => ("voided", Msg::ResultVoided, String::new()),
+        PaymentState::NeedsReview => ("review", Msg::ResultReview, text(Msg::ResultReviewDetail)),
+        _ => ("pending", Msg::ResultPending, text(Msg::ResultPendingDetail)),
+    }
+}
+
+/// The result panel; its status region is persistent so screen readers hear each change.
+pub fn panel(ctx: Ctx, outcome: RwSignal<Outcome>) -> H {
+    h("section")
+        .id("cc-result")
+        .cls("cc-result")
+        .at("role", "status")
+        .at("aria-live", "polite")
+        .region(move || {
+            let c = ctx.rendering();
+            let current = outcome.get();
+            let (state, heading, detail) = describe(c, &current);
+            let settled = current.result.as_ref().is_some_and(|r| r.state.is_settled());
+            let retry = (!current.polling && !settled).then(|| {
+                h("button")
+                    .id("cc-check-again")
+                    .cls("cc-button")
+                    .at("type", "button")
+                    .txt(c.t(Msg::CheckAgain))
+                    .on("click", move |_| watch(ctx, outcome))
+            });
+            Some(
+                h("div")
+                    .cls("cc-outcome")
+                    .at("data-state", state)
+                    .kid(h("h2").id("cc-result-title").txt(c.t(heading)))
+                    .kid(h("p").id("cc-result-detail").txt(&detail))
+                    .maybe(retry),
+            )
+        })
+}
+
+/// Mode `result`: the return page after 3D Secure.
+pub fn result_page(ctx: Ctx) -> H {
+    let outcome = RwSignal::new(Outcome::default());
+    watch(ctx, outcome);
+    ready(ctx, Mode::Result);
+    panel(ctx, outcome)
+}

@@ -1,0 +1,76 @@
+//! The customer's saved cards as radio choices (brand, last four, expiry) plus "use a new
+//! card". Choosing a saved card hides the card fields: one click on pay, no CVC.
+
+use super::context::Ctx;
+use super::dom::{H, h};
+use super::form_state::FormState;
+use crate::browser::clock::today;
+use crate::contract::SavedCard;
+use crate::i18n::{Msg, fill, number_text};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// `MM/YY` of a saved card.
+fn expiry_text(card: &SavedCard) -> String {
+    let pad = |n: u16| {
+        let digits = number_text(u64::from(n));
+        if digits.len() < 2 { ["0", &digits].concat() } else { digits }
+    };
+    [pad(u16::from(card.expiry_month)), "/".into(), pad(card.expiry_year % 100)].concat()
+}
+
+/// The saved-card fieldset; expired cards are listed but cannot be chosen.
+pub fn saved_cards(c: Ctx, form: FormState, cards: &[SavedCard]) -> H {
+    let now = today();
+    let mut set = h("fieldset")
+        .id("cc-saved")
+        .cls("cc-saved")
+        .kid(h("legend").txt(c.t(Msg::SavedCards)));
+    for card in cards {
+        let label = [
+            card.brand.display_name(),
+            " •••• ",
+            &card.last4,
+            " · ",
+            &fill(c.t(Msg::SavedCardExpires), &[&expiry_text(card)]),
+        ]
+        .concat();
+        let expired = (card.expiry_year, card.expiry_month) < (now.year(), now.month());
+        let dom_id = ["cc-saved-", &card.id].concat();
+        set = set.kid(choice(c, form, Some(card.id.clone()), &dom_id, &label, expired));
+    }
+    set.kid(choice(c, form, None, "cc-saved-new", c.t(Msg::NewCard), false))
+}
+
+fn choice(
+    c: Ctx,
+    form: FormState,
+    card_id: Option<String>,
+    dom_id: &str,
+    label: &str,
+    disabled: bool,
+) -> H {
+    let mine = card_id.clone();
+    let mut input = h("input")
+        .at("type", "radio")
+        .at("name", "cc-saved-card")
+        .id(dom_id)
+        .bind(move |e| {
+            let chosen = form.saved.with(|chosen| *chosen == mine);
+            e.unchecked_ref::<web_sys::HtmlInputElement>().set_checked(chosen);
+        })
+        .on("change", move |_| {
+            form.saved.set(card_id.clone());
+            form.attempt_key.set_value(None);
+            form.alert.set(None);
+            c.emit("change", &form.change_detail());
+        });
+    if disabled {
+        input = input.at("disabled", "");
+    }
+    h("label")
+        .cls("cc-choice")
+        .at("for", dom_id)
+        .kid(input)
+        .kid(h("span").txt(label))
+}

@@ -1,0 +1,315 @@
+//! Mode `subscriptions`: a signed-in customer's subscriptions with status, price, next payment
+//! and cycles paid; pause, resume and cancel behind an inline confirmation; charge history.
+
+use super::context::Ctx;
+use super::plan_terms::{Line, line_list, price_line};
+use super::ready;
+use crate::browser::clock::sleep;
+use crate::browser::ids::random_uuid;
+use crate::contract::{SubscriptionAction, SubscriptionStatus, SubscriptionView};
+use crate::embed::events::{ActionDetail, ErrorDetail};
+use crate::embed::options::Mode;
+use crate::i18n::{Msg, fill, format_date, money, number_text};
+use super::dom::{self, H, h};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+
+/// The list as loaded.
+#[derive(Clone)]
+enum List {
+    Loading,
+    Failed,
+    Loaded(Vec<SubscriptionView>),
+}
+
+/// The view's state, shared by every row.
+#[derive(Clone, Copy)]
+struct Manage {
+    ctx: Ctx,
+    list: RwSignal<List>,
+    /// The action awaiting confirmation, on which subscription.
+    asking: RwSignal<Option<(String, SubscriptionAction)>>,
+    busy: RwSignal<bool>,
+    notice: RwSignal<Option<Msg>>,
+    root: StoredValue<Option<web_sys::Element>, LocalStorage>,
+}
+
+/// The management view for the customer token in `ctx`.
+pub fn subscriptions(ctx: Ctx) -> H {
+    let m = Manage {
+        ctx,
+        list: RwSignal::new(List::Loading),
+        asking: RwSignal::new(None),
+        busy: RwSignal::new(false),
+        notice: RwSignal::new(None),
+        root: StoredValue::new_local(None),
+    };
+    spawn_local(async move {
+        let loaded = match ctx.api().subscriptions().await {
+            Ok(found) => List::Loaded(found.subscriptions),
+            Err(_) => List::Failed,
+        };
+        let failed = matches!(loaded, List::Failed);
+        if m.list.try_set(loaded).is_none() {
+            if failed {
+                error(ctx, "load_failed", Msg::LoadFailed);
+            } else {
+                ready(ctx, Mode::Subscriptions);
+            }
+        }
+    });
+    let section = h("section")
+        .id("cc-subscriptions")
+        .cls("cc-subscriptions")
+        .kid(h("div").region(move || {
+            let c = ctx.rendering();
+            let mut body = h("div").kid(h("h2").id("cc-subscriptions-title").txt(c.t(Msg::SubscriptionsTitle)));
+            body = match m.list.get() {
+                List::Loading => body.kid(h("p").cls("cc-muted").txt(c.t(Msg::Loading))),
+                List::Failed => body.kid(h("p").cls("cc-alert").txt(c.t(Msg::LoadFailed))),
+                List::Loaded(subs) if subs.is_empty() => {
+                    body.kid(h("p").id("cc-subscriptions-empty").txt(c.t(Msg::SubscriptionsEmpty)))
+                }
+                List::Loaded(subs) => body.kids(subs.into_iter().map(|s| row(m, c, s)).collect()),
+            };
+            Some(body)
+        }))
+        .kid(
+            h("p")
+                .id("cc-subs-status")
+                .cls("cc-sr-only")
+                .at("role", "status")
+                .at("aria-live", "polite")
+                .text_of(move || {
+                    let c = ctx.rendering();
+                    m.notice.get().map(|msg| c.t(msg)).unwrap_or_default().to_owned()
+                }),
+        );
+    m.root.set_value(Some(section.0.clone()));
+    section
+}
+
+fn status_text(status: SubscriptionStatus) -> (&'static str, Msg) {
+    match status {
+        SubscriptionStatus::Active => ("active", Msg::StatusActive),
+        SubscriptionStatus::Paused => ("paused", Msg::StatusPaused),
+        SubscriptionStatus::Cancelled => ("cancelled", Msg::StatusCancelled),
+        SubscriptionStatus::Expired => ("expired", Msg::StatusExpired),
+    }
+}
+
+/// One subscription: terms, actions (or the confirmation), history.
+fn row(m: Manage, c: Ctx, sub: SubscriptionView) -> H {
+    let (status_id, status_msg) = status_text(sub.status);
+    let mut lines: Vec<Line> = vec![("subscription-price", price_line(c.loc, &sub.plan))];
+    if let Some(date) = sub.next_payment_date.as_deref()
+        && sub.status == SubscriptionStatus::Active
+    {
+        let text = fill(c.t(Msg::NextPayment), &[&format_date(c.loc, date)]);
+        lines.push(("subscription-next", text));
+    }
+    let paid = number_text(u64::from(sub.completed_cycles));
+    let cycles = if sub.plan.max_cycles == 0 {
+        fill(c.t(Msg::CyclesPaid), &[&paid])
+    } else {
+        let total = number_text(u64::from(sub.plan.max_cycles));
+        fill(c.t(Msg::CyclesPaidOf), &[&paid, &total])
+    };
+    lines.push(("subscription-cycles", cycles));
+    let asking = m
+        .asking
+        .get()
+        .filter(|(id, _)| *id == sub.id)
+        .map(|(_, action)| action);
+    let controls = match asking {
+        Some(action) => vec![confirm(m, c, sub.id.clone(), action)],
+        None => {
+            let mut actions = Vec::new();
+            match sub.status {
+                SubscriptionStatus::Active => {
+                    actions.extend([SubscriptionAction::Pause, SubscriptionAction::Cancel])
+                }
+                SubscriptionStatus::Paused => {
+                    actions.extend([SubscriptionAction::Resume, SubscriptionAction::Cancel])
+                }
+                SubscriptionStatus::Cancelled | SubscriptionStatus::Expired => {}
+            }
+            actions
+                .into_iter()
+                .map(|action| ask_button(m, c, sub.id.clone(), action))
+                .collect()
+        }
+    };
+    h("article")
+        .cls("cc-sub")
+        .at("data-testid", "subscription")
+        .at("data-id", &sub.id)
+        .at("data-status", status_id)
+        .kid(
+            h("h3")
+                .txt(&sub.plan.name)
+                .txt(" ")
+                .kid(h("span").cls("cc-badge").at("data-testid", "subscription-status").txt(c.t(status_msg))),
+        )
+        .kid(line_list(lines))
+        .kid(h("div").cls("cc-actions").kids(controls))
+        .kid(history(c, &sub))
+}
+
+fn action_label(action: SubscriptionAction) -> (Msg, Msg) {
+    match action {
+        SubscriptionAction::Pause => (Msg::Pause, Msg::ConfirmPause),
+        SubscriptionAction::Resume => (Msg::Resume, Msg::ConfirmResume),
+        SubscriptionAction::Cancel => (Msg::CancelSubscription, Msg::ConfirmCancel),
+    }
+}
+
+/// `cc-sub-{id}-{suffix}`: ids of a row's buttons, for focus and tests.
+fn button_id(sub_id: &str, suffix: &str) -> String {
+    ["cc-sub-", sub_id, "-", suffix].concat()
+}
+
+fn button(id: &str, class: &str, testid: &str, label: &str) -> H {
+    h("button")
+        .id(id)
+        .cls(class)
+        .at("type", "button")
+        .at("data-testid", testid)
+        .txt(label)
+}
+
+fn ask_button(m: Manage, c: Ctx, sub_id: String, action: SubscriptionAction) -> H {
+    let id = button_id(&sub_id, action.as_str());
+    let focus_id = button_id(&sub_id, "confirm");
+    button(&id, "cc-button cc-secondary", action.as_str(), c.t(action_label(action).0)).on(
+        "click",
+        move |_| {
+            m.notice.set(None);
+            m.asking.set(Some((sub_id.clone(), action)));
+            focus_later(m, focus_id.clone());
+        },
+    )
+}
+
+fn confirm(m: Manage, c: Ctx, sub_id: String, action: SubscriptionAction) -> H {
+    let question_id = button_id(&sub_id, "question");
+    let back_focus = button_id(&sub_id, action.as_str());
+    let run_id = sub_id.clone();
+    let yes = button(&button_id(&sub_id, "confirm"), "cc-button cc-danger", "confirm", c.t(Msg::Confirm))
+        .bind(move |e| dom::set_attr(e, "disabled", m.busy.get().then_some("")))
+        .on("click", move |_| run(m, run_id.clone(), action));
+    let back = button(&button_id(&sub_id, "back"), "cc-button cc-secondary", "go-back", c.t(Msg::GoBack))
+        .on("click", move |_| {
+            m.asking.set(None);
+            focus_later(m, back_focus.clone());
+        });
+    h("div")
+        .cls("cc-confirm")
+        .at("role", "group")
+        .at("aria-labelledby", &question_id)
+        .kid(h("p").id(&question_id).txt(c.t(action_label(action).1)))
+        .kid(yes)
+        .kid(back)
+}
+
+/// Sends the confirmed action with its own idempotency key and puts the answer in the list.
+fn run(m: Manage, sub_id: String, action: SubscriptionAction) {
+    if m.busy.get_untracked() {
+        return;
+    }
+    m.busy.set(true);
+    let ctx = m.ctx;
+    spawn_local(async move {
+        let key = random_uuid();
+        let answer = ctx.api().subscription_action(&sub_id, action, &key).await;
+        if m.busy.try_set(false).is_some() {
+            return;
+        }
+        match answer {
+            Ok(updated) => {
+                let detail = ActionDetail {
+                    action,
+                    subscription_id: updated.id.clone(),
+                    status: updated.status,
+                };
+                m.asking.set(None);
+                m.list.update(|list| {
+                    if let List::Loaded(subs) = list
+                        && let Some(slot) = subs.iter_mut().find(|s| s.id == updated.id)
+                    {
+                        *slot = updated;
+                    }
+                });
+                m.notice.set(Some(Msg::SubscriptionUpdated));
+                ctx.emit("success", &detail);
+            }
+            Err(_) => {
+                m.notice.set(Some(Msg::ActionFailed));
+                error(ctx, "action_failed", Msg::ActionFailed);
+            }
+        }
+    });
+}
+
+/// The charge history in a disclosure.
+fn history(c: Ctx, sub: &SubscriptionView) -> H {
+    let details = h("details")
+        .cls("cc-details")
+        .at("data-testid", "subscription-history")
+        .kid(h("summary").txt(c.t(Msg::History)));
+    if sub.history.is_empty() {
+        return details.kid(h("p").txt(c.t(Msg::HistoryEmpty)));
+    }
+    let cell = |tag: &str, text: &str| h(tag).txt(text);
+    let mut head = h("tr");
+    for msg in [Msg::ColPayment, Msg::ColDate, Msg::ColAmount, Msg::ColStatus] {
+        head = head.kid(cell("th", c.t(msg)).at("scope", "col"));
+    }
+    let mut body = h("tbody");
+    for charge in &sub.history {
+        let status = c.t(if charge.succeeded { Msg::ChargePaid } else { Msg::ChargeFailed });
+        body = body.kid(
+            h("tr")
+                .at("data-testid", "charge")
+                .at("data-succeeded", if charge.succeeded { "true" } else { "false" })
+                .kid(cell("td", &number_text(u64::from(charge.cycle))))
+                .kid(cell("td", &format_date(c.loc, &charge.date)))
+                .kid(cell("td", &money(c.loc, charge.amount, &charge.currency)))
+                .kid(cell("td", status)),
+        );
+    }
+    details.kid(
+        h("table")
+            .cls("cc-history")
+            .kid(h("thead").kid(head))
+            .kid(body),
+    )
+}
+
+/// Focuses the element `id` inside the view once the pending re-render has happened.
+fn focus_later(m: Manage, id: String) {
+    spawn_local(async move {
+        sleep(0).await;
+        let Some(root) = m.root.try_get_value().flatten() else {
+            return;
+        };
+        let selector = ["#", &id].concat();
+        if let Ok(Some(element)) = root.query_selector(&selector)
+            && let Ok(element) = element.dyn_into::<web_sys::HtmlElement>()
+        {
+            let _ = element.focus();
+        }
+    });
+}
+
+fn error(ctx: Ctx, code: &'static str, msg: Msg) {
+    ctx.emit(
+        "error",
+        &ErrorDetail {
+            code,
+            message: ctx.now(msg).to_owned(),
+            decline: None,
+        },
+    );
+}
