@@ -2,7 +2,9 @@
 //! Visa, card form) from N concurrent keep-alive clients for a fixed number of payments, and
 //! prints payments per second with p50/p99/max latency.
 //!
-//! Run: `cargo bench -p checkout-server --bench emulator [-- --clients 32 --payments 50000]`.
+//! Run: `CARGO_PROFILE_RELEASE_PANIC=unwind cargo bench -p checkout-server --bench emulator
+//! [-- --clients 32 --payments 50000 --threads 2]` (the override: the workspace release profile
+//! aborts on panic, which makes cargo build the library twice under one name; docs/sandbox.md).
 //! Client and emulator share the machine (and this process), so the figure is a floor.
 
 use std::sync::Arc;
@@ -62,7 +64,9 @@ fn main() {
 }
 
 async fn run(options: Options) {
-    let sandbox = Sandbox::start(SandboxConfig::default()).await.expect("emulator starts");
+    let sandbox = Sandbox::start(SandboxConfig::default())
+        .await
+        .expect("emulator starts");
     let url = sandbox.api_url("payment");
     let body = serde_json::to_vec(&json!({
         "amount": "1000",

@@ -19,7 +19,11 @@ pub const AFTER_GATEWAY_BEFORE_RECORD: &str = "after_gateway_before_record";
 fn armed() -> Option<&'static str> {
     static ARMED: OnceLock<Option<String>> = OnceLock::new();
     ARMED
-        .get_or_init(|| std::env::var(ENV_VAR).ok().filter(|name| !name.trim().is_empty()))
+        .get_or_init(|| {
+            std::env::var(ENV_VAR)
+                .ok()
+                .filter(|name| !name.trim().is_empty())
+        })
         .as_deref()
 }
 
@@ -33,7 +37,10 @@ pub async fn before_recording(to: PaymentState) {
 
 async fn stop_if_armed(name: &'static str) {
     if armed() == Some(name) {
-        tracing::error!(failpoint = name, "FAILPOINT {name} reached: this task waits here to be killed");
+        tracing::error!(
+            failpoint = name,
+            "FAILPOINT {name} reached: this task waits here to be killed"
+        );
         std::future::pending::<()>().await;
     }
 }

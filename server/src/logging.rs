@@ -22,7 +22,9 @@ where
     W: for<'w> MakeWriter<'w> + Send + Sync + 'static,
 {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(writer);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(writer);
     match format {
         LogFormat::Json => Box::new(
             builder
@@ -68,7 +70,8 @@ mod tests {
             tracing::info!(payment_id = "p-1", "payment settled");
         });
         let text = String::from_utf8(buffer.0.lock().expect("lock").clone()).expect("utf-8");
-        let line: serde_json::Value = serde_json::from_str(text.lines().next().expect("a line")).expect("JSON line");
+        let line: serde_json::Value =
+            serde_json::from_str(text.lines().next().expect("a line")).expect("JSON line");
         assert_eq!(line["message"], "payment settled");
         assert_eq!(line["payment_id"], "p-1");
         assert_eq!(line["level"], "INFO");

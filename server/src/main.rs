@@ -1,21 +1,25 @@
 //! `checkout-server` command line. Each subcommand is one function; `anyhow` lives only here.
 //!
+//! - `checkout-server serve [--config checkout.toml]`: run the checkout server (configuration:
+//!   defaults, then the file, then environment variables; see `checkout_server::config`).
+//!   Without `GATEWAY_BASE_URL` the gateway emulator runs in-process: no real money.
 //! - `checkout-server sandbox --listen 127.0.0.1:8090 [--api-key K --x-api-key X]`: run the
 //!   gateway emulator alone, printing its base URL and the credentials it accepts.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context as _;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
+use checkout_server::config::{Config, LogFormat};
 use checkout_server::sandbox::api::API_PREFIX;
 use checkout_server::sandbox::faults::ArmedFault;
 use checkout_server::sandbox::{self, DEFAULT_API_KEY, DEFAULT_X_API_KEY, SandboxConfig};
 use clap::{Args, Parser, Subcommand};
 use secrecy::{ExposeSecret, SecretString};
 use tokio::net::TcpListener;
-use tracing_subscriber::EnvFilter;
 
 /// The merchant's checkout server and its gateway emulator.
 #[derive(Debug, Parser)]
@@ -27,8 +31,21 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run the checkout server (with the in-process gateway emulator unless GATEWAY_BASE_URL
+    /// is set).
+    Serve(ServeArgs),
     /// Run the gateway emulator alone (docs/sandbox.md).
     Sandbox(SandboxArgs),
+}
+
+/// Options of `checkout-server serve`; every setting is a config-file key or an environment
+/// variable (LISTEN, DATABASE_URL, GATEWAY_BASE_URL, MERCHANT_SECRET_KEY, ...).
+#[derive(Debug, Args)]
+struct ServeArgs {
+    /// TOML configuration file (keys in lower case, plans under [plans.<id>]); environment
+    /// variables override it.
+    #[arg(long, value_name = "FILE", env = "CHECKOUT_CONFIG")]
+    config: Option<PathBuf>,
 }
 
 /// Options of `checkout-server sandbox`.
@@ -69,26 +86,40 @@ struct SandboxArgs {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
-        .init();
     match Cli::parse().command {
-        Command::Sandbox(args) => run_sandbox(args).await,
+        Command::Serve(args) => run_serve(args).await,
+        Command::Sandbox(args) => {
+            checkout_server::logging::init(LogFormat::Text).context("cannot start logging")?;
+            run_sandbox(args).await
+        }
     }
+}
+
+/// Loads the configuration (a bad value stops here, naming its key), starts logging in the
+/// configured format and serves until SIGTERM or Ctrl-C.
+async fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
+    let config = Config::load(args.config.as_deref()).context("configuration")?;
+    checkout_server::logging::init(config.log_format).context("cannot start logging")?;
+    checkout_server::serve::serve(config).await
 }
 
 async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {
     anyhow::ensure!(!args.api_key.is_empty(), "--api-key must not be empty");
     anyhow::ensure!(!args.x_api_key.is_empty(), "--x-api-key must not be empty");
-    anyhow::ensure!(args.webhook_attempts > 0, "--webhook-attempts must be at least 1");
+    anyhow::ensure!(
+        args.webhook_attempts > 0,
+        "--webhook-attempts must be at least 1"
+    );
     let listener = TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;
-    let address = listener.local_addr().context("cannot read the listening address")?;
-    let base_url = args
-        .public_base_url
-        .clone()
-        .map_or_else(|| format!("http://{address}"), |url| url.trim_end_matches('/').to_owned());
+    let address = listener
+        .local_addr()
+        .context("cannot read the listening address")?;
+    let base_url = args.public_base_url.clone().map_or_else(
+        || format!("http://{address}"),
+        |url| url.trim_end_matches('/').to_owned(),
+    );
     let defaults = SandboxConfig::default();
     let config = SandboxConfig {
         api_key: SecretString::from(args.api_key),

@@ -46,8 +46,14 @@ impl Server {
 
     /// Builds the server on `listener`; `sandbox` is the template for the in-process emulator
     /// (its keys and public URL are set from `config`), unused with a real gateway.
-    pub async fn build_with(config: Config, listener: TcpListener, sandbox: SandboxConfig) -> anyhow::Result<Self> {
-        let address = listener.local_addr().context("cannot read the listening address")?;
+    pub async fn build_with(
+        config: Config,
+        listener: TcpListener,
+        sandbox: SandboxConfig,
+    ) -> anyhow::Result<Self> {
+        let address = listener
+            .local_addr()
+            .context("cannot read the listening address")?;
         let base_url = config.public_base_url_for(address);
         let store = crate::store::connect(config.database_url.expose_secret())
             .await
@@ -62,7 +68,10 @@ impl Server {
                     public_base_url: Some(format!("{base_url}{SANDBOX_PREFIX}")),
                     ..sandbox
                 });
-                (format!("http://{}{SANDBOX_PREFIX}", reachable(address)), Some(emulator))
+                (
+                    format!("http://{}{SANDBOX_PREFIX}", reachable(address)),
+                    Some(emulator),
+                )
             }
         };
         let mut client_config = GatewayConfig::new(
@@ -72,7 +81,8 @@ impl Server {
         );
         client_config.connect_timeout = gateway_settings.connect_timeout;
         client_config.total_timeout = gateway_settings.timeout;
-        let gateway = GatewayClient::new(client_config).context("cannot build the gateway client (GATEWAY_*)")?;
+        let gateway = GatewayClient::new(client_config)
+            .context("cannot build the gateway client (GATEWAY_*)")?;
         let state = AppState::new(config, base_url, store, gateway);
         let mut router = api::app(state.clone());
         if let Some(emulator) = &sandbox {
@@ -109,9 +119,17 @@ impl Server {
 
     /// Serves until `shutdown` completes, then finishes in-flight requests and closes the
     /// database pool.
-    pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
-        let service = self.router.into_make_service_with_connect_info::<SocketAddr>();
-        let reconciler = crate::reconcile::spawn(self.state.clone(), self.state.config.timing.reconcile_interval);
+    pub async fn run(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let service = self
+            .router
+            .into_make_service_with_connect_info::<SocketAddr>();
+        let reconciler = crate::reconcile::spawn(
+            self.state.clone(),
+            self.state.config.timing.reconcile_interval,
+        );
         let served = axum::serve(self.listener, service)
             .with_graceful_shutdown(shutdown)
             .await
@@ -128,7 +146,9 @@ impl Server {
         let config = &self.state.config;
         println!("checkout-server listening on {}", self.address);
         println!("  demo shop:      {base}/");
-        println!("  merchant API:   {base}/v1/sessions  (Authorization: Bearer <MERCHANT_SECRET_KEY>)");
+        println!(
+            "  merchant API:   {base}/v1/sessions  (Authorization: Bearer <MERCHANT_SECRET_KEY>)"
+        );
         println!("  browser API:    {base}/v1/checkout/<session_id>");
         println!("  database:       {}", self.state.store.backend_name());
         if config.merchant.secret_key_generated {
@@ -138,11 +158,20 @@ impl Server {
             );
         }
         match &config.gateway.base_url {
-            Some(url) => println!("  gateway:        {url} (merchant {})", config.gateway.merchant_id),
+            Some(url) => println!(
+                "  gateway:        {url} (merchant {})",
+                config.gateway.merchant_id
+            ),
             None => {
-                println!("  gateway:        {base}{SANDBOX_PREFIX} (in-process emulator; test cards in docs/sandbox.md)");
-                println!("*** SANDBOX: no real money. No GATEWAY_BASE_URL is set; payments go to the built-in emulator. ***");
-                tracing::warn!("SANDBOX: no real money; GATEWAY_BASE_URL is unset, the in-process gateway emulator is used");
+                println!(
+                    "  gateway:        {base}{SANDBOX_PREFIX} (in-process emulator; test cards in docs/sandbox.md)"
+                );
+                println!(
+                    "*** SANDBOX: no real money. No GATEWAY_BASE_URL is set; payments go to the built-in emulator. ***"
+                );
+                tracing::warn!(
+                    "SANDBOX: no real money; GATEWAY_BASE_URL is unset, the in-process gateway emulator is used"
+                );
             }
         }
     }

@@ -22,7 +22,7 @@ pub enum Stage {
     /// The session could not be fetched.
     LoadFailed,
     /// Showing the form.
-    Form(CheckoutView, FormState),
+    Form(Box<(CheckoutView, FormState)>),
     /// Paid or waiting for the outcome: the result panel shows.
     Done,
 }
@@ -39,7 +39,7 @@ pub fn checkout(ctx: Ctx) -> H {
                     Some(owner) => owner.with(|| FormState::new(&view)),
                     None => FormState::new(&view),
                 };
-                if stage.try_set(Stage::Form(view, form)).is_none() {
+                if stage.try_set(Stage::Form(Box::new((view, form)))).is_none() {
                     ready(ctx, Mode::Checkout);
                 }
             }
@@ -69,7 +69,7 @@ pub fn checkout(ctx: Ctx) -> H {
                 .cls("cc-alert")
                 .at("role", "alert")
                 .txt(c.t(Msg::LoadFailed)),
-            Stage::Form(view, form) => card_form(c, &view, form, stage, outcome),
+            Stage::Form(shown) => card_form(c, &shown.0, shown.1, stage, outcome),
             Stage::Done => panel(ctx, outcome),
         })
     })

@@ -151,14 +151,14 @@ impl FormState {
         }
     }
 
-    /// Judges `kind` when it loses focus. An empty field is not reproached until submit.
+    /// Judges `kind` when it loses focus. An empty field is not reproached until submit, but
+    /// a message already shown (e.g. by submit) is kept up to date rather than dropped.
     pub fn on_blur(&self, kind: FieldKind) {
-        let problem = if self.value(kind).trim().is_empty() {
-            None
-        } else {
-            self.problem(kind)
-        };
-        self.field(kind).error.set(problem);
+        let state = self.field(kind);
+        if self.value(kind).trim().is_empty() && state.error.get_untracked().is_none() {
+            return;
+        }
+        state.error.set(self.problem(kind));
     }
 
     /// Judges every active field, shows each problem, and returns the fields at fault.

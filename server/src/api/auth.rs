@@ -42,7 +42,10 @@ pub struct MerchantAuth;
 impl FromRequestParts<AppState> for MerchantAuth {
     type Rejection = ApiFailure;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         let presented = parts
             .headers
             .get(AUTHORIZATION)

@@ -39,7 +39,10 @@ pub struct CheckoutSession(pub Session);
 impl FromRequestParts<AppState> for CheckoutSession {
     type Rejection = ApiFailure;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         let refused = ApiFailure::Unauthorized {
             code: "invalid_client_secret",
             message: "the session id or its client secret is not valid",
@@ -75,12 +78,12 @@ async fn view(
 ) -> Result<Json<CheckoutView>, ApiFailure> {
     let kind = match &session.plan_id {
         Some(plan_id) => CheckoutKind::Subscription {
-            plan: state
-                .config
-                .plans
-                .get(plan_id)
-                .cloned()
-                .ok_or_else(|| ApiFailure::conflict("plan_unavailable", "the session's plan is no longer offered"))?,
+            plan: state.config.plans.get(plan_id).cloned().ok_or_else(|| {
+                ApiFailure::conflict(
+                    "plan_unavailable",
+                    "the session's plan is no longer offered",
+                )
+            })?,
         },
         None => CheckoutKind::Payment,
     };

@@ -18,7 +18,10 @@ pub struct ClientIp(pub IpAddr);
 impl FromRequestParts<AppState> for ClientIp {
     type Rejection = ApiFailure;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         let Some(ConnectInfo(peer)) = parts.extensions.get::<ConnectInfo<SocketAddr>>() else {
             return Err(ApiFailure::Internal(
                 "no peer address: serve with into_make_service_with_connect_info".into(),
@@ -80,26 +83,50 @@ mod tests {
 
     fn forwarded(value: &str) -> HeaderMap {
         let mut headers = HeaderMap::new();
-        headers.insert("x-forwarded-for", HeaderValue::from_str(value).expect("header"));
+        headers.insert(
+            "x-forwarded-for",
+            HeaderValue::from_str(value).expect("header"),
+        );
         headers
     }
 
     #[test]
     fn untrusted_peers_are_taken_as_they_are() {
         let headers = forwarded("203.0.113.9");
-        assert_eq!(client_ip(ip("198.51.100.1"), &headers, &[]), ip("198.51.100.1"));
-        assert_eq!(client_ip(ip("198.51.100.1"), &headers, &[ip("10.0.0.1")]), ip("198.51.100.1"));
+        assert_eq!(
+            client_ip(ip("198.51.100.1"), &headers, &[]),
+            ip("198.51.100.1")
+        );
+        assert_eq!(
+            client_ip(ip("198.51.100.1"), &headers, &[ip("10.0.0.1")]),
+            ip("198.51.100.1")
+        );
     }
 
     #[test]
     fn trusted_proxies_yield_the_nearest_untrusted_hop() {
         let trusted = [ip("127.0.0.1"), ip("10.0.0.2")];
         let headers = forwarded("1.1.1.1, 203.0.113.9, 10.0.0.2");
-        assert_eq!(client_ip(ip("127.0.0.1"), &headers, &trusted), ip("203.0.113.9"));
-        assert_eq!(client_ip(ip("::ffff:127.0.0.1"), &headers, &trusted), ip("203.0.113.9"));
-        assert_eq!(client_ip(ip("::ffff:8.8.8.8"), &headers, &trusted), ip("8.8.8.8"));
+        assert_eq!(
+            client_ip(ip("127.0.0.1"), &headers, &trusted),
+            ip("203.0.113.9")
+        );
+        assert_eq!(
+            client_ip(ip("::ffff:127.0.0.1"), &headers, &trusted),
+            ip("203.0.113.9")
+        );
+        assert_eq!(
+            client_ip(ip("::ffff:8.8.8.8"), &headers, &trusted),
+            ip("8.8.8.8")
+        );
         let garbage = forwarded("nonsense");
-        assert_eq!(client_ip(ip("127.0.0.1"), &garbage, &trusted), ip("127.0.0.1"));
-        assert_eq!(client_ip(ip("127.0.0.1"), &HeaderMap::new(), &trusted), ip("127.0.0.1"));
+        assert_eq!(
+            client_ip(ip("127.0.0.1"), &garbage, &trusted),
+            ip("127.0.0.1")
+        );
+        assert_eq!(
+            client_ip(ip("127.0.0.1"), &HeaderMap::new(), &trusted),
+            ip("127.0.0.1")
+        );
     }
 }

@@ -35,7 +35,10 @@ pub fn routes() -> Router<AppState> {
         .route("/v1/customer/subscriptions/{id}/cancel", post(cancel))
 }
 
-async fn list(State(state): State<AppState>, customer: CustomerAuth) -> Result<Json<CustomerSubscriptions>, ApiFailure> {
+async fn list(
+    State(state): State<AppState>,
+    customer: CustomerAuth,
+) -> Result<Json<CustomerSubscriptions>, ApiFailure> {
     let subscriptions = Subscriptions::of(&state);
     let page = subscriptions
         .list(SubscriptionQuery {
@@ -48,24 +51,74 @@ async fn list(State(state): State<AppState>, customer: CustomerAuth) -> Result<J
     for subscription in &page.items {
         views.push(view(&state, subscription).await?);
     }
-    Ok(Json(CustomerSubscriptions { subscriptions: views }))
+    Ok(Json(CustomerSubscriptions {
+        subscriptions: views,
+    }))
 }
 
-async fn show(State(state): State<AppState>, customer: CustomerAuth, Path(id): Path<String>) -> Result<Json<SubscriptionView>, ApiFailure> {
-    let subscription = Subscriptions::of(&state).find_owned(&id, &customer.customer_id).await?;
+async fn show(
+    State(state): State<AppState>,
+    customer: CustomerAuth,
+    Path(id): Path<String>,
+) -> Result<Json<SubscriptionView>, ApiFailure> {
+    let subscription = Subscriptions::of(&state)
+        .find_owned(&id, &customer.customer_id)
+        .await?;
     Ok(Json(view(&state, &subscription).await?))
 }
 
-async fn pause(state: State<AppState>, customer: CustomerAuth, id: Path<String>, headers: HeaderMap, body: MaybeJson<NoFields>) -> Response {
-    act(state, customer, id, headers, body, SubscriptionAction::Pause).await
+async fn pause(
+    state: State<AppState>,
+    customer: CustomerAuth,
+    id: Path<String>,
+    headers: HeaderMap,
+    body: MaybeJson<NoFields>,
+) -> Response {
+    act(
+        state,
+        customer,
+        id,
+        headers,
+        body,
+        SubscriptionAction::Pause,
+    )
+    .await
 }
 
-async fn resume(state: State<AppState>, customer: CustomerAuth, id: Path<String>, headers: HeaderMap, body: MaybeJson<NoFields>) -> Response {
-    act(state, customer, id, headers, body, SubscriptionAction::Resume).await
+async fn resume(
+    state: State<AppState>,
+    customer: CustomerAuth,
+    id: Path<String>,
+    headers: HeaderMap,
+    body: MaybeJson<NoFields>,
+) -> Response {
+    act(
+        state,
+        customer,
+        id,
+        headers,
+        body,
+        SubscriptionAction::Resume,
+    )
+    .await
 }
 
-async fn cancel(state: State<AppState>, customer: CustomerAuth, id: Path<String>, headers: HeaderMap, body: MaybeJson<NoFields>) -> Response {
-    act(state, customer, id, headers, body, SubscriptionAction::Cancel).await
+async fn cancel(
+    state: State<AppState>,
+    customer: CustomerAuth,
+    id: Path<String>,
+    headers: HeaderMap,
+    body: MaybeJson<NoFields>,
+) -> Response {
+    act(
+        state,
+        customer,
+        id,
+        headers,
+        body,
+        SubscriptionAction::Cancel,
+    )
+    .await
 }
 
 async fn act(
@@ -76,7 +129,11 @@ async fn act(
     body: MaybeJson<NoFields>,
     action: SubscriptionAction,
 ) -> Response {
-    let scope = format!("customer:{}:/v1/customer/subscriptions/{id}/{}", customer.customer_id, action.as_str());
+    let scope = format!(
+        "customer:{}:/v1/customer/subscriptions/{id}/{}",
+        customer.customer_id,
+        action.as_str()
+    );
     let task_state = state.clone();
     run_idempotent(&state, &headers, scope, body.digest, move || async move {
         let subscriptions = Subscriptions::of(&task_state);
@@ -87,7 +144,10 @@ async fn act(
     .await
 }
 
-async fn view(state: &AppState, subscription: &Subscription) -> Result<SubscriptionView, ApiFailure> {
+async fn view(
+    state: &AppState,
+    subscription: &Subscription,
+) -> Result<SubscriptionView, ApiFailure> {
     let subscriptions = Subscriptions::of(state);
     let cycles = subscriptions.history(subscription).await?;
     let plan = subscriptions.terms(subscription).await?;

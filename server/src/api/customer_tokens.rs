@@ -79,7 +79,8 @@ async fn issue(
         }
     };
     let token = generate_token(TOKEN_PREFIX);
-    let expires_at = OffsetDateTime::now_utc().saturating_add(time::Duration::seconds(i64::try_from(ttl).unwrap_or(60)));
+    let expires_at = OffsetDateTime::now_utc()
+        .saturating_add(time::Duration::seconds(i64::try_from(ttl).unwrap_or(60)));
     state
         .store
         .create_customer_token(NewCustomerToken {
@@ -130,9 +131,16 @@ pub struct CustomerAuth {
 impl FromRequestParts<AppState> for CustomerAuth {
     type Rejection = ApiFailure;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         let TokenHeader(presented) = TokenHeader::from_request_parts(parts, state).await?;
-        match state.store.customer_for_token(&presented, OffsetDateTime::now_utc()).await? {
+        match state
+            .store
+            .customer_for_token(&presented, OffsetDateTime::now_utc())
+            .await?
+        {
             Some(customer_id) => Ok(Self { customer_id }),
             None => Err(ApiFailure::Unauthorized {
                 code: "invalid_customer_token",
@@ -149,7 +157,10 @@ pub struct TokenHeader(String);
 impl FromRequestParts<AppState> for TokenHeader {
     type Rejection = ApiFailure;
 
-    async fn from_request_parts(parts: &mut Parts, _state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        _state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         parts
             .headers
             .get(CUSTOMER_TOKEN_HEADER)

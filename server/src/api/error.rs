@@ -83,7 +83,11 @@ pub enum ApiFailure {
 
 impl ApiFailure {
     /// A 400 naming `field`.
-    pub fn invalid(code: &'static str, field: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn invalid(
+        code: &'static str,
+        field: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
         Self::BadRequest {
             code,
             message: message.into(),
@@ -135,9 +139,10 @@ impl ApiFailure {
                 ApiError::new(*code, *message)
             }
             Self::NotFound(what) => ApiError::new("not_found", format!("no such {what}")),
-            Self::MethodNotAllowed => {
-                ApiError::new("method_not_allowed", "this method is not allowed on this path")
-            }
+            Self::MethodNotAllowed => ApiError::new(
+                "method_not_allowed",
+                "this method is not allowed on this path",
+            ),
             Self::PayloadTooLarge => ApiError::new("payload_too_large", self.to_string()),
             Self::UnsupportedMediaType => ApiError::new("unsupported_media_type", self.to_string()),
             Self::TooManyRequests { .. } => {
@@ -196,7 +201,9 @@ impl From<StoreError> for ApiFailure {
                 message: format!("{field} {reason}"),
                 field: Some(field.to_owned()),
             },
-            StoreError::Conflict(what) => Self::conflict("conflict", format!("conflicts with {what}")),
+            StoreError::Conflict(what) => {
+                Self::conflict("conflict", format!("conflicts with {what}"))
+            }
             other => Self::Internal(other.to_string()),
         }
     }
@@ -222,14 +229,19 @@ mod tests {
 
     #[test]
     fn fields_are_reported() {
-        let body = ApiFailure::invalid("luhn_failed", "card.number", "the card number is not valid").body();
+        let body =
+            ApiFailure::invalid("luhn_failed", "card.number", "the card number is not valid")
+                .body();
         assert_eq!(body.error.field.as_deref(), Some("card.number"));
         assert_eq!(body.error.code, "luhn_failed");
     }
 
     #[test]
     fn retry_after_and_challenge_headers() {
-        let response = ApiFailure::TooManyRequests { retry_after_secs: 7 }.into_response();
+        let response = ApiFailure::TooManyRequests {
+            retry_after_secs: 7,
+        }
+        .into_response();
         assert_eq!(response.headers()[RETRY_AFTER], "7");
         let response = ApiFailure::Unauthorized {
             code: "unauthorized",

@@ -95,7 +95,11 @@ where
     let Some(raw) = raw else {
         return into_response(work().await);
     };
-    let key = match raw.to_str().map_err(|_| ()).and_then(|k| IdempotencyKey::new(scope, k).map_err(|_| ())) {
+    let key = match raw
+        .to_str()
+        .map_err(|_| ())
+        .and_then(|k| IdempotencyKey::new(scope, k).map_err(|_| ()))
+    {
         Ok(key) => key,
         Err(()) => {
             return ApiFailure::invalid(
@@ -138,8 +142,13 @@ enum Claimed {
 }
 
 /// Claims the key, waiting for a concurrent request with the same key to finish.
-async fn claim(state: &AppState, key: &IdempotencyKey, digest: &BodyDigest) -> Result<Claimed, ApiFailure> {
-    let deadline = tokio::time::Instant::now() + state.config.gateway.timeout + Duration::from_secs(5);
+async fn claim(
+    state: &AppState,
+    key: &IdempotencyKey,
+    digest: &BodyDigest,
+) -> Result<Claimed, ApiFailure> {
+    let deadline =
+        tokio::time::Instant::now() + state.config.gateway.timeout + Duration::from_secs(5);
     loop {
         match state.store.begin_idempotent(key, digest, now()).await? {
             IdempotencyBegin::New => return Ok(Claimed::Run),
@@ -171,7 +180,9 @@ fn replay(stored: StoredResponse) -> Response {
         body: stored.body,
     }
     .into_response();
-    response.headers_mut().insert(REPLAYED, HeaderValue::from_static("true"));
+    response
+        .headers_mut()
+        .insert(REPLAYED, HeaderValue::from_static("true"));
     response
 }
 

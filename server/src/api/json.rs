@@ -63,7 +63,9 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for MaybeJson<T> {
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         let declared = declares_json(&req);
-        let bytes = Bytes::from_request(req, state).await.map_err(body_rejection)?;
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(body_rejection)?;
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Self {
                 value: None,
@@ -91,7 +93,9 @@ async fn json_bytes<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, Ap
     if !declares_json(&req) {
         return Err(ApiFailure::UnsupportedMediaType);
     }
-    Bytes::from_request(req, state).await.map_err(body_rejection)
+    Bytes::from_request(req, state)
+        .await
+        .map_err(body_rejection)
 }
 
 fn body_rejection(rejection: axum::extract::rejection::BytesRejection) -> ApiFailure {
@@ -131,7 +135,11 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiFailure> {
     let value = serde_path_to_error::deserialize(&mut deserializer).map_err(json_failure)?;
     deserializer.end().map_err(|e| ApiFailure::BadRequest {
         code: "invalid_json",
-        message: format!("the body is not valid JSON: trailing data at line {} column {}", e.line(), e.column()),
+        message: format!(
+            "the body is not valid JSON: trailing data at line {} column {}",
+            e.line(),
+            e.column()
+        ),
         field: None,
     })?;
     Ok(value)
@@ -155,10 +163,7 @@ fn json_failure(error: serde_path_to_error::Error<serde_json::Error>) -> ApiFail
     let text = text.split(" at line ").next().unwrap_or_default();
     let (field, message) = match missing_field(text) {
         Some(name) => (join(&path, name), format!("`{name}` is required")),
-        None => (
-            (path != ".").then(|| path.clone()),
-            without_values(text),
-        ),
+        None => ((path != ".").then(|| path.clone()), without_values(text)),
     };
     let message = match &field {
         Some(field) => format!("{field}: {message}"),
@@ -228,7 +233,8 @@ mod tests {
 
     #[test]
     fn names_the_field() {
-        let (field, message) = failure(r#"{"card": {"number": 4242424242424242, "expiry_month": "01"}, "amount": 1}"#);
+        let (field, message) =
+            failure(r#"{"card": {"number": 4242424242424242, "expiry_month": "01"}, "amount": 1}"#);
         assert_eq!(field.as_deref(), Some("card.number"));
         assert!(!message.contains("4242"), "{message}");
         let (field, _) = failure(r#"{"card": {"number": "1"}, "amount": 1}"#);
@@ -243,8 +249,12 @@ mod tests {
     fn syntax_errors_have_no_field() {
         let (field, message) = failure(r#"{"card": "#);
         assert_eq!(field, None);
-        assert!(message.starts_with("the body is not valid JSON"), "{message}");
-        let (field, _) = failure(r#"{"card": {"number": "1", "expiry_month": "1"}, "amount": 1} x"#);
+        assert!(
+            message.starts_with("the body is not valid JSON"),
+            "{message}"
+        );
+        let (field, _) =
+            failure(r#"{"card": {"number": "1", "expiry_month": "1"}, "amount": 1} x"#);
         assert_eq!(field, None);
     }
 }

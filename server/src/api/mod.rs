@@ -33,10 +33,10 @@ use tower_http::sensitive_headers::SetSensitiveRequestHeadersLayer;
 use tower_http::trace::TraceLayer;
 
 pub use auth::{MerchantAuth, MerchantKey};
-pub use client_ip::{ClientIp, client_ip};
-pub use error::ApiFailure;
 pub use checkout::CheckoutSession;
+pub use client_ip::{ClientIp, client_ip};
 pub use customer_tokens::CustomerAuth;
+pub use error::ApiFailure;
 pub use json::{Json, JsonWithDigest, MaybeJson, parse as parse_json};
 pub use sessions::{CreateSession, create_session};
 pub use state::{AppShared, AppState};
@@ -73,13 +73,18 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
 }
 
+/// Makes a request's span.
+type MakeSpan = fn(&Request<axum::body::Body>) -> tracing::Span;
+/// The HTTP trace layer with [`request_span`].
+type HttpTrace = TraceLayer<
+    tower_http::classify::SharedClassifier<tower_http::classify::ServerErrorsAsFailures>,
+    MakeSpan,
+>;
+
 /// Request spans name the matched route, never the raw URI: paths carry webhook tokens and
 /// queries carry gateway ids.
-fn trace_layer() -> TraceLayer<
-    tower_http::classify::SharedClassifier<tower_http::classify::ServerErrorsAsFailures>,
-    fn(&Request<axum::body::Body>) -> tracing::Span,
-> {
-    TraceLayer::new_for_http().make_span_with(request_span as fn(&Request<axum::body::Body>) -> tracing::Span)
+fn trace_layer() -> HttpTrace {
+    TraceLayer::new_for_http().make_span_with(request_span as MakeSpan)
 }
 
 fn request_span(request: &Request<axum::body::Body>) -> tracing::Span {

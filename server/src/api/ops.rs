@@ -79,7 +79,11 @@ async fn readyz(State(state): State<AppState>) -> Response {
             gateway: gateway.err().unwrap_or_else(|| "ok".into()),
         }),
     };
-    let status = if ready { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    let status = if ready {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
     (status, [(CACHE_CONTROL, "no-store")], Json(body)).into_response()
 }
 
@@ -92,21 +96,36 @@ async fn check_database(state: &AppState) -> Result<(), String> {
 }
 
 async fn check_gateway(state: &AppState) -> Result<(), String> {
-    let lookup = tokio::time::timeout(CHECK_TIMEOUT, state.gateway.transaction_status(NIL_TRANSACTION)).await;
+    let lookup = tokio::time::timeout(
+        CHECK_TIMEOUT,
+        state.gateway.transaction_status(NIL_TRANSACTION),
+    )
+    .await;
     match lookup {
         Err(_) => Err("the gateway did not answer in time".into()),
         // Any answer about the transaction proves the gateway is there and took the credentials.
         Ok(Ok(_) | Err(GatewayError::NotFound | GatewayError::Rejected { .. })) => Ok(()),
-        Ok(Err(GatewayError::Unauthorized { .. })) => Err("the gateway refused the credentials".into()),
+        Ok(Err(GatewayError::Unauthorized { .. })) => {
+            Err("the gateway refused the credentials".into())
+        }
         Ok(Err(GatewayError::Transport { .. })) => Err("the gateway is unreachable".into()),
-        Ok(Err(GatewayError::Unavailable { status })) => Err(format!("the gateway answered HTTP {status}")),
+        Ok(Err(GatewayError::Unavailable { status })) => {
+            Err(format!("the gateway answered HTTP {status}"))
+        }
         Ok(Err(_)) => Err("the gateway answered in an unexpected way".into()),
     }
 }
 
 async fn metrics(State(state): State<AppState>) -> Response {
     let text = crate::metrics::render(state.store.as_ref()).await;
-    ([(CONTENT_TYPE, crate::metrics::CONTENT_TYPE), (CACHE_CONTROL, "no-store")], text).into_response()
+    (
+        [
+            (CONTENT_TYPE, crate::metrics::CONTENT_TYPE),
+            (CACHE_CONTROL, "no-store"),
+        ],
+        text,
+    )
+        .into_response()
 }
 
 async fn openapi() -> Response {

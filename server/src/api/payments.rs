@@ -60,21 +60,61 @@ async fn show(
     _auth: MerchantAuth,
     Path(id): Path<String>,
 ) -> Result<Json<PaymentView>, ApiFailure> {
-    let payment = state.store.get_payment(&id).await?.ok_or(ApiFailure::NotFound("payment"))?;
+    let payment = state
+        .store
+        .get_payment(&id)
+        .await?
+        .ok_or(ApiFailure::NotFound("payment"))?;
     Ok(Json(PaymentView::new(&payment)))
 }
 
-async fn capture(state: State<AppState>, auth: MerchantAuth, id: Path<String>, headers: HeaderMap, body: MaybeJson<AmountBody>) -> Response {
+async fn capture(
+    state: State<AppState>,
+    auth: MerchantAuth,
+    id: Path<String>,
+    headers: HeaderMap,
+    body: MaybeJson<AmountBody>,
+) -> Response {
     let amount = body.value.as_ref().and_then(|b| b.amount);
-    adjust(state, auth, id, headers, body, Adjustment::Capture(amount), "capture").await
+    adjust(
+        state,
+        auth,
+        id,
+        headers,
+        body,
+        Adjustment::Capture(amount),
+        "capture",
+    )
+    .await
 }
 
-async fn refund(state: State<AppState>, auth: MerchantAuth, id: Path<String>, headers: HeaderMap, body: MaybeJson<AmountBody>) -> Response {
+async fn refund(
+    state: State<AppState>,
+    auth: MerchantAuth,
+    id: Path<String>,
+    headers: HeaderMap,
+    body: MaybeJson<AmountBody>,
+) -> Response {
     let amount = body.value.as_ref().and_then(|b| b.amount);
-    adjust(state, auth, id, headers, body, Adjustment::Refund(amount), "refund").await
+    adjust(
+        state,
+        auth,
+        id,
+        headers,
+        body,
+        Adjustment::Refund(amount),
+        "refund",
+    )
+    .await
 }
 
-async fn void(state: State<AppState>, auth: MerchantAuth, id: Path<String>, headers: HeaderMap, body: MaybeJson<AmountBody>) -> Response {
+async fn void(
+    state: State<AppState>,
+    auth: MerchantAuth,
+    id: Path<String>,
+    headers: HeaderMap,
+    body: MaybeJson<AmountBody>,
+) -> Response {
     if body.value.as_ref().is_some_and(|b| b.amount.is_some()) {
         return axum::response::IntoResponse::into_response(ApiFailure::invalid(
             "invalid_field",
@@ -105,8 +145,9 @@ async fn adjust(
 
 /// Reads the list filters, naming the parameter at fault.
 fn payment_query(raw: &str) -> Result<PaymentQuery, ApiFailure> {
-    let url = Url::parse(&format!("http://query.invalid/?{raw}"))
-        .map_err(|_| ApiFailure::invalid("invalid_query", "query", "the query string is malformed"))?;
+    let url = Url::parse(&format!("http://query.invalid/?{raw}")).map_err(|_| {
+        ApiFailure::invalid("invalid_query", "query", "the query string is malformed")
+    })?;
     let mut query = PaymentQuery::default();
     for (name, value) in url.query_pairs() {
         let value = value.into_owned();
@@ -123,15 +164,25 @@ fn payment_query(raw: &str) -> Result<PaymentQuery, ApiFailure> {
                     .parse()
                     .ok()
                     .filter(|l| (1..=MAX_PAGE_SIZE).contains(l))
-                    .ok_or_else(|| ApiFailure::invalid("invalid_field", "limit", "limit: must be 1 to 100"))?;
+                    .ok_or_else(|| {
+                        ApiFailure::invalid("invalid_field", "limit", "limit: must be 1 to 100")
+                    })?;
             }
             "after" => {
                 query.after = Some(value.parse::<PageCursor>().map_err(|_| {
-                    ApiFailure::invalid("invalid_field", "after", "after: not a cursor this server issued")
+                    ApiFailure::invalid(
+                        "invalid_field",
+                        "after",
+                        "after: not a cursor this server issued",
+                    )
                 })?);
             }
             other => {
-                return Err(ApiFailure::invalid("unknown_parameter", other, format!("{other}: unknown query parameter")));
+                return Err(ApiFailure::invalid(
+                    "unknown_parameter",
+                    other,
+                    format!("{other}: unknown query parameter"),
+                ));
             }
         }
     }
@@ -147,7 +198,12 @@ mod tests {
         let query = payment_query("state=captured&limit=5&customer_id=c%201").expect("valid");
         assert_eq!(query.limit, 5);
         assert_eq!(query.customer_id.as_deref(), Some("c 1"));
-        for (raw, field) in [("limit=0", "limit"), ("state=paid", "state"), ("after=x", "after"), ("sort=asc", "sort")] {
+        for (raw, field) in [
+            ("limit=0", "limit"),
+            ("state=paid", "state"),
+            ("after=x", "after"),
+            ("sort=asc", "sort"),
+        ] {
             match payment_query(raw) {
                 Err(ApiFailure::BadRequest { field: Some(f), .. }) => assert_eq!(f, field),
                 other => panic!("{raw}: {other:?}"),

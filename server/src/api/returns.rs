@@ -58,7 +58,9 @@ async fn land(
         _ => Landing::Processing,
     };
     tracing::info!(payment_id = %payment.id, page = %outcome, landing = ?landing, "customer returned from 3DS");
-    let target = state.urls.landing(landing, &payment.session_id, &payment.id);
+    let target = state
+        .urls
+        .landing(landing, &payment.session_id, &payment.id);
     let location = HeaderValue::from_str(&target)
         .map_err(|_| ApiFailure::Internal("a landing URL is not a valid header".into()))?;
     Ok((

@@ -70,10 +70,16 @@ async fn create(
     body: JsonWithDigest<CreateSession>,
 ) -> Response {
     let task_state = state.clone();
-    run_idempotent(&state, &headers, "merchant:/v1/sessions".into(), body.digest, move || async move {
-        let view = create_session(&task_state, body.value).await?;
-        Reply::json(StatusCode::CREATED, &view)
-    })
+    run_idempotent(
+        &state,
+        &headers,
+        "merchant:/v1/sessions".into(),
+        body.digest,
+        move || async move {
+            let view = create_session(&task_state, body.value).await?;
+            Reply::json(StatusCode::CREATED, &view)
+        },
+    )
     .await
 }
 
@@ -82,13 +88,24 @@ async fn show(
     _auth: MerchantAuth,
     Path(id): Path<String>,
 ) -> Result<Json<SessionView>, ApiFailure> {
-    let session = state.store.get_session(&id).await?.ok_or(ApiFailure::NotFound("session"))?;
+    let session = state
+        .store
+        .get_session(&id)
+        .await?
+        .ok_or(ApiFailure::NotFound("session"))?;
     let payments = state.payments.session_payments(&id, 100).await?;
-    Ok(Json(SessionView::new(&session, Some(&payments.items), now())))
+    Ok(Json(SessionView::new(
+        &session,
+        Some(&payments.items),
+        now(),
+    )))
 }
 
 /// Validates `request`, stores the session and returns its view with the client secret.
-pub async fn create_session(state: &AppState, request: CreateSession) -> Result<SessionView, ApiFailure> {
+pub async fn create_session(
+    state: &AppState,
+    request: CreateSession,
+) -> Result<SessionView, ApiFailure> {
     let new = validate(state, request)?;
     let secret = generate_token("cs_");
     let session = state
@@ -106,35 +123,70 @@ pub async fn create_session(state: &AppState, request: CreateSession) -> Result<
 
 fn validate(state: &AppState, request: CreateSession) -> Result<NewSession, ApiFailure> {
     let reference = request.reference.trim().to_owned();
-    if reference.is_empty() || reference.chars().count() > MAX_REFERENCE_CHARS || has_control(&reference) {
-        return Err(invalid("reference", "must be 1 to 45 characters without control characters"));
+    if reference.is_empty()
+        || reference.chars().count() > MAX_REFERENCE_CHARS
+        || has_control(&reference)
+    {
+        return Err(invalid(
+            "reference",
+            "must be 1 to 45 characters without control characters",
+        ));
     }
     let customer_id = request.customer_id.as_deref().map(|c| c.trim().to_owned());
     if let Some(id) = &customer_id
-        && (id.is_empty() || id.chars().count() > MAX_ID_CHARS || !id.bytes().all(|b| b.is_ascii_graphic()) || id.contains('/'))
+        && (id.is_empty()
+            || id.chars().count() > MAX_ID_CHARS
+            || !id.bytes().all(|b| b.is_ascii_graphic())
+            || id.contains('/'))
     {
-        return Err(invalid("customer_id", "must be 1 to 64 visible ASCII characters, no '/'"));
+        return Err(invalid(
+            "customer_id",
+            "must be 1 to 64 visible ASCII characters, no '/'",
+        ));
     }
     let email = request.email.as_deref().map(|e| e.trim().to_owned());
     if email.as_deref().is_some_and(|e| !is_email(e)) {
         return Err(invalid("email", "must be an e-mail address"));
     }
-    let description = request.description.as_deref().map(|d| d.trim().to_owned()).filter(|d| !d.is_empty());
-    if description.as_deref().is_some_and(|d| d.chars().count() > 255 || has_control(d)) {
-        return Err(invalid("description", "must be at most 255 characters without control characters"));
+    let description = request
+        .description
+        .as_deref()
+        .map(|d| d.trim().to_owned())
+        .filter(|d| !d.is_empty());
+    if description
+        .as_deref()
+        .is_some_and(|d| d.chars().count() > 255 || has_control(d))
+    {
+        return Err(invalid(
+            "description",
+            "must be at most 255 characters without control characters",
+        ));
     }
     let (amount, currency, capture) = match &request.plan_id {
         Some(plan_id) => plan_terms(state, plan_id, &request, customer_id.is_some())?,
         None => {
-            let currency = request.currency.as_deref().ok_or_else(|| required("currency"))?;
+            let currency = request
+                .currency
+                .as_deref()
+                .ok_or_else(|| required("currency"))?;
             let Some(found) = Currency::find(currency) else {
-                return Err(invalid("currency", "must be an ISO 4217 code in upper case, e.g. EUR"));
+                return Err(invalid(
+                    "currency",
+                    "must be an ISO 4217 code in upper case, e.g. EUR",
+                ));
             };
             let amount = request.amount.ok_or_else(|| required("amount"))?;
             if amount == 0 || i64::try_from(amount).is_err() {
-                return Err(invalid("amount", "must be a positive whole number of minor units"));
+                return Err(invalid(
+                    "amount",
+                    "must be a positive whole number of minor units",
+                ));
             }
-            (amount, found.code.to_owned(), request.capture.unwrap_or(true))
+            (
+                amount,
+                found.code.to_owned(),
+                request.capture.unwrap_or(true),
+            )
         }
     };
     Ok(NewSession {
@@ -142,7 +194,11 @@ fn validate(state: &AppState, request: CreateSession) -> Result<NewSession, ApiF
         amount,
         currency,
         reference,
-        capture_mode: if capture { CaptureMode::Capture } else { CaptureMode::Authorize },
+        capture_mode: if capture {
+            CaptureMode::Capture
+        } else {
+            CaptureMode::Authorize
+        },
         customer_id,
         email,
         plan_id: request.plan_id,
@@ -158,23 +214,35 @@ fn plan_terms(
     request: &CreateSession,
     has_customer: bool,
 ) -> Result<(u64, String, bool), ApiFailure> {
-    let plan = state
-        .config
-        .plans
-        .get(plan_id)
-        .ok_or_else(|| ApiFailure::invalid("unknown_plan", "plan_id", "no plan with this id is offered"))?;
+    let plan = state.config.plans.get(plan_id).ok_or_else(|| {
+        ApiFailure::invalid("unknown_plan", "plan_id", "no plan with this id is offered")
+    })?;
     if !has_customer {
-        return Err(ApiFailure::invalid("required", "customer_id", "a subscription needs a customer"));
+        return Err(ApiFailure::invalid(
+            "required",
+            "customer_id",
+            "a subscription needs a customer",
+        ));
     }
     if request.capture == Some(false) {
         return Err(invalid("capture", "a subscription is always a purchase"));
     }
     let amount = first_charge(plan);
     if request.amount.is_some_and(|a| a != amount) {
-        return Err(invalid("amount", "must equal the plan's first charge (or be left out)"));
+        return Err(invalid(
+            "amount",
+            "must equal the plan's first charge (or be left out)",
+        ));
     }
-    if request.currency.as_deref().is_some_and(|c| c != plan.currency) {
-        return Err(invalid("currency", "must equal the plan's currency (or be left out)"));
+    if request
+        .currency
+        .as_deref()
+        .is_some_and(|c| c != plan.currency)
+    {
+        return Err(invalid(
+            "currency",
+            "must equal the plan's currency (or be left out)",
+        ));
     }
     Ok((amount, plan.currency.clone(), true))
 }

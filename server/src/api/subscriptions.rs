@@ -78,20 +78,41 @@ async fn show(
     let subscriptions = Subscriptions::of(&state);
     let mut subscription = subscriptions.find(&id).await?;
     if refresh {
-        subscription = subscriptions.poll(&subscription, OffsetDateTime::now_utc()).await?.0;
+        subscription = subscriptions
+            .poll(&subscription, OffsetDateTime::now_utc())
+            .await?
+            .0;
     }
     Ok(Json(detail(&state, &subscription).await?))
 }
 
-async fn pause(state: State<AppState>, auth: MerchantAuth, id: Path<String>, headers: HeaderMap, body: MaybeJson<NoFields>) -> Response {
+async fn pause(
+    state: State<AppState>,
+    auth: MerchantAuth,
+    id: Path<String>,
+    headers: HeaderMap,
+    body: MaybeJson<NoFields>,
+) -> Response {
     act(state, auth, id, headers, body, SubscriptionAction::Pause).await
 }
 
-async fn resume(state: State<AppState>, auth: MerchantAuth, id: Path<String>, headers: HeaderMap, body: MaybeJson<NoFields>) -> Response {
+async fn resume(
+    state: State<AppState>,
+    auth: MerchantAuth,
+    id: Path<String>,
+    headers: HeaderMap,
+    body: MaybeJson<NoFields>,
+) -> Response {
     act(state, auth, id, headers, body, SubscriptionAction::Resume).await
 }
 
-async fn cancel(state: State<AppState>, auth: MerchantAuth, id: Path<String>, headers: HeaderMap, body: MaybeJson<NoFields>) -> Response {
+async fn cancel(
+    state: State<AppState>,
+    auth: MerchantAuth,
+    id: Path<String>,
+    headers: HeaderMap,
+    body: MaybeJson<NoFields>,
+) -> Response {
     act(state, auth, id, headers, body, SubscriptionAction::Cancel).await
 }
 
@@ -115,7 +136,10 @@ async fn act(
 }
 
 /// The merchant's view of one subscription with its history.
-async fn detail(state: &AppState, subscription: &Subscription) -> Result<MerchantSubscription, ApiFailure> {
+async fn detail(
+    state: &AppState,
+    subscription: &Subscription,
+) -> Result<MerchantSubscription, ApiFailure> {
     let subscriptions = Subscriptions::of(state);
     let cycles = subscriptions.history(subscription).await?;
     Ok(MerchantSubscription::new(
@@ -126,9 +150,13 @@ async fn detail(state: &AppState, subscription: &Subscription) -> Result<Merchan
 }
 
 fn query_pairs(raw: &str) -> Result<Vec<(String, String)>, ApiFailure> {
-    let url = Url::parse(&format!("http://query.invalid/?{raw}"))
-        .map_err(|_| ApiFailure::invalid("invalid_query", "query", "the query string is malformed"))?;
-    Ok(url.query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())).collect())
+    let url = Url::parse(&format!("http://query.invalid/?{raw}")).map_err(|_| {
+        ApiFailure::invalid("invalid_query", "query", "the query string is malformed")
+    })?;
+    Ok(url
+        .query_pairs()
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect())
 }
 
 /// Reads the list filters, naming the parameter at fault.
@@ -139,7 +167,11 @@ fn subscription_query(raw: &str) -> Result<SubscriptionQuery, ApiFailure> {
             "customer_id" => query.customer_id = Some(value),
             "status" => {
                 query.status = Some(parse_status(&value).ok_or_else(|| {
-                    ApiFailure::invalid("invalid_field", "status", "status: must be active, paused, cancelled or expired")
+                    ApiFailure::invalid(
+                        "invalid_field",
+                        "status",
+                        "status: must be active, paused, cancelled or expired",
+                    )
                 })?);
             }
             "limit" => {
@@ -147,15 +179,25 @@ fn subscription_query(raw: &str) -> Result<SubscriptionQuery, ApiFailure> {
                     .parse()
                     .ok()
                     .filter(|l| (1..=MAX_PAGE_SIZE).contains(l))
-                    .ok_or_else(|| ApiFailure::invalid("invalid_field", "limit", "limit: must be 1 to 100"))?;
+                    .ok_or_else(|| {
+                        ApiFailure::invalid("invalid_field", "limit", "limit: must be 1 to 100")
+                    })?;
             }
             "after" => {
                 query.after = Some(value.parse::<PageCursor>().map_err(|_| {
-                    ApiFailure::invalid("invalid_field", "after", "after: not a cursor this server issued")
+                    ApiFailure::invalid(
+                        "invalid_field",
+                        "after",
+                        "after: not a cursor this server issued",
+                    )
                 })?);
             }
             other => {
-                return Err(ApiFailure::invalid("unknown_parameter", other, format!("{other}: unknown query parameter")));
+                return Err(ApiFailure::invalid(
+                    "unknown_parameter",
+                    other,
+                    format!("{other}: unknown query parameter"),
+                ));
             }
         }
     }
@@ -170,10 +212,18 @@ fn refresh_flag(raw: &str) -> Result<bool, ApiFailure> {
             ("refresh", "true") => refresh = true,
             ("refresh", "false") => refresh = false,
             ("refresh", _) => {
-                return Err(ApiFailure::invalid("invalid_field", "refresh", "refresh: must be true or false"));
+                return Err(ApiFailure::invalid(
+                    "invalid_field",
+                    "refresh",
+                    "refresh: must be true or false",
+                ));
             }
             (other, _) => {
-                return Err(ApiFailure::invalid("unknown_parameter", other, format!("{other}: unknown query parameter")));
+                return Err(ApiFailure::invalid(
+                    "unknown_parameter",
+                    other,
+                    format!("{other}: unknown query parameter"),
+                ));
             }
         }
     }
@@ -189,7 +239,12 @@ mod tests {
         let query = subscription_query("customer_id=c-1&status=paused&limit=5").expect("valid");
         assert_eq!(query.customer_id.as_deref(), Some("c-1"));
         assert_eq!(query.limit, 5);
-        for (raw, field) in [("status=gone", "status"), ("limit=0", "limit"), ("after=x", "after"), ("sort=asc", "sort")] {
+        for (raw, field) in [
+            ("status=gone", "status"),
+            ("limit=0", "limit"),
+            ("after=x", "after"),
+            ("sort=asc", "sort"),
+        ] {
             match subscription_query(raw) {
                 Err(ApiFailure::BadRequest { field: Some(f), .. }) => assert_eq!(f, field),
                 other => panic!("{raw}: {other:?}"),

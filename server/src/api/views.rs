@@ -75,9 +75,15 @@ impl SessionView {
 }
 
 fn session_status(session: &Session, payments: &[Payment], now: OffsetDateTime) -> &'static str {
-    if payments.iter().any(|p| p.state.is_paid() || p.state == PaymentState::Voided) {
+    if payments
+        .iter()
+        .any(|p| p.state.is_paid() || p.state == PaymentState::Voided)
+    {
         "paid"
-    } else if payments.iter().any(|p| !p.state.is_settled() || p.state == PaymentState::NeedsReview) {
+    } else if payments
+        .iter()
+        .any(|p| !p.state.is_settled() || p.state == PaymentState::NeedsReview)
+    {
         "processing"
     } else if session.is_expired_at(now) {
         "expired"
@@ -197,5 +203,6 @@ pub struct PaymentList {
 
 /// RFC 3339 text of `at`.
 pub fn rfc3339(at: OffsetDateTime) -> String {
-    at.format(&Rfc3339).unwrap_or_else(|_| at.unix_timestamp().to_string())
+    at.format(&Rfc3339)
+        .unwrap_or_else(|_| at.unix_timestamp().to_string())
 }

@@ -34,7 +34,11 @@ async fn receive(
         _ => return Err(ApiFailure::NotFound("endpoint")),
     };
     let claim = WebhookClaim::read(&body, payment.kind);
-    match state.payments.record_webhook(&payment, &body, &claim).await? {
+    match state
+        .payments
+        .record_webhook(&payment, &body, &claim)
+        .await?
+    {
         WebhookReceipt::Duplicate { event, original } => {
             tracing::info!(payment_id = %payment.id, event_id = event.id, original_id = original.id, "duplicate webhook ignored");
         }
@@ -43,8 +47,12 @@ async fn receive(
             let payments = state.payments.clone();
             tokio::spawn(async move {
                 match payments.judge_webhook(&event, claim).await {
-                    Ok(verdict) => tracing::info!(payment_id = %event.payment_id, event_id = event.id, verdict = verdict.as_str(), "webhook judged"),
-                    Err(error) => tracing::error!(payment_id = %event.payment_id, event_id = event.id, %error, "could not judge a webhook"),
+                    Ok(verdict) => {
+                        tracing::info!(payment_id = %event.payment_id, event_id = event.id, verdict = verdict.as_str(), "webhook judged")
+                    }
+                    Err(error) => {
+                        tracing::error!(payment_id = %event.payment_id, event_id = event.id, %error, "could not judge a webhook")
+                    }
                 }
             });
         }

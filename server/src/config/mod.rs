@@ -201,9 +201,11 @@ impl Config {
             merchant: MerchantSettings {
                 secret_key,
                 secret_key_generated,
-                name: or_default(get("MERCHANT_NAME"), |s| values::text(s, 100), || {
-                    Ok("Demo Shop".to_owned())
-                })?,
+                name: or_default(
+                    get("MERCHANT_NAME"),
+                    |s| values::text(s, 100),
+                    || Ok("Demo Shop".to_owned()),
+                )?,
                 allowed_origins: get("ALLOWED_ORIGINS")
                     .map(values::origins)
                     .transpose()?
@@ -237,14 +239,16 @@ fn gateway_settings(layers: &Layers) -> Result<GatewaySettings, ConfigError> {
         None if base_url.is_none() => Ok(SecretString::from(sandbox_default.to_owned())),
         None => Err(missing(key)),
     };
+    let api_key = required("GATEWAY_API_KEY", DEFAULT_API_KEY)?;
+    let x_api_key = required("GATEWAY_X_API_KEY", DEFAULT_X_API_KEY)?;
     let merchant_id = match get("GATEWAY_MERCHANT_ID") {
         Some(s) => values::text(s, 128)?,
         None if base_url.is_none() => SANDBOX_MERCHANT_ID.to_owned(),
         None => return Err(missing("GATEWAY_MERCHANT_ID")),
     };
     Ok(GatewaySettings {
-        api_key: required("GATEWAY_API_KEY", DEFAULT_API_KEY)?,
-        x_api_key: required("GATEWAY_X_API_KEY", DEFAULT_X_API_KEY)?,
+        api_key,
+        x_api_key,
         merchant_id,
         connect_timeout: or_default(
             get("GATEWAY_CONNECT_TIMEOUT_MS"),
@@ -324,7 +328,10 @@ mod tests {
     fn a_real_gateway_needs_its_credentials_and_the_merchant_key() {
         let err = Config::from_pairs(&[("GATEWAY_BASE_URL", "https://api.example")])
             .expect_err("credentials missing");
-        assert!(err.to_string().starts_with("GATEWAY_API_KEY is required"), "{err}");
+        assert!(
+            err.to_string().starts_with("GATEWAY_API_KEY is required"),
+            "{err}"
+        );
         let config = Config::from_pairs(&[
             ("GATEWAY_BASE_URL", "https://api.example/"),
             ("GATEWAY_API_KEY", "k"),
@@ -333,7 +340,10 @@ mod tests {
             ("MERCHANT_SECRET_KEY", "0123456789abcdef"),
         ])
         .expect("complete");
-        assert_eq!(config.gateway.base_url.as_deref(), Some("https://api.example"));
+        assert_eq!(
+            config.gateway.base_url.as_deref(),
+            Some("https://api.example")
+        );
         assert!(config.plans.is_empty());
         assert!(!format!("{config:?}").contains("0123456789abcdef"));
     }
@@ -350,8 +360,13 @@ mod tests {
             ("GATEWAY_TIMEOUT_MS", "0"),
             ("PAYMENT_REVIEW_AFTER_SECONDS", "60"),
         ] {
-            let err = Config::from_pairs(&[(key, value)]).expect_err(key).to_string();
-            assert!(err.starts_with(&format!("{key} (environment)")), "{key}: {err}");
+            let err = Config::from_pairs(&[(key, value)])
+                .expect_err(key)
+                .to_string();
+            assert!(
+                err.starts_with(&format!("{key} (environment)")),
+                "{key}: {err}"
+            );
         }
     }
 

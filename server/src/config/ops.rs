@@ -60,8 +60,18 @@ impl OpsSettings {
             max_body_bytes: usize::try_from(max_body).unwrap_or(defaults.max_body_bytes),
             pay_rate_per_ip: narrow(count("PAY_RATE_LIMIT_PER_IP", 1, 100_000, 30)?),
             pay_rate_per_session: narrow(count("PAY_RATE_LIMIT_PER_SESSION", 1, 10_000, 10)?),
-            customer_token_ttl: secs("CUSTOMER_TOKEN_TTL_SECONDS", 60, 86_400, defaults.customer_token_ttl)?,
-            subscription_poll: secs("SUBSCRIPTION_POLL_SECONDS", 1, 7 * 86_400, defaults.subscription_poll)?,
+            customer_token_ttl: secs(
+                "CUSTOMER_TOKEN_TTL_SECONDS",
+                60,
+                86_400,
+                defaults.customer_token_ttl,
+            )?,
+            subscription_poll: secs(
+                "SUBSCRIPTION_POLL_SECONDS",
+                1,
+                7 * 86_400,
+                defaults.subscription_poll,
+            )?,
         })
     }
 }
@@ -103,7 +113,10 @@ mod tests {
         ])
         .expect("valid");
         assert_eq!(config.ops.max_body_bytes, 2048);
-        assert_eq!((config.ops.pay_rate_per_ip, config.ops.pay_rate_per_session), (3, 2));
+        assert_eq!(
+            (config.ops.pay_rate_per_ip, config.ops.pay_rate_per_session),
+            (3, 2)
+        );
         assert_eq!(config.ops.customer_token_ttl, Duration::from_secs(120));
         assert_eq!(config.ops.subscription_poll, Duration::from_secs(5));
     }
@@ -117,8 +130,13 @@ mod tests {
             ("CUSTOMER_TOKEN_TTL_SECONDS", "5"),
             ("SUBSCRIPTION_POLL_SECONDS", "-1"),
         ] {
-            let err = Config::from_pairs(&[(key, value)]).expect_err(key).to_string();
-            assert!(err.starts_with(&format!("{key} (environment)")), "{key}: {err}");
+            let err = Config::from_pairs(&[(key, value)])
+                .expect_err(key)
+                .to_string();
+            assert!(
+                err.starts_with(&format!("{key} (environment)")),
+                "{key}: {err}"
+            );
         }
     }
 }

@@ -105,7 +105,9 @@ impl PlanCatalogue {
             };
             let valid_id = !id.is_empty()
                 && id.chars().count() <= MAX_PLAN_ID_CHARS
-                && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
             if !valid_id {
                 return Err(ConfigError::Invalid {
                     key: label(""),
@@ -189,7 +191,10 @@ impl PlanEntry {
             return Err(("amount", "must be a positive whole number of minor units"));
         }
         if Currency::find(&self.currency).is_none() {
-            return Err(("currency", "must be an ISO 4217 code in upper case, e.g. JPY"));
+            return Err((
+                "currency",
+                "must be an ISO 4217 code in upper case, e.g. JPY",
+            ));
         }
         if !(1..=365).contains(&self.cycle_interval) {
             return Err(("cycle_interval", "must be 1 to 365"));
@@ -197,7 +202,10 @@ impl PlanEntry {
         if !(1..=1000).contains(&self.max_cycles) {
             return Err(("max_cycles", "must be 1 to 1000"));
         }
-        if self.trial_days.is_some_and(|days| !(1..=365).contains(&days)) {
+        if self
+            .trial_days
+            .is_some_and(|days| !(1..=365).contains(&days))
+        {
             return Err(("trial_days", "must be 1 to 365"));
         }
         let discount = match (self.discount_percentage, self.discount_cycles) {
@@ -211,8 +219,12 @@ impl PlanEntry {
                 }
                 Some(Discount { percentage, cycles })
             }
-            (Some(_), None) => return Err(("discount_cycles", "is required with discount_percentage")),
-            (None, Some(_)) => return Err(("discount_percentage", "is required with discount_cycles")),
+            (Some(_), None) => {
+                return Err(("discount_cycles", "is required with discount_percentage"));
+            }
+            (None, Some(_)) => {
+                return Err(("discount_percentage", "is required with discount_cycles"));
+            }
         };
         Ok(PlanTerms {
             id: id.to_owned(),
@@ -260,22 +272,42 @@ mod tests {
     #[test]
     fn errors_name_the_plan_field() {
         let cases = [
-            ("[plans.pro]\nname = \"P\"\namount = 0\ncurrency = \"JPY\"\ncycle_unit = \"days\"\nmax_cycles = 1\n", "plans.pro.amount"),
-            ("[plans.pro]\nname = \"P\"\namount = 5\ncurrency = \"jpy\"\ncycle_unit = \"days\"\nmax_cycles = 1\n", "plans.pro.currency"),
-            ("[plans.pro]\nname = \"P\"\namount = 5\ncurrency = \"JPY\"\ncycle_unit = \"years\"\nmax_cycles = 1\n", "plans.pro.cycle_unit"),
-            ("[plans.pro]\nname = \"P\"\namount = 5\ncurrency = \"JPY\"\ncycle_unit = \"days\"\nmax_cycles = 1\ncolour = \"red\"\n", "plans.pro"),
+            (
+                "[plans.pro]\nname = \"P\"\namount = 0\ncurrency = \"JPY\"\ncycle_unit = \"days\"\nmax_cycles = 1\n",
+                "plans.pro.amount",
+            ),
+            (
+                "[plans.pro]\nname = \"P\"\namount = 5\ncurrency = \"jpy\"\ncycle_unit = \"days\"\nmax_cycles = 1\n",
+                "plans.pro.currency",
+            ),
+            (
+                "[plans.pro]\nname = \"P\"\namount = 5\ncurrency = \"JPY\"\ncycle_unit = \"years\"\nmax_cycles = 1\n",
+                "plans.pro.cycle_unit",
+            ),
+            (
+                "[plans.pro]\nname = \"P\"\namount = 5\ncurrency = \"JPY\"\ncycle_unit = \"days\"\nmax_cycles = 1\ncolour = \"red\"\n",
+                "plans.pro",
+            ),
             ("[plans.\"a b\"]\nname = \"P\"\n", "plans.a b"),
-            ("[plans.pro]\nname = \"P\"\namount = 5\ncurrency = \"JPY\"\ncycle_unit = \"days\"\nmax_cycles = 3\ndiscount_percentage = 10\n", "plans.pro.discount_cycles"),
+            (
+                "[plans.pro]\nname = \"P\"\namount = 5\ncurrency = \"JPY\"\ncycle_unit = \"days\"\nmax_cycles = 3\ndiscount_percentage = 10\n",
+                "plans.pro.discount_cycles",
+            ),
         ];
         for (text, key) in cases {
-            let err = PlanCatalogue::from_source(&source(text)).expect_err(key).to_string();
+            let err = PlanCatalogue::from_source(&source(text))
+                .expect_err(key)
+                .to_string();
             assert!(err.starts_with(key), "{key}: {err}");
         }
     }
 
     #[test]
     fn trial_plans_charge_nothing_at_creation() {
-        let mut plan = PlanCatalogue::demo().get("demo-monthly").cloned().expect("demo plan");
+        let mut plan = PlanCatalogue::demo()
+            .get("demo-monthly")
+            .cloned()
+            .expect("demo plan");
         assert_eq!(first_charge(&plan), 980);
         plan.trial_days = Some(7);
         assert_eq!(first_charge(&plan), 0);

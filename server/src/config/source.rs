@@ -220,7 +220,9 @@ mod tests {
 
     #[test]
     fn environment_wins_over_the_file() {
-        let (_dir, path) = write("listen = \"127.0.0.1:1\"\nallowed_origins = [\"https://a.example\", \"https://b.example\"]\n");
+        let (_dir, path) = write(
+            "listen = \"127.0.0.1:1\"\nallowed_origins = [\"https://a.example\", \"https://b.example\"]\n",
+        );
         let env = |key: &str| (key == "LISTEN").then(|| "127.0.0.1:2".to_owned());
         let layers = Layers::read(Some(&path), &env).expect("reads");
         let listen = layers.get("LISTEN").expect("set");

@@ -19,11 +19,12 @@ fn invalid(setting: &Setting, reason: impl Into<String>) -> ConfigError {
 
 /// `host:port`, e.g. `127.0.0.1:8080` or `[::1]:0`.
 pub fn socket_addr(setting: &Setting) -> Result<SocketAddr, ConfigError> {
-    setting
-        .value
-        .trim()
-        .parse()
-        .map_err(|_| invalid(setting, "must be an IP address and port, e.g. 127.0.0.1:8080"))
+    setting.value.trim().parse().map_err(|_| {
+        invalid(
+            setting,
+            "must be an IP address and port, e.g. 127.0.0.1:8080",
+        )
+    })
 }
 
 /// An absolute `http`/`https` URL without query or fragment; the trailing slash is dropped.
@@ -49,7 +50,10 @@ fn http_url(setting: &Setting) -> Result<Url, ConfigError> {
     let url = Url::parse(setting.value.trim())
         .map_err(|e| invalid(setting, format!("must be an absolute URL ({e})")))?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
-        return Err(invalid(setting, "must be an http:// or https:// URL with a host"));
+        return Err(invalid(
+            setting,
+            "must be an http:// or https:// URL with a host",
+        ));
     }
     if !url.username().is_empty() || url.password().is_some() {
         return Err(invalid(setting, "must not carry credentials"));
@@ -64,7 +68,10 @@ pub fn origins(setting: &Setting) -> Result<Vec<String>, ConfigError> {
         .into_iter()
         .map(|item| {
             let url = Url::parse(&item).map_err(|_| {
-                invalid(setting, format!("`{item}` is not an origin like https://shop.example"))
+                invalid(
+                    setting,
+                    format!("`{item}` is not an origin like https://shop.example"),
+                )
             })?;
             let bare = url.path() == "/" && url.query().is_none() && url.fragment().is_none();
             if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() || !bare {
@@ -112,7 +119,11 @@ pub fn millis(setting: &Setting, min: u64, max: u64) -> Result<Duration, ConfigE
 
 fn bounded_integer(setting: &Setting, min: u64, max: u64, unit: &str) -> Result<u64, ConfigError> {
     let reason = || format!("must be a whole number of {unit} from {min} to {max}");
-    let value: u64 = setting.value.trim().parse().map_err(|_| invalid(setting, reason()))?;
+    let value: u64 = setting
+        .value
+        .trim()
+        .parse()
+        .map_err(|_| invalid(setting, reason()))?;
     if (min..=max).contains(&value) {
         Ok(value)
     } else {
@@ -124,10 +135,16 @@ fn bounded_integer(setting: &Setting, min: u64, max: u64, unit: &str) -> Result<
 pub fn secret(setting: &Setting, min_chars: usize) -> Result<SecretString, ConfigError> {
     let value = setting.value.trim();
     if value.chars().count() < min_chars {
-        return Err(invalid(setting, format!("must be at least {min_chars} characters long")));
+        return Err(invalid(
+            setting,
+            format!("must be at least {min_chars} characters long"),
+        ));
     }
     if value.chars().any(|c| c.is_control() || c.is_whitespace()) {
-        return Err(invalid(setting, "must not contain spaces or control characters"));
+        return Err(invalid(
+            setting,
+            "must not contain spaces or control characters",
+        ));
     }
     Ok(SecretString::from(value.to_owned()))
 }
@@ -136,7 +153,10 @@ pub fn secret(setting: &Setting, min_chars: usize) -> Result<SecretString, Confi
 pub fn text(setting: &Setting, max_chars: usize) -> Result<String, ConfigError> {
     let value = setting.value.trim();
     if value.is_empty() || value.chars().count() > max_chars {
-        return Err(invalid(setting, format!("must be 1 to {max_chars} characters")));
+        return Err(invalid(
+            setting,
+            format!("must be 1 to {max_chars} characters"),
+        ));
     }
     if value.chars().any(char::is_control) {
         return Err(invalid(setting, "must not contain control characters"));
@@ -190,8 +210,15 @@ mod tests {
             base_url(&env("PUBLIC_BASE_URL", "https://pay.example/shop/")).unwrap(),
             "https://pay.example/shop"
         );
-        for bad in ["pay.example", "ftp://pay.example", "https://pay.example/?a=1", "https://u:p@x.example"] {
-            let err = base_url(&env("PUBLIC_BASE_URL", bad)).unwrap_err().to_string();
+        for bad in [
+            "pay.example",
+            "ftp://pay.example",
+            "https://pay.example/?a=1",
+            "https://u:p@x.example",
+        ] {
+            let err = base_url(&env("PUBLIC_BASE_URL", bad))
+                .unwrap_err()
+                .to_string();
             assert!(err.starts_with("PUBLIC_BASE_URL (environment): "), "{err}");
         }
         assert!(page_url(&env("SUCCESS_URL", "https://shop.example/done?x=1")).is_ok());
@@ -201,7 +228,11 @@ mod tests {
     #[test]
     fn origins_are_normalised_and_paths_refused() {
         assert_eq!(
-            origins(&env("ALLOWED_ORIGINS", "https://Shop.Example, http://localhost:3000")).unwrap(),
+            origins(&env(
+                "ALLOWED_ORIGINS",
+                "https://Shop.Example, http://localhost:3000"
+            ))
+            .unwrap(),
             vec!["https://shop.example", "http://localhost:3000"]
         );
         assert!(origins(&env("ALLOWED_ORIGINS", "https://shop.example/cart")).is_err());
@@ -210,20 +241,35 @@ mod tests {
 
     #[test]
     fn numbers_and_choices() {
-        assert_eq!(seconds(&env("SESSION_TTL_SECONDS", "90"), 60, 600).unwrap(), Duration::from_secs(90));
+        assert_eq!(
+            seconds(&env("SESSION_TTL_SECONDS", "90"), 60, 600).unwrap(),
+            Duration::from_secs(90)
+        );
         assert!(seconds(&env("SESSION_TTL_SECONDS", "30"), 60, 600).is_err());
         assert!(seconds(&env("SESSION_TTL_SECONDS", "1.5"), 0, 600).is_err());
-        assert_eq!(choice(&env("LOG_FORMAT", "JSON"), &["text", "json"]).unwrap(), "json");
+        assert_eq!(
+            choice(&env("LOG_FORMAT", "JSON"), &["text", "json"]).unwrap(),
+            "json"
+        );
         assert!(choice(&env("LOG_FORMAT", "xml"), &["text", "json"]).is_err());
-        assert_eq!(ip_list(&env("TRUSTED_PROXIES", "127.0.0.1, ::1")).unwrap().len(), 2);
+        assert_eq!(
+            ip_list(&env("TRUSTED_PROXIES", "127.0.0.1, ::1"))
+                .unwrap()
+                .len(),
+            2
+        );
         assert!(ip_list(&env("TRUSTED_PROXIES", "10.0.0.0/8")).is_err());
     }
 
     #[test]
     fn secrets_are_never_quoted() {
-        let err = secret(&env("MERCHANT_SECRET_KEY", "short"), 16).unwrap_err().to_string();
+        let err = secret(&env("MERCHANT_SECRET_KEY", "short"), 16)
+            .unwrap_err()
+            .to_string();
         assert!(!err.contains("short"), "{err}");
-        let err = database_url(&env("DATABASE_URL", "mysql://u:hunter2@db/x")).unwrap_err().to_string();
+        let err = database_url(&env("DATABASE_URL", "mysql://u:hunter2@db/x"))
+            .unwrap_err()
+            .to_string();
         assert!(!err.contains("hunter2"), "{err}");
         assert!(database_url(&env("DATABASE_URL", "postgres://u:p@localhost/db")).is_ok());
         assert!(database_url(&env("DATABASE_URL", "data/checkout.db")).is_ok());

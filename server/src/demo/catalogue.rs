@@ -21,22 +21,23 @@ pub struct Item {
     pub capture: bool,
 }
 
-/// Everything the demo shop sells, in display order.
+/// Everything the demo shop sells once, in display order. Subscriptions are the plans of the
+/// server's plan catalogue, named by plan id.
 pub const ITEMS: [Item; 4] = [
     Item {
-        id: "sencha",
-        name: "Sencha green tea, 100 g",
-        description: "First-flush leaves from Shizuoka",
-        amount: 1_280,
-        currency: "JPY",
+        id: "tshirt",
+        name: "T-shirt",
+        description: "Organic cotton, size M",
+        amount: 2_500,
+        currency: "EUR",
         capture: true,
     },
     Item {
-        id: "mug",
-        name: "Stoneware mug",
-        description: "Hand-glazed, 350 ml",
-        amount: 1_850,
-        currency: "EUR",
+        id: "teapot",
+        name: "Teapot",
+        description: "Cast iron, 0.6 l",
+        amount: 4_800,
+        currency: "JPY",
         capture: true,
     },
     Item {
@@ -70,11 +71,15 @@ mod tests {
     #[test]
     fn ids_are_unique_and_prices_valid() {
         for (i, a) in ITEMS.iter().enumerate() {
-            assert!(ITEMS[i + 1..].iter().all(|b| b.id != a.id), "duplicate id {}", a.id);
+            assert!(
+                ITEMS[i + 1..].iter().all(|b| b.id != a.id),
+                "duplicate id {}",
+                a.id
+            );
             assert!(a.amount > 0, "{}", a.id);
             assert!(Currency::find(a.currency).is_some(), "{}", a.currency);
         }
-        assert_eq!(item("mug").map(|i| i.amount), Some(1_850));
+        assert_eq!(item("teapot").map(|i| i.amount), Some(4_800));
         assert!(item("nothing").is_none());
     }
 }

@@ -50,8 +50,12 @@ impl DemoCustomer {
 
 /// True for `demo-` followed by exactly 32 lower-case hex digits.
 fn is_customer_id(text: &str) -> bool {
-    text.strip_prefix(PREFIX)
-        .is_some_and(|hex| hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+    text.strip_prefix(PREFIX).is_some_and(|hex| {
+        hex.len() == 32
+            && hex
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
 }
 
 /// The value of cookie `name` in any `Cookie` header of the request.
@@ -79,22 +83,39 @@ mod tests {
     #[test]
     fn keeps_a_valid_cookie() {
         let id = "demo-0123456789abcdef0123456789abcdef";
-        let customer = DemoCustomer::from_headers(&with_cookie(&format!("theme=dark; {COOKIE_NAME}={id}")));
-        assert_eq!(customer, DemoCustomer { id: id.into(), is_new: false });
+        let customer =
+            DemoCustomer::from_headers(&with_cookie(&format!("theme=dark; {COOKIE_NAME}={id}")));
+        assert_eq!(
+            customer,
+            DemoCustomer {
+                id: id.into(),
+                is_new: false
+            }
+        );
         assert!(customer.set_cookie().is_none());
     }
 
     #[test]
     fn replaces_a_missing_or_forged_cookie() {
-        for headers in [HeaderMap::new(), with_cookie("demo_customer=alice"), with_cookie("demo_customer=demo-XYZ")] {
+        for headers in [
+            HeaderMap::new(),
+            with_cookie("demo_customer=alice"),
+            with_cookie("demo_customer=demo-XYZ"),
+        ] {
             let customer = DemoCustomer::from_headers(&headers);
             assert!(customer.is_new);
             assert!(is_customer_id(&customer.id), "{}", customer.id);
             let (name, value) = customer.set_cookie().expect("new cookie");
             assert_eq!(name, SET_COOKIE);
             let value = value.to_str().expect("ascii");
-            assert!(value.starts_with(&format!("{COOKIE_NAME}={}", customer.id)), "{value}");
-            assert!(value.contains("HttpOnly") && value.contains("SameSite=Lax"), "{value}");
+            assert!(
+                value.starts_with(&format!("{COOKIE_NAME}={}", customer.id)),
+                "{value}"
+            );
+            assert!(
+                value.contains("HttpOnly") && value.contains("SameSite=Lax"),
+                "{value}"
+            );
         }
     }
 }

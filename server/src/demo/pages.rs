@@ -1,15 +1,17 @@
 //! The demo shop's pages: the files trunk writes to `dist/` (HTML, the component's JS and wasm,
-//! stylesheets), served from the directory named by `DEMO_DIST_DIR` (default `./dist`).
+//! stylesheets), served from the directory named by `DEMO_DIST_DIR` (default `./dist`), and
+//! the landing after 3-D Secure, which shows the shopper's order in result mode.
 //!
-//! Every HTML page gets a Content-Security-Policy of its own: scripts only from this origin
-//! plus the exact inline scripts the page carries (by SHA-256; trunk writes one to start the
-//! wasm), `'wasm-unsafe-eval'` so the component can compile, and nothing from elsewhere.
+//! Every HTML page gets a Content-Security-Policy of its own (the security-headers layer keeps
+//! it): scripts only from this origin plus the exact inline scripts the page carries (by
+//! SHA-256; trunk writes one to start the wasm), `'wasm-unsafe-eval'` so the component can
+//! compile, inline styles (leptos sets `style` attributes), and nothing from elsewhere.
 
 use std::path::PathBuf;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE};
+use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, LOCATION};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
@@ -18,6 +20,8 @@ use sha2::{Digest as _, Sha256};
 use tower::ServiceExt as _;
 use tower_http::services::ServeDir;
 
+use super::customer::DemoCustomer;
+use super::orders;
 use crate::api::{ApiFailure, AppState};
 
 /// Environment variable naming the directory of the built pages.
@@ -39,6 +43,9 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
     let readable = matches!(*request.method(), Method::GET | Method::HEAD);
     if !state.config.gateway.is_sandbox() || !readable {
         return ApiFailure::NotFound("endpoint").into_response();
+    }
+    if let Some(result_page) = landing_redirect(&request) {
+        return result_page;
     }
     let dir = dist_dir();
     if !dir.join("index.html").is_file() {
@@ -65,8 +72,53 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
     }
 }
 
+/// The customer back from 3-D Secure lands on `/?checkout=…&session_id=…&payment_id=…` (the
+/// default `SUCCESS_URL`/`DECLINE_URL`). When that session is one of their orders, send them to
+/// the shop page in result mode for it (the page needs the session's client secret, which
+/// only the shop backend kept).
+fn landing_redirect(request: &Request) -> Option<Response> {
+    if request.uri().path() != "/" {
+        return None;
+    }
+    let url = reqwest::Url::parse(&format!(
+        "http://landing.invalid/?{}",
+        request.uri().query()?
+    ))
+    .ok()?;
+    let param = |name: &str| {
+        url.query_pairs()
+            .find(|(key, _)| key == name)
+            .map(|(_, v)| v.into_owned())
+    };
+    let (Some(outcome), Some(session_id)) = (param("checkout"), param("session_id")) else {
+        return None;
+    };
+    let customer = DemoCustomer::from_headers(request.headers());
+    let order = orders::lookup(&session_id, &customer.id)?;
+    let mut target = reqwest::Url::parse("http://landing.invalid/").ok()?;
+    target
+        .query_pairs_mut()
+        .append_pair("session", &session_id)
+        .append_pair("client_secret", &order.client_secret)
+        .append_pair("mode", "result")
+        .append_pair("checkout", &outcome);
+    let location = HeaderValue::from_str(&format!("/?{}", target.query()?)).ok()?;
+    Some(
+        (
+            StatusCode::SEE_OTHER,
+            [
+                (LOCATION, location),
+                (CACHE_CONTROL, HeaderValue::from_static("no-store")),
+            ],
+        )
+            .into_response(),
+    )
+}
+
 /// Reads an HTML answer and sends it again with its CSP and `no-cache`.
-async fn with_page_policy(response: Response<tower_http::services::fs::ServeFileSystemResponseBody>) -> Response {
+async fn with_page_policy(
+    response: Response<tower_http::services::fs::ServeFileSystemResponseBody>,
+) -> Response {
     let (mut parts, body) = response.into_parts();
     let Ok(bytes) = axum::body::to_bytes(Body::new(body), MAX_HTML_BYTES).await else {
         return ApiFailure::Internal("a demo page could not be read".into()).into_response();
@@ -76,9 +128,14 @@ async fn with_page_policy(response: Response<tower_http::services::fs::ServeFile
         Ok(value) => {
             parts.headers.insert(CONTENT_SECURITY_POLICY, value);
         }
-        Err(_) => return ApiFailure::Internal("a page policy is not a valid header".into()).into_response(),
+        Err(_) => {
+            return ApiFailure::Internal("a page policy is not a valid header".into())
+                .into_response();
+        }
     }
-    parts.headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    parts
+        .headers
+        .insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     parts.headers.remove(axum::http::header::CONTENT_LENGTH);
     Response::from_parts(parts, Body::from(bytes))
 }
@@ -87,12 +144,17 @@ async fn with_page_policy(response: Response<tower_http::services::fs::ServeFile
 pub fn page_policy(html: &str) -> String {
     let hashes: String = inline_scripts(html)
         .into_iter()
-        .map(|script| format!(" 'sha256-{}'", BASE64.encode(Sha256::digest(script.as_bytes()))))
+        .map(|script| {
+            format!(
+                " 'sha256-{}'",
+                BASE64.encode(Sha256::digest(script.as_bytes()))
+            )
+        })
         .collect();
     format!(
-        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{hashes}; style-src 'self' 'unsafe-inline'; \
-         img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; \
-         base-uri 'none'; object-src 'none'"
+        "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'{hashes}; style-src 'self' 'unsafe-inline'; \
+         img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; \
+         frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
     )
 }
 
@@ -128,7 +190,12 @@ fn not_built(dir: &std::path::Path) -> Response {
          Build them with `trunk build --release` (or run `make run`), or set {DIST_DIR_VAR}.\n",
         dir.display()
     );
-    (StatusCode::SERVICE_UNAVAILABLE, [(CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response()
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [(CONTENT_TYPE, "text/plain; charset=utf-8")],
+        text,
+    )
+        .into_response()
 }
 
 #[cfg(test)]
@@ -139,7 +206,10 @@ mod tests {
     fn hashes_only_inline_scripts() {
         let html = "<head><script type=\"module\">\nimport init from '/a.js';\n</script>\
                     <SCRIPT src=\"/b.js\"></SCRIPT><script>x()</script></head>";
-        assert_eq!(inline_scripts(html), vec!["\nimport init from '/a.js';\n", "x()"]);
+        assert_eq!(
+            inline_scripts(html),
+            vec!["\nimport init from '/a.js';\n", "x()"]
+        );
         let policy = page_policy(html);
         let expected = BASE64.encode(Sha256::digest(b"x()"));
         assert!(policy.contains(&format!("'sha256-{expected}'")), "{policy}");
@@ -151,6 +221,9 @@ mod tests {
     fn a_page_without_scripts_allows_only_its_origin() {
         let policy = page_policy("<p>hello</p>");
         assert!(!policy.contains("sha256"), "{policy}");
-        assert!(policy.starts_with("default-src 'self'; script-src 'self' 'wasm-unsafe-eval';"), "{policy}");
+        assert!(
+            policy.starts_with("default-src 'none'; script-src 'self' 'wasm-unsafe-eval';"),
+            "{policy}"
+        );
     }
 }

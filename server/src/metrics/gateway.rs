@@ -131,12 +131,17 @@ mod tests {
         assert_eq!(endpoint_label(&p("payment")), "payment");
         assert_eq!(endpoint_label(&p("paymentv2")), "paymentv2");
         assert_eq!(
-            endpoint_label(&p("transaction/status/0b6f3a52-3c6e-4f0e-9a53-1d2c3b4a5f60")),
+            endpoint_label(&p(
+                "transaction/status/0b6f3a52-3c6e-4f0e-9a53-1d2c3b4a5f60"
+            )),
             "transaction_status"
         );
         assert_eq!(endpoint_label(&p("subscription/list")), "subscription_list");
         assert_eq!(endpoint_label(&p("subscription/abc")), "subscription_get");
-        assert_eq!(endpoint_label(&p("subscription/abc/resume")), "subscription_resume");
+        assert_eq!(
+            endpoint_label(&p("subscription/abc/resume")),
+            "subscription_resume"
+        );
         assert_eq!(endpoint_label(&p("refund/")), "refund");
         assert_eq!(endpoint_label(&p("nope/a/b/c")), "other");
         assert_eq!(endpoint_label(&p("unheard-of")), "other");
@@ -152,6 +157,11 @@ mod tests {
         let mut out = String::new();
         write(&mut out);
         assert!(out.contains("checkout_gateway_request_duration_seconds_bucket{endpoint=\"subscription_pause\",le=\"0.0025\"}"), "{out}");
-        assert!(out.contains("checkout_gateway_requests_total{endpoint=\"subscription_pause\",result=\"2xx\"}"), "{out}");
+        assert!(
+            out.contains(
+                "checkout_gateway_requests_total{endpoint=\"subscription_pause\",result=\"2xx\"}"
+            ),
+            "{out}"
+        );
     }
 }

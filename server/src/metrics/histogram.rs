@@ -6,8 +6,8 @@ use std::time::Duration;
 
 /// Upper bounds of the latency buckets, in microseconds (1 ms to 30 s).
 pub const LATENCY_BOUNDS_US: [u64; 14] = [
-    1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000,
-    2_500_000, 5_000_000, 10_000_000, 30_000_000,
+    1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000,
+    5_000_000, 10_000_000, 30_000_000,
 ];
 
 /// Counts of observations per bucket, their sum and their number.
@@ -52,11 +52,21 @@ impl Histogram {
         for (slot, bound) in LATENCY_BOUNDS_US.iter().enumerate() {
             cumulative += self.buckets[slot].load(Ordering::Relaxed);
             let le = seconds(*bound);
-            let _ = writeln!(out, "{name}_bucket{{{labels}{sep}le=\"{le}\"}} {cumulative}");
+            let _ = writeln!(
+                out,
+                "{name}_bucket{{{labels}{sep}le=\"{le}\"}} {cumulative}"
+            );
         }
         cumulative += self.buckets[LATENCY_BOUNDS_US.len()].load(Ordering::Relaxed);
-        let _ = writeln!(out, "{name}_bucket{{{labels}{sep}le=\"+Inf\"}} {cumulative}");
-        let braces = if labels.is_empty() { String::new() } else { format!("{{{labels}}}") };
+        let _ = writeln!(
+            out,
+            "{name}_bucket{{{labels}{sep}le=\"+Inf\"}} {cumulative}"
+        );
+        let braces = if labels.is_empty() {
+            String::new()
+        } else {
+            format!("{{{labels}}}")
+        };
         let sum = seconds(self.sum_us.load(Ordering::Relaxed));
         let _ = writeln!(out, "{name}_sum{braces} {sum}");
         let _ = writeln!(out, "{name}_count{braces} {cumulative}");
@@ -86,12 +96,30 @@ mod tests {
         histogram.observe(Duration::from_secs(60));
         let mut out = String::new();
         histogram.write(&mut out, "x_seconds", "endpoint=\"payment\"");
-        assert!(out.contains("x_seconds_bucket{endpoint=\"payment\",le=\"0.001\"} 1\n"), "{out}");
-        assert!(out.contains("x_seconds_bucket{endpoint=\"payment\",le=\"0.005\"} 2\n"), "{out}");
-        assert!(out.contains("x_seconds_bucket{endpoint=\"payment\",le=\"30\"} 2\n"), "{out}");
-        assert!(out.contains("x_seconds_bucket{endpoint=\"payment\",le=\"+Inf\"} 3\n"), "{out}");
-        assert!(out.contains("x_seconds_sum{endpoint=\"payment\"} 60.0038\n"), "{out}");
-        assert!(out.contains("x_seconds_count{endpoint=\"payment\"} 3\n"), "{out}");
+        assert!(
+            out.contains("x_seconds_bucket{endpoint=\"payment\",le=\"0.001\"} 1\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("x_seconds_bucket{endpoint=\"payment\",le=\"0.005\"} 2\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("x_seconds_bucket{endpoint=\"payment\",le=\"30\"} 2\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("x_seconds_bucket{endpoint=\"payment\",le=\"+Inf\"} 3\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("x_seconds_sum{endpoint=\"payment\"} 60.0038\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("x_seconds_count{endpoint=\"payment\"} 3\n"),
+            "{out}"
+        );
         assert_eq!(histogram.count(), 3);
     }
 

@@ -62,14 +62,21 @@ fn method_label(method: &Method) -> &'static str {
 
 /// Escapes a label value (backslash, quote, newline).
 pub fn escape(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
 }
 
 /// Writes the HTTP metrics.
 pub(super) fn write(out: &mut String) {
     out.push_str("# HELP checkout_http_requests_total Requests served, by route pattern, method and status.\n");
     out.push_str("# TYPE checkout_http_requests_total counter\n");
-    let requests = HTTP.requests.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let requests = HTTP
+        .requests
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone();
     for ((route, method, status), count) in requests {
         let _ = writeln!(
             out,

@@ -35,7 +35,9 @@ pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 pub async fn render(store: &dyn Store) -> String {
     let mut out = String::with_capacity(8 * 1024);
     let store_up = write_store_figures(&mut out, store).await;
-    out.push_str("# HELP checkout_store_up Whether the store answered the queries of this scrape.\n");
+    out.push_str(
+        "# HELP checkout_store_up Whether the store answered the queries of this scrape.\n",
+    );
     out.push_str("# TYPE checkout_store_up gauge\n");
     let _ = writeln!(out, "checkout_store_up {}", u8::from(store_up));
     reconcile::write(&mut out);
@@ -60,21 +62,45 @@ async fn write_store_figures(out: &mut String, store: &dyn Store) -> bool {
     out.push_str("# HELP checkout_payments Payments in the store, by state.\n");
     out.push_str("# TYPE checkout_payments gauge\n");
     for (state, count) in payments {
-        let _ = writeln!(out, "checkout_payments{{state=\"{}\"}} {count}", state_name(state));
+        let _ = writeln!(
+            out,
+            "checkout_payments{{state=\"{}\"}} {count}",
+            state_name(state)
+        );
     }
     out.push_str("# HELP checkout_webhook_events Webhook deliveries received, by verdict.\n");
     out.push_str("# TYPE checkout_webhook_events gauge\n");
     for (verdict, count) in webhooks {
-        let _ = writeln!(out, "checkout_webhook_events{{verdict=\"{}\"}} {count}", verdict.as_str());
+        let _ = writeln!(
+            out,
+            "checkout_webhook_events{{verdict=\"{}\"}} {count}",
+            verdict.as_str()
+        );
     }
-    out.push_str("# HELP checkout_reconciler_backlog Items due for the reconciler and not yet handled.\n");
+    out.push_str(
+        "# HELP checkout_reconciler_backlog Items due for the reconciler and not yet handled.\n",
+    );
     out.push_str("# TYPE checkout_reconciler_backlog gauge\n");
-    let _ = writeln!(out, "checkout_reconciler_backlog{{kind=\"payments\"}} {}", backlog.payments_due);
-    let _ = writeln!(out, "checkout_reconciler_backlog{{kind=\"subscriptions\"}} {}", backlog.subscriptions_due);
+    let _ = writeln!(
+        out,
+        "checkout_reconciler_backlog{{kind=\"payments\"}} {}",
+        backlog.payments_due
+    );
+    let _ = writeln!(
+        out,
+        "checkout_reconciler_backlog{{kind=\"subscriptions\"}} {}",
+        backlog.subscriptions_due
+    );
     out.push_str("# HELP checkout_reconciler_lag_seconds How long the oldest overdue reconciler item has waited.\n");
     out.push_str("# TYPE checkout_reconciler_lag_seconds gauge\n");
     let lag_ms = backlog.lag_at(now).whole_milliseconds();
-    let lag_us = u64::try_from(lag_ms.max(0)).unwrap_or(u64::MAX).saturating_mul(1000);
-    let _ = writeln!(out, "checkout_reconciler_lag_seconds {}", histogram::seconds(lag_us));
+    let lag_us = u64::try_from(lag_ms.max(0))
+        .unwrap_or(u64::MAX)
+        .saturating_mul(1000);
+    let _ = writeln!(
+        out,
+        "checkout_reconciler_lag_seconds {}",
+        histogram::seconds(lag_us)
+    );
     true
 }

@@ -62,11 +62,16 @@ pub fn last_pass() -> Option<i64> {
 
 /// Writes the counters and the last pass time.
 pub(super) fn write(out: &mut String) {
-    out.push_str("# HELP checkout_reconciler_events_total What the reconciler of this process did.\n");
+    out.push_str(
+        "# HELP checkout_reconciler_events_total What the reconciler of this process did.\n",
+    );
     out.push_str("# TYPE checkout_reconciler_events_total counter\n");
     for (slot, (_, name)) in EVENTS.iter().enumerate() {
         let value = COUNTS[slot].load(Ordering::Relaxed);
-        let _ = writeln!(out, "checkout_reconciler_events_total{{event=\"{name}\"}} {value}");
+        let _ = writeln!(
+            out,
+            "checkout_reconciler_events_total{{event=\"{name}\"}} {value}"
+        );
     }
     if let Some(at) = last_pass() {
         out.push_str("# HELP checkout_reconciler_last_pass_timestamp_seconds When this process's reconciler last finished a pass.\n");

@@ -11,8 +11,10 @@ use checkout::contract::PaymentState;
 
 use super::outcome::changes_from;
 use super::{PaymentError, PaymentService, now};
-use crate::gateway::wire::{CaptureRequest, RefundRequest, RequestAmount, TransactionResponse, VoidRequest};
 use crate::gateway::GatewayError;
+use crate::gateway::wire::{
+    CaptureRequest, RefundRequest, RequestAmount, TransactionResponse, VoidRequest,
+};
 use crate::store::model::{Payment, PaymentChanges};
 
 /// How long an operation may hold a payment.
@@ -31,7 +33,11 @@ pub enum Adjustment {
 
 impl PaymentService {
     /// Applies `adjustment` to payment `payment_id` and returns the payment afterwards.
-    pub async fn adjust(&self, payment_id: &str, adjustment: Adjustment) -> Result<Payment, PaymentError> {
+    pub async fn adjust(
+        &self,
+        payment_id: &str,
+        adjustment: Adjustment,
+    ) -> Result<Payment, PaymentError> {
         let payment = self.load(payment_id).await?;
         let (to, amount) = plan(&payment, adjustment)?;
         let Some(transaction_id) = payment.gateway_transaction_id.clone() else {
@@ -48,8 +54,14 @@ impl PaymentService {
                 "another operation on this payment is in progress; retry shortly",
             ));
         }
-        let result = self.adjust_leased(payment_id, adjustment, to, amount, transaction_id).await;
-        if let Err(error) = self.store().release_payment(payment_id, self.instance_id(), None).await {
+        let result = self
+            .adjust_leased(payment_id, adjustment, to, amount, transaction_id)
+            .await;
+        if let Err(error) = self
+            .store()
+            .release_payment(payment_id, self.instance_id(), None)
+            .await
+        {
             tracing::error!(payment_id, %error, "could not release the payment's lease");
         }
         result
@@ -67,11 +79,15 @@ impl PaymentService {
         let payment = self.load(payment_id).await?;
         let (to_now, amount_now) = plan(&payment, adjustment)?;
         if (to_now, amount_now) != (to, amount) {
-            return Err(invalid_state(&payment, "it changed while the request was waiting"));
+            return Err(invalid_state(
+                &payment,
+                "it changed while the request was waiting",
+            ));
         }
         let merchant_id = self.settings().merchant_id.clone();
         let started = now();
-        let (endpoint, result): (&str, Result<TransactionResponse, GatewayError>) = match adjustment {
+        let (endpoint, result): (&str, Result<TransactionResponse, GatewayError>) = match adjustment
+        {
             Adjustment::Capture(_) => {
                 let request = CaptureRequest {
                     transaction_id,
@@ -98,7 +114,8 @@ impl PaymentService {
                 ("void", self.gateway().void(&request).await)
             }
         };
-        self.log_attempt(Some(payment_id), endpoint, started, &result).await;
+        self.log_attempt(Some(payment_id), endpoint, started, &result)
+            .await;
         let response = result?;
         let gateway = changes_from(&response);
         let changes = match adjustment {
@@ -118,8 +135,15 @@ impl PaymentService {
             .advance_payment(payment_id, &[payment.state], to, changes)
             .await?;
         if !advanced.moved() {
-            tracing::error!(payment_id, endpoint, "the gateway accepted an adjustment the store could not record");
-            return Err(invalid_state(advanced.payment(), "it changed during the operation"));
+            tracing::error!(
+                payment_id,
+                endpoint,
+                "the gateway accepted an adjustment the store could not record"
+            );
+            return Err(invalid_state(
+                advanced.payment(),
+                "it changed during the operation",
+            ));
         }
         Ok(advanced.into_payment())
     }
@@ -133,11 +157,17 @@ impl PaymentService {
 }
 
 /// The state `adjustment` leads to and the amount it moves, or why it cannot be done.
-pub fn plan(payment: &Payment, adjustment: Adjustment) -> Result<(PaymentState, u64), PaymentError> {
+pub fn plan(
+    payment: &Payment,
+    adjustment: Adjustment,
+) -> Result<(PaymentState, u64), PaymentError> {
     match adjustment {
         Adjustment::Capture(amount) => {
             if payment.state != PaymentState::Authorized {
-                return Err(invalid_state(payment, "only an authorized payment can be captured"));
+                return Err(invalid_state(
+                    payment,
+                    "only an authorized payment can be captured",
+                ));
             }
             let amount = amount.unwrap_or(payment.amount);
             if amount == 0 || amount > payment.amount {
@@ -150,13 +180,23 @@ pub fn plan(payment: &Payment, adjustment: Adjustment) -> Result<(PaymentState, 
             Ok((PaymentState::Captured, amount))
         }
         Adjustment::Refund(amount) => {
-            if !matches!(payment.state, PaymentState::Captured | PaymentState::PartiallyRefunded) {
-                return Err(invalid_state(payment, "only a captured payment can be refunded"));
+            if !matches!(
+                payment.state,
+                PaymentState::Captured | PaymentState::PartiallyRefunded
+            ) {
+                return Err(invalid_state(
+                    payment,
+                    "only a captured payment can be refunded",
+                ));
             }
             let refundable = payment.refundable();
             let amount = amount.unwrap_or(refundable);
             if amount == 0 {
-                return Err(PaymentError::invalid("invalid_amount", "amount", "must be at least 1"));
+                return Err(PaymentError::invalid(
+                    "invalid_amount",
+                    "amount",
+                    "must be at least 1",
+                ));
             }
             let Some(to) = payment.state_after_refund(amount) else {
                 return Err(PaymentError::Conflict {
@@ -169,7 +209,10 @@ pub fn plan(payment: &Payment, adjustment: Adjustment) -> Result<(PaymentState, 
         }
         Adjustment::Void => {
             if payment.state != PaymentState::Authorized {
-                return Err(invalid_state(payment, "only an authorized, uncaptured payment can be voided"));
+                return Err(invalid_state(
+                    payment,
+                    "only an authorized, uncaptured payment can be voided",
+                ));
             }
             Ok((PaymentState::Voided, payment.amount))
         }
@@ -179,6 +222,9 @@ pub fn plan(payment: &Payment, adjustment: Adjustment) -> Result<(PaymentState, 
 fn invalid_state(payment: &Payment, why: &str) -> PaymentError {
     PaymentError::conflict(
         "invalid_state",
-        format!("the payment is {}: {why}", crate::store::transitions::state_name(payment.state)),
+        format!(
+            "the payment is {}: {why}",
+            crate::store::transitions::state_name(payment.state)
+        ),
     )
 }

@@ -70,7 +70,11 @@ pub fn year_month(at: OffsetDateTime) -> YearMonth {
 }
 
 fn card_error(error: CardError) -> PaymentError {
-    PaymentError::invalid(error.code(), format!("card.{}", error.field()), error.to_string())
+    PaymentError::invalid(
+        error.code(),
+        format!("card.{}", error.field()),
+        error.to_string(),
+    )
 }
 
 #[cfg(test)]
@@ -115,16 +119,43 @@ mod tests {
         assert_eq!(wire.number.expose_secret(), "4242424242424242");
         assert_eq!(card.summary().last4.as_str(), "4242");
         let shown = format!("{card:?}");
-        assert!(!shown.contains("4242424242424242") && !shown.contains("012"), "{shown}");
+        assert!(
+            !shown.contains("4242424242424242") && !shown.contains("012"),
+            "{shown}"
+        );
     }
 
     #[test]
     fn each_rule_names_its_field() {
         let t = today();
-        assert_eq!(field_of(ParsedCard::parse(&fields("4242424242424241", "5", "30", "123"), t)), "card.number");
-        assert_eq!(field_of(ParsedCard::parse(&fields("4242424242424242", "13", "30", "123"), t)), "card.expiry_month");
-        assert_eq!(field_of(ParsedCard::parse(&fields("4242424242424242", "1", "2024", "123"), t)), "card.expiry");
-        assert_eq!(field_of(ParsedCard::parse(&fields("378282246310005", "1", "30", "123"), t)), "card.cvc");
+        assert_eq!(
+            field_of(ParsedCard::parse(
+                &fields("4242424242424241", "5", "30", "123"),
+                t
+            )),
+            "card.number"
+        );
+        assert_eq!(
+            field_of(ParsedCard::parse(
+                &fields("4242424242424242", "13", "30", "123"),
+                t
+            )),
+            "card.expiry_month"
+        );
+        assert_eq!(
+            field_of(ParsedCard::parse(
+                &fields("4242424242424242", "1", "2024", "123"),
+                t
+            )),
+            "card.expiry"
+        );
+        assert_eq!(
+            field_of(ParsedCard::parse(
+                &fields("378282246310005", "1", "30", "123"),
+                t
+            )),
+            "card.cvc"
+        );
         let mut nameless = fields("4242424242424242", "1", "30", "123");
         nameless.name = " ".into();
         assert_eq!(field_of(ParsedCard::parse(&nameless, t)), "card.name");

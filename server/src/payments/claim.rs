@@ -26,7 +26,9 @@ impl PaymentService {
             let since = match self.store().begin_idempotent(&key, &digest, now()).await? {
                 IdempotencyBegin::New => return Ok(()),
                 IdempotencyBegin::InProgress { since } => since,
-                IdempotencyBegin::Completed(_) | IdempotencyBegin::Conflict => OffsetDateTime::UNIX_EPOCH,
+                IdempotencyBegin::Completed(_) | IdempotencyBegin::Conflict => {
+                    OffsetDateTime::UNIX_EPOCH
+                }
             };
             self.refuse_if_busy(session_id).await?;
             // Nothing in flight and nothing paid: the claimant died before recording its
@@ -47,7 +49,11 @@ impl PaymentService {
     /// a claim left behind only delays the shopper's next attempt until it is stale.
     pub async fn release_session(&self, session_id: &str) {
         let released = match claim_key(session_id) {
-            Ok(key) => self.store().release_idempotent(&key).await.map_err(PaymentError::from),
+            Ok(key) => self
+                .store()
+                .release_idempotent(&key)
+                .await
+                .map_err(PaymentError::from),
             Err(error) => Err(error),
         };
         if let Err(error) = released {

@@ -43,7 +43,11 @@ pub enum PaymentError {
 
 impl PaymentError {
     /// A 400-class error naming `field`.
-    pub fn invalid(code: &'static str, field: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn invalid(
+        code: &'static str,
+        field: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
         Self::Invalid {
             code,
             field: field.into(),

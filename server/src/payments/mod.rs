@@ -121,7 +121,11 @@ impl PaymentService {
     }
 
     /// Up to `limit` payments of `session_id`, newest first.
-    pub async fn session_payments(&self, session_id: &str, limit: u32) -> Result<Page<Payment>, PaymentError> {
+    pub async fn session_payments(
+        &self,
+        session_id: &str,
+        limit: u32,
+    ) -> Result<Page<Payment>, PaymentError> {
         Ok(self
             .store()
             .list_payments(PaymentQuery {

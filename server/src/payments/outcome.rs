@@ -58,9 +58,13 @@ pub fn attempt_outcome<T>(result: &Result<T, GatewayError>) -> (AttemptOutcome, 
         Err(error) => match error {
             GatewayError::Declined { .. } => (AttemptOutcome::Declined, None),
             GatewayError::Rejected { status, .. } => (AttemptOutcome::Rejected, Some(*status)),
-            GatewayError::InvalidResponse { status, .. } => (AttemptOutcome::Rejected, Some(*status)),
+            GatewayError::InvalidResponse { status, .. } => {
+                (AttemptOutcome::Rejected, Some(*status))
+            }
             GatewayError::NotFound => (AttemptOutcome::Rejected, Some(404)),
-            GatewayError::InvalidRequest(_) | GatewayError::Config { .. } => (AttemptOutcome::Transport, None),
+            GatewayError::InvalidRequest(_) | GatewayError::Config { .. } => {
+                (AttemptOutcome::Transport, None)
+            }
             GatewayError::Unauthorized { status } => (AttemptOutcome::Unauthorized, Some(*status)),
             GatewayError::OutcomeUnknown { .. } => (AttemptOutcome::OutcomeUnknown, None),
             GatewayError::Transport { .. } => (AttemptOutcome::Transport, None),
@@ -176,7 +180,9 @@ const UNSETTLED: [PaymentState; 3] = [
 pub fn is_unknown(error: &GatewayError) -> bool {
     matches!(
         error,
-        GatewayError::OutcomeUnknown { .. } | GatewayError::Unavailable { .. } | GatewayError::InvalidResponse { .. }
+        GatewayError::OutcomeUnknown { .. }
+            | GatewayError::Unavailable { .. }
+            | GatewayError::InvalidResponse { .. }
     )
 }
 
@@ -187,22 +193,40 @@ mod tests {
     #[test]
     fn decline_reasons() {
         assert_eq!(decline_code(51, "ERR2001"), DeclineCode::InsufficientFunds);
-        assert_eq!(decline_code(5, "ERR2002"), DeclineCode::AuthenticationFailed);
+        assert_eq!(
+            decline_code(5, "ERR2002"),
+            DeclineCode::AuthenticationFailed
+        );
         assert_eq!(decline_code(-8009, "ERR3010"), DeclineCode::RiskRejected);
         assert_eq!(decline_code(-1, "X"), DeclineCode::Other);
     }
 
     #[test]
     fn approvals_follow_the_endpoint() {
-        assert_eq!(approved_state(PaymentKind::AuthorizationV2), PaymentState::Authorized);
-        assert_eq!(approved_state(PaymentKind::TokenPayment), PaymentState::Captured);
+        assert_eq!(
+            approved_state(PaymentKind::AuthorizationV2),
+            PaymentState::Authorized
+        );
+        assert_eq!(
+            approved_state(PaymentKind::TokenPayment),
+            PaymentState::Captured
+        );
     }
 
     #[test]
     fn attempt_outcomes() {
-        let unknown: Result<(), _> = Err(GatewayError::OutcomeUnknown { reason: "timeout".into() });
+        let unknown: Result<(), _> = Err(GatewayError::OutcomeUnknown {
+            reason: "timeout".into(),
+        });
         assert_eq!(attempt_outcome(&unknown).0, AttemptOutcome::OutcomeUnknown);
-        let refused: Result<(), _> = Err(GatewayError::Rejected { status: 412, code: None, message: None });
-        assert_eq!(attempt_outcome(&refused), (AttemptOutcome::Rejected, Some(412)));
+        let refused: Result<(), _> = Err(GatewayError::Rejected {
+            status: 412,
+            code: None,
+            message: None,
+        });
+        assert_eq!(
+            attempt_outcome(&refused),
+            (AttemptOutcome::Rejected, Some(412))
+        );
     }
 }

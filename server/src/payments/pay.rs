@@ -17,7 +17,8 @@ use super::request::{Shopper, billing_address, browser_info, time_zone};
 use super::{PaymentError, PaymentService, later, now, payment_result};
 use crate::gateway::wire::{Address, PaymentMethod, PaymentRequest, RequestAmount};
 use crate::store::model::{
-    CaptureMode, CardSummary, NewPayment, Payment, PaymentChanges, PaymentKind, SavedCardRecord, Session,
+    CaptureMode, CardSummary, NewPayment, Payment, PaymentChanges, PaymentKind, SavedCardRecord,
+    Session,
 };
 
 /// Billing fields every checkout form asks for (the gateway wants a billing address; these
@@ -57,17 +58,38 @@ impl PaymentService {
         self.claim_session(&session.id).await?;
         let paid = match (&session.plan_id, prepared.method) {
             (Some(plan_id), Method::Card(card)) => {
-                self.pay_subscription(session, plan_id, &card, prepared.billing, &prepared.time_zone, shopper)
-                    .await
+                self.pay_subscription(
+                    session,
+                    plan_id,
+                    &card,
+                    prepared.billing,
+                    &prepared.time_zone,
+                    shopper,
+                )
+                .await
             }
             (None, Method::Card(card)) => {
                 let browser = browser_info(&request.browser_info, &shopper.accept)?;
-                self.pay_three_ds(session, &card, request.save_card, prepared.billing, browser, prepared.time_zone, shopper)
-                    .await
+                self.pay_three_ds(
+                    session,
+                    &card,
+                    request.save_card,
+                    prepared.billing,
+                    browser,
+                    prepared.time_zone,
+                    shopper,
+                )
+                .await
             }
             (None, Method::Saved(card)) => {
-                self.pay_with_token(session, &card, prepared.billing, prepared.time_zone, shopper)
-                    .await
+                self.pay_with_token(
+                    session,
+                    &card,
+                    prepared.billing,
+                    prepared.time_zone,
+                    shopper,
+                )
+                .await
             }
             (Some(_), Method::Saved(_)) => Err(PaymentError::invalid(
                 "invalid_field",
@@ -90,7 +112,12 @@ impl PaymentService {
             .ok_or(PaymentError::NotFound("payment"))
     }
 
-    async fn prepare(&self, session: &Session, request: &PayRequest, today: YearMonth) -> Result<Prepared, PaymentError> {
+    async fn prepare(
+        &self,
+        session: &Session,
+        request: &PayRequest,
+        today: YearMonth,
+    ) -> Result<Prepared, PaymentError> {
         if session.plan_id.is_some() && request.saved_card_id.is_some() {
             return Err(PaymentError::invalid(
                 "invalid_field",
@@ -109,7 +136,11 @@ impl PaymentService {
                 ));
             }
             (None, None) => {
-                return Err(PaymentError::invalid("required", "card", "card details or `saved_card_id` are required"));
+                return Err(PaymentError::invalid(
+                    "required",
+                    "card",
+                    "card details or `saved_card_id` are required",
+                ));
             }
         };
         if request.save_card && session.customer_id.is_none() {
@@ -119,7 +150,11 @@ impl PaymentService {
                 "a card can only be saved in a session with a customer",
             ));
         }
-        let billing = billing_address(&request.billing_address, &BILLING_FIELDS, session.email.as_deref())?;
+        let billing = billing_address(
+            &request.billing_address,
+            &BILLING_FIELDS,
+            session.email.as_deref(),
+        )?;
         let time_zone = time_zone(&request.browser_info)?;
         if matches!(method, Method::Card(_)) {
             // Checked now so a bad field is reported before the session is claimed.
@@ -132,15 +167,34 @@ impl PaymentService {
         })
     }
 
-    async fn saved_card(&self, session: &Session, card_id: &str, today: YearMonth) -> Result<SavedCardRecord, PaymentError> {
-        let unknown = || PaymentError::invalid("unknown_saved_card", "saved_card_id", "no such saved card for this customer");
+    async fn saved_card(
+        &self,
+        session: &Session,
+        card_id: &str,
+        today: YearMonth,
+    ) -> Result<SavedCardRecord, PaymentError> {
+        let unknown = || {
+            PaymentError::invalid(
+                "unknown_saved_card",
+                "saved_card_id",
+                "no such saved card for this customer",
+            )
+        };
         let Some(customer_id) = &session.customer_id else {
             return Err(unknown());
         };
-        let card = self.store().get_card(customer_id, card_id).await?.ok_or_else(unknown)?;
+        let card = self
+            .store()
+            .get_card(customer_id, card_id)
+            .await?
+            .ok_or_else(unknown)?;
         let expires = YearMonth::new(card.expiry_year, card.expiry_month);
         if expires.is_some_and(|expires| expires < today) {
-            return Err(PaymentError::invalid("expired", "saved_card_id", "the saved card has expired"));
+            return Err(PaymentError::invalid(
+                "expired",
+                "saved_card_id",
+                "the saved card has expired",
+            ));
         }
         Ok(card)
     }
@@ -176,7 +230,12 @@ impl PaymentService {
         };
         let advanced = self
             .store()
-            .advance_payment(&payment.id, &[PaymentState::Created], PaymentState::Pending, changes)
+            .advance_payment(
+                &payment.id,
+                &[PaymentState::Created],
+                PaymentState::Pending,
+                changes,
+            )
             .await?;
         Ok(advanced.into_payment())
     }
@@ -196,7 +255,9 @@ impl PaymentService {
             CaptureMode::Capture => PaymentKind::PaymentV2,
             CaptureMode::Authorize => PaymentKind::AuthorizationV2,
         };
-        let payment = self.open_payment(session, kind, session.amount, Some(card.summary()), None).await?;
+        let payment = self
+            .open_payment(session, kind, session.amount, Some(card.summary()), None)
+            .await?;
         let request = PaymentRequest {
             amount: RequestAmount::new(session.amount),
             currency: session.currency.clone(),
@@ -213,10 +274,14 @@ impl PaymentService {
         };
         let started = now();
         let (endpoint, result) = match kind {
-            PaymentKind::AuthorizationV2 => ("authorizationv2", self.gateway().authorization_v2(&request).await),
+            PaymentKind::AuthorizationV2 => (
+                "authorizationv2",
+                self.gateway().authorization_v2(&request).await,
+            ),
             _ => ("paymentv2", self.gateway().payment_v2(&request).await),
         };
-        self.log_attempt(Some(&payment.id), endpoint, started, &result).await;
+        self.log_attempt(Some(&payment.id), endpoint, started, &result)
+            .await;
         match result {
             Ok(start) if is_http_url(&start.redirect_url) => {
                 tracing::info!(payment_id = %payment.id, "3DS started; redirecting the shopper");
@@ -233,7 +298,9 @@ impl PaymentService {
                 Ok(answer(&payment))
             }
             Err(error) => {
-                let payment = self.finish_charge(payment, &Err(error), PaymentChanges::default()).await?;
+                let payment = self
+                    .finish_charge(payment, &Err(error), PaymentChanges::default())
+                    .await?;
                 Ok(answer(&payment))
             }
         }
@@ -254,7 +321,13 @@ impl PaymentService {
         };
         let summary = CardSummary::from_saved(card);
         let payment = self
-            .open_payment(session, kind, session.amount, Some(summary), Some(card.id.clone()))
+            .open_payment(
+                session,
+                kind,
+                session.amount,
+                Some(summary),
+                Some(card.id.clone()),
+            )
             .await?;
         let request = PaymentRequest {
             amount: RequestAmount::new(session.amount),
@@ -272,22 +345,35 @@ impl PaymentService {
         };
         let started = now();
         let (endpoint, result) = match kind {
-            PaymentKind::TokenAuthorization => ("authorization", self.gateway().authorization(&request).await),
+            PaymentKind::TokenAuthorization => (
+                "authorization",
+                self.gateway().authorization(&request).await,
+            ),
             _ => ("payment", self.gateway().payment(&request).await),
         };
-        self.log_attempt(Some(&payment.id), endpoint, started, &result).await;
-        let payment = self.finish_charge(payment, &result, PaymentChanges::default()).await?;
+        self.log_attempt(Some(&payment.id), endpoint, started, &result)
+            .await;
+        let payment = self
+            .finish_charge(payment, &result, PaymentChanges::default())
+            .await?;
         Ok(answer(&payment))
     }
 
     /// Releases the claim when no payment of the session is in flight or paid.
     async fn release_session_if_idle(&self, session_id: &str) {
         match self.session_payments(session_id, 20).await {
-            Ok(page) if page.items.iter().all(|p| matches!(p.state, PaymentState::Declined | PaymentState::Failed)) => {
+            Ok(page)
+                if page
+                    .items
+                    .iter()
+                    .all(|p| matches!(p.state, PaymentState::Declined | PaymentState::Failed)) =>
+            {
                 self.release_session(session_id).await;
             }
             Ok(_) => {}
-            Err(error) => tracing::error!(session_id, %error, "could not check the session's payments"),
+            Err(error) => {
+                tracing::error!(session_id, %error, "could not check the session's payments")
+            }
         }
     }
 }

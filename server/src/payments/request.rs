@@ -42,11 +42,16 @@ impl Shopper {
 }
 
 /// The gateway's `browser_info` from the component's data and the request's `Accept`.
-pub fn browser_info(info: &contract::BrowserInfo, accept: &str) -> Result<wire::BrowserInfo, PaymentError> {
+pub fn browser_info(
+    info: &contract::BrowserInfo,
+    accept: &str,
+) -> Result<wire::BrowserInfo, PaymentError> {
     let language = info.language.trim();
     let language_ok = !language.is_empty()
         && language.len() <= 35
-        && language.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+        && language
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-');
     if !language_ok {
         return Err(PaymentError::invalid(
             "invalid_field",
@@ -55,7 +60,10 @@ pub fn browser_info(info: &contract::BrowserInfo, accept: &str) -> Result<wire::
         ));
     }
     let user_agent = info.user_agent.trim();
-    if user_agent.is_empty() || user_agent.chars().count() > MAX_USER_AGENT_CHARS || user_agent.chars().any(char::is_control) {
+    if user_agent.is_empty()
+        || user_agent.chars().count() > MAX_USER_AGENT_CHARS
+        || user_agent.chars().any(char::is_control)
+    {
         return Err(PaymentError::invalid(
             "invalid_field",
             "browser_info.user_agent",
@@ -67,7 +75,11 @@ pub fn browser_info(info: &contract::BrowserInfo, accept: &str) -> Result<wire::
         ("browser_info.screen_height", info.screen_height),
     ] {
         if !(1..=100_000).contains(&value) {
-            return Err(PaymentError::invalid("invalid_field", field, "must be 1 to 100000 pixels"));
+            return Err(PaymentError::invalid(
+                "invalid_field",
+                field,
+                "must be 1 to 100000 pixels",
+            ));
         }
     }
     Ok(wire::BrowserInfo {
@@ -112,7 +124,10 @@ pub fn billing_address(
     if let Some(country) = country
         && !(country.len() == 2 && country.bytes().all(|b| b.is_ascii_alphabetic()))
     {
-        return Err(invalid_address("country", "must be a two-letter country code"));
+        return Err(invalid_address(
+            "country",
+            "must be a two-letter country code",
+        ));
     }
     let email = optional(&address.email).or(session_email.map(str::trim).filter(|e| !e.is_empty()));
     if let Some(email) = email
@@ -122,9 +137,15 @@ pub fn billing_address(
     }
     let phone = optional(&address.phone_number);
     if let Some(phone) = phone
-        && !(phone.len() <= 32 && phone.bytes().all(|b| b.is_ascii_digit() || b" +-().".contains(&b)))
+        && !(phone.len() <= 32
+            && phone
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b" +-().".contains(&b)))
     {
-        return Err(invalid_address("phone_number", "must be a phone number of digits, spaces and + - ( ) ."));
+        return Err(invalid_address(
+            "phone_number",
+            "must be a phone number of digits, spaces and + - ( ) .",
+        ));
     }
     let texts = [
         ("address1", optional(&address.address1)),
@@ -136,7 +157,10 @@ pub fn billing_address(
         if let Some(value) = value
             && (value.chars().count() > MAX_ADDRESS_CHARS || value.chars().any(char::is_control))
         {
-            return Err(invalid_address(field, "must be at most 128 characters without control characters"));
+            return Err(invalid_address(
+                field,
+                "must be at most 128 characters without control characters",
+            ));
         }
     }
     let result = wire::Address {
@@ -227,16 +251,25 @@ mod tests {
         assert_eq!(time_zone(&info()).expect("valid"), "Europe/Berlin");
         let mut bad = info();
         bad.time_zone = "Mars/Olympus Mons".into();
-        assert_eq!(field(time_zone(&bad).expect_err("space")), "browser_info.time_zone");
+        assert_eq!(
+            field(time_zone(&bad).expect_err("space")),
+            "browser_info.time_zone"
+        );
         bad.language = String::new();
-        assert_eq!(field(browser_info(&bad, "*/*").expect_err("empty")), "browser_info.language");
+        assert_eq!(
+            field(browser_info(&bad, "*/*").expect_err("empty")),
+            "browser_info.language"
+        );
     }
 
     #[test]
     fn shopper_accept_falls_back() {
         let ip = "203.0.113.9".parse().expect("ip");
         assert_eq!(Shopper::new(ip, None).accept, "*/*");
-        assert_eq!(Shopper::new(ip, Some("application/json")).accept, "application/json");
+        assert_eq!(
+            Shopper::new(ip, Some("application/json")).accept,
+            "application/json"
+        );
     }
 
     #[test]
@@ -246,7 +279,8 @@ mod tests {
             postal_code: "10115".into(),
             ..contract::Address::default()
         };
-        let wire = billing_address(&address, &[BillingField::Country], Some("a@b.example")).expect("valid");
+        let wire = billing_address(&address, &[BillingField::Country], Some("a@b.example"))
+            .expect("valid");
         assert_eq!(wire.country.as_deref(), Some("DE"));
         assert_eq!(wire.email.as_deref(), Some("a@b.example"));
         assert_eq!(wire.city, None);
@@ -255,9 +289,15 @@ mod tests {
             "billing_address.city"
         );
         address.country = "DEU".into();
-        assert_eq!(field(billing_address(&address, &[], None).expect_err("country")), "billing_address.country");
+        assert_eq!(
+            field(billing_address(&address, &[], None).expect_err("country")),
+            "billing_address.country"
+        );
         address.country = String::new();
         address.email = "nope".into();
-        assert_eq!(field(billing_address(&address, &[], None).expect_err("email")), "billing_address.email");
+        assert_eq!(
+            field(billing_address(&address, &[], None).expect_err("email")),
+            "billing_address.email"
+        );
     }
 }

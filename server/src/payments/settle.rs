@@ -64,7 +64,11 @@ impl PaymentService {
     /// Confirms the payment's outcome through the status endpoint, using its known gateway id
     /// or else `hint`, and records it if it matches. Safe to call any number of times, from
     /// any number of places at once: the store's compare-and-set applies a step once.
-    pub async fn settle(&self, payment_id: &str, hint: Option<&str>) -> Result<Settlement, PaymentError> {
+    pub async fn settle(
+        &self,
+        payment_id: &str,
+        hint: Option<&str>,
+    ) -> Result<Settlement, PaymentError> {
         let payment = self
             .store()
             .get_payment(payment_id)
@@ -81,11 +85,15 @@ impl PaymentService {
         };
         let started = now();
         let lookup = self.gateway().transaction_status(&candidate).await;
-        self.log_attempt(Some(&payment.id), "transaction/status", started, &lookup).await;
+        self.log_attempt(Some(&payment.id), "transaction/status", started, &lookup)
+            .await;
         let response = match lookup {
             Ok(response) => response,
             Err(GatewayError::NotFound) => {
-                tracing::warn!(payment_id, "the gateway does not know the transaction named for this payment");
+                tracing::warn!(
+                    payment_id,
+                    "the gateway does not know the transaction named for this payment"
+                );
                 return settled(payment, StatusVerdict::UnknownTransaction);
             }
             Err(error) => {
@@ -94,7 +102,11 @@ impl PaymentService {
             }
         };
         if let Err(reason) = matches_record(&payment, &candidate, &response) {
-            tracing::warn!(payment_id, reason, "status lookup does not match the payment; nothing recorded");
+            tracing::warn!(
+                payment_id,
+                reason,
+                "status lookup does not match the payment; nothing recorded"
+            );
             return settled(payment, StatusVerdict::Mismatch(reason));
         }
         let state = gateway_state(&response, payment.kind);
@@ -107,7 +119,8 @@ impl PaymentService {
             GatewayState::Approved(to) => self.step(payment.clone(), to, changes).await,
             GatewayState::Declined(code) => {
                 changes.decline_code = Some(code);
-                self.step(payment.clone(), PaymentState::Declined, changes).await
+                self.step(payment.clone(), PaymentState::Declined, changes)
+                    .await
             }
         };
         match stepped {
@@ -116,7 +129,10 @@ impl PaymentService {
                 settled(after, StatusVerdict::Confirmed { state, moved })
             }
             Err(PaymentError::Store(StoreError::Conflict(_))) => {
-                tracing::warn!(payment_id, "the named transaction belongs to another payment");
+                tracing::warn!(
+                    payment_id,
+                    "the named transaction belongs to another payment"
+                );
                 settled(payment, StatusVerdict::HintRejected)
             }
             Err(error) => Err(error),
@@ -132,7 +148,11 @@ impl PaymentService {
         if payment.gateway_transaction_id.is_some() {
             return payment;
         }
-        match self.store().note_gateway_transaction(&payment.id, candidate).await {
+        match self
+            .store()
+            .note_gateway_transaction(&payment.id, candidate)
+            .await
+        {
             Ok(true) => match self.store().get_payment(&payment.id).await {
                 Ok(Some(updated)) => updated,
                 _ => payment,
@@ -146,15 +166,26 @@ impl PaymentService {
     }
 
     /// Notes the id of a still-pending transaction so the reconciler can settle it later.
-    async fn remember_id(&self, payment: Payment, candidate: &str) -> Result<Settlement, PaymentError> {
+    async fn remember_id(
+        &self,
+        payment: Payment,
+        candidate: &str,
+    ) -> Result<Settlement, PaymentError> {
         let pending = StatusVerdict::Confirmed {
             state: GatewayState::Pending,
             moved: false,
         };
         if payment.gateway_transaction_id.is_some() {
-            return Ok(Settlement { payment, verdict: pending });
+            return Ok(Settlement {
+                payment,
+                verdict: pending,
+            });
         }
-        match self.store().note_gateway_transaction(&payment.id, candidate).await {
+        match self
+            .store()
+            .note_gateway_transaction(&payment.id, candidate)
+            .await
+        {
             Ok(_) => {}
             Err(StoreError::Conflict(_)) => {
                 return Ok(Settlement {
@@ -169,7 +200,10 @@ impl PaymentService {
             .get_payment(&payment.id)
             .await?
             .ok_or(PaymentError::NotFound("payment"))?;
-        Ok(Settlement { payment, verdict: pending })
+        Ok(Settlement {
+            payment,
+            verdict: pending,
+        })
     }
 }
 
@@ -178,14 +212,21 @@ pub fn gateway_state(response: &TransactionResponse, kind: PaymentKind) -> Gatew
     match &response.payment_details {
         Some(_) if response.is_approved() => GatewayState::Approved(approved_state(kind)),
         _ if response.gateway_response.kind == GatewayResponseType::Info => GatewayState::Pending,
-        Some(details) => GatewayState::Declined(decline_code(details.response_code, &response.gateway_response.code)),
+        Some(details) => GatewayState::Declined(decline_code(
+            details.response_code,
+            &response.gateway_response.code,
+        )),
         None => GatewayState::Declined(DeclineCode::Other),
     }
 }
 
 /// Checks the looked-up transaction is this payment's: its id, amount, currency, reference
 /// and type. Returns the first mismatch.
-pub fn matches_record(payment: &Payment, candidate: &str, response: &TransactionResponse) -> Result<(), &'static str> {
+pub fn matches_record(
+    payment: &Payment,
+    candidate: &str,
+    response: &TransactionResponse,
+) -> Result<(), &'static str> {
     if response.transaction_id().is_some_and(|id| id != candidate) {
         return Err("transaction id");
     }
@@ -202,7 +243,12 @@ pub fn matches_record(payment: &Payment, candidate: &str, response: &Transaction
         .transaction_details
         .as_ref()
         .and_then(|d| d.merchant_txn_ref.as_deref())
-        .or_else(|| response.merchant_details.as_ref().and_then(|m| m.merchant_txn_ref.as_deref()));
+        .or_else(|| {
+            response
+                .merchant_details
+                .as_ref()
+                .and_then(|m| m.merchant_txn_ref.as_deref())
+        });
     if reference.is_some_and(|r| r != payment.merchant_txn_ref) {
         return Err("merchant_txn_ref");
     }
@@ -210,7 +256,11 @@ pub fn matches_record(payment: &Payment, candidate: &str, response: &Transaction
         PaymentState::Authorized => TransactionType::PreAuth,
         _ => TransactionType::Capture,
     };
-    if response.transaction_type.as_ref().is_some_and(|t| *t != expected) {
+    if response
+        .transaction_type
+        .as_ref()
+        .is_some_and(|t| *t != expected)
+    {
         return Err("transaction_type");
     }
     Ok(())

@@ -8,13 +8,16 @@ use checkout::contract::{CycleUnit, PlanTerms, SubscriptionStatus};
 use super::card_input::ParsedCard;
 use super::pay::answer;
 use super::request::Shopper;
-use super::{PaymentError, PaymentService, later, now};
+use super::{PaymentError, PaymentService, now};
 use crate::config::first_charge;
 use crate::gateway::wire::{
-    self, Address, CycleType, PaymentMethod, RequestAmount, SubscriptionDetails, SubscriptionEndType,
-    SubscriptionPaymentRequest, SubscriptionPlanRequest, TransactionResponse, TrialPeriodType,
+    self, Address, CycleType, PaymentMethod, RequestAmount, SubscriptionDetails,
+    SubscriptionEndType, SubscriptionPaymentRequest, SubscriptionPlanRequest, TransactionResponse,
+    TrialPeriodType,
 };
-use crate::store::model::{CycleStatus, NewCycle, NewSubscription, Payment, PaymentChanges, PaymentKind, Session};
+use crate::store::model::{
+    CycleStatus, NewCycle, NewSubscription, Payment, PaymentChanges, PaymentKind, Session,
+};
 use checkout::contract::PayResponse;
 
 impl PaymentService {
@@ -29,10 +32,19 @@ impl PaymentService {
         shopper: &Shopper,
     ) -> Result<PayResponse, PaymentError> {
         let plan = self.settings().plans.get(plan_id).cloned().ok_or_else(|| {
-            PaymentError::conflict("plan_unavailable", "the session's plan is no longer offered")
+            PaymentError::conflict(
+                "plan_unavailable",
+                "the session's plan is no longer offered",
+            )
         })?;
         let payment = self
-            .open_payment(session, PaymentKind::Subscription, first_charge(&plan), Some(card.summary()), None)
+            .open_payment(
+                session,
+                PaymentKind::Subscription,
+                first_charge(&plan),
+                Some(card.summary()),
+                None,
+            )
             .await?;
         let request = SubscriptionPaymentRequest {
             amount: RequestAmount::new(plan.amount),
@@ -50,10 +62,13 @@ impl PaymentService {
         };
         let started = now();
         let result = self.gateway().subscription_payment(&request).await;
-        self.log_attempt(Some(&payment.id), "subscription/payment", started, &result).await;
+        self.log_attempt(Some(&payment.id), "subscription/payment", started, &result)
+            .await;
         let mut extra = PaymentChanges::default();
         if let Ok(response) = &result {
-            extra.subscription_id = self.record_subscription(session, &plan, &payment, response).await;
+            extra.subscription_id = self
+                .record_subscription(session, &plan, &payment, response)
+                .await;
         }
         let payment = self.finish_charge(payment, &result, extra).await?;
         Ok(answer(&payment))
@@ -73,7 +88,10 @@ impl PaymentService {
             tracing::error!(payment_id = %payment.id, "the gateway created a subscription without subscription_details");
             return None;
         };
-        let next_payment_at = details.next_payment_date.as_ref().and_then(wire::GatewayTimestamp::parse);
+        let next_payment_at = details
+            .next_payment_date
+            .as_ref()
+            .and_then(wire::GatewayTimestamp::parse);
         let new = NewSubscription {
             gateway_subscription_id: details.id.clone(),
             customer_id: session.customer_id.clone(),
@@ -85,8 +103,13 @@ impl PaymentService {
             status: subscription_status(details),
             completed_cycles: details.completed_payment_cycle,
             next_payment_at,
-            last_payment_status: details.last_payment_status.as_ref().map(|s| s.as_str().to_owned()),
-            next_poll_at: next_payment_at.unwrap_or_else(|| later(self.settings().timing.reconcile_interval)),
+            last_payment_status: details
+                .last_payment_status
+                .as_ref()
+                .map(|s| s.as_str().to_owned()),
+            // Due at once: polled at the reconciler's next pass, then `subscriptions::sync`
+            // schedules it (after each charge date, at least every SUBSCRIPTION_POLL_SECONDS).
+            next_poll_at: now(),
         };
         let subscription = match self.store().create_subscription(new).await {
             Ok(subscription) => subscription,
@@ -140,7 +163,9 @@ pub fn plan_request(plan: &PlanTerms) -> SubscriptionPlanRequest {
 /// reconciler corrects it on its next poll).
 pub fn subscription_status(details: &SubscriptionDetails) -> SubscriptionStatus {
     match &details.status {
-        wire::SubscriptionStatus::Active | wire::SubscriptionStatus::Other(_) => SubscriptionStatus::Active,
+        wire::SubscriptionStatus::Active | wire::SubscriptionStatus::Other(_) => {
+            SubscriptionStatus::Active
+        }
         wire::SubscriptionStatus::Paused => SubscriptionStatus::Paused,
         wire::SubscriptionStatus::Cancelled => SubscriptionStatus::Cancelled,
         wire::SubscriptionStatus::Expired => SubscriptionStatus::Expired,

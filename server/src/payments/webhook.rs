@@ -12,7 +12,8 @@ use super::settle::{StatusVerdict, is_transaction_id};
 use super::{PaymentError, PaymentService, now};
 use crate::gateway::wire::{GatewayResponseType, TransactionResponse};
 use crate::store::model::{
-    NewSavedCard, NewWebhookEvent, Payment, PaymentKind, WebhookEvent, WebhookReceipt, WebhookVerdict,
+    NewSavedCard, NewWebhookEvent, Payment, PaymentKind, WebhookEvent, WebhookReceipt,
+    WebhookVerdict,
 };
 use crate::store::prelude::*;
 
@@ -39,10 +40,18 @@ impl WebhookClaim {
         };
         let details = response.transaction_details.as_ref();
         Self {
-            transaction_id: details.map(|d| d.id.clone()).filter(|id| is_transaction_id(id)),
+            transaction_id: details
+                .map(|d| d.id.clone())
+                .filter(|id| is_transaction_id(id)),
             state: claimed_state(&response, kind),
-            amount: response.payment_details.as_ref().map(|p| p.amount.minor_units()),
-            currency: response.payment_details.as_ref().map(|p| p.currency.clone()),
+            amount: response
+                .payment_details
+                .as_ref()
+                .map(|p| p.amount.minor_units()),
+            currency: response
+                .payment_details
+                .as_ref()
+                .map(|p| p.currency.clone()),
             token: details
                 .and_then(|d| d.token())
                 .filter(|t| !t.is_empty() && t.len() <= 128)
@@ -87,21 +96,34 @@ impl PaymentService {
 
     /// Judges a first delivery: settles the payment from the status endpoint, compares the
     /// claim, stores the verdict and, for a confirmed approval with a token, saves the card.
-    pub async fn judge_webhook(&self, event: &WebhookEvent, claim: WebhookClaim) -> Result<WebhookVerdict, PaymentError> {
-        let settlement = self.settle(&event.payment_id, claim.transaction_id.as_deref()).await?;
+    pub async fn judge_webhook(
+        &self,
+        event: &WebhookEvent,
+        claim: WebhookClaim,
+    ) -> Result<WebhookVerdict, PaymentError> {
+        let settlement = self
+            .settle(&event.payment_id, claim.transaction_id.as_deref())
+            .await?;
         let payment = &settlement.payment;
         let verdict = match &settlement.verdict {
             StatusVerdict::Mismatch(_) => WebhookVerdict::Mismatch,
-            StatusVerdict::LookupFailed(_) | StatusVerdict::NoTransactionId => WebhookVerdict::Received,
-            StatusVerdict::UnknownTransaction | StatusVerdict::HintRejected => WebhookVerdict::Forged,
+            StatusVerdict::LookupFailed(_) | StatusVerdict::NoTransactionId => {
+                WebhookVerdict::Received
+            }
+            StatusVerdict::UnknownTransaction | StatusVerdict::HintRejected => {
+                WebhookVerdict::Forged
+            }
             StatusVerdict::AlreadySettled | StatusVerdict::Confirmed { .. } => {
-                let same_transaction = match (&claim.transaction_id, &payment.gateway_transaction_id) {
-                    (Some(claimed), Some(known)) => claimed == known,
-                    _ => true,
-                };
+                let same_transaction =
+                    match (&claim.transaction_id, &payment.gateway_transaction_id) {
+                        (Some(claimed), Some(known)) => claimed == known,
+                        _ => true,
+                    };
                 match claim.state {
                     None => WebhookVerdict::Received,
-                    Some(claimed) if same_transaction && category(claimed) == category(payment.state) => {
+                    Some(claimed)
+                        if same_transaction && category(claimed) == category(payment.state) =>
+                    {
                         WebhookVerdict::Confirmed
                     }
                     Some(_) => WebhookVerdict::Forged,
@@ -123,8 +145,14 @@ impl PaymentService {
     }
 
     /// Saves the token of a paid payment's card for its customer (idempotent in the store).
-    async fn save_card(&self, payment: &Payment, token: Option<SecretString>) -> Result<(), PaymentError> {
-        let (Some(token), Some(customer_id), Some(card)) = (token, &payment.customer_id, &payment.card) else {
+    async fn save_card(
+        &self,
+        payment: &Payment,
+        token: Option<SecretString>,
+    ) -> Result<(), PaymentError> {
+        let (Some(token), Some(customer_id), Some(card)) =
+            (token, &payment.customer_id, &payment.card)
+        else {
             return Ok(());
         };
         let saved = self
@@ -192,7 +220,8 @@ mod tests {
         assert!(paid.token.is_some());
         let auth = WebhookClaim::read(&notification(true, 0, "INFO"), PaymentKind::AuthorizationV2);
         assert_eq!(auth.state, Some(PaymentState::Authorized));
-        let declined = WebhookClaim::read(&notification(false, 51, "ERROR"), PaymentKind::PaymentV2);
+        let declined =
+            WebhookClaim::read(&notification(false, 51, "ERROR"), PaymentKind::PaymentV2);
         assert_eq!(declined.state, Some(PaymentState::Declined));
         let garbage = WebhookClaim::read(b"<html>", PaymentKind::PaymentV2);
         assert_eq!(garbage.state, None);

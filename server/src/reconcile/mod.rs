@@ -114,7 +114,9 @@ impl Reconciler {
     /// parallel, with room to spare.
     fn lease(&self) -> time::Duration {
         let timeout = self.state.config.gateway.timeout;
-        let span = timeout.saturating_mul(3).saturating_add(Duration::from_secs(30));
+        let span = timeout
+            .saturating_mul(3)
+            .saturating_add(Duration::from_secs(30));
         time::Duration::try_from(span).unwrap_or(time::Duration::MINUTE)
     }
 
@@ -180,7 +182,11 @@ async fn collect(mut tasks: JoinSet<PassReport>) -> PassReport {
 pub fn spawn(state: AppState, interval: Duration) -> JoinHandle<()> {
     let reconciler = Reconciler::new(state);
     tokio::spawn(async move {
-        tracing::info!(interval_secs = interval.as_secs(), owner = reconciler.owner(), "reconciler started");
+        tracing::info!(
+            interval_secs = interval.as_secs(),
+            owner = reconciler.owner(),
+            "reconciler started"
+        );
         let mut ticker = tokio::time::interval(interval.max(Duration::from_millis(100)));
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -188,7 +194,9 @@ pub fn spawn(state: AppState, interval: Duration) -> JoinHandle<()> {
             let mut report = reconciler.run_once().await;
             // A full batch means more is due: keep going, a bounded number of times.
             for _ in 0..10 {
-                if report.payments_checked < BATCH as usize && report.subscriptions_polled < BATCH as usize {
+                if report.payments_checked < BATCH as usize
+                    && report.subscriptions_polled < BATCH as usize
+                {
                     break;
                 }
                 report = reconciler.run_once().await;

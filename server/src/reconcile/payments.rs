@@ -29,7 +29,11 @@ enum Next {
 
 impl Reconciler {
     /// Handles one claimed payment and gives its lease back.
-    pub(super) async fn reconcile_payment(&self, payment: Payment, now: OffsetDateTime) -> PassReport {
+    pub(super) async fn reconcile_payment(
+        &self,
+        payment: Payment,
+        now: OffsetDateTime,
+    ) -> PassReport {
         let mut report = PassReport {
             payments_checked: 1,
             ..PassReport::default()
@@ -48,15 +52,29 @@ impl Reconciler {
             Next::Done => None,
             Next::CheckAt(at) => Some(at),
         };
-        match self.state.store.release_payment(&id, &self.owner, next_check_at).await {
+        match self
+            .state
+            .store
+            .release_payment(&id, &self.owner, next_check_at)
+            .await
+        {
             Ok(true) => {}
-            Ok(false) => tracing::warn!(payment_id = %id, "reconciler: lease expired before the payment was released"),
-            Err(error) => tracing::error!(payment_id = %id, %error, "reconciler: could not release a payment"),
+            Ok(false) => {
+                tracing::warn!(payment_id = %id, "reconciler: lease expired before the payment was released")
+            }
+            Err(error) => {
+                tracing::error!(payment_id = %id, %error, "reconciler: could not release a payment")
+            }
         }
         report
     }
 
-    async fn decide(&self, payment: Payment, now: OffsetDateTime, report: &mut PassReport) -> Result<Next, crate::payments::PaymentError> {
+    async fn decide(
+        &self,
+        payment: Payment,
+        now: OffsetDateTime,
+        report: &mut PassReport,
+    ) -> Result<Next, crate::payments::PaymentError> {
         if payment.state == PaymentState::Created {
             // Recorded but never moved to pending: the gateway was never called.
             let after = self
@@ -99,16 +117,26 @@ impl Reconciler {
                     return Ok(Next::CheckAt(now.saturating_add(span(REVIEW_RECHECK))));
                 }
                 if past_deadline {
-                    return self.to_review(after, Some(now.saturating_add(span(REVIEW_RECHECK))), report).await;
+                    return self
+                        .to_review(
+                            after,
+                            Some(now.saturating_add(span(REVIEW_RECHECK))),
+                            report,
+                        )
+                        .await;
                 }
-                Ok(Next::CheckAt(now.saturating_add(self.retry_gap()).min(payment.review_deadline)))
+                Ok(Next::CheckAt(
+                    now.saturating_add(self.retry_gap())
+                        .min(payment.review_deadline),
+                ))
             }
             StatusVerdict::Mismatch(_) | StatusVerdict::HintRejected => {
                 // The gateway's record contradicts ours: no automatic outcome can be trusted.
                 if after.state == PaymentState::NeedsReview {
                     return Ok(Next::CheckAt(now.saturating_add(span(REVIEW_IDLE))));
                 }
-                self.to_review(after, Some(now.saturating_add(span(REVIEW_IDLE))), report).await
+                self.to_review(after, Some(now.saturating_add(span(REVIEW_IDLE))), report)
+                    .await
             }
             StatusVerdict::LookupFailed(reason) => {
                 tracing::warn!(payment_id = %after.id, %reason, "reconciler: status lookup failed; retrying later");
@@ -123,9 +151,16 @@ impl Reconciler {
     /// A payment whose gateway id was never learned: it cannot be looked up and is never sent
     /// again. Before its deadline, wait (a webhook or return visit may still bring the id);
     /// after it, a person must resolve it.
-    async fn without_id(&self, payment: Payment, now: OffsetDateTime, report: &mut PassReport) -> Result<Next, crate::payments::PaymentError> {
+    async fn without_id(
+        &self,
+        payment: Payment,
+        now: OffsetDateTime,
+        report: &mut PassReport,
+    ) -> Result<Next, crate::payments::PaymentError> {
         match payment.state {
-            PaymentState::Pending if now >= payment.review_deadline => self.to_review(payment, None, report).await,
+            PaymentState::Pending if now >= payment.review_deadline => {
+                self.to_review(payment, None, report).await
+            }
             PaymentState::Pending => Ok(Next::CheckAt(payment.review_deadline)),
             _ => Ok(Next::CheckAt(now.saturating_add(span(REVIEW_IDLE)))),
         }
@@ -133,12 +168,21 @@ impl Reconciler {
 
     /// Moves a pending payment to `needs_review`, to be looked at again at `recheck` (`None`:
     /// only when a hint arrives).
-    async fn to_review(&self, payment: Payment, recheck: Option<OffsetDateTime>, report: &mut PassReport) -> Result<Next, crate::payments::PaymentError> {
+    async fn to_review(
+        &self,
+        payment: Payment,
+        recheck: Option<OffsetDateTime>,
+        report: &mut PassReport,
+    ) -> Result<Next, crate::payments::PaymentError> {
         let changes = PaymentChanges {
             next_check_at: recheck,
             ..PaymentChanges::default()
         };
-        let after = self.state.payments.step(payment, PaymentState::NeedsReview, changes).await?;
+        let after = self
+            .state
+            .payments
+            .step(payment, PaymentState::NeedsReview, changes)
+            .await?;
         if after.state == PaymentState::NeedsReview {
             tracing::warn!(
                 payment_id = %after.id,

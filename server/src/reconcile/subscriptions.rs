@@ -10,13 +10,20 @@ use crate::subscriptions::Subscriptions;
 
 impl Reconciler {
     /// Polls one claimed subscription and gives its lease back.
-    pub(super) async fn reconcile_subscription(&self, subscription: Subscription, now: OffsetDateTime) -> PassReport {
+    pub(super) async fn reconcile_subscription(
+        &self,
+        subscription: Subscription,
+        now: OffsetDateTime,
+    ) -> PassReport {
         let mut report = PassReport {
             subscriptions_polled: 1,
             ..PassReport::default()
         };
         count(Event::SubscriptionPolled, 1);
-        let retry = match Subscriptions::of(&self.state).poll(&subscription, now).await {
+        let retry = match Subscriptions::of(&self.state)
+            .poll(&subscription, now)
+            .await
+        {
             Ok((_, applied)) => {
                 report.cycles_paid = applied.new_paid_cycles.len();
                 report.cycles_failed = applied.new_failed_cycles.len();
@@ -41,8 +48,12 @@ impl Reconciler {
             .await
         {
             Ok(true) => {}
-            Ok(false) => tracing::warn!(subscription_id = %subscription.id, "reconciler: lease expired before the subscription was released"),
-            Err(error) => tracing::error!(subscription_id = %subscription.id, %error, "reconciler: could not release a subscription"),
+            Ok(false) => {
+                tracing::warn!(subscription_id = %subscription.id, "reconciler: lease expired before the subscription was released")
+            }
+            Err(error) => {
+                tracing::error!(subscription_id = %subscription.id, %error, "reconciler: could not release a subscription")
+            }
         }
         report
     }

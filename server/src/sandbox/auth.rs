@@ -51,11 +51,14 @@ impl Credentials {
             }
             (None, Some(_)) => {
                 return Err(SandboxError::Unauthorized(
-                    "missing `Authorization` header (expected `Basic <base64 of the API key>`)".into(),
+                    "missing `Authorization` header (expected `Basic <base64 of the API key>`)"
+                        .into(),
                 ));
             }
             (Some(_), None) => {
-                return Err(SandboxError::Unauthorized("missing `x-api-key` header".into()));
+                return Err(SandboxError::Unauthorized(
+                    "missing `x-api-key` header".into(),
+                ));
             }
         };
         let Some(username) = basic_username(authorization.as_bytes()) else {
@@ -144,10 +147,22 @@ mod tests {
     #[test]
     fn accepts_key_with_and_without_empty_password() {
         let credentials = credentials();
-        assert!(credentials.check(&headers(Some(&basic("key_1")), Some("xkey_1"))).is_ok());
-        assert!(credentials.check(&headers(Some(&basic("key_1:")), Some("xkey_1"))).is_ok());
+        assert!(
+            credentials
+                .check(&headers(Some(&basic("key_1")), Some("xkey_1")))
+                .is_ok()
+        );
+        assert!(
+            credentials
+                .check(&headers(Some(&basic("key_1:")), Some("xkey_1")))
+                .is_ok()
+        );
         let lower = format!("basic {}", STANDARD_NO_PAD.encode("key_1"));
-        assert!(credentials.check(&headers(Some(&lower), Some("xkey_1"))).is_ok());
+        assert!(
+            credentials
+                .check(&headers(Some(&lower), Some("xkey_1")))
+                .is_ok()
+        );
     }
 
     #[test]
@@ -174,11 +189,19 @@ mod tests {
     #[test]
     fn names_the_missing_header() {
         let credentials = credentials();
-        let missing_x = credentials.check(&headers(Some(&basic("key_1")), None)).expect_err("refused");
+        let missing_x = credentials
+            .check(&headers(Some(&basic("key_1")), None))
+            .expect_err("refused");
         assert!(missing_x.to_string().contains("x-api-key"));
-        let missing_auth = credentials.check(&headers(None, Some("xkey_1"))).expect_err("refused");
+        let missing_auth = credentials
+            .check(&headers(None, Some("xkey_1")))
+            .expect_err("refused");
         assert!(missing_auth.to_string().contains("Authorization"));
-        let none = credentials.check(&headers(None, None)).expect_err("refused");
-        assert!(none.to_string().contains("Authorization") && none.to_string().contains("x-api-key"));
+        let none = credentials
+            .check(&headers(None, None))
+            .expect_err("refused");
+        assert!(
+            none.to_string().contains("Authorization") && none.to_string().contains("x-api-key")
+        );
     }
 }

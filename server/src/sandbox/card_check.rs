@@ -122,7 +122,10 @@ mod tests {
             .expect("valid");
         let shown = valid.snapshot();
         assert_eq!(shown.masked_number, "520000******1005");
-        assert_eq!((shown.exp_month.as_str(), shown.exp_year.as_str()), ("05", "26"));
+        assert_eq!(
+            (shown.exp_month.as_str(), shown.exp_year.as_str()),
+            ("05", "26")
+        );
         assert_eq!(shown.scheme, "MASTERCARD");
         let amex = ValidatedCard::from_wire(&card("378282246310005", "12", "30", "1234"), NOW)
             .expect("valid");
@@ -133,14 +136,24 @@ mod tests {
     fn refuses_bad_cards_with_406_naming_the_field() {
         let cases = [
             (card("4242424242424241", "05", "30", "123"), "card.number"),
-            (card("4242424242424242", "04", "26", "123"), "card.expiry_year"),
-            (card("4242424242424242", "13", "30", "123"), "card.expiry_month"),
+            (
+                card("4242424242424242", "04", "26", "123"),
+                "card.expiry_year",
+            ),
+            (
+                card("4242424242424242", "13", "30", "123"),
+                "card.expiry_month",
+            ),
             (card("4242424242424242", "05", "30", "1234"), "card.cvc"),
             (card("378282246310005", "05", "30", "123"), "card.cvc"),
         ];
         for (card, field) in cases {
             let error = ValidatedCard::from_wire(&card, NOW).expect_err("invalid");
-            assert_eq!(error.status(), axum::http::StatusCode::NOT_ACCEPTABLE, "{field}");
+            assert_eq!(
+                error.status(),
+                axum::http::StatusCode::NOT_ACCEPTABLE,
+                "{field}"
+            );
             let message = error.to_string();
             assert!(message.contains(field), "{message}");
             assert!(!message.contains("424242424242"), "{message}");

@@ -121,7 +121,15 @@ pub fn charge(state: &SandboxState, request: ChargeRequest) -> Result<ChargeOutc
     let outcome = decide(state, &card, request.purpose, now);
     let token = settle_token(state, &card, request.store_payment_method, &outcome, now);
     let kind = record_kind(&request.transaction_type);
-    let record = new_record(state, &request, kind, Arc::clone(&card.snapshot), outcome, token, now);
+    let record = new_record(
+        state,
+        &request,
+        kind,
+        Arc::clone(&card.snapshot),
+        outcome,
+        token,
+        now,
+    );
     state.ledger.insert(record.clone());
     Ok(ChargeOutcome::from_record(record, card.behaviour))
 }
@@ -186,7 +194,12 @@ impl ChargeCard {
 }
 
 /// The emulated issuer's and risk engine's answer for `card`.
-pub(crate) fn decide(state: &SandboxState, card: &ChargeCard, purpose: ChargePurpose, now: OffsetDateTime) -> Outcome {
+pub(crate) fn decide(
+    state: &SandboxState,
+    card: &ChargeCard,
+    purpose: ChargePurpose,
+    now: OffsetDateTime,
+) -> Outcome {
     let issuer = |decline: super::test_cards::IssuerDecline| {
         Outcome::Declined(Decline {
             response_code: decline.response_code,
@@ -213,7 +226,11 @@ pub(crate) fn decide(state: &SandboxState, card: &ChargeCard, purpose: ChargePur
         CardBehaviour::ApproveOnce => {
             let reuse = card.token_used.is_some()
                 || matches!(purpose, ChargePurpose::SubscriptionCycle { cycle } if cycle > 1);
-            if reuse { issuer(INSUFFICIENT_FUNDS) } else { Outcome::Approved }
+            if reuse {
+                issuer(INSUFFICIENT_FUNDS)
+            } else {
+                Outcome::Approved
+            }
         }
         CardBehaviour::Approve
         | CardBehaviour::Hang
@@ -232,9 +249,12 @@ pub(crate) fn settle_token(
 ) -> Option<String> {
     match &card.token_used {
         Some(token) => Some(token.clone()),
-        None if store && *outcome == Outcome::Approved => {
-            Some(state.tokens.store(&card.number, card.expiry, &card.snapshot, now))
-        }
+        None if store && *outcome == Outcome::Approved => Some(state.tokens.store(
+            &card.number,
+            card.expiry,
+            &card.snapshot,
+            now,
+        )),
         None => None,
     }
 }
@@ -262,7 +282,11 @@ pub(crate) fn new_record(
 ) -> TransactionRecord {
     let reference = state.ledger.next_reference();
     let approved = outcome == Outcome::Approved;
-    let captured = if approved && kind == RecordKind::Purchase { request.amount } else { 0 };
+    let captured = if approved && kind == RecordKind::Purchase {
+        request.amount
+    } else {
+        0
+    };
     TransactionRecord {
         id: Uuid::new_v4(),
         reference,

@@ -66,8 +66,14 @@ mod tests {
         let other = clock.clone();
         clock.advance(Duration::days(3));
         let ahead = other.now() - OffsetDateTime::now_utc();
-        assert!(ahead > Duration::days(3) - Duration::seconds(1), "ahead {ahead}");
-        assert!(ahead < Duration::days(3) + Duration::seconds(1), "ahead {ahead}");
+        assert!(
+            ahead > Duration::days(3) - Duration::seconds(1),
+            "ahead {ahead}"
+        );
+        assert!(
+            ahead < Duration::days(3) + Duration::seconds(1),
+            "ahead {ahead}"
+        );
         assert_eq!(other.offset(), Duration::days(3));
     }
 

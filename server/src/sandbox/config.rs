@@ -130,7 +130,10 @@ mod tests {
             public_base_url: Some("http://127.0.0.1:9/gw/".to_owned()),
             ..SandboxConfig::default()
         };
-        assert_eq!(config.public_url("/sandbox/acs"), "http://127.0.0.1:9/gw/sandbox/acs");
+        assert_eq!(
+            config.public_url("/sandbox/acs"),
+            "http://127.0.0.1:9/gw/sandbox/acs"
+        );
         config.public_base_url = None;
         assert_eq!(config.public_url("/sandbox/acs"), "/sandbox/acs");
     }

@@ -36,7 +36,10 @@ pub fn routes(state: &SandboxState) -> Router<SandboxState> {
     Router::new()
         .route("/sandbox/clock", get(clock))
         .route("/sandbox/clock/advance", post(advance_clock))
-        .route("/sandbox/faults", get(list_faults).post(arm_fault).delete(clear_faults))
+        .route(
+            "/sandbox/faults",
+            get(list_faults).post(arm_fault).delete(clear_faults),
+        )
         .route("/sandbox/state", get(dump_state))
         .route_layer(from_fn_with_state(state.clone(), require_credentials))
 }
@@ -84,7 +87,9 @@ async fn advance_clock(
         .ok()
         .and_then(|seconds| total.checked_add(seconds))
         .filter(|total| *total <= MAX_ADVANCE_SECONDS)
-        .ok_or_else(|| SandboxError::invalid("seconds", "the clock can move at most 100 years at once"))?;
+        .ok_or_else(|| {
+            SandboxError::invalid("seconds", "the clock can move at most 100 years at once")
+        })?;
     state.clock.advance(time::Duration::seconds(total));
     subscriptions::bill_due(&state);
     tracing::info!(seconds = total, "sandbox clock advanced");
@@ -123,7 +128,9 @@ async fn arm_fault(
     let fault: Fault = request
         .fault
         .parse()
-        .map_err(|error: super::faults::FaultParseError| SandboxError::invalid("fault", error.to_string()))?;
+        .map_err(|error: super::faults::FaultParseError| {
+            SandboxError::invalid("fault", error.to_string())
+        })?;
     let count = request.count.unwrap_or(1);
     if count == 0 {
         return Err(SandboxError::invalid("count", "must be at least 1"));
@@ -199,7 +206,12 @@ struct StateDump {
 async fn dump_state(State(state): State<SandboxState>) -> Json<StateDump> {
     Json(StateDump {
         clock: clock_view(&state),
-        transactions: state.ledger.all().iter().map(TransactionView::from).collect(),
+        transactions: state
+            .ledger
+            .all()
+            .iter()
+            .map(TransactionView::from)
+            .collect(),
         webhooks: state.webhooks.deliveries(),
         open_3ds_sessions: state.acs.open_count(),
         stored_cards: state.tokens.len(),

@@ -14,9 +14,8 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
 
-use crate::gateway::wire::GatewayResponse;
+use crate::gateway::wire::FailureBody;
 
 /// `gateway_response.code` values of failure bodies and declines.
 pub mod codes {
@@ -172,32 +171,7 @@ impl SandboxError {
 
     /// The failure body as a JSON value (also used by fault injection to corrupt it).
     pub fn body(&self) -> FailureBody {
-        FailureBody::new(self.status(), self.code(), self.to_string())
-    }
-}
-
-/// The JSON failure body: the common envelope with `success: false` and `type: "ERROR"`.
-#[derive(Debug, Clone, Serialize)]
-pub struct FailureBody {
-    /// Always false.
-    pub success: bool,
-    /// Same as the HTTP status.
-    pub status_code: u16,
-    /// Always false: the emulator is a test system.
-    pub is_live: bool,
-    /// `{version: "1", type: "ERROR", code, message}`.
-    pub gateway_response: GatewayResponse,
-}
-
-impl FailureBody {
-    /// Builds the body for `status` with `code` and `message`.
-    pub fn new(status: StatusCode, code: &str, message: impl Into<String>) -> Self {
-        Self {
-            success: false,
-            status_code: status.as_u16(),
-            is_live: false,
-            gateway_response: GatewayResponse::error(code, message),
-        }
+        FailureBody::new(self.status().as_u16(), self.code(), self.to_string())
     }
 }
 
@@ -207,7 +181,11 @@ impl IntoResponse for SandboxError {
         if status.is_server_error() && !matches!(self, Self::InjectedFault { .. }) {
             tracing::error!(code = self.code(), "sandbox request failed: {self}");
         } else {
-            tracing::debug!(code = self.code(), status = status.as_u16(), "sandbox request refused: {self}");
+            tracing::debug!(
+                code = self.code(),
+                status = status.as_u16(),
+                "sandbox request refused: {self}"
+            );
         }
         (status, Json(self.body())).into_response()
     }
@@ -227,20 +205,31 @@ mod tests {
         assert_eq!(body["gateway_response"]["version"], "1");
         assert_eq!(body["gateway_response"]["type"], "ERROR");
         assert_eq!(body["gateway_response"]["code"], codes::INVALID_FIELD);
-        let message = body["gateway_response"]["message"].as_str().expect("string");
+        let message = body["gateway_response"]["message"]
+            .as_str()
+            .expect("string");
         assert!(message.contains("merchant_txn_ref"), "{message}");
     }
 
     #[test]
     fn statuses_follow_the_vendor_list() {
-        assert_eq!(SandboxError::Unauthorized("x".into()).status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(
+            SandboxError::Unauthorized("x".into()).status(),
+            StatusCode::UNAUTHORIZED
+        );
         let card = SandboxError::InvalidCard {
             field: "card.number".into(),
             reason: "fails the Luhn check".into(),
         };
         assert_eq!(card.status(), StatusCode::NOT_ACCEPTABLE);
-        assert_eq!(SandboxError::NotFound("transaction".into()).status(), StatusCode::NOT_FOUND);
-        assert_eq!(SandboxError::BodyTooLarge { limit: 10 }.status(), StatusCode::PAYLOAD_TOO_LARGE);
+        assert_eq!(
+            SandboxError::NotFound("transaction".into()).status(),
+            StatusCode::NOT_FOUND
+        );
+        assert_eq!(
+            SandboxError::BodyTooLarge { limit: 10 }.status(),
+            StatusCode::PAYLOAD_TOO_LARGE
+        );
         assert_eq!(
             SandboxError::refused(codes::VOID_NOT_OPEN, "no").code(),
             codes::VOID_NOT_OPEN

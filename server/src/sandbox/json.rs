@@ -29,7 +29,8 @@ impl<T: DeserializeOwned> FromRequest<SandboxState> for WireJson<T> {
 /// Parses `bytes` as `T`, describing a failure by field path without values.
 pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, SandboxError> {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| describe(&error))?;
+    let value =
+        serde_path_to_error::deserialize(&mut deserializer).map_err(|error| describe(&error))?;
     deserializer.end().map_err(|error| syntax(&error))?;
     Ok(value)
 }
@@ -85,7 +86,13 @@ fn data_problem(error: &serde_json::Error) -> String {
     if text.starts_with("missing field") {
         return text.to_owned();
     }
-    for kind in ["invalid type", "invalid value", "invalid length", "unknown variant", "unknown field"] {
+    for kind in [
+        "invalid type",
+        "invalid value",
+        "invalid length",
+        "unknown variant",
+        "unknown field",
+    ] {
         if text.starts_with(kind) {
             return match text.split_once(", expected ") {
                 Some((_, expected)) => format!("{kind}, expected {}", mask_digit_runs(expected)),
@@ -140,7 +147,9 @@ mod tests {
     }
 
     fn message(json: &str) -> String {
-        parse::<Body>(json.as_bytes()).expect_err("invalid").to_string()
+        parse::<Body>(json.as_bytes())
+            .expect_err("invalid")
+            .to_string()
     }
 
     #[test]
@@ -167,6 +176,9 @@ mod tests {
 
     #[test]
     fn masks_long_digit_runs() {
-        assert_eq!(mask_digit_runs("a 4242424242424242 b 12"), "a **************** b 12");
+        assert_eq!(
+            mask_digit_runs("a 4242424242424242 b 12"),
+            "a **************** b 12"
+        );
     }
 }

@@ -26,7 +26,11 @@ pub fn payment_status(record: &TransactionRecord) -> StatusCode {
 /// The answer to `/payment`, `/authorization`, `/capture`, `/refund`, `/void` and the
 /// subscription creation. `with_shipping` adds `billing_details.shipping_address`
 /// (subscription responses).
-pub fn payment_response(config: &SandboxConfig, record: &TransactionRecord, with_shipping: bool) -> TransactionResponse {
+pub fn payment_response(
+    config: &SandboxConfig,
+    record: &TransactionRecord,
+    with_shipping: bool,
+) -> TransactionResponse {
     let summary = StateSummary::of(record);
     let merchant = &record.merchant;
     TransactionResponse {
@@ -34,7 +38,11 @@ pub fn payment_response(config: &SandboxConfig, record: &TransactionRecord, with
         merchant_details: Some(MerchantDetails {
             billing_details: Some(BillingDetails {
                 billing_address: Some(merchant.billing_address.clone()),
-                shipping_address: if with_shipping { merchant.shipping_address.clone() } else { None },
+                shipping_address: if with_shipping {
+                    merchant.shipping_address.clone()
+                } else {
+                    None
+                },
             }),
             device_details: Some(DeviceDetails {
                 visited_ip: Some(merchant.customer_ip.clone()),
@@ -94,7 +102,11 @@ pub fn webhook_body(config: &SandboxConfig, record: &TransactionRecord) -> Trans
 }
 
 /// The fields every form shares; the form-specific ones are filled by the callers.
-fn envelope(config: &SandboxConfig, record: &TransactionRecord, summary: &StateSummary) -> TransactionResponse {
+fn envelope(
+    config: &SandboxConfig,
+    record: &TransactionRecord,
+    summary: &StateSummary,
+) -> TransactionResponse {
     let kind = if summary.informative {
         GatewayResponseType::Info
     } else {
@@ -146,7 +158,9 @@ fn payment_details(record: &TransactionRecord) -> PaymentDetails {
             exp_year: card.exp_year.clone(),
         }),
         additional_data: Some(AdditionalData {
-            payment_data_source: Some(PaymentDataSource { kind: "card".to_owned() }),
+            payment_data_source: Some(PaymentDataSource {
+                kind: "card".to_owned(),
+            }),
         }),
         response_description: None,
     }
@@ -167,7 +181,9 @@ fn transaction_details(record: &TransactionRecord) -> TransactionDetails {
 fn risk(record: &TransactionRecord) -> RiskDetails {
     let score = match &record.outcome {
         Outcome::Pending => None,
-        Outcome::Declined(decline) if decline.code == super::error::codes::RISK_VELOCITY => Some(100.into()),
+        Outcome::Declined(decline) if decline.code == super::error::codes::RISK_VELOCITY => {
+            Some(100.into())
+        }
         Outcome::Approved | Outcome::Declined(_) => Some(0.into()),
     };
     RiskDetails {

@@ -56,7 +56,12 @@ impl Sandbox {
 
     /// The full URL of a gateway endpoint: `api_url("payment")`.
     pub fn api_url(&self, endpoint: &str) -> String {
-        format!("{}{}/{}", self.base_url, super::api::API_PREFIX, endpoint.trim_start_matches('/'))
+        format!(
+            "{}{}/{}",
+            self.base_url,
+            super::api::API_PREFIX,
+            endpoint.trim_start_matches('/')
+        )
     }
 
     /// The address it listens on.

@@ -65,10 +65,16 @@ pub const TEST_CARDS: &[(&str, CardBehaviour)] = &[
     ("2223003122003222", CardBehaviour::Approve),
     ("378282246310005", CardBehaviour::Approve),
     ("4000000000000002", CardBehaviour::Decline(DO_NOT_HONOUR)),
-    ("4000000000009995", CardBehaviour::Decline(INSUFFICIENT_FUNDS)),
+    (
+        "4000000000009995",
+        CardBehaviour::Decline(INSUFFICIENT_FUNDS),
+    ),
     ("4000000000000069", CardBehaviour::Decline(EXPIRED_CARD)),
     ("4000000000009987", CardBehaviour::Decline(LOST_OR_STOLEN)),
-    ("4000000000000119", CardBehaviour::Decline(ISSUER_UNAVAILABLE)),
+    (
+        "4000000000000119",
+        CardBehaviour::Decline(ISSUER_UNAVAILABLE),
+    ),
     ("4000000000006975", CardBehaviour::Velocity),
     ("4000000000000259", CardBehaviour::Hang),
     ("4000000000000341", CardBehaviour::ApproveOnce),
@@ -102,7 +108,10 @@ mod tests {
     #[test]
     fn unknown_numbers_are_approved() {
         assert_eq!(behaviour_of("4111111111111111"), CardBehaviour::Approve);
-        assert_eq!(behaviour_of("4000000000009995"), CardBehaviour::Decline(INSUFFICIENT_FUNDS));
+        assert_eq!(
+            behaviour_of("4000000000009995"),
+            CardBehaviour::Decline(INSUFFICIENT_FUNDS)
+        );
         assert_eq!(behaviour_of("4000002500003155"), CardBehaviour::Challenge);
     }
 }

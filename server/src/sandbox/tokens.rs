@@ -32,7 +32,13 @@ pub struct TokenVault {
 
 impl TokenVault {
     /// Stores a card and returns its new token (a UUID string, 36 characters).
-    pub fn store(&self, number: &CardNumber, expiry: Expiry, snapshot: &CardSnapshot, now: OffsetDateTime) -> String {
+    pub fn store(
+        &self,
+        number: &CardNumber,
+        expiry: Expiry,
+        snapshot: &CardSnapshot,
+        now: OffsetDateTime,
+    ) -> String {
         let token = Uuid::new_v4().to_string();
         let stored = StoredCard {
             number: number.clone(),

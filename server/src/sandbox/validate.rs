@@ -66,11 +66,19 @@ pub fn return_url(urls: &ReturnUrl) -> Result<(), SandboxError> {
 
 fn absolute_http_url(field: &str, url: &str) -> Result<(), SandboxError> {
     if url.chars().count() > 2048 {
-        return Err(SandboxError::invalid(field, "must be at most 2048 characters"));
+        return Err(SandboxError::invalid(
+            field,
+            "must be at most 2048 characters",
+        ));
     }
     match reqwest::Url::parse(url) {
-        Ok(parsed) if matches!(parsed.scheme(), "http" | "https") && parsed.host().is_some() => Ok(()),
-        _ => Err(SandboxError::invalid(field, "must be an absolute http or https URL")),
+        Ok(parsed) if matches!(parsed.scheme(), "http" | "https") && parsed.host().is_some() => {
+            Ok(())
+        }
+        _ => Err(SandboxError::invalid(
+            field,
+            "must be an absolute http or https URL",
+        )),
     }
 }
 
@@ -79,7 +87,10 @@ fn absolute_http_url(field: &str, url: &str) -> Result<(), SandboxError> {
 /// transaction, a 404.
 pub fn transaction_id(field: &str, id: &str) -> Result<Uuid, SandboxError> {
     if id.chars().count() > 36 {
-        return Err(SandboxError::invalid(field, "must be at most 36 characters"));
+        return Err(SandboxError::invalid(
+            field,
+            "must be at most 36 characters",
+        ));
     }
     Uuid::try_parse(id).map_err(|_| SandboxError::NotFound("transaction".to_owned()))
 }
@@ -90,7 +101,10 @@ mod tests {
 
     #[test]
     fn card_fields_map_to_406() {
-        let card = from_wire(WireValidationError::new("card.cvc", "must be 3 to 4 digits"));
+        let card = from_wire(WireValidationError::new(
+            "card.cvc",
+            "must be 3 to 4 digits",
+        ));
         assert_eq!(card.status(), axum::http::StatusCode::NOT_ACCEPTABLE);
         let other = from_wire(WireValidationError::new("merchant_txn_ref", "too long"));
         assert_eq!(other.status(), axum::http::StatusCode::BAD_REQUEST);
@@ -131,7 +145,10 @@ mod tests {
     #[test]
     fn transaction_ids_are_bounded_uuids() {
         let id = Uuid::new_v4();
-        assert_eq!(transaction_id("transactionId", &id.to_string()).ok(), Some(id));
+        assert_eq!(
+            transaction_id("transactionId", &id.to_string()).ok(),
+            Some(id)
+        );
         assert!(transaction_id("transactionId", &"a".repeat(37)).is_err());
         let unknown = transaction_id("transactionId", "not-a-uuid").expect_err("unknown");
         assert_eq!(unknown.status(), axum::http::StatusCode::NOT_FOUND);

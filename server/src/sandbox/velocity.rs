@@ -29,7 +29,10 @@ impl VelocityTracker {
         let key = self.keys.hash_one(card_digits);
         let mut uses = self.lock();
         let history = uses.entry(key).or_default();
-        while history.front().is_some_and(|&used| now - used >= VELOCITY_WINDOW) {
+        while history
+            .front()
+            .is_some_and(|&used| now - used >= VELOCITY_WINDOW)
+        {
             history.pop_front();
         }
         let allowed = history.len() < VELOCITY_LIMIT;

@@ -70,12 +70,22 @@ impl WebhookSender {
     /// Schedules `body` for `url`, applying the call's webhook faults and any armed ones:
     /// `drop-webhook` logs a dropped delivery and sends nothing, `duplicate-webhook` delivers
     /// twice. Returns at once; delivery runs on a background task.
-    pub fn send(&self, state: &SandboxState, url: &str, body: &TransactionResponse, mut faults: Vec<Fault>) {
+    pub fn send(
+        &self,
+        state: &SandboxState,
+        url: &str,
+        body: &TransactionResponse,
+        mut faults: Vec<Fault>,
+    ) {
         faults.extend(state.faults.take_webhook());
         let transaction_id = body.transaction_id().unwrap_or_default().to_owned();
         if faults.contains(&Fault::DropWebhook) {
             let id = self.open(&transaction_id, url, DeliveryState::Dropped);
-            tracing::info!(delivery = id, transaction_id, "sandbox webhook dropped by fault injection");
+            tracing::info!(
+                delivery = id,
+                transaction_id,
+                "sandbox webhook dropped by fault injection"
+            );
             return;
         }
         let payload = match serde_json::to_vec(body) {
@@ -85,7 +95,11 @@ impl WebhookSender {
                 return;
             }
         };
-        let copies = if faults.contains(&Fault::DuplicateWebhook) { 2 } else { 1 };
+        let copies = if faults.contains(&Fault::DuplicateWebhook) {
+            2
+        } else {
+            1
+        };
         for _ in 0..copies {
             let id = self.open(&transaction_id, url, DeliveryState::Pending);
             let task_state = state.clone();
@@ -155,7 +169,12 @@ async fn deliver(state: SandboxState, id: usize, url: String, payload: Bytes) {
         sender.note(id, attempt, DeliveryState::Pending, last_error.clone());
         tracing::debug!(delivery = id, attempt, error = ?last_error, "sandbox webhook attempt failed");
     }
-    sender.note(id, retry.max_attempts.max(1), DeliveryState::Failed, last_error);
+    sender.note(
+        id,
+        retry.max_attempts.max(1),
+        DeliveryState::Failed,
+        last_error,
+    );
     tracing::warn!(delivery = id, "sandbox webhook gave up after every attempt");
 }
 

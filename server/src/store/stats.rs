@@ -28,7 +28,9 @@ impl Backlog {
             .into_iter()
             .flatten()
             .min()
-            .map_or(time::Duration::ZERO, |oldest| (now - oldest).max(time::Duration::ZERO))
+            .map_or(time::Duration::ZERO, |oldest| {
+                (now - oldest).max(time::Duration::ZERO)
+            })
     }
 }
 

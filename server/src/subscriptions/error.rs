@@ -57,8 +57,16 @@ mod tests {
         let failure = ApiFailure::from(refused);
         assert_eq!(failure.status(), StatusCode::CONFLICT);
         assert_eq!(failure.body().error.code, "subscription_transition_refused");
-        let outage = SubscriptionError::Gateway(GatewayError::OutcomeUnknown { reason: "timeout".into() });
-        assert_eq!(ApiFailure::from(outage).status(), StatusCode::SERVICE_UNAVAILABLE);
-        assert_eq!(ApiFailure::from(SubscriptionError::NotFound).status(), StatusCode::NOT_FOUND);
+        let outage = SubscriptionError::Gateway(GatewayError::OutcomeUnknown {
+            reason: "timeout".into(),
+        });
+        assert_eq!(
+            ApiFailure::from(outage).status(),
+            StatusCode::SERVICE_UNAVAILABLE
+        );
+        assert_eq!(
+            ApiFailure::from(SubscriptionError::NotFound).status(),
+            StatusCode::NOT_FOUND
+        );
     }
 }

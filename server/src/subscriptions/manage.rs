@@ -8,14 +8,18 @@
 use checkout::contract::{SubscriptionAction, SubscriptionStatus};
 use time::OffsetDateTime;
 
-use super::{Subscriptions, SubscriptionError};
+use super::{SubscriptionError, Subscriptions};
 use crate::gateway::GatewayError;
 use crate::store::model::Subscription;
 use crate::store::model::subscription::{is_final, status_name};
 
 impl Subscriptions<'_> {
     /// Applies `action` to `subscription` at the gateway, then records the result.
-    pub async fn act(&self, subscription: &Subscription, action: SubscriptionAction) -> Result<Subscription, SubscriptionError> {
+    pub async fn act(
+        &self,
+        subscription: &Subscription,
+        action: SubscriptionAction,
+    ) -> Result<Subscription, SubscriptionError> {
         if is_final(subscription.status) {
             return Err(SubscriptionError::Refused {
                 code: "subscription_final",
@@ -34,16 +38,25 @@ impl Subscriptions<'_> {
             SubscriptionAction::Cancel => self.gateway.subscription_cancel(gateway_id).await,
         };
         let endpoint = format!("subscription/{}", action.as_str());
-        self.log_call(subscription, &endpoint, started, &result).await;
+        self.log_call(subscription, &endpoint, started, &result)
+            .await;
         match result {
             Ok(response) => {
                 let (updated, _) = self
-                    .apply(subscription, &response.subscription_details, OffsetDateTime::now_utc())
+                    .apply(
+                        subscription,
+                        &response.subscription_details,
+                        OffsetDateTime::now_utc(),
+                    )
                     .await?;
                 tracing::info!(subscription_id = %subscription.id, action = action.as_str(), "subscription changed");
                 Ok(updated)
             }
-            Err(GatewayError::Rejected { status, code, message }) if (400..500).contains(&status) && status != 404 => {
+            Err(GatewayError::Rejected {
+                status,
+                code,
+                message,
+            }) if (400..500).contains(&status) && status != 404 => {
                 // Learn the real status so the stored one is right for the next request.
                 if let Err(error) = self.poll(subscription, OffsetDateTime::now_utc()).await {
                     tracing::warn!(subscription_id = %subscription.id, %error, "could not refresh a subscription after a refusal");
@@ -58,7 +71,11 @@ impl Subscriptions<'_> {
                     ),
                 })
             }
-            Err(error @ (GatewayError::OutcomeUnknown { .. } | GatewayError::Unavailable { .. } | GatewayError::InvalidResponse { .. })) => {
+            Err(
+                error @ (GatewayError::OutcomeUnknown { .. }
+                | GatewayError::Unavailable { .. }
+                | GatewayError::InvalidResponse { .. }),
+            ) => {
                 tracing::warn!(subscription_id = %subscription.id, %error, "subscription change outcome unknown; polling");
                 match self.poll(subscription, OffsetDateTime::now_utc()).await {
                     Ok((updated, _)) if updated.status == target(action) => Ok(updated),

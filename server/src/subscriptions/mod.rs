@@ -11,6 +11,7 @@ pub mod manage;
 pub mod sync;
 pub mod view;
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use checkout::contract::PlanTerms;
@@ -41,9 +42,9 @@ pub struct Subscriptions<'a> {
 /// What applying one gateway answer recorded.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Applied {
-    /// Paid cycles recorded for the first time.
+    /// Cycles newly known as paid (new to this server, or failed before and paid on a retry).
     pub new_paid_cycles: Vec<u32>,
-    /// Failed cycles recorded for the first time (or a recorded cycle that changed).
+    /// Cycles newly known as failed.
     pub new_failed_cycles: Vec<u32>,
     /// Whether the status or counters changed.
     pub changed: bool,
@@ -65,12 +66,19 @@ impl<'a> Subscriptions<'a> {
         if !plausible_id(id) {
             return Err(SubscriptionError::NotFound);
         }
-        self.store.get_subscription(id).await?.ok_or(SubscriptionError::NotFound)
+        self.store
+            .get_subscription(id)
+            .await?
+            .ok_or(SubscriptionError::NotFound)
     }
 
     /// The subscription with this id if it belongs to `customer_id`; anyone else's is
     /// reported as not existing.
-    pub async fn find_owned(&self, id: &str, customer_id: &str) -> Result<Subscription, SubscriptionError> {
+    pub async fn find_owned(
+        &self,
+        id: &str,
+        customer_id: &str,
+    ) -> Result<Subscription, SubscriptionError> {
         let subscription = self.find(id).await?;
         if subscription.customer_id.as_deref() == Some(customer_id) {
             Ok(subscription)
@@ -80,12 +88,18 @@ impl<'a> Subscriptions<'a> {
     }
 
     /// A page of subscriptions.
-    pub async fn list(&self, query: SubscriptionQuery) -> Result<Page<Subscription>, SubscriptionError> {
+    pub async fn list(
+        &self,
+        query: SubscriptionQuery,
+    ) -> Result<Page<Subscription>, SubscriptionError> {
         Ok(self.store.list_subscriptions(query).await?)
     }
 
     /// The billed cycles of `subscription`, by number.
-    pub async fn history(&self, subscription: &Subscription) -> Result<Vec<SubscriptionCycle>, SubscriptionError> {
+    pub async fn history(
+        &self,
+        subscription: &Subscription,
+    ) -> Result<Vec<SubscriptionCycle>, SubscriptionError> {
         Ok(self.store.list_cycles(&subscription.id).await?)
     }
 
@@ -100,18 +114,33 @@ impl<'a> Subscriptions<'a> {
         if let Some(terms) = self.catalogue_terms(subscription) {
             return Ok(terms);
         }
-        let response = self.gateway.subscription_get(&subscription.gateway_subscription_id).await?;
-        Ok(view::terms_from_gateway(&subscription.plan_id, &response.subscription_details))
+        let response = self
+            .gateway
+            .subscription_get(&subscription.gateway_subscription_id)
+            .await?;
+        Ok(view::terms_from_gateway(
+            &subscription.plan_id,
+            &response.subscription_details,
+        ))
     }
 
     /// Asks the gateway about `subscription` and records what it says (status, counters, new
     /// cycles). Safe to repeat: nothing new, nothing written.
-    pub async fn poll(&self, subscription: &Subscription, now: OffsetDateTime) -> Result<(Subscription, Applied), SubscriptionError> {
+    pub async fn poll(
+        &self,
+        subscription: &Subscription,
+        now: OffsetDateTime,
+    ) -> Result<(Subscription, Applied), SubscriptionError> {
         let started = OffsetDateTime::now_utc();
-        let result = self.gateway.subscription_get(&subscription.gateway_subscription_id).await;
-        self.log_call(subscription, "subscription", started, &result).await;
+        let result = self
+            .gateway
+            .subscription_get(&subscription.gateway_subscription_id)
+            .await;
+        self.log_call(subscription, "subscription", started, &result)
+            .await;
         let response = result?;
-        self.apply(subscription, &response.subscription_details, now).await
+        self.apply(subscription, &response.subscription_details, now)
+            .await
     }
 
     /// Records the gateway's `details` of `subscription`: status and counters (guarded against
@@ -130,14 +159,27 @@ impl<'a> Subscriptions<'a> {
         }
         let sync = sync::sync_from(details);
         let next_poll = sync::next_poll_at(&sync, now, self.poll_every);
-        let synced = self.store.sync_subscription(&subscription.id, sync, next_poll).await?;
+        let synced = self
+            .store
+            .sync_subscription(&subscription.id, sync, next_poll)
+            .await?;
         let mut applied = Applied {
             changed: synced.changed,
             ..Applied::default()
         };
+        let known: HashMap<u32, CycleStatus> = self
+            .store
+            .list_cycles(&subscription.id)
+            .await?
+            .into_iter()
+            .map(|cycle| (cycle.cycle, cycle.status))
+            .collect();
         for cycle in sync::cycles_from(&subscription.id, details) {
             let (number, status) = (cycle.cycle, cycle.status);
-            if self.store.upsert_cycle(cycle).await? == CycleUpsert::Unchanged {
+            let upsert = self.store.upsert_cycle(cycle).await?;
+            // New to this server, or its outcome changed (a failed cycle paid on a retry).
+            let news = upsert != CycleUpsert::Unchanged && known.get(&number) != Some(&status);
+            if !news {
                 continue;
             }
             match status {
@@ -155,7 +197,13 @@ impl<'a> Subscriptions<'a> {
     }
 
     /// Logs a gateway call about `subscription` in the attempt log.
-    async fn log_call<T>(&self, subscription: &Subscription, endpoint: &str, started: OffsetDateTime, result: &Result<T, GatewayError>) {
+    async fn log_call<T>(
+        &self,
+        subscription: &Subscription,
+        endpoint: &str,
+        started: OffsetDateTime,
+        result: &Result<T, GatewayError>,
+    ) {
         let (outcome, http_status) = attempt_outcome(result);
         let attempt = NewAttempt {
             payment_id: None,

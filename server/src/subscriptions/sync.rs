@@ -11,7 +11,9 @@ use std::time::Duration;
 
 use time::OffsetDateTime;
 
-use crate::gateway::wire::{SubscriptionDetails, SubscriptionPaymentStatus, SubscriptionTransaction};
+use crate::gateway::wire::{
+    SubscriptionDetails, SubscriptionPaymentStatus, SubscriptionTransaction,
+};
 use crate::payments::subscription::subscription_status;
 use crate::store::model::subscription::is_final;
 use crate::store::model::{CycleStatus, NewCycle, SubscriptionSync};
@@ -26,7 +28,10 @@ pub fn sync_from(details: &SubscriptionDetails) -> SubscriptionSync {
         status: subscription_status(details),
         completed_cycles: details.completed_payment_cycle,
         next_payment_at: details.next_payment_date.as_ref().and_then(|d| d.parse()),
-        last_payment_status: details.last_payment_status.as_ref().map(|s| s.as_str().to_owned()),
+        last_payment_status: details
+            .last_payment_status
+            .as_ref()
+            .map(|s| s.as_str().to_owned()),
     }
 }
 
@@ -59,7 +64,10 @@ pub fn cycles_from(subscription_id: &str, details: &SubscriptionDetails) -> Vec<
                 amount: chosen.amount.minor_units(),
                 currency: chosen.ccy.clone(),
                 status,
-                charged_at: chosen.transaction_date.parse().unwrap_or(OffsetDateTime::UNIX_EPOCH),
+                charged_at: chosen
+                    .transaction_date
+                    .parse()
+                    .unwrap_or(OffsetDateTime::UNIX_EPOCH),
             })
         })
         .collect()
@@ -67,7 +75,9 @@ pub fn cycles_from(subscription_id: &str, details: &SubscriptionDetails) -> Vec<
 
 /// The failed attempt with the latest date (history order breaks ties). Attempts with a
 /// status this server does not know are left out: they are neither paid nor failed.
-fn latest_failure<'a>(attempts: &[&'a SubscriptionTransaction]) -> Option<&'a SubscriptionTransaction> {
+fn latest_failure<'a>(
+    attempts: &[&'a SubscriptionTransaction],
+) -> Option<&'a SubscriptionTransaction> {
     attempts
         .iter()
         .filter(|a| a.status == SubscriptionPaymentStatus::Failed)
@@ -77,7 +87,11 @@ fn latest_failure<'a>(attempts: &[&'a SubscriptionTransaction]) -> Option<&'a Su
 
 /// When to poll again: shortly after the next charge date, and never later than `every`
 /// from `now`; `None` once the subscription can no longer change.
-pub fn next_poll_at(sync: &SubscriptionSync, now: OffsetDateTime, every: Duration) -> Option<OffsetDateTime> {
+pub fn next_poll_at(
+    sync: &SubscriptionSync,
+    now: OffsetDateTime,
+    every: Duration,
+) -> Option<OffsetDateTime> {
     if is_final(sync.status) {
         return None;
     }
@@ -166,11 +180,20 @@ mod tests {
         let every = Duration::from_secs(3600);
         let mut sync = sync_from(&details("ACTIVE", json!([])));
         sync.next_payment_at = Some(now + time::Duration::minutes(5));
-        assert_eq!(next_poll_at(&sync, now, every), Some(now + time::Duration::minutes(6)));
+        assert_eq!(
+            next_poll_at(&sync, now, every),
+            Some(now + time::Duration::minutes(6))
+        );
         sync.next_payment_at = Some(now + time::Duration::days(30));
-        assert_eq!(next_poll_at(&sync, now, every), Some(now + time::Duration::hours(1)));
+        assert_eq!(
+            next_poll_at(&sync, now, every),
+            Some(now + time::Duration::hours(1))
+        );
         sync.next_payment_at = Some(now - time::Duration::days(1));
-        assert_eq!(next_poll_at(&sync, now, every), Some(now + time::Duration::minutes(1)));
+        assert_eq!(
+            next_poll_at(&sync, now, every),
+            Some(now + time::Duration::minutes(1))
+        );
         sync.status = SubscriptionStatus::Cancelled;
         assert_eq!(next_poll_at(&sync, now, every), None);
     }

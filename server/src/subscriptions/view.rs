@@ -72,7 +72,11 @@ pub struct MerchantCharge {
 impl MerchantSubscription {
     /// The view of `subscription` with the plan `plan` (if known) and, for a single
     /// subscription, its `cycles`.
-    pub fn new(subscription: &Subscription, plan: Option<PlanTerms>, cycles: Option<&[SubscriptionCycle]>) -> Self {
+    pub fn new(
+        subscription: &Subscription,
+        plan: Option<PlanTerms>,
+        cycles: Option<&[SubscriptionCycle]>,
+    ) -> Self {
         Self {
             id: subscription.id.clone(),
             gateway_subscription_id: subscription.gateway_subscription_id.clone(),
@@ -113,7 +117,11 @@ impl From<&SubscriptionCycle> for MerchantCharge {
 }
 
 /// The customer's view of `subscription` under `plan`, with its `cycles` as history.
-pub fn customer_view(subscription: &Subscription, plan: PlanTerms, cycles: &[SubscriptionCycle]) -> SubscriptionView {
+pub fn customer_view(
+    subscription: &Subscription,
+    plan: PlanTerms,
+    cycles: &[SubscriptionCycle],
+) -> SubscriptionView {
     SubscriptionView {
         id: subscription.id.clone(),
         status: subscription.status,
@@ -133,7 +141,12 @@ pub fn terms_from_gateway(plan_id: &str, details: &SubscriptionDetails) -> PlanT
         CycleType::Monthly | CycleType::Months | CycleType::Other(_) => CycleUnit::Months,
     };
     let trial_days = match plan.trial_period_duration_type {
-        TrialPeriodType::Days => plan.trial_period_duration.trim().parse().ok().filter(|d| *d > 0),
+        TrialPeriodType::Days => plan
+            .trial_period_duration
+            .trim()
+            .parse()
+            .ok()
+            .filter(|d| *d > 0),
         TrialPeriodType::Months => plan
             .trial_period_duration
             .trim()
@@ -186,8 +199,17 @@ mod tests {
         .expect("parses");
         let terms = terms_from_gateway("weekly", &details);
         assert_eq!(terms.cycle_unit, CycleUnit::Weeks);
-        assert_eq!((terms.cycle_interval, terms.amount, terms.max_cycles), (2, 500, 6));
+        assert_eq!(
+            (terms.cycle_interval, terms.amount, terms.max_cycles),
+            (2, 500, 6)
+        );
         assert_eq!(terms.trial_days, Some(7));
-        assert_eq!(terms.discount, Some(Discount { percentage: 10, cycles: 3 }));
+        assert_eq!(
+            terms.discount,
+            Some(Discount {
+                percentage: 10,
+                cycles: 3
+            })
+        );
     }
 }

@@ -46,7 +46,10 @@ async fn killed_after_gateway_approval_then_settled_once_by_the_reconciler() {
     run("crash", |page: Page| async move {
         let mut rig = PartnerRig::start(
             EmulatorAt::OwnProcess { hang_seconds: 120 },
-            vec![("CHECKOUT_FAILPOINT".into(), "after_gateway_before_record".into())],
+            vec![(
+                "CHECKOUT_FAILPOINT".into(),
+                "after_gateway_before_record".into(),
+            )],
         );
         let (session, secret, reference) = rig.session(4200, "EUR", "crash").await;
         pay_to_acs(&page, &rig, &session, &secret).await;
@@ -56,28 +59,56 @@ async fn killed_after_gateway_approval_then_settled_once_by_the_reconciler() {
         // approval with the gateway and stops right before recording it. Kill it there.
         let approve = page.find_ready("#acs-approve").await;
         let clicking = tokio::spawn(async move { approve.click().await });
-        rig.server.wait_for_log(FAILPOINT_LINE, Duration::from_secs(30)).await;
+        rig.server
+            .wait_for_log(FAILPOINT_LINE, Duration::from_secs(30))
+            .await;
         rig.server.kill();
         let _ = clicking.await;
 
         rig.server.unset_env("CHECKOUT_FAILPOINT");
         rig.server.restart();
         let pending = rig.merchant.session_payments(&session).await;
-        assert_eq!(pending.len(), 1, "one payment recorded before the crash: {pending:?}");
-        assert_ne!(pending[0]["state"], "captured", "the crash came before the approval was recorded");
+        assert_eq!(
+            pending.len(),
+            1,
+            "one payment recorded before the crash: {pending:?}"
+        );
+        assert_ne!(
+            pending[0]["state"], "captured",
+            "the crash came before the approval was recorded"
+        );
 
         // The customer reopens their order page; the reconciler settles in the meantime.
         page.goto(&rig.landing_url(&session)).await;
-        page.wait_text_any(ids::RESULT, &[PAID], Duration::from_secs(60)).await;
+        page.wait_text_any(ids::RESULT, &[PAID], Duration::from_secs(60))
+            .await;
         page.screenshot("paid-after-restart").await;
-        let paid = rig.merchant.wait_payment_state(&session, "captured", Duration::from_secs(10)).await;
+        let paid = rig
+            .merchant
+            .wait_payment_state(&session, "captured", Duration::from_secs(10))
+            .await;
         assert_eq!(paid["amount"], 4200);
-        assert_eq!(rig.merchant.session_payments(&session).await.len(), 1, "no second payment");
+        assert_eq!(
+            rig.merchant.session_payments(&session).await.len(),
+            1,
+            "no second payment"
+        );
         let log = rig.server.log_text();
-        assert!(log.contains("reconciler settled a payment"), "the reconciler settled it:\n{log}");
+        assert!(
+            log.contains("reconciler settled a payment"),
+            "the reconciler settled it:\n{log}"
+        );
         let charged = charges(&rig, &reference).await;
-        assert_eq!(charged.len(), 1, "exactly one charge at the gateway: {charged:?}");
-        assert_eq!(rig.emulator.transactions_for(&reference).await.len(), 1, "and no other transaction");
+        assert_eq!(
+            charged.len(),
+            1,
+            "exactly one charge at the gateway: {charged:?}"
+        );
+        assert_eq!(
+            rig.emulator.transactions_for(&reference).await.len(),
+            1,
+            "and no other transaction"
+        );
     })
     .await;
 }
@@ -97,19 +128,37 @@ async fn gateway_down_on_return_shows_confirming_then_settles_once() {
             .await;
         page.click("#acs-approve").await;
         let shown = page
-            .wait_text_any(ids::RESULT, &[CONFIRMING, PAID, "declined"], Duration::from_secs(30))
+            .wait_text_any(
+                ids::RESULT,
+                &[CONFIRMING, PAID, "declined"],
+                Duration::from_secs(30),
+            )
             .await;
-        assert!(shown.contains(CONFIRMING), "the shopper is told it is being confirmed, not declined: {shown}");
+        assert!(
+            shown.contains(CONFIRMING),
+            "the shopper is told it is being confirmed, not declined: {shown}"
+        );
         page.screenshot("confirming").await;
         assert!(!page.url().await.contains("checkout=declined"));
 
         // The gateway comes back; the payment is settled without a second charge.
         rig.emulator.clear_faults().await;
-        page.wait_text_any(ids::RESULT, &[PAID], Duration::from_secs(60)).await;
+        page.wait_text_any(ids::RESULT, &[PAID], Duration::from_secs(60))
+            .await;
         page.screenshot("paid").await;
-        rig.merchant.wait_payment_state(&session, "captured", Duration::from_secs(10)).await;
-        assert_eq!(charges(&rig, &reference).await.len(), 1, "one charge at the gateway");
-        assert_eq!(rig.merchant.session_payments(&session).await.len(), 1, "one payment");
+        rig.merchant
+            .wait_payment_state(&session, "captured", Duration::from_secs(10))
+            .await;
+        assert_eq!(
+            charges(&rig, &reference).await.len(),
+            1,
+            "one charge at the gateway"
+        );
+        assert_eq!(
+            rig.merchant.session_payments(&session).await.len(),
+            1,
+            "one payment"
+        );
     })
     .await;
 }
@@ -129,19 +178,36 @@ async fn gateway_too_slow_on_pay_shows_confirming_and_never_charges_twice() {
         fill_billing(&page, "DE", "10115").await;
         pay(&page).await;
         let shown = page
-            .wait_text_any("body", &[CONFIRMING, "declined", PAID], Duration::from_secs(30))
+            .wait_text_any(
+                "body",
+                &[CONFIRMING, "declined", PAID],
+                Duration::from_secs(30),
+            )
             .await;
-        assert!(shown.contains(CONFIRMING), "the shopper sees it is being confirmed: {shown}");
-        assert!(!shown.to_lowercase().contains("declined"), "never a decline: {shown}");
+        assert!(
+            shown.contains(CONFIRMING),
+            "the shopper sees it is being confirmed: {shown}"
+        );
+        assert!(
+            !shown.to_lowercase().contains("declined"),
+            "never a decline: {shown}"
+        );
         page.screenshot("confirming").await;
 
         let payments = rig.merchant.session_payments(&session).await;
         assert_eq!(payments.len(), 1, "{payments:?}");
-        assert_eq!(payments[0]["state"], "pending", "outcome unknown: kept pending for the status endpoint");
+        assert_eq!(
+            payments[0]["state"], "pending",
+            "outcome unknown: kept pending for the status endpoint"
+        );
         // The call reached the gateway once and is never sent again: not by the server, not by
         // the page (the pay button stays disabled while the outcome is unknown).
         let transactions = rig.emulator.transactions_for(&reference).await;
-        assert_eq!(transactions.len(), 1, "the pay call reached the gateway once: {transactions:?}");
+        assert_eq!(
+            transactions.len(),
+            1,
+            "the pay call reached the gateway once: {transactions:?}"
+        );
         assert!(
             page.try_find(ids::SUBMIT).await.is_none()
                 || page.prop(ids::SUBMIT, "disabled").await.as_deref() == Some("true"),

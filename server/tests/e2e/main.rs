@@ -11,5 +11,11 @@
 
 mod support;
 
+mod declines;
 mod faults;
+mod keyboard;
+mod saved_card;
 mod shadow_dom;
+mod subscription;
+mod three_ds;
+mod validation;

@@ -6,7 +6,11 @@ use serde_json::json;
 
 use crate::api_support::{Harness, Reply, api_suite, cards, pay_body};
 
-api_suite!(repeated_pay_is_replayed, concurrent_pays_charge_once, merchant_posts_are_idempotent);
+api_suite!(
+    repeated_pay_is_replayed,
+    concurrent_pays_charge_once,
+    merchant_posts_are_idempotent
+);
 
 async fn repeated_pay_is_replayed(h: &Harness) {
     let session = h.session(1000, json!({})).await;
@@ -52,8 +56,16 @@ async fn concurrent_pays_charge_once(h: &Harness) {
     assert_eq!(h.gateway_charges(&session.reference), 1);
 }
 
-async fn futures_join(h: &Harness, session: &crate::api_support::TestSession, body: &serde_json::Value) -> Vec<Reply> {
-    let (a, b, c) = tokio::join!(h.pay(session, body, None), h.pay(session, body, None), h.pay(session, body, None));
+async fn futures_join(
+    h: &Harness,
+    session: &crate::api_support::TestSession,
+    body: &serde_json::Value,
+) -> Vec<Reply> {
+    let (a, b, c) = tokio::join!(
+        h.pay(session, body, None),
+        h.pay(session, body, None),
+        h.pay(session, body, None)
+    );
     vec![a, b, c]
 }
 
@@ -80,7 +92,10 @@ async fn merchant_posts_are_idempotent(h: &Harness) {
     let session = h.session(900, json!({"capture": false})).await;
     let redirect = h.pay_to_redirect(&session, cards::VISA_OK).await;
     h.complete_3ds(&redirect, "approve").await;
-    let id = h.result(&session).await["payment_id"].as_str().expect("id").to_owned();
+    let id = h.result(&session).await["payment_id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
     let capture = || async {
         Reply::read(
             h.merchant(reqwest::Method::POST, &format!("/v1/payments/{id}/capture"))
@@ -96,7 +111,10 @@ async fn merchant_posts_are_idempotent(h: &Harness) {
     assert_eq!((a.status, b.status), (200, 200), "{} / {}", a.text, b.text);
     assert_eq!(a.json["captured_amount"], 500);
     assert_eq!(
-        h.gateway_records(&session.reference, checkout_server::sandbox::ledger::RecordKind::Capture),
+        h.gateway_records(
+            &session.reference,
+            checkout_server::sandbox::ledger::RecordKind::Capture
+        ),
         1
     );
 }

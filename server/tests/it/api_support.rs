@@ -138,15 +138,28 @@ impl Harness {
             Backend::Sqlite => {
                 let dir = tempfile::tempdir().expect("temp dir");
                 let path = dir.path().join("data").join("checkout.db");
-                (format!("sqlite://{}", path.display()), Some(path), Some(dir), None)
+                (
+                    format!("sqlite://{}", path.display()),
+                    Some(path),
+                    Some(dir),
+                    None,
+                )
             }
             Backend::Postgres(url) => {
                 let schema = format!("api_test_{}", uuid::Uuid::new_v4().simple());
                 let admin = PgPool::connect(url).await.expect("postgres reachable");
-                sqlx::query(&format!("CREATE SCHEMA {schema}")).execute(&admin).await.expect("schema created");
+                sqlx::query(&format!("CREATE SCHEMA {schema}"))
+                    .execute(&admin)
+                    .await
+                    .expect("schema created");
                 admin.close().await;
                 let separator = if url.contains('?') { '&' } else { '?' };
-                (format!("{url}{separator}options[search_path]={schema}"), None, None, Some(schema))
+                (
+                    format!("{url}{separator}options[search_path]={schema}"),
+                    None,
+                    None,
+                    Some(schema),
+                )
             }
         };
         let success = shop.url("/success");
@@ -158,16 +171,25 @@ impl Harness {
             ("SUCCESS_URL", &success),
             ("DECLINE_URL", &decline),
             ("GATEWAY_TIMEOUT_MS", "5000"),
+            // These suites test payments, not the card-testing defence: lift its limits.
+            ("PAY_RATE_LIMIT_PER_SESSION", "10000"),
+            ("PAY_RATE_LIMIT_PER_IP", "10000"),
         ];
         pairs.retain(|(key, _)| !extra.iter().any(|(k, _)| k == key));
         pairs.extend_from_slice(extra);
         let config = Config::from_pairs(&pairs).expect("test configuration is valid");
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-        let server = Server::build_with(config, listener, fast_config()).await.expect("server builds");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let server = Server::build_with(config, listener, fast_config())
+            .await
+            .expect("server builds");
         let base = server.base_url().to_owned();
         let state = server.state().clone();
         let sandbox = server.sandbox().cloned().unwrap_or_else(|| {
-            checkout_server::sandbox::SandboxState::new(checkout_server::sandbox::SandboxConfig::default())
+            checkout_server::sandbox::SandboxState::new(
+                checkout_server::sandbox::SandboxConfig::default(),
+            )
         });
         let (shutdown, stop) = oneshot::channel::<()>();
         let task = tokio::spawn(server.run(async move {
@@ -178,7 +200,10 @@ impl Harness {
             state,
             sandbox,
             shop,
-            api: reqwest::Client::builder().redirect(Policy::none()).build().expect("client"),
+            api: reqwest::Client::builder()
+                .redirect(Policy::none())
+                .build()
+                .expect("client"),
             browser: reqwest::Client::builder().build().expect("client"),
             database_url,
             sqlite_path,
@@ -197,11 +222,17 @@ impl Harness {
         }
         if let Some(task) = self.task.take() {
             let stopped = tokio::time::timeout(Duration::from_secs(10), task).await;
-            assert!(matches!(stopped, Ok(Ok(Ok(())))), "server did not stop cleanly: {stopped:?}");
+            assert!(
+                matches!(stopped, Ok(Ok(Ok(())))),
+                "server did not stop cleanly: {stopped:?}"
+            );
         }
         if let (Backend::Postgres(url), Some(schema)) = (&self.backend, &self.postgres_schema) {
             let admin = PgPool::connect(url).await.expect("postgres reachable");
-            sqlx::query(&format!("DROP SCHEMA {schema} CASCADE")).execute(&admin).await.expect("schema dropped");
+            sqlx::query(&format!("DROP SCHEMA {schema} CASCADE"))
+                .execute(&admin)
+                .await
+                .expect("schema dropped");
             admin.close().await;
         }
     }
@@ -226,25 +257,48 @@ impl Harness {
         if let (Some(body), Some(extra)) = (body.as_object_mut(), extra.as_object()) {
             body.extend(extra.clone());
         }
-        let reply = Reply::read(self.merchant(reqwest::Method::POST, "/v1/sessions").json(&body).send().await.expect("sent")).await;
+        let reply = Reply::read(
+            self.merchant(reqwest::Method::POST, "/v1/sessions")
+                .json(&body)
+                .send()
+                .await
+                .expect("sent"),
+        )
+        .await;
         assert_eq!(reply.status, 201, "{}", reply.text);
         TestSession {
             id: reply.json["id"].as_str().expect("id").to_owned(),
-            secret: reply.json["client_secret"].as_str().expect("secret").to_owned(),
-            reference: reply.json["reference"].as_str().expect("reference").to_owned(),
+            secret: reply.json["client_secret"]
+                .as_str()
+                .expect("secret")
+                .to_owned(),
+            reference: reply.json["reference"]
+                .as_str()
+                .expect("reference")
+                .to_owned(),
         }
     }
 
     /// A browser call on `session`'s API with its client secret.
-    pub fn checkout(&self, method: reqwest::Method, session: &TestSession, suffix: &str) -> reqwest::RequestBuilder {
+    pub fn checkout(
+        &self,
+        method: reqwest::Method,
+        session: &TestSession,
+        suffix: &str,
+    ) -> reqwest::RequestBuilder {
         self.api
-            .request(method, format!("{}/v1/checkout/{}{suffix}", self.base, session.id))
+            .request(
+                method,
+                format!("{}/v1/checkout/{}{suffix}", self.base, session.id),
+            )
             .header("X-Client-Secret", &session.secret)
     }
 
     /// `POST .../pay` with `body` and an optional `Idempotency-Key`.
     pub async fn pay(&self, session: &TestSession, body: &Value, key: Option<&str>) -> Reply {
-        let mut request = self.checkout(reqwest::Method::POST, session, "/pay").json(body);
+        let mut request = self
+            .checkout(reqwest::Method::POST, session, "/pay")
+            .json(body);
         if let Some(key) = key {
             request = request.header("Idempotency-Key", key);
         }
@@ -253,7 +307,13 @@ impl Harness {
 
     /// `GET .../result`.
     pub async fn result(&self, session: &TestSession) -> Value {
-        let reply = Reply::read(self.checkout(reqwest::Method::GET, session, "/result").send().await.expect("sent")).await;
+        let reply = Reply::read(
+            self.checkout(reqwest::Method::GET, session, "/result")
+                .send()
+                .await
+                .expect("sent"),
+        )
+        .await;
         assert_eq!(reply.status, 200, "{}", reply.text);
         reply.json
     }
@@ -263,14 +323,22 @@ impl Harness {
         let reply = self.pay(session, &pay_body(number, "123"), None).await;
         assert_eq!(reply.status, 200, "{}", reply.text);
         assert_eq!(reply.json["next_action"], "redirect", "{}", reply.text);
-        reply.json["redirect_url"].as_str().expect("redirect_url").to_owned()
+        reply.json["redirect_url"]
+            .as_str()
+            .expect("redirect_url")
+            .to_owned()
     }
 
     /// Walks a browser through 3DS: opens `redirect_url`, submits the ACS form with
     /// `decision` when a challenge is shown, follows every redirect and returns the URL it
     /// lands on (the shop's page).
     pub async fn complete_3ds(&self, redirect_url: &str, decision: &str) -> reqwest::Url {
-        let page = self.browser.get(redirect_url).send().await.expect("ACS reachable");
+        let page = self
+            .browser
+            .get(redirect_url)
+            .send()
+            .await
+            .expect("ACS reachable");
         if page.url().as_str().starts_with(&self.shop.base) {
             return page.url().clone();
         }
@@ -306,7 +374,13 @@ impl Harness {
 
     /// The merchant view of payment `id`.
     pub async fn payment(&self, id: &str) -> Value {
-        let reply = Reply::read(self.merchant(reqwest::Method::GET, &format!("/v1/payments/{id}")).send().await.expect("sent")).await;
+        let reply = Reply::read(
+            self.merchant(reqwest::Method::GET, &format!("/v1/payments/{id}"))
+                .send()
+                .await
+                .expect("sent"),
+        )
+        .await;
         assert_eq!(reply.status, 200, "{}", reply.text);
         reply.json
     }
@@ -363,7 +437,13 @@ impl Reply {
         assert_eq!(self.status, status, "{}", self.text);
         assert_eq!(self.json["error"]["code"], code, "{}", self.text);
         assert_eq!(self.json["error"]["field"].as_str(), field, "{}", self.text);
-        assert!(self.json["error"]["message"].as_str().is_some_and(|m| !m.is_empty()), "{}", self.text);
+        assert!(
+            self.json["error"]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty()),
+            "{}",
+            self.text
+        );
     }
 }
 
@@ -397,7 +477,10 @@ where
         if let Some(value) = check().await {
             return value;
         }
-        assert!(tokio::time::Instant::now() < deadline, "timed out waiting for {what}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
@@ -415,7 +498,9 @@ impl Shop {
         let app = Router::new()
             .route("/{page}", get(visit))
             .with_state(visits.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind shop");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind shop");
         let address: SocketAddr = listener.local_addr().expect("shop address");
         let task = tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
@@ -439,14 +524,22 @@ impl Drop for Shop {
     }
 }
 
-async fn visit(State(visits): State<Arc<Mutex<Vec<String>>>>, RawQuery(query): RawQuery) -> &'static str {
-    visits.lock().expect("visits").push(query.unwrap_or_default());
+async fn visit(
+    State(visits): State<Arc<Mutex<Vec<String>>>>,
+    RawQuery(query): RawQuery,
+) -> &'static str {
+    visits
+        .lock()
+        .expect("visits")
+        .push(query.unwrap_or_default());
     "thank you"
 }
 
 /// Query parameter `name` of `url`.
 pub fn param(url: &reqwest::Url, name: &str) -> Option<String> {
-    url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned())
+    url.query_pairs()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.into_owned())
 }
 
 fn announce_postgres_skipped() {

@@ -5,7 +5,6 @@
 use std::time::Duration;
 
 use checkout_server::store::model::WebhookVerdict;
-use checkout_server::store::prelude::*;
 use serde_json::json;
 
 use crate::api_support::{Harness, api_suite, cards, eventually, param, pay_body};
@@ -22,15 +21,30 @@ api_suite!(
 async fn challenge_approved_lands_on_success(h: &Harness) {
     let session = h.session(1500, json!({"description": "Two books"})).await;
     let redirect = h.pay_to_redirect(&session, cards::CHALLENGE).await;
-    assert!(redirect.starts_with(&format!("{}/_sandbox/sandbox/acs", h.base)), "{redirect}");
+    assert!(
+        redirect.starts_with(&format!("{}/_sandbox/sandbox/acs", h.base)),
+        "{redirect}"
+    );
     let pending = h.result(&session).await;
     assert_eq!(pending["state"], "pending");
 
     let landed = h.complete_3ds(&redirect, "approve").await;
     assert_eq!(landed.path(), "/success");
     assert_eq!(param(&landed, "checkout").as_deref(), Some("paid"));
-    assert_eq!(param(&landed, "session_id").as_deref(), Some(session.id.as_str()));
-    assert!(param(&landed, "transaction_id").is_none(), "gateway parameters must not leak to the shop");
+    assert_eq!(
+        param(&landed, "session_id").as_deref(),
+        Some(session.id.as_str())
+    );
+    assert!(
+        param(&landed, "transaction_id").is_none(),
+        "gateway parameters must not leak to the shop"
+    );
+    let visits = h.shop.visits.lock().expect("visits").clone();
+    assert_eq!(visits.len(), 1, "{visits:?}");
+    assert!(
+        visits[0].starts_with("checkout=paid&session_id="),
+        "{visits:?}"
+    );
 
     let result = h.result(&session).await;
     assert_eq!(result["state"], "captured");
@@ -42,14 +56,25 @@ async fn challenge_approved_lands_on_success(h: &Harness) {
     assert_eq!(payment["card"]["bin"], "400000");
     assert_eq!(payment["kind"], "payment_v2");
     assert_eq!(payment["reference"], session.reference.as_str());
-    assert!(payment["gateway_transaction_id"].as_str().is_some_and(|id| id.len() == 36));
+    assert!(
+        payment["gateway_transaction_id"]
+            .as_str()
+            .is_some_and(|id| id.len() == 36)
+    );
     assert_eq!(h.gateway_charges(&session.reference), 1);
 
     // The webhook arrives too, and is confirmed without changing anything.
     let payment_id = payment["id"].as_str().expect("id").to_owned();
     let events = eventually("the webhook verdict", Duration::from_secs(5), || async {
-        let events = h.store().list_webhooks(&payment_id).await.expect("webhooks");
-        events.iter().any(|e| e.verdict == WebhookVerdict::Confirmed).then_some(events)
+        let events = h
+            .store()
+            .list_webhooks(&payment_id)
+            .await
+            .expect("webhooks");
+        events
+            .iter()
+            .any(|e| e.verdict == WebhookVerdict::Confirmed)
+            .then_some(events)
     })
     .await;
     assert_eq!(events.len(), 1);
@@ -87,13 +112,20 @@ async fn declines_carry_their_reasons(h: &Harness) {
         let session = h.session(700, json!({})).await;
         let redirect = h.pay_to_redirect(&session, card).await;
         let landed = h.complete_3ds(&redirect, "approve").await;
-        assert_eq!(param(&landed, "checkout").as_deref(), Some("declined"), "{card}");
+        assert_eq!(
+            param(&landed, "checkout").as_deref(),
+            Some("declined"),
+            "{card}"
+        );
         let result = h.result(&session).await;
         assert_eq!(result["state"], "declined", "{card}");
         assert_eq!(result["decline"], reason, "{card}");
         let payment = h.payment(result["payment_id"].as_str().expect("id")).await;
         assert_eq!(payment["decline_code"], reason);
-        assert!(payment["response_code"].as_i64().is_some_and(|c| c > 0), "{payment}");
+        assert!(
+            payment["response_code"].as_i64().is_some_and(|c| c > 0),
+            "{payment}"
+        );
     }
 }
 
@@ -109,12 +141,17 @@ async fn a_declined_session_can_be_paid_with_another_card(h: &Harness) {
     assert_eq!(h.result(&session).await["state"], "captured");
 
     // Paid sessions take no further payment.
-    let again = h.pay(&session, &pay_body(cards::VISA_OK, "123"), None).await;
+    let again = h
+        .pay(&session, &pay_body(cards::VISA_OK, "123"), None)
+        .await;
     again.assert_error(409, "session_paid", None);
     assert_eq!(h.gateway_charges(&session.reference), 2);
 
     let view = h
-        .merchant(reqwest::Method::GET, &format!("/v1/sessions/{}", session.id))
+        .merchant(
+            reqwest::Method::GET,
+            &format!("/v1/sessions/{}", session.id),
+        )
         .send()
         .await
         .expect("sent");
@@ -136,7 +173,10 @@ async fn authorization_is_chosen_by_endpoint(h: &Harness) {
     assert_eq!(payment["kind"], "authorization_v2");
     assert_eq!(payment["captured_amount"], 0);
     assert_eq!(
-        h.gateway_records(&session.reference, checkout_server::sandbox::ledger::RecordKind::Authorization),
+        h.gateway_records(
+            &session.reference,
+            checkout_server::sandbox::ledger::RecordKind::Authorization
+        ),
         1
     );
 }

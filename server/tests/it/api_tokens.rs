@@ -8,7 +8,9 @@ use checkout_server::sandbox::ledger::RecordKind;
 use checkout_server::store::prelude::*;
 use serde_json::{Value, json};
 
-use crate::api_support::{Harness, Reply, TestSession, api_suite, browser_info, cards, eventually, param, pay_body};
+use crate::api_support::{
+    Harness, Reply, TestSession, api_suite, browser_info, cards, eventually, param, pay_body,
+};
 
 api_suite!(
     token_payment_after_save_card,
@@ -16,14 +18,25 @@ api_suite!(
 );
 
 async fn checkout_view(h: &Harness, session: &TestSession) -> Value {
-    let reply = Reply::read(h.checkout(reqwest::Method::GET, session, "").send().await.expect("sent")).await;
+    let reply = Reply::read(
+        h.checkout(reqwest::Method::GET, session, "")
+            .send()
+            .await
+            .expect("sent"),
+    )
+    .await;
     assert_eq!(reply.status, 200, "{}", reply.text);
     reply.json
 }
 
 async fn token_payment_after_save_card(h: &Harness) {
     let customer = format!("cust-{}", uuid::Uuid::new_v4().simple());
-    let first = h.session(1000, json!({"customer_id": customer, "email": "jane@example.test"})).await;
+    let first = h
+        .session(
+            1000,
+            json!({"customer_id": customer, "email": "jane@example.test"}),
+        )
+        .await;
     let view = checkout_view(h, &first).await;
     assert_eq!(view["can_save_card"], true);
     assert_eq!(view["saved_cards"], json!([]));
@@ -34,7 +47,9 @@ async fn token_payment_after_save_card(h: &Harness) {
     body["save_card"] = json!(true);
     let reply = h.pay(&first, &body, None).await;
     assert_eq!(reply.json["next_action"], "redirect", "{}", reply.text);
-    let landed = h.complete_3ds(reply.json["redirect_url"].as_str().expect("url"), "approve").await;
+    let landed = h
+        .complete_3ds(reply.json["redirect_url"].as_str().expect("url"), "approve")
+        .await;
     assert_eq!(param(&landed, "checkout").as_deref(), Some("paid"));
 
     // The token comes with the webhook; the card then shows in the customer's next session.
@@ -51,7 +66,10 @@ async fn token_payment_after_save_card(h: &Harness) {
     assert_eq!(saved[0]["expiry_month"], 12);
     assert_eq!(saved[0]["expiry_year"], 2030);
     let shown = saved[0].to_string();
-    assert!(!shown.contains("tok") && !shown.contains("424242424242"), "{shown}");
+    assert!(
+        !shown.contains("tok") && !shown.contains("424242424242"),
+        "{shown}"
+    );
 
     let body = json!({
         "saved_card_id": saved[0]["id"],
@@ -63,11 +81,16 @@ async fn token_payment_after_save_card(h: &Harness) {
     assert_eq!(reply.json["next_action"], "none", "{}", reply.text);
     assert_eq!(reply.json["result"]["state"], "captured");
     assert_eq!(reply.json["result"]["amount"], 2500);
-    let payment = h.payment(reply.json["result"]["payment_id"].as_str().expect("id")).await;
+    let payment = h
+        .payment(reply.json["result"]["payment_id"].as_str().expect("id"))
+        .await;
     assert_eq!(payment["kind"], "token_payment");
     assert_eq!(payment["saved_card_id"], saved[0]["id"]);
     assert_eq!(payment["card"]["last4"], "4242");
-    assert_eq!(h.gateway_records(&second.reference, RecordKind::Purchase), 1);
+    assert_eq!(
+        h.gateway_records(&second.reference, RecordKind::Purchase),
+        1
+    );
     let stored = h.store().list_cards(&customer).await.expect("cards");
     assert_eq!(stored.len(), 1);
 }
@@ -77,7 +100,9 @@ async fn saved_cards_need_a_customer_and_stay_private(h: &Harness) {
     assert_eq!(checkout_view(h, &anonymous).await["can_save_card"], false);
     let mut body = pay_body(cards::VISA_OK, "123");
     body["save_card"] = json!(true);
-    h.pay(&anonymous, &body, None).await.assert_error(400, "invalid_field", Some("save_card"));
+    h.pay(&anonymous, &body, None)
+        .await
+        .assert_error(400, "invalid_field", Some("save_card"));
 
     // Another customer's card id is unknown to this session.
     let owner = format!("cust-{}", uuid::Uuid::new_v4().simple());
@@ -93,12 +118,16 @@ async fn saved_cards_need_a_customer_and_stay_private(h: &Harness) {
         })
         .await
         .expect("saved");
-    let other = h.session(500, json!({"customer_id": "somebody-else"})).await;
+    let other = h
+        .session(500, json!({"customer_id": "somebody-else"}))
+        .await;
     let body = json!({
         "saved_card_id": card.id,
         "billing_address": {"country": "JP", "postal_code": "1"},
         "browser_info": browser_info(),
     });
-    h.pay(&other, &body, None).await.assert_error(400, "unknown_saved_card", Some("saved_card_id"));
+    h.pay(&other, &body, None)
+        .await
+        .assert_error(400, "unknown_saved_card", Some("saved_card_id"));
     assert_eq!(h.gateway_charges(&other.reference), 0);
 }

@@ -7,16 +7,25 @@ use std::time::Duration;
 use checkout_server::sandbox::faults::{ArmedFault, Fault};
 use checkout_server::sandbox::webhook::DeliveryState;
 use checkout_server::store::model::{Payment, WebhookVerdict};
-use checkout_server::store::prelude::*;
 use secrecy::ExposeSecret as _;
 use serde_json::{Value, json};
 
 use crate::api_support::{Harness, Reply, api_suite, cards, eventually, param};
 
-api_suite!(duplicate_webhooks_change_nothing, lost_webhook_is_made_up_by_the_return_visit, forged_webhooks_change_nothing);
+api_suite!(
+    duplicate_webhooks_change_nothing,
+    lost_webhook_is_made_up_by_the_return_visit,
+    forged_webhooks_change_nothing
+);
 
 /// A notification in the gateway's envelope claiming `success` for `transaction_id`.
-pub fn notification(transaction_id: &str, success: bool, amount: u64, currency: &str, reference: &str) -> Value {
+pub fn notification(
+    transaction_id: &str,
+    success: bool,
+    amount: u64,
+    currency: &str,
+    reference: &str,
+) -> Value {
     json!({
         "success": success, "status_code": if success { 200 } else { 412 }, "is_live": false,
         "transaction_type": "CAPTURE",
@@ -32,11 +41,22 @@ pub fn notification(transaction_id: &str, success: bool, amount: u64, currency: 
 
 /// The webhook URL the server gave the gateway for `payment`.
 pub fn webhook_url(h: &Harness, payment: &Payment) -> String {
-    format!("{}/hooks/gateway/{}/{}", h.base, payment.id, payment.webhook_token.expose_secret())
+    format!(
+        "{}/hooks/gateway/{}/{}",
+        h.base,
+        payment.id,
+        payment.webhook_token.expose_secret()
+    )
 }
 
 async fn verdicts(h: &Harness, payment_id: &str) -> Vec<WebhookVerdict> {
-    h.store().list_webhooks(payment_id).await.expect("webhooks").iter().map(|e| e.verdict).collect()
+    h.store()
+        .list_webhooks(payment_id)
+        .await
+        .expect("webhooks")
+        .iter()
+        .map(|e| e.verdict)
+        .collect()
 }
 
 async fn duplicate_webhooks_change_nothing(h: &Harness) {
@@ -102,11 +122,22 @@ async fn forged_webhooks_change_nothing(h: &Harness) {
     let reply = Reply::read(h.api.post(&url).json(&forged).send().await.expect("sent")).await;
     assert_eq!(reply.status, 200, "{}", reply.text);
     // "Paid" for a transaction the gateway never saw.
-    let unknown = notification(&uuid::Uuid::new_v4().to_string(), true, 1600, "JPY", &session.reference);
+    let unknown = notification(
+        &uuid::Uuid::new_v4().to_string(),
+        true,
+        1600,
+        "JPY",
+        &session.reference,
+    );
     Reply::read(h.api.post(&url).json(&unknown).send().await.expect("sent")).await;
     let seen = eventually("two forged verdicts", Duration::from_secs(5), || async {
         let seen = verdicts(h, &payment.id).await;
-        (seen.iter().filter(|v| **v == WebhookVerdict::Forged).count() == 2).then_some(seen)
+        (seen
+            .iter()
+            .filter(|v| **v == WebhookVerdict::Forged)
+            .count()
+            == 2)
+            .then_some(seen)
     })
     .await;
     assert_eq!(seen.len(), 2);
@@ -114,9 +145,20 @@ async fn forged_webhooks_change_nothing(h: &Harness) {
 
     // Wrong token, unknown payment: indistinguishable 404s; nothing recorded.
     let wrong = format!("{}/hooks/gateway/{}/not-the-token", h.base, payment.id);
-    Reply::read(h.api.post(&wrong).json(&forged).send().await.expect("sent")).await.assert_error(404, "not_found", None);
+    Reply::read(h.api.post(&wrong).json(&forged).send().await.expect("sent"))
+        .await
+        .assert_error(404, "not_found", None);
     let nobody = format!("{}/hooks/gateway/{}/x", h.base, uuid::Uuid::new_v4());
-    Reply::read(h.api.post(&nobody).json(&forged).send().await.expect("sent")).await.assert_error(404, "not_found", None);
+    Reply::read(
+        h.api
+            .post(&nobody)
+            .json(&forged)
+            .send()
+            .await
+            .expect("sent"),
+    )
+    .await
+    .assert_error(404, "not_found", None);
     assert_eq!(verdicts(h, &payment.id).await.len(), 2);
 
     // The real outcome still goes through, and a forged decline afterwards changes nothing.
@@ -124,10 +166,19 @@ async fn forged_webhooks_change_nothing(h: &Harness) {
     assert_eq!(h.result(&session).await["state"], "captured");
     let declined = notification(&real_id, false, 1600, "JPY", &session.reference);
     Reply::read(h.api.post(&url).json(&declined).send().await.expect("sent")).await;
-    eventually("the late forgery judged", Duration::from_secs(5), || async {
-        let seen = verdicts(h, &payment.id).await;
-        (seen.iter().filter(|v| **v == WebhookVerdict::Forged).count() == 3).then_some(())
-    })
+    eventually(
+        "the late forgery judged",
+        Duration::from_secs(5),
+        || async {
+            let seen = verdicts(h, &payment.id).await;
+            (seen
+                .iter()
+                .filter(|v| **v == WebhookVerdict::Forged)
+                .count()
+                == 3)
+                .then_some(())
+        },
+    )
     .await;
     assert_eq!(h.result(&session).await["state"], "captured");
     assert_eq!(h.gateway_charges(&session.reference), 1);

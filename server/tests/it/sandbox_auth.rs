@@ -8,8 +8,15 @@ use secrecy::SecretString;
 
 use super::sandbox_support::{Gateway, basic_default, fast_config, payment_body};
 
-async fn pay_with(gateway: &Gateway, authorization: Option<&str>, x_api_key: Option<&str>) -> (u16, String) {
-    let mut request = gateway.client.post(gateway.sandbox.api_url("payment")).json(&payment_body("4242424242424242"));
+async fn pay_with(
+    gateway: &Gateway,
+    authorization: Option<&str>,
+    x_api_key: Option<&str>,
+) -> (u16, String) {
+    let mut request = gateway
+        .client
+        .post(gateway.sandbox.api_url("payment"))
+        .json(&payment_body("4242424242424242"));
     if let Some(value) = authorization {
         request = request.header("Authorization", value);
     }
@@ -28,7 +35,9 @@ fn assert_unauthorized(status: u16, body: &str, names: &str) {
     assert_eq!(json["is_live"], false);
     assert_eq!(json["gateway_response"]["type"], "ERROR");
     assert_eq!(json["gateway_response"]["code"], "ERR0001");
-    let message = json["gateway_response"]["message"].as_str().unwrap_or_default();
+    let message = json["gateway_response"]["message"]
+        .as_str()
+        .unwrap_or_default();
     assert!(message.contains(names), "{message} should name {names}");
 }
 
@@ -51,11 +60,20 @@ async fn wrong_values_are_refused_without_echo() {
     let wrong_key = format!("Basic {}", STANDARD.encode("guessed-key-123"));
     let (status, body) = pay_with(&gateway, Some(&wrong_key), Some(DEFAULT_X_API_KEY)).await;
     assert_unauthorized(status, &body, "credentials");
-    assert!(!body.contains("guessed-key-123") && !body.contains(&wrong_key[6..]), "{body}");
-    let (status, body) = pay_with(&gateway, Some(&basic_default()), Some("guessed-x-key-456")).await;
+    assert!(
+        !body.contains("guessed-key-123") && !body.contains(&wrong_key[6..]),
+        "{body}"
+    );
+    let (status, body) =
+        pay_with(&gateway, Some(&basic_default()), Some("guessed-x-key-456")).await;
     assert_unauthorized(status, &body, "credentials");
     assert!(!body.contains("guessed-x-key-456"), "{body}");
-    let (status, body) = pay_with(&gateway, Some("Bearer sandbox_api_key"), Some(DEFAULT_X_API_KEY)).await;
+    let (status, body) = pay_with(
+        &gateway,
+        Some("Bearer sandbox_api_key"),
+        Some(DEFAULT_X_API_KEY),
+    )
+    .await;
     assert_unauthorized(status, &body, "Basic");
     assert!(!body.contains("sandbox_api_key"), "{body}");
     let with_password = format!("Basic {}", STANDARD.encode("sandbox_api_key:secret"));
@@ -103,10 +121,30 @@ async fn every_api_route_and_the_control_api_require_credentials() {
         let answer = gateway.client.get(&url).send().await.expect("answer");
         assert_eq!(answer.status(), 401, "{url}");
     }
-    for endpoint in ["payment", "authorization", "paymentv2", "authorizationv2", "capture", "refund", "void"] {
-        let answer = gateway.client.post(gateway.sandbox.api_url(endpoint)).json(&serde_json::json!({})).send().await.expect("answer");
+    for endpoint in [
+        "payment",
+        "authorization",
+        "paymentv2",
+        "authorizationv2",
+        "capture",
+        "refund",
+        "void",
+    ] {
+        let answer = gateway
+            .client
+            .post(gateway.sandbox.api_url(endpoint))
+            .json(&serde_json::json!({}))
+            .send()
+            .await
+            .expect("answer");
         assert_eq!(answer.status(), 401, "{endpoint}");
     }
-    let advance = gateway.client.post(format!("{base}/sandbox/clock/advance")).json(&serde_json::json!({"days": 1})).send().await.expect("answer");
+    let advance = gateway
+        .client
+        .post(format!("{base}/sandbox/clock/advance"))
+        .json(&serde_json::json!({"days": 1}))
+        .send()
+        .await
+        .expect("answer");
     assert_eq!(advance.status(), 401);
 }

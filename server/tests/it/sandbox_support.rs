@@ -58,7 +58,9 @@ impl Reply {
 
     /// `gateway_response.code`.
     pub fn code(&self) -> &str {
-        self.json["gateway_response"]["code"].as_str().unwrap_or_default()
+        self.json["gateway_response"]["code"]
+            .as_str()
+            .unwrap_or_default()
     }
 
     /// `transaction_details.id`.
@@ -75,10 +77,21 @@ impl Reply {
         assert_eq!(self.json["success"], false, "{}", self.text);
         assert_eq!(self.json["status_code"], status, "{}", self.text);
         assert_eq!(self.json["is_live"], false, "{}", self.text);
-        assert_eq!(self.json["gateway_response"]["version"], "1", "{}", self.text);
-        assert_eq!(self.json["gateway_response"]["type"], "ERROR", "{}", self.text);
+        assert_eq!(
+            self.json["gateway_response"]["version"], "1",
+            "{}",
+            self.text
+        );
+        assert_eq!(
+            self.json["gateway_response"]["type"], "ERROR",
+            "{}",
+            self.text
+        );
         assert_eq!(self.code(), code, "{}", self.text);
-        self.json["gateway_response"]["message"].as_str().unwrap_or_default().to_owned()
+        self.json["gateway_response"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
     }
 }
 
@@ -119,7 +132,9 @@ impl Gateway {
 
     /// `POST` JSON to a gateway endpoint with extra headers.
     pub async fn post_with(&self, endpoint: &str, body: &Value, headers: &[(&str, &str)]) -> Reply {
-        let mut request = self.authed(reqwest::Method::POST, &self.sandbox.api_url(endpoint)).json(body);
+        let mut request = self
+            .authed(reqwest::Method::POST, &self.sandbox.api_url(endpoint))
+            .json(body);
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
@@ -129,11 +144,22 @@ impl Gateway {
     /// `GET /transaction/status/{id}`.
     pub async fn status(&self, id: &str) -> Reply {
         let url = self.sandbox.api_url(&format!("transaction/status/{id}"));
-        Reply::read(self.authed(reqwest::Method::GET, &url).send().await.expect("request sent")).await
+        Reply::read(
+            self.authed(reqwest::Method::GET, &url)
+                .send()
+                .await
+                .expect("request sent"),
+        )
+        .await
     }
 
     /// A control API call (`/sandbox/...`) with credentials.
-    pub async fn control(&self, method: reqwest::Method, path: &str, body: Option<&Value>) -> Reply {
+    pub async fn control(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<&Value>,
+    ) -> Reply {
         let url = format!("{}{path}", self.sandbox.base_url());
         let mut request = self.authed(method, &url);
         if let Some(body) = body {
@@ -144,20 +170,28 @@ impl Gateway {
 
     /// The state dump.
     pub async fn state(&self) -> Value {
-        let reply = self.control(reqwest::Method::GET, "/sandbox/state", None).await;
+        let reply = self
+            .control(reqwest::Method::GET, "/sandbox/state", None)
+            .await;
         assert_eq!(reply.status, 200, "{}", reply.text);
         reply.json
     }
 
     /// Number of recorded transactions.
     pub async fn transaction_count(&self) -> usize {
-        self.state().await["transactions"].as_array().map_or(0, Vec::len)
+        self.state().await["transactions"]
+            .as_array()
+            .map_or(0, Vec::len)
     }
 }
 
 /// A card-form payment body for `number` (JPY 1000; expiry and CVC valid for any brand).
 pub fn payment_body(number: &str) -> Value {
-    let cvc = if number.starts_with("34") || number.starts_with("37") { "1234" } else { "123" };
+    let cvc = if number.starts_with("34") || number.starts_with("37") {
+        "1234"
+    } else {
+        "123"
+    };
     json!({
         "amount": "1000",
         "currency": "JPY",
@@ -215,9 +249,17 @@ pub fn three_ds_body_at(number: &str, base: &str) -> Value {
 /// Opens `redirect_url` without following redirects and returns the `Location` it sends the
 /// browser to (frictionless cards and decided sessions).
 pub async fn pass_through(gateway: &Gateway, redirect_url: &str) -> String {
-    let answer = gateway.client.get(redirect_url).send().await.expect("redirect");
+    let answer = gateway
+        .client
+        .get(redirect_url)
+        .send()
+        .await
+        .expect("redirect");
     assert_eq!(answer.status(), 303, "frictionless redirect");
-    answer.headers()["location"].to_str().expect("ascii").to_owned()
+    answer.headers()["location"]
+        .to_str()
+        .expect("ascii")
+        .to_owned()
 }
 
 /// One request the receiver got.
@@ -257,7 +299,9 @@ impl Receiver {
 
     /// A receiver on `address` that answers the first `failures` POSTs with 503.
     pub async fn start_on(address: SocketAddr, failures: u32) -> Self {
-        let listener = tokio::net::TcpListener::bind(address).await.expect("receiver binds");
+        let listener = tokio::net::TcpListener::bind(address)
+            .await
+            .expect("receiver binds");
         let address = listener.local_addr().expect("address");
         let state = ReceiverState::default();
         *state.failures_left.lock().expect("lock") = failures;
@@ -265,7 +309,11 @@ impl Receiver {
         let task = tokio::spawn(async move {
             axum::serve(listener, app).await.expect("receiver serves");
         });
-        Self { address, state, task }
+        Self {
+            address,
+            state,
+            task,
+        }
     }
 
     /// An absolute URL on the receiver.
@@ -280,7 +328,10 @@ impl Receiver {
 
     /// The POSTs received so far (webhook attempts, failed ones included).
     pub fn posts(&self) -> Vec<Received> {
-        self.received().into_iter().filter(|r| r.method == Method::POST).collect()
+        self.received()
+            .into_iter()
+            .filter(|r| r.method == Method::POST)
+            .collect()
     }
 
     /// Waits until `count` POSTs arrived or `timeout` passes; returns them.
@@ -302,9 +353,18 @@ impl Drop for Receiver {
     }
 }
 
-async fn record(State(state): State<ReceiverState>, method: Method, uri: Uri, body: Bytes) -> StatusCode {
+async fn record(
+    State(state): State<ReceiverState>,
+    method: Method,
+    uri: Uri,
+    body: Bytes,
+) -> StatusCode {
     let is_post = method == Method::POST;
-    state.received.lock().expect("lock").push(Received { method, uri, body });
+    state
+        .received
+        .lock()
+        .expect("lock")
+        .push(Received { method, uri, body });
     let mut failures = state.failures_left.lock().expect("lock");
     if is_post && *failures > 0 {
         *failures -= 1;

@@ -23,14 +23,24 @@ async fn retries_until_a_late_receiver_comes_up() {
     let gateway = Gateway::start().await;
     let address = reserve_address();
     let started = gateway
-        .post("paymentv2", &three_ds_body_at("4000000000001000", &format!("http://{address}")))
+        .post(
+            "paymentv2",
+            &three_ds_body_at("4000000000001000", &format!("http://{address}")),
+        )
         .await;
-    pass_through(&gateway, started.json["redirect_url"].as_str().expect("url")).await;
+    pass_through(
+        &gateway,
+        started.json["redirect_url"].as_str().expect("url"),
+    )
+    .await;
     // Let a few attempts fail against the closed port (20, 40, 80 ms apart).
     tokio::time::sleep(Duration::from_millis(120)).await;
     let failing = delivery(&gateway).await;
     assert_eq!(failing["state"], "pending", "{failing}");
-    assert!(failing["attempts"].as_u64().unwrap_or_default() >= 2, "{failing}");
+    assert!(
+        failing["attempts"].as_u64().unwrap_or_default() >= 2,
+        "{failing}"
+    );
     assert_eq!(failing["last_error"], "connection failed");
 
     let merchant = Receiver::start_on(address, 0).await;
@@ -40,20 +50,39 @@ async fn retries_until_a_late_receiver_comes_up() {
     tokio::time::sleep(Duration::from_millis(50)).await;
     let delivered = delivery(&gateway).await;
     assert_eq!(delivered["state"], "delivered", "{delivered}");
-    assert!(delivered["attempts"].as_u64().unwrap_or_default() >= 3, "{delivered}");
+    assert!(
+        delivered["attempts"].as_u64().unwrap_or_default() >= 3,
+        "{delivered}"
+    );
 }
 
 #[tokio::test]
 async fn retries_after_non_2xx_answers() {
     let gateway = Gateway::start().await;
     let merchant = Receiver::start_on("127.0.0.1:0".parse().expect("address"), 2).await;
-    let started = gateway.post("paymentv2", &three_ds_body("4000000000001000", &merchant)).await;
-    pass_through(&gateway, started.json["redirect_url"].as_str().expect("url")).await;
+    let started = gateway
+        .post("paymentv2", &three_ds_body("4000000000001000", &merchant))
+        .await;
+    pass_through(
+        &gateway,
+        started.json["redirect_url"].as_str().expect("url"),
+    )
+    .await;
     let posts = merchant.wait_for_posts(3, WAIT).await;
     assert_eq!(posts.len(), 3, "two 503s, then accepted");
-    assert_eq!(posts[0].body, posts[2].body, "every attempt carries the same notification");
+    assert_eq!(
+        posts[0].body, posts[2].body,
+        "every attempt carries the same notification"
+    );
     tokio::time::sleep(Duration::from_millis(50)).await;
-    assert_eq!(merchant.wait_for_posts(4, Duration::from_millis(300)).await.len(), 3, "no attempt after success");
+    assert_eq!(
+        merchant
+            .wait_for_posts(4, Duration::from_millis(300))
+            .await
+            .len(),
+        3,
+        "no attempt after success"
+    );
     let record = delivery(&gateway).await;
     assert_eq!(record["state"], "delivered");
     assert_eq!(record["attempts"], 3);
@@ -72,8 +101,14 @@ async fn gives_up_after_the_configured_attempts() {
     };
     let gateway = Gateway::with_config(config).await;
     let merchant = Receiver::start_on("127.0.0.1:0".parse().expect("address"), 100).await;
-    let started = gateway.post("paymentv2", &three_ds_body("4000000000001000", &merchant)).await;
-    pass_through(&gateway, started.json["redirect_url"].as_str().expect("url")).await;
+    let started = gateway
+        .post("paymentv2", &three_ds_body("4000000000001000", &merchant))
+        .await;
+    pass_through(
+        &gateway,
+        started.json["redirect_url"].as_str().expect("url"),
+    )
+    .await;
     assert_eq!(merchant.wait_for_posts(3, WAIT).await.len(), 3);
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(merchant.posts().len(), 3, "no fourth attempt");
@@ -87,14 +122,29 @@ async fn webhook_timestamps_follow_the_sandbox_clock() {
     let gateway = Gateway::start().await;
     let merchant = Receiver::start().await;
     let moved = gateway
-        .control(reqwest::Method::POST, "/sandbox/clock/advance", Some(&json!({"days": 30})))
+        .control(
+            reqwest::Method::POST,
+            "/sandbox/clock/advance",
+            Some(&json!({"days": 30})),
+        )
         .await;
     assert_eq!(moved.status, 200, "{}", moved.text);
-    let started = gateway.post("paymentv2", &three_ds_body("4000000000001000", &merchant)).await;
-    pass_through(&gateway, started.json["redirect_url"].as_str().expect("url")).await;
+    let started = gateway
+        .post("paymentv2", &three_ds_body("4000000000001000", &merchant))
+        .await;
+    pass_through(
+        &gateway,
+        started.json["redirect_url"].as_str().expect("url"),
+    )
+    .await;
     let webhook = merchant.wait_for_posts(1, WAIT).await[0].json();
-    let stamp = webhook["transaction_details"]["timestamp"].as_str().expect("timestamp");
+    let stamp = webhook["transaction_details"]["timestamp"]
+        .as_str()
+        .expect("timestamp");
     let at = OffsetDateTime::parse(stamp, &Rfc3339).expect("rfc 3339");
     let ahead = at - OffsetDateTime::now_utc();
-    assert!(ahead > time::Duration::days(29), "timestamp {stamp} is only {ahead} ahead");
+    assert!(
+        ahead > time::Duration::days(29),
+        "timestamp {stamp} is only {ahead} ahead"
+    );
 }

@@ -23,8 +23,12 @@ pub async fn guard_body(State(limit): State<usize>, request: Request, next: Next
     if declared.is_some_and(|length| length > u64::try_from(limit).unwrap_or(u64::MAX)) {
         return ApiFailure::PayloadTooLarge.into_response();
     }
-    let writes = matches!(*request.method(), Method::POST | Method::PUT | Method::PATCH | Method::DELETE);
-    let has_body = declared.is_some_and(|length| length > 0) || request.headers().contains_key(TRANSFER_ENCODING);
+    let writes = matches!(
+        *request.method(),
+        Method::POST | Method::PUT | Method::PATCH | Method::DELETE
+    );
+    let has_body = declared.is_some_and(|length| length > 0)
+        || request.headers().contains_key(TRANSFER_ENCODING);
     if writes && has_body && request.uri().path().starts_with("/v1/") && !declares_json(&request) {
         return ApiFailure::UnsupportedMediaType.into_response();
     }

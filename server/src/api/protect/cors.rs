@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use axum::http::header::{ACCEPT, ACCEPT_LANGUAGE, CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{HeaderName, HeaderValue, Method, request::Parts};
-use checkout::contract::routes::{CLIENT_SECRET_HEADER, CUSTOMER_TOKEN_HEADER, IDEMPOTENCY_KEY_HEADER};
+use checkout::contract::routes::{
+    CLIENT_SECRET_HEADER, CUSTOMER_TOKEN_HEADER, IDEMPOTENCY_KEY_HEADER,
+};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::api::idempotency::REPLAYED;
@@ -28,14 +30,20 @@ pub fn layer(allowed_origins: &[String]) -> CorsLayer {
     let header = |name: &str| HeaderName::from_bytes(name.to_ascii_lowercase().as_bytes()).ok();
     let mut allowed_headers = vec![CONTENT_TYPE, ACCEPT, ACCEPT_LANGUAGE];
     allowed_headers.extend(
-        [CLIENT_SECRET_HEADER, CUSTOMER_TOKEN_HEADER, IDEMPOTENCY_KEY_HEADER]
-            .into_iter()
-            .filter_map(header),
+        [
+            CLIENT_SECRET_HEADER,
+            CUSTOMER_TOKEN_HEADER,
+            IDEMPOTENCY_KEY_HEADER,
+        ]
+        .into_iter()
+        .filter_map(header),
     );
     CorsLayer::new()
-        .allow_origin(AllowOrigin::predicate(move |origin: &HeaderValue, parts: &Parts| {
-            is_browser_path(parts.uri.path()) && origins.iter().any(|allowed| allowed == origin)
-        }))
+        .allow_origin(AllowOrigin::predicate(
+            move |origin: &HeaderValue, parts: &Parts| {
+                is_browser_path(parts.uri.path()) && origins.iter().any(|allowed| allowed == origin)
+            },
+        ))
         .allow_methods([Method::GET, Method::POST, Method::DELETE])
         .allow_headers(allowed_headers)
         .expose_headers([RETRY_AFTER, REPLAYED])

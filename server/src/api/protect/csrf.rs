@@ -42,20 +42,36 @@ impl TrustedOrigins {
     /// Whether a request with these `Origin` and `Sec-Fetch-Site` values may proceed.
     pub fn admits(&self, origin: Option<&[u8]>, fetch_site: Option<&[u8]>) -> bool {
         match origin {
-            Some(origin) => self.origins.iter().any(|trusted| trusted.as_bytes() == origin),
+            Some(origin) => self
+                .origins
+                .iter()
+                .any(|trusted| trusted.as_bytes() == origin),
             None => fetch_site != Some(b"cross-site"),
         }
     }
 }
 
 /// Middleware: refuses state-changing browser requests from untrusted origins.
-pub async fn check_origin(State(trusted): State<Arc<TrustedOrigins>>, request: Request, next: Next) -> Response {
-    let changes_state = !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+pub async fn check_origin(
+    State(trusted): State<Arc<TrustedOrigins>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let changes_state = !matches!(
+        *request.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS
+    );
     if changes_state && is_browser_path(request.uri().path()) {
         let origin = request.headers().get(ORIGIN).map(|v| v.as_bytes());
-        let fetch_site = request.headers().get("sec-fetch-site").map(|v| v.as_bytes());
+        let fetch_site = request
+            .headers()
+            .get("sec-fetch-site")
+            .map(|v| v.as_bytes());
         if !trusted.admits(origin, fetch_site) {
-            tracing::warn!(path = request.uri().path(), "cross-origin browser request refused");
+            tracing::warn!(
+                path = request.uri().path(),
+                "cross-origin browser request refused"
+            );
             let body = ApiError::new(
                 "origin_not_allowed",
                 "this request's origin is not allowed to call the browser API (ALLOWED_ORIGINS)",
@@ -72,7 +88,10 @@ mod tests {
 
     #[test]
     fn admits_listed_and_own_origins_only() {
-        let trusted = TrustedOrigins::new(&["https://shop.example".into()], "http://127.0.0.1:8080/base");
+        let trusted = TrustedOrigins::new(
+            &["https://shop.example".into()],
+            "http://127.0.0.1:8080/base",
+        );
         assert!(trusted.admits(Some(b"https://shop.example"), Some(b"cross-site")));
         assert!(trusted.admits(Some(b"http://127.0.0.1:8080"), None));
         assert!(!trusted.admits(Some(b"https://evil.example"), None));

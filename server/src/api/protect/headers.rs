@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use axum::extract::{Request, State};
 use axum::http::header::{
-    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY, STRICT_TRANSPORT_SECURITY,
-    X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY,
+    STRICT_TRANSPORT_SECURITY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
 };
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use axum::middleware::Next;
@@ -43,7 +43,11 @@ impl HeaderPolicy {
 }
 
 /// Middleware: adds the security headers the handler did not set.
-pub async fn add_security_headers(State(policy): State<Arc<HeaderPolicy>>, request: Request, next: Next) -> Response {
+pub async fn add_security_headers(
+    State(policy): State<Arc<HeaderPolicy>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let is_api = request.uri().path().starts_with("/v1/");
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
@@ -57,11 +61,19 @@ pub async fn add_security_headers(State(policy): State<Arc<HeaderPolicy>>, reque
         set_default(headers, name, value);
     }
     if policy.hsts {
-        set_default(headers, STRICT_TRANSPORT_SECURITY, "max-age=31536000; includeSubDomains");
+        set_default(
+            headers,
+            STRICT_TRANSPORT_SECURITY,
+            "max-age=31536000; includeSubDomains",
+        );
     }
     if html {
         set_default(headers, CONTENT_SECURITY_POLICY, PAGE_CSP);
-        set_default(headers, HeaderName::from_static("cross-origin-opener-policy"), "same-origin");
+        set_default(
+            headers,
+            HeaderName::from_static("cross-origin-opener-policy"),
+            "same-origin",
+        );
         set_default(
             headers,
             HeaderName::from_static("permissions-policy"),
@@ -84,5 +96,7 @@ fn is_html(headers: &HeaderMap) -> bool {
 }
 
 fn set_default(headers: &mut HeaderMap, name: HeaderName, value: &'static str) {
-    headers.entry(name).or_insert(HeaderValue::from_static(value));
+    headers
+        .entry(name)
+        .or_insert(HeaderValue::from_static(value));
 }

@@ -34,7 +34,10 @@ pub fn apply(router: Router<AppState>, state: &AppState) -> Router<AppState> {
         config.ops.pay_rate_per_session,
         config.trusted_proxies.clone(),
     ));
-    let origins = Arc::new(csrf::TrustedOrigins::new(&config.merchant.allowed_origins, &state.urls.base));
+    let origins = Arc::new(csrf::TrustedOrigins::new(
+        &config.merchant.allowed_origins,
+        &state.urls.base,
+    ));
     let policy = Arc::new(headers::HeaderPolicy::new(&state.urls.base));
     router
         .layer(DefaultBodyLimit::max(limit))

@@ -54,10 +54,16 @@ impl TokenBuckets {
         if buckets.len() > PRUNE_ABOVE {
             buckets.retain(|_, bucket| self.refilled(*bucket, now) < full);
         }
-        let bucket = buckets.entry(key.to_owned()).or_insert(Bucket { tokens: full, at: now });
+        let bucket = buckets.entry(key.to_owned()).or_insert(Bucket {
+            tokens: full,
+            at: now,
+        });
         let tokens = self.refilled(*bucket, now);
         if tokens >= CALL {
-            *bucket = Bucket { tokens: tokens - CALL, at: now };
+            *bucket = Bucket {
+                tokens: tokens - CALL,
+                at: now,
+            };
             return Ok(());
         }
         *bucket = Bucket { tokens, at: now };
@@ -65,7 +71,9 @@ impl TokenBuckets {
         // missing / (capacity·CALL per window), in nanoseconds, rounded up.
         let window_ns = self.window.as_nanos();
         let wait_ns = (missing * window_ns).div_ceil(full);
-        Err(Duration::from_nanos(u64::try_from(wait_ns).unwrap_or(u64::MAX)))
+        Err(Duration::from_nanos(
+            u64::try_from(wait_ns).unwrap_or(u64::MAX),
+        ))
     }
 
     fn refilled(&self, bucket: Bucket, now: Instant) -> u128 {
@@ -104,7 +112,11 @@ pub fn pay_session(path: &str) -> Option<&str> {
 }
 
 /// Middleware: refuses pay calls over either limit with 429 and `Retry-After`.
-pub async fn limit_pay(State(limits): State<Arc<PayLimits>>, request: Request, next: Next) -> Response {
+pub async fn limit_pay(
+    State(limits): State<Arc<PayLimits>>,
+    request: Request,
+    next: Next,
+) -> Response {
     if request.method() != Method::POST {
         return next.run(request).await;
     }
@@ -114,7 +126,9 @@ pub async fn limit_pay(State(limits): State<Arc<PayLimits>>, request: Request, n
     let ip = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(peer)| client_ip(peer.ip(), request.headers(), &limits.trusted_proxies).to_string())
+        .map(|ConnectInfo(peer)| {
+            client_ip(peer.ip(), request.headers(), &limits.trusted_proxies).to_string()
+        })
         .unwrap_or_else(|| "unknown".to_owned());
     let now = Instant::now();
     let verdict = limits
@@ -145,15 +159,23 @@ mod tests {
         for _ in 0..3 {
             assert!(buckets.try_take("ip", start).is_ok());
         }
-        let wait = buckets.try_take("ip", start).expect_err("fourth call refused");
+        let wait = buckets
+            .try_take("ip", start)
+            .expect_err("fourth call refused");
         assert_eq!(wait, Duration::from_secs(20));
-        assert!(buckets.try_take("other", start).is_ok(), "keys are independent");
+        assert!(
+            buckets.try_take("other", start).is_ok(),
+            "keys are independent"
+        );
         let later = start + Duration::from_secs(20);
         assert!(buckets.try_take("ip", later).is_ok());
         assert!(buckets.try_take("ip", later).is_err());
         let much_later = start + Duration::from_secs(3600);
         for _ in 0..3 {
-            assert!(buckets.try_take("ip", much_later).is_ok(), "refill stops at capacity");
+            assert!(
+                buckets.try_take("ip", much_later).is_ok(),
+                "refill stops at capacity"
+            );
         }
         assert!(buckets.try_take("ip", much_later).is_err());
     }

@@ -32,7 +32,10 @@ pub enum DecideError {
 /// `success_url` for an approval, `decline_url` otherwise, with `transaction_id` and
 /// `merchant_txn_ref` query parameters appended.
 pub fn decide(state: &SandboxState, token: &str, choice: Choice) -> Result<String, DecideError> {
-    let session = state.acs.begin_decision(token).map_err(DecideError::Refused)?;
+    let session = state
+        .acs
+        .begin_decision(token)
+        .map_err(DecideError::Refused)?;
     let now = state.clock.now();
     let outcome = match choice {
         Choice::Approve => issuer_decision(state, &session.card, session.purpose, now),
@@ -42,7 +45,13 @@ pub fn decide(state: &SandboxState, token: &str, choice: Choice) -> Result<Strin
             reason: "the cardholder did not complete authentication".to_owned(),
         }),
     };
-    let stored = settle_token(state, &session.card, session.store_payment_method, &outcome, now);
+    let stored = settle_token(
+        state,
+        &session.card,
+        session.store_payment_method,
+        &outcome,
+        now,
+    );
     let approved = outcome == Outcome::Approved;
     let record = state
         .ledger
@@ -59,15 +68,22 @@ pub fn decide(state: &SandboxState, token: &str, choice: Choice) -> Result<Strin
         })
         .ok_or(DecideError::TransactionMissing)?;
     let body = webhook_body(&state.config, &record);
-    state
-        .webhooks
-        .send(state, &session.return_url.webhook_url, &body, session.webhook_faults.clone());
+    state.webhooks.send(
+        state,
+        &session.return_url.webhook_url,
+        &body,
+        session.webhook_faults.clone(),
+    );
     let target = if approved {
         &session.return_url.success_url
     } else {
         &session.return_url.decline_url
     };
-    Ok(with_query(target, &record.id.to_string(), &record.merchant.merchant_txn_ref))
+    Ok(with_query(
+        target,
+        &record.id.to_string(),
+        &record.merchant.merchant_txn_ref,
+    ))
 }
 
 /// Appends `transaction_id` and `merchant_txn_ref` to `url`, keeping its own query and fragment.

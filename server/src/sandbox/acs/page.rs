@@ -2,7 +2,9 @@
 //! buttons. Self-contained (no scripts, no external resources), served with a strict
 //! Content-Security-Policy whose only allowance is one inline stylesheet by nonce.
 
-use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS};
+use axum::http::header::{
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
+};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
@@ -105,7 +107,10 @@ button:focus-visible {{ outline: 3px solid #1a5fd0; outline-offset: 2px; }}
     );
     let mut response = (status, html).into_response();
     let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+    headers.insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
@@ -146,15 +151,26 @@ mod tests {
             token: "tok\"en",
             return_origins: &origins,
         });
-        let csp = response.headers()[CONTENT_SECURITY_POLICY].to_str().expect("ascii").to_owned();
+        let csp = response.headers()[CONTENT_SECURITY_POLICY]
+            .to_str()
+            .expect("ascii")
+            .to_owned();
         assert!(csp.contains("default-src 'none'"), "{csp}");
-        assert!(csp.contains("form-action 'self' https://shop.example"), "{csp}");
-        let body = axum::body::to_bytes(response.into_body(), 1 << 20).await.expect("body");
+        assert!(
+            csp.contains("form-action 'self' https://shop.example"),
+            "{csp}"
+        );
+        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .expect("body");
         let html = String::from_utf8(body.to_vec()).expect("utf-8");
         assert!(html.contains("Tom &amp; &lt;Jerry&gt;"));
         assert!(html.contains("value=\"tok&quot;en\""));
         assert!(html.contains("12.34 USD"));
         assert!(!html.contains("<script"));
-        assert!(!html.contains("src=") && !html.contains("href="), "no external resources");
+        assert!(
+            !html.contains("src=") && !html.contains("href="),
+            "no external resources"
+        );
     }
 }

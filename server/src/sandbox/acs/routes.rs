@@ -5,9 +5,9 @@
 use axum::Router;
 use axum::extract::rejection::{FormRejection, QueryRejection};
 use axum::extract::{Form, Query, State};
+use axum::http::HeaderValue;
 use axum::http::StatusCode;
 use axum::http::header::CACHE_CONTROL;
-use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use reqwest::Url;
@@ -39,9 +39,16 @@ struct DecisionForm {
     decision: String,
 }
 
-async fn show(State(state): State<SandboxState>, query: Result<Query<TokenQuery>, QueryRejection>) -> Response {
+async fn show(
+    State(state): State<SandboxState>,
+    query: Result<Query<TokenQuery>, QueryRejection>,
+) -> Response {
     let Some(token) = query.ok().and_then(|Query(query)| query.token) else {
-        return message(StatusCode::BAD_REQUEST, "Link incomplete", "This authentication link has no token.");
+        return message(
+            StatusCode::BAD_REQUEST,
+            "Link incomplete",
+            "This authentication link has no token.",
+        );
     };
     let Some(session) = state.acs.get(&token) else {
         return unknown_link();
@@ -57,14 +64,19 @@ async fn show(State(state): State<SandboxState>, query: Result<Query<TokenQuery>
     };
     let amount = record.currency.format_minor(record.amount);
     let masked = &record.card.masked_number;
-    let last4 = masked.get(masked.len().saturating_sub(4)..).unwrap_or_default();
+    let last4 = masked
+        .get(masked.len().saturating_sub(4)..)
+        .unwrap_or_default();
     let card = format!("{} •••• {last4}", record.card.scheme);
     let action = state.config.public_url(ACS_PATH);
-    let return_origins: Vec<String> = [&session.return_url.success_url, &session.return_url.decline_url]
-        .into_iter()
-        .filter_map(|url| Url::parse(url).ok())
-        .map(|url| url.origin().ascii_serialization())
-        .collect();
+    let return_origins: Vec<String> = [
+        &session.return_url.success_url,
+        &session.return_url.decline_url,
+    ]
+    .into_iter()
+    .filter_map(|url| Url::parse(url).ok())
+    .map(|url| url.origin().ascii_serialization())
+    .collect();
     challenge(&ChallengePage {
         merchant: &state.config.merchant_legal_name,
         amount: &amount,
@@ -75,15 +87,26 @@ async fn show(State(state): State<SandboxState>, query: Result<Query<TokenQuery>
     })
 }
 
-async fn submit(State(state): State<SandboxState>, form: Result<Form<DecisionForm>, FormRejection>) -> Response {
+async fn submit(
+    State(state): State<SandboxState>,
+    form: Result<Form<DecisionForm>, FormRejection>,
+) -> Response {
     let Ok(Form(form)) = form else {
-        return message(StatusCode::BAD_REQUEST, "Form incomplete", "The form must carry a token and a decision.");
+        return message(
+            StatusCode::BAD_REQUEST,
+            "Form incomplete",
+            "The form must carry a token and a decision.",
+        );
     };
     let choice = match form.decision.as_str() {
         "approve" => Choice::Approve,
         "reject" => Choice::Reject,
         _ => {
-            return message(StatusCode::BAD_REQUEST, "Unknown choice", "The decision must be approve or reject.");
+            return message(
+                StatusCode::BAD_REQUEST,
+                "Unknown choice",
+                "The decision must be approve or reject.",
+            );
         }
     };
     match state.acs.get(&form.token) {
@@ -99,20 +122,30 @@ fn finish(state: &SandboxState, token: &str, choice: Choice) -> Response {
     match decide(state, token, choice) {
         Ok(target) => {
             let mut response = Redirect::to(&target).into_response();
-            response.headers_mut().insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            response
+                .headers_mut()
+                .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
             response
         }
         Err(DecideError::Refused(DecisionRefused::AlreadyDecided)) => already_decided(),
         Err(DecideError::Refused(DecisionRefused::Unknown)) => unknown_link(),
         Err(DecideError::TransactionMissing) => {
             tracing::error!("a 3DS session points at a transaction the ledger does not hold");
-            message(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "The payment could not be completed.")
+            message(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Something went wrong",
+                "The payment could not be completed.",
+            )
         }
     }
 }
 
 fn unknown_link() -> Response {
-    message(StatusCode::NOT_FOUND, "Link not valid", "This authentication link is not valid.")
+    message(
+        StatusCode::NOT_FOUND,
+        "Link not valid",
+        "This authentication link is not valid.",
+    )
 }
 
 fn already_decided() -> Response {

@@ -74,7 +74,10 @@ impl AcsSessions {
 
     /// Sessions not yet decided.
     pub fn open_count(&self) -> usize {
-        self.lock().values().filter(|session| !session.decided).count()
+        self.lock()
+            .values()
+            .filter(|session| !session.decided)
+            .count()
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<String, AcsSession>> {

@@ -33,7 +33,15 @@ pub fn start(
     let card = ChargeCard::resolve(state, &request.source)?;
     let now = state.clock.now();
     let kind = record_kind(&request.transaction_type);
-    let record = new_record(state, request, kind, Arc::clone(&card.snapshot), Outcome::Pending, None, now);
+    let record = new_record(
+        state,
+        request,
+        kind,
+        Arc::clone(&card.snapshot),
+        Outcome::Pending,
+        None,
+        now,
+    );
     let transaction_id = record.id;
     state.ledger.insert(record);
     let behaviour = card.behaviour;

@@ -21,7 +21,9 @@ pub async fn capture(
     WireJson(body): WireJson<AmountAdjustmentRequest>,
 ) -> Result<Response, SandboxError> {
     let (id, amount) = check_amount_request(&body)?;
-    let record = state.ledger.capture(&id, &body.merchant_id, amount, state.clock.now())?;
+    let record = state
+        .ledger
+        .capture(&id, &body.merchant_id, amount, state.clock.now())?;
     Ok(created(&state, &record))
 }
 
@@ -31,7 +33,9 @@ pub async fn refund(
     WireJson(body): WireJson<AmountAdjustmentRequest>,
 ) -> Result<Response, SandboxError> {
     let (id, amount) = check_amount_request(&body)?;
-    let record = state.ledger.refund(&id, &body.merchant_id, amount, state.clock.now())?;
+    let record = state
+        .ledger
+        .refund(&id, &body.merchant_id, amount, state.clock.now())?;
     Ok(created(&state, &record))
 }
 
@@ -42,7 +46,9 @@ pub async fn void(
 ) -> Result<Response, SandboxError> {
     body.validate().map_err(validate::from_wire)?;
     let id = validate::transaction_id("transactionId", &body.transaction_id)?;
-    let record = state.ledger.void(&id, &body.merchant_id, state.clock.now())?;
+    let record = state
+        .ledger
+        .void(&id, &body.merchant_id, state.clock.now())?;
     Ok(created(&state, &record))
 }
 
@@ -54,5 +60,9 @@ fn check_amount_request(body: &AmountAdjustmentRequest) -> Result<(uuid::Uuid, u
 }
 
 fn created(state: &SandboxState, record: &TransactionRecord) -> Response {
-    (StatusCode::CREATED, Json(payment_response(&state.config, record, false))).into_response()
+    (
+        StatusCode::CREATED,
+        Json(payment_response(&state.config, record, false)),
+    )
+        .into_response()
 }

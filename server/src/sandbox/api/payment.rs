@@ -44,5 +44,9 @@ async fn pay(
         // The charge is recorded; only the answer is late, as with a slow acquirer.
         tokio::time::sleep(state.config.hang).await;
     }
-    Ok((outcome.http_status(), Json(outcome.to_response(&state, false))).into_response())
+    Ok((
+        outcome.http_status(),
+        Json(outcome.to_response(&state, false)),
+    )
+        .into_response())
 }

@@ -35,7 +35,10 @@ pub fn check_payment(
     if let Some(kind) = method.map(|m| &m.kind)
         && *kind != PaymentMethodType::Scheme
     {
-        return Err(SandboxError::invalid("payment_method.type", "must be `scheme`"));
+        return Err(SandboxError::invalid(
+            "payment_method.type",
+            "must be `scheme`",
+        ));
     }
     let store = method.and_then(|m| m.store_payment_method).unwrap_or(false);
     let token = method.and_then(|m| m.stored_payment_method_id.clone());

@@ -17,7 +17,8 @@ pub async fn status(
     State(state): State<SandboxState>,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Json<TransactionResponse>, SandboxError> {
-    let Path(id) = path.map_err(|_| SandboxError::invalid("transactionId", "must be a path segment"))?;
+    let Path(id) =
+        path.map_err(|_| SandboxError::invalid("transactionId", "must be a path segment"))?;
     let id = validate::transaction_id("transactionId", &id)?;
     let record = state
         .ledger

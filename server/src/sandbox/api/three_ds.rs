@@ -45,10 +45,12 @@ async fn start(
     transaction_type: TransactionType,
 ) -> Result<Response, SandboxError> {
     let checked = check_payment(&state, body, true, transaction_type, peer)?;
-    let return_url = checked
-        .return_url
-        .ok_or_else(|| SandboxError::invalid("return_url", "is mandatory for 3D Secure payments"))?;
-    let webhook_faults = faults.map(|Extension(RequestedWebhookFaults(faults))| faults).unwrap_or_default();
+    let return_url = checked.return_url.ok_or_else(|| {
+        SandboxError::invalid("return_url", "is mandatory for 3D Secure payments")
+    })?;
+    let webhook_faults = faults
+        .map(|Extension(RequestedWebhookFaults(faults))| faults)
+        .unwrap_or_default();
     let started = acs::start(&state, &checked.charge, return_url, webhook_faults)?;
     if started.behaviour == CardBehaviour::Hang {
         tokio::time::sleep(state.config.hang).await;

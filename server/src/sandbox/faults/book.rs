@@ -36,14 +36,22 @@ fn as_text<S: serde::Serializer>(fault: &Fault, serializer: S) -> Result<S::Ok, 
 impl ArmedFault {
     /// Arms `fault` for `endpoint` (normalised: a leading `/` and the API prefix are dropped).
     /// Webhook faults may only target `webhook` or every endpoint; HTTP faults never `webhook`.
-    pub fn new(endpoint: Option<&str>, fault: Fault, remaining: Option<u32>) -> Result<Self, String> {
+    pub fn new(
+        endpoint: Option<&str>,
+        fault: Fault,
+        remaining: Option<u32>,
+    ) -> Result<Self, String> {
         let endpoint = endpoint.map(normalise_endpoint).filter(|e| !e.is_empty());
         match (&endpoint, fault.is_webhook_fault()) {
             (Some(name), true) if name != WEBHOOK_ENDPOINT => {
-                return Err(format!("`{fault}` acts on webhooks: arm it for `webhook` or for every endpoint"));
+                return Err(format!(
+                    "`{fault}` acts on webhooks: arm it for `webhook` or for every endpoint"
+                ));
             }
             (Some(name), false) if name == WEBHOOK_ENDPOINT => {
-                return Err(format!("`{fault}` acts on HTTP answers and cannot be armed for `webhook`"));
+                return Err(format!(
+                    "`{fault}` acts on HTTP answers and cannot be armed for `webhook`"
+                ));
             }
             _ => {}
         }
@@ -90,7 +98,10 @@ impl FromStr for ArmedFault {
 /// `payment` name the same endpoint.
 pub fn normalise_endpoint(endpoint: &str) -> String {
     let trimmed = endpoint.trim().trim_start_matches('/');
-    trimmed.strip_prefix(API_PREFIX).unwrap_or(trimmed).to_owned()
+    trimmed
+        .strip_prefix(API_PREFIX)
+        .unwrap_or(trimmed)
+        .to_owned()
 }
 
 /// The armed faults of one emulator. Checking an empty book costs one atomic load.
@@ -166,7 +177,9 @@ impl FaultBook {
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<ArmedFault>> {
         // A panic while holding this lock cannot leave the list half-edited, so poisoning is
         // ignored rather than turned into a second panic.
-        self.armed.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.armed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
@@ -180,10 +193,19 @@ mod tests {
     #[test]
     fn counted_faults_disarm_after_their_calls() {
         let book = FaultBook::default();
-        book.arm(ArmedFault::new(Some("payment"), Fault::Malformed(Stage::After), Some(2)).expect("valid"));
+        book.arm(
+            ArmedFault::new(Some("payment"), Fault::Malformed(Stage::After), Some(2))
+                .expect("valid"),
+        );
         assert_eq!(book.take_http("refund"), vec![]);
-        assert_eq!(book.take_http("payment"), vec![Fault::Malformed(Stage::After)]);
-        assert_eq!(book.take_http("payment"), vec![Fault::Malformed(Stage::After)]);
+        assert_eq!(
+            book.take_http("payment"),
+            vec![Fault::Malformed(Stage::After)]
+        );
+        assert_eq!(
+            book.take_http("payment"),
+            vec![Fault::Malformed(Stage::After)]
+        );
         assert_eq!(book.take_http("payment"), vec![]);
         assert!(book.list().is_empty());
     }

@@ -33,19 +33,31 @@ pub async fn inject_faults(
         None => Vec::new(),
         Some(value) => match value.to_str().map(parse_fault_list) {
             Ok(Ok(faults)) => faults,
-            Ok(Err(error)) => return SandboxError::invalid(FAULT_HEADER, error.to_string()).into_response(),
-            Err(_) => return SandboxError::invalid(FAULT_HEADER, "must be ASCII text").into_response(),
+            Ok(Err(error)) => {
+                return SandboxError::invalid(FAULT_HEADER, error.to_string()).into_response();
+            }
+            Err(_) => {
+                return SandboxError::invalid(FAULT_HEADER, "must be ASCII text").into_response();
+            }
         },
     };
-    let endpoint = matched.as_ref().map_or_else(String::new, |path| endpoint_name(path.as_str()));
+    let endpoint = matched
+        .as_ref()
+        .map_or_else(String::new, |path| endpoint_name(path.as_str()));
     faults.extend(state.faults.take_http(&endpoint));
     if faults.is_empty() {
         return next.run(request).await;
     }
 
-    let webhook_faults: Vec<Fault> = faults.iter().copied().filter(Fault::is_webhook_fault).collect();
+    let webhook_faults: Vec<Fault> = faults
+        .iter()
+        .copied()
+        .filter(Fault::is_webhook_fault)
+        .collect();
     if !webhook_faults.is_empty() {
-        request.extensions_mut().insert(RequestedWebhookFaults(webhook_faults));
+        request
+            .extensions_mut()
+            .insert(RequestedWebhookFaults(webhook_faults));
     }
     let latency: Duration = faults
         .iter()
@@ -57,7 +69,9 @@ pub async fn inject_faults(
     if !latency.is_zero() {
         tokio::time::sleep(latency).await;
     }
-    let spoiler = faults.iter().find_map(|fault| spoiling_stage(fault).map(|stage| (fault, stage)));
+    let spoiler = faults
+        .iter()
+        .find_map(|fault| spoiling_stage(fault).map(|stage| (fault, stage)));
     match spoiler {
         None => next.run(request).await,
         Some((fault, Stage::Before)) => {
@@ -76,7 +90,9 @@ pub async fn inject_faults(
 /// `/gw/api/v1/server-to-server-interface/transaction/status/{id}` → `transaction/status/{id}`.
 fn endpoint_name(matched_path: &str) -> String {
     match matched_path.find("server-to-server-interface/") {
-        Some(start) => normalise_endpoint(&matched_path[start + "server-to-server-interface/".len()..]),
+        Some(start) => {
+            normalise_endpoint(&matched_path[start + "server-to-server-interface/".len()..])
+        }
         None => normalise_endpoint(matched_path),
     }
 }
@@ -87,11 +103,17 @@ mod tests {
 
     #[test]
     fn endpoint_names_ignore_the_mount_prefix() {
-        assert_eq!(endpoint_name("/api/v1/server-to-server-interface/payment"), "payment");
+        assert_eq!(
+            endpoint_name("/api/v1/server-to-server-interface/payment"),
+            "payment"
+        );
         assert_eq!(
             endpoint_name("/gateway/api/v1/server-to-server-interface/transaction/status/{id}"),
             "transaction/status/{id}"
         );
-        assert_eq!(endpoint_name("/sandbox/clock/advance"), "sandbox/clock/advance");
+        assert_eq!(
+            endpoint_name("/sandbox/clock/advance"),
+            "sandbox/clock/advance"
+        );
     }
 }

@@ -21,7 +21,9 @@ const MAX_SPOILED_BODY: usize = 1024 * 1024;
 /// The stage of a fault that spoils an answer; `None` for latency and webhook faults.
 pub fn spoiling_stage(fault: &Fault) -> Option<Stage> {
     match fault {
-        Fault::ServerError { stage, .. } | Fault::Malformed(stage) | Fault::Truncated(stage) => Some(*stage),
+        Fault::ServerError { stage, .. } | Fault::Malformed(stage) | Fault::Truncated(stage) => {
+            Some(*stage)
+        }
         Fault::Latency(_) | Fault::DropWebhook | Fault::DuplicateWebhook => None,
     }
 }
@@ -157,7 +159,9 @@ mod tests {
     async fn malformed_bodies_do_not_parse() {
         let response = before_processing(&Fault::Malformed(Stage::Before));
         assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
-        let body = axum::body::to_bytes(response.into_body(), 1 << 20).await.expect("readable");
+        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .expect("readable");
         assert!(serde_json::from_slice::<serde_json::Value>(&body).is_err());
     }
 
@@ -177,7 +181,9 @@ mod tests {
         };
         let response = after_processing(&fault, real).await;
         assert_eq!(response.status(), StatusCode::BAD_GATEWAY);
-        let body = axum::body::to_bytes(response.into_body(), 1 << 20).await.expect("readable");
+        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .expect("readable");
         let json: serde_json::Value = serde_json::from_slice(&body).expect("json");
         assert_eq!(json["gateway_response"]["code"], "ERR9000");
         assert_eq!(json["status_code"], 502);
@@ -192,6 +198,10 @@ mod tests {
             .parse()
             .expect("number");
         assert!(declared > 0);
-        assert!(axum::body::to_bytes(response.into_body(), 1 << 20).await.is_err());
+        assert!(
+            axum::body::to_bytes(response.into_body(), 1 << 20)
+                .await
+                .is_err()
+        );
     }
 }

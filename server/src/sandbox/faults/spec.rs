@@ -87,13 +87,16 @@ impl FromStr for Fault {
         let stage = |arg: Option<&&str>| match arg.copied() {
             None | Some("before") => Ok(Stage::Before),
             Some("after") => Ok(Stage::After),
-            Some(_) => Err(FaultParseError::new(text, "the stage must be `before` or `after`")),
+            Some(_) => Err(FaultParseError::new(
+                text,
+                "the stage must be `before` or `after`",
+            )),
         };
         let fault = match (kind, args.as_slice()) {
             ("latency", [ms]) => {
-                let ms: u64 = ms
-                    .parse()
-                    .map_err(|_| FaultParseError::new(text, "latency takes milliseconds: `latency:250`"))?;
+                let ms: u64 = ms.parse().map_err(|_| {
+                    FaultParseError::new(text, "latency takes milliseconds: `latency:250`")
+                })?;
                 Fault::Latency(Duration::from_millis(ms))
             }
             ("status", [code, rest @ ..]) if rest.len() <= 1 => {
@@ -102,7 +105,9 @@ impl FromStr for Fault {
                     .ok()
                     .and_then(|code| StatusCode::from_u16(code).ok())
                     .filter(StatusCode::is_server_error)
-                    .ok_or_else(|| FaultParseError::new(text, "status takes a 5xx code: `status:503:after`"))?;
+                    .ok_or_else(|| {
+                        FaultParseError::new(text, "status takes a 5xx code: `status:503:after`")
+                    })?;
                 Fault::ServerError {
                     status,
                     stage: stage(rest.first())?,
@@ -161,17 +166,29 @@ mod tests {
 
     #[test]
     fn parses_every_form() {
-        assert_eq!("latency:250".parse(), Ok(Fault::Latency(Duration::from_millis(250))));
+        assert_eq!(
+            "latency:250".parse(),
+            Ok(Fault::Latency(Duration::from_millis(250)))
+        );
         assert_eq!(
             "status:503".parse(),
-            Ok(Fault::ServerError { status: StatusCode::SERVICE_UNAVAILABLE, stage: Stage::Before })
+            Ok(Fault::ServerError {
+                status: StatusCode::SERVICE_UNAVAILABLE,
+                stage: Stage::Before
+            })
         );
         assert_eq!(
             "STATUS:500:after".parse(),
-            Ok(Fault::ServerError { status: StatusCode::INTERNAL_SERVER_ERROR, stage: Stage::After })
+            Ok(Fault::ServerError {
+                status: StatusCode::INTERNAL_SERVER_ERROR,
+                stage: Stage::After
+            })
         );
         assert_eq!("malformed".parse(), Ok(Fault::Malformed(Stage::Before)));
-        assert_eq!("malformed:after".parse(), Ok(Fault::Malformed(Stage::After)));
+        assert_eq!(
+            "malformed:after".parse(),
+            Ok(Fault::Malformed(Stage::After))
+        );
         assert_eq!("truncate:after".parse(), Ok(Fault::Truncated(Stage::After)));
         assert_eq!("drop-webhook".parse(), Ok(Fault::DropWebhook));
         assert_eq!("duplicate-webhook".parse(), Ok(Fault::DuplicateWebhook));
@@ -179,7 +196,13 @@ mod tests {
 
     #[test]
     fn display_round_trips() {
-        for text in ["latency:5", "status:502:before", "malformed:after", "truncate:before", "drop-webhook"] {
+        for text in [
+            "latency:5",
+            "status:502:before",
+            "malformed:after",
+            "truncate:before",
+            "drop-webhook",
+        ] {
             let fault: Fault = text.parse().expect("valid");
             assert_eq!(fault.to_string(), text);
         }
@@ -187,7 +210,16 @@ mod tests {
 
     #[test]
     fn rejects_bad_texts() {
-        for text in ["", "latency", "latency:x", "status:404", "status:abc", "status:500:later", "truncate:after:x", "explode"] {
+        for text in [
+            "",
+            "latency",
+            "latency:x",
+            "status:404",
+            "status:abc",
+            "status:500:later",
+            "truncate:after:x",
+            "explode",
+        ] {
             assert!(text.parse::<Fault>().is_err(), "{text}");
         }
     }

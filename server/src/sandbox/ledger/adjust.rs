@@ -17,8 +17,8 @@ use std::sync::Arc;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::record::{MoneyState, Outcome, RecordKind, TransactionRecord, auth_code_for};
 use super::Ledger;
+use super::record::{MoneyState, Outcome, RecordKind, TransactionRecord, auth_code_for};
 use crate::sandbox::error::{SandboxError, codes};
 
 impl Ledger {
@@ -36,20 +36,32 @@ impl Ledger {
         if original.kind != RecordKind::Authorization {
             return Err(SandboxError::refused(
                 codes::CAPTURE_NOT_AUTHORIZATION,
-                format!("only an authorization (PRE_AUTH) can be captured; this transaction is {}", kind_name(original.kind)),
+                format!(
+                    "only an authorization (PRE_AUTH) can be captured; this transaction is {}",
+                    kind_name(original.kind)
+                ),
             ));
         }
         require_approved(original)?;
         if original.money.voided {
-            return Err(SandboxError::refused(codes::CAPTURE_NOT_OPEN, "the authorization was voided"));
+            return Err(SandboxError::refused(
+                codes::CAPTURE_NOT_OPEN,
+                "the authorization was voided",
+            ));
         }
         if original.money.captured > 0 {
-            return Err(SandboxError::refused(codes::CAPTURE_NOT_OPEN, "the authorization was already captured"));
+            return Err(SandboxError::refused(
+                codes::CAPTURE_NOT_OPEN,
+                "the authorization was already captured",
+            ));
         }
         if amount > original.amount {
             return Err(SandboxError::refused(
                 codes::CAPTURE_EXCEEDS_AUTHORIZED,
-                format!("`amount` {amount} exceeds the authorized amount {}", original.amount),
+                format!(
+                    "`amount` {amount} exceeds the authorized amount {}",
+                    original.amount
+                ),
             ));
         }
         original.money.captured = amount;
@@ -81,7 +93,9 @@ impl Ledger {
         };
         let original = records.get_mut(&root_id).ok_or(SandboxError::Internal)?;
         require_approved(original)?;
-        let MoneyState { captured, refunded, .. } = original.money;
+        let MoneyState {
+            captured, refunded, ..
+        } = original.money;
         if captured == 0 {
             return Err(SandboxError::refused(
                 codes::REFUND_NOT_CAPTURED,
@@ -92,7 +106,9 @@ impl Ledger {
         if amount > refundable {
             return Err(SandboxError::refused(
                 codes::REFUND_EXCEEDS_CAPTURED,
-                format!("`amount` {amount} exceeds the refundable amount {refundable} (captured {captured}, refunded {refunded})"),
+                format!(
+                    "`amount` {amount} exceeds the refundable amount {refundable} (captured {captured}, refunded {refunded})"
+                ),
             ));
         }
         original.money.refunded += amount;
@@ -114,12 +130,18 @@ impl Ledger {
         if original.kind != RecordKind::Authorization {
             return Err(SandboxError::refused(
                 codes::VOID_NOT_OPEN,
-                format!("only an uncaptured authorization can be voided; this transaction is {}", kind_name(original.kind)),
+                format!(
+                    "only an uncaptured authorization can be voided; this transaction is {}",
+                    kind_name(original.kind)
+                ),
             ));
         }
         require_approved(original)?;
         if original.money.voided {
-            return Err(SandboxError::refused(codes::VOID_NOT_OPEN, "the authorization was already voided"));
+            return Err(SandboxError::refused(
+                codes::VOID_NOT_OPEN,
+                "the authorization was already voided",
+            ));
         }
         if original.money.captured > 0 {
             return Err(SandboxError::refused(
@@ -154,7 +176,10 @@ fn require_approved(record: &TransactionRecord) -> Result<(), SandboxError> {
             codes::NOT_APPROVED,
             "the transaction is still pending 3-D Secure authentication",
         )),
-        Outcome::Declined(_) => Err(SandboxError::refused(codes::NOT_APPROVED, "the transaction was declined")),
+        Outcome::Declined(_) => Err(SandboxError::refused(
+            codes::NOT_APPROVED,
+            "the transaction was declined",
+        )),
     }
 }
 
@@ -205,7 +230,11 @@ mod tests {
 
     fn record(ledger: &Ledger, kind: RecordKind, amount: u64, outcome: Outcome) -> Uuid {
         let reference = ledger.next_reference();
-        let captured = if kind == RecordKind::Purchase && outcome == Outcome::Approved { amount } else { 0 };
+        let captured = if kind == RecordKind::Purchase && outcome == Outcome::Approved {
+            amount
+        } else {
+            0
+        };
         let record = TransactionRecord {
             id: Uuid::new_v4(),
             reference,
@@ -232,7 +261,10 @@ mod tests {
                 shipping_address: None,
             }),
             parent: None,
-            money: MoneyState { captured, ..MoneyState::default() },
+            money: MoneyState {
+                captured,
+                ..MoneyState::default()
+            },
         };
         let id = record.id;
         ledger.insert(record);
@@ -249,14 +281,31 @@ mod tests {
     fn partial_capture_releases_the_rest_and_only_once() {
         let ledger = Ledger::default();
         let auth = record(&ledger, RecordKind::Authorization, 1000, Outcome::Approved);
-        assert_eq!(code(ledger.capture(&auth, MERCHANT, 1001, NOW)), codes::CAPTURE_EXCEEDS_AUTHORIZED);
-        let capture = ledger.capture(&auth, MERCHANT, 600, NOW).expect("capturable");
-        assert_eq!((capture.kind, capture.amount, capture.parent), (RecordKind::Capture, 600, Some(auth)));
+        assert_eq!(
+            code(ledger.capture(&auth, MERCHANT, 1001, NOW)),
+            codes::CAPTURE_EXCEEDS_AUTHORIZED
+        );
+        let capture = ledger
+            .capture(&auth, MERCHANT, 600, NOW)
+            .expect("capturable");
+        assert_eq!(
+            (capture.kind, capture.amount, capture.parent),
+            (RecordKind::Capture, 600, Some(auth))
+        );
         let original = ledger.get(&auth).expect("recorded");
         assert_eq!(original.money.captured, 600);
-        assert_eq!(StateSummary::of(&original).description, "Partially captured");
-        assert_eq!(code(ledger.capture(&auth, MERCHANT, 100, NOW)), codes::CAPTURE_NOT_OPEN);
-        assert_eq!(code(ledger.void(&auth, MERCHANT, NOW)), codes::VOID_NOT_OPEN);
+        assert_eq!(
+            StateSummary::of(&original).description,
+            "Partially captured"
+        );
+        assert_eq!(
+            code(ledger.capture(&auth, MERCHANT, 100, NOW)),
+            codes::CAPTURE_NOT_OPEN
+        );
+        assert_eq!(
+            code(ledger.void(&auth, MERCHANT, NOW)),
+            codes::VOID_NOT_OPEN
+        );
         assert!(ledger.get(&capture.id).is_some());
     }
 
@@ -264,9 +313,16 @@ mod tests {
     fn refunds_add_up_to_the_captured_amount() {
         let ledger = Ledger::default();
         let sale = record(&ledger, RecordKind::Purchase, 1000, Outcome::Approved);
-        ledger.refund(&sale, MERCHANT, 300, NOW).expect("refundable");
-        ledger.refund(&sale, MERCHANT, 700, NOW).expect("refundable");
-        assert_eq!(code(ledger.refund(&sale, MERCHANT, 1, NOW)), codes::REFUND_EXCEEDS_CAPTURED);
+        ledger
+            .refund(&sale, MERCHANT, 300, NOW)
+            .expect("refundable");
+        ledger
+            .refund(&sale, MERCHANT, 700, NOW)
+            .expect("refundable");
+        assert_eq!(
+            code(ledger.refund(&sale, MERCHANT, 1, NOW)),
+            codes::REFUND_EXCEEDS_CAPTURED
+        );
         let original = ledger.get(&sale).expect("recorded");
         assert_eq!(original.money.refunded, 1000);
         assert_eq!(StateSummary::of(&original).description, "Refunded");
@@ -276,11 +332,23 @@ mod tests {
     fn refund_through_the_capture_counts_against_the_authorization() {
         let ledger = Ledger::default();
         let auth = record(&ledger, RecordKind::Authorization, 1000, Outcome::Approved);
-        assert_eq!(code(ledger.refund(&auth, MERCHANT, 1, NOW)), codes::REFUND_NOT_CAPTURED);
-        let capture = ledger.capture(&auth, MERCHANT, 500, NOW).expect("capturable");
-        ledger.refund(&capture.id, MERCHANT, 200, NOW).expect("refundable");
-        assert_eq!(code(ledger.refund(&auth, MERCHANT, 301, NOW)), codes::REFUND_EXCEEDS_CAPTURED);
-        ledger.refund(&auth, MERCHANT, 300, NOW).expect("refundable");
+        assert_eq!(
+            code(ledger.refund(&auth, MERCHANT, 1, NOW)),
+            codes::REFUND_NOT_CAPTURED
+        );
+        let capture = ledger
+            .capture(&auth, MERCHANT, 500, NOW)
+            .expect("capturable");
+        ledger
+            .refund(&capture.id, MERCHANT, 200, NOW)
+            .expect("refundable");
+        assert_eq!(
+            code(ledger.refund(&auth, MERCHANT, 301, NOW)),
+            codes::REFUND_EXCEEDS_CAPTURED
+        );
+        ledger
+            .refund(&auth, MERCHANT, 300, NOW)
+            .expect("refundable");
         let refund = ledger.refund(&auth, MERCHANT, 1, NOW);
         assert_eq!(code(refund), codes::REFUND_EXCEEDS_CAPTURED);
     }
@@ -294,21 +362,58 @@ mod tests {
             &ledger,
             RecordKind::Authorization,
             1000,
-            Outcome::Declined(Decline { response_code: 51, code: codes::ISSUER_DECLINED, reason: "insufficient funds".into() }),
+            Outcome::Declined(Decline {
+                response_code: 51,
+                code: codes::ISSUER_DECLINED,
+                reason: "insufficient funds".into(),
+            }),
         );
         let pending = record(&ledger, RecordKind::Purchase, 1000, Outcome::Pending);
-        assert_eq!(code(ledger.capture(&sale, MERCHANT, 1, NOW)), codes::CAPTURE_NOT_AUTHORIZATION);
-        assert_eq!(code(ledger.void(&sale, MERCHANT, NOW)), codes::VOID_NOT_OPEN);
-        assert_eq!(code(ledger.capture(&declined, MERCHANT, 1, NOW)), codes::NOT_APPROVED);
-        assert_eq!(code(ledger.refund(&pending, MERCHANT, 1, NOW)), codes::NOT_APPROVED);
-        assert_eq!(code(ledger.capture(&auth, "other", 1, NOW)), codes::NOT_FOUND);
-        assert_eq!(code(ledger.capture(&Uuid::new_v4(), MERCHANT, 1, NOW)), codes::NOT_FOUND);
+        assert_eq!(
+            code(ledger.capture(&sale, MERCHANT, 1, NOW)),
+            codes::CAPTURE_NOT_AUTHORIZATION
+        );
+        assert_eq!(
+            code(ledger.void(&sale, MERCHANT, NOW)),
+            codes::VOID_NOT_OPEN
+        );
+        assert_eq!(
+            code(ledger.capture(&declined, MERCHANT, 1, NOW)),
+            codes::NOT_APPROVED
+        );
+        assert_eq!(
+            code(ledger.refund(&pending, MERCHANT, 1, NOW)),
+            codes::NOT_APPROVED
+        );
+        assert_eq!(
+            code(ledger.capture(&auth, "other", 1, NOW)),
+            codes::NOT_FOUND
+        );
+        assert_eq!(
+            code(ledger.capture(&Uuid::new_v4(), MERCHANT, 1, NOW)),
+            codes::NOT_FOUND
+        );
         let void = ledger.void(&auth, MERCHANT, NOW).expect("voidable");
-        assert_eq!(code(ledger.void(&auth, MERCHANT, NOW)), codes::VOID_NOT_OPEN);
-        assert_eq!(code(ledger.capture(&auth, MERCHANT, 1, NOW)), codes::CAPTURE_NOT_OPEN);
-        assert_eq!(code(ledger.refund(&void.id, MERCHANT, 1, NOW)), codes::REFUND_NOT_CAPTURED);
-        assert_eq!(code(ledger.void(&void.id, MERCHANT, NOW)), codes::VOID_NOT_OPEN);
+        assert_eq!(
+            code(ledger.void(&auth, MERCHANT, NOW)),
+            codes::VOID_NOT_OPEN
+        );
+        assert_eq!(
+            code(ledger.capture(&auth, MERCHANT, 1, NOW)),
+            codes::CAPTURE_NOT_OPEN
+        );
+        assert_eq!(
+            code(ledger.refund(&void.id, MERCHANT, 1, NOW)),
+            codes::REFUND_NOT_CAPTURED
+        );
+        assert_eq!(
+            code(ledger.void(&void.id, MERCHANT, NOW)),
+            codes::VOID_NOT_OPEN
+        );
         let voided = ledger.get(&auth).expect("recorded");
-        assert_eq!(StateSummary::of(&voided).code, crate::sandbox::ledger::VOID_OK);
+        assert_eq!(
+            StateSummary::of(&voided).code,
+            crate::sandbox::ledger::VOID_OK
+        );
     }
 }

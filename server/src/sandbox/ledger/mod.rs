@@ -15,8 +15,8 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use uuid::Uuid;
 
 pub use record::{
-    Decline, MerchantContext, MoneyState, Outcome, PENDING_CODE, PENDING_RESPONSE_CODE,
-    RecordKind, TransactionRecord, auth_code_for,
+    Decline, MerchantContext, MoneyState, Outcome, PENDING_CODE, PENDING_RESPONSE_CODE, RecordKind,
+    TransactionRecord, auth_code_for,
 };
 pub use summary::{CAPTURE_OK, PAYMENT_OK, REFUND_OK, StateSummary, VOID_OK};
 
@@ -56,7 +56,11 @@ impl Ledger {
     }
 
     /// Changes the transaction with this id under the lock; `None` when there is none.
-    pub fn update<R>(&self, id: &Uuid, change: impl FnOnce(&mut TransactionRecord) -> R) -> Option<R> {
+    pub fn update<R>(
+        &self,
+        id: &Uuid,
+        change: impl FnOnce(&mut TransactionRecord) -> R,
+    ) -> Option<R> {
         self.lock().get_mut(id).map(change)
     }
 

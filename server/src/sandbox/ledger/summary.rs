@@ -63,9 +63,21 @@ fn decline_message(code: &str, reason: &str) -> String {
 fn approved(record: &TransactionRecord) -> StateSummary {
     let money = record.money;
     let (code, message, description) = match record.kind {
-        RecordKind::Capture => (CAPTURE_OK, "Amount successfully captured.".to_owned(), "Captured".to_owned()),
-        RecordKind::Refund => (REFUND_OK, "Amount successfully refunded.".to_owned(), "Refunded".to_owned()),
-        RecordKind::Void => (VOID_OK, "Transaction successfully voided.".to_owned(), "Voided".to_owned()),
+        RecordKind::Capture => (
+            CAPTURE_OK,
+            "Amount successfully captured.".to_owned(),
+            "Captured".to_owned(),
+        ),
+        RecordKind::Refund => (
+            REFUND_OK,
+            "Amount successfully refunded.".to_owned(),
+            "Refunded".to_owned(),
+        ),
+        RecordKind::Void => (
+            VOID_OK,
+            "Transaction successfully voided.".to_owned(),
+            "Voided".to_owned(),
+        ),
         RecordKind::Authorization if money.voided => (
             VOID_OK,
             "Authorization voided.".to_owned(),
@@ -75,16 +87,32 @@ fn approved(record: &TransactionRecord) -> StateSummary {
             let whole = money.refunded == money.captured;
             (
                 REFUND_OK,
-                format!("Refunded {} of {} captured.", money.refunded, money.captured),
-                if whole { "Refunded" } else { "Partially refunded" }.to_owned(),
+                format!(
+                    "Refunded {} of {} captured.",
+                    money.refunded, money.captured
+                ),
+                if whole {
+                    "Refunded"
+                } else {
+                    "Partially refunded"
+                }
+                .to_owned(),
             )
         }
         RecordKind::Authorization if money.captured > 0 => {
             let released = record.amount - money.captured;
             (
                 CAPTURE_OK,
-                format!("Captured {} of {} authorized; {released} released.", money.captured, record.amount),
-                if released == 0 { "Captured" } else { "Partially captured" }.to_owned(),
+                format!(
+                    "Captured {} of {} authorized; {released} released.",
+                    money.captured, record.amount
+                ),
+                if released == 0 {
+                    "Captured"
+                } else {
+                    "Partially captured"
+                }
+                .to_owned(),
             )
         }
         RecordKind::Authorization => (

@@ -40,7 +40,8 @@ where
         .await?
         .into_iter()
         .map(|row| {
-            let verdict = WebhookVerdict::parse(&row.verdict).ok_or(StoreError::Corrupt("verdict"))?;
+            let verdict =
+                WebhookVerdict::parse(&row.verdict).ok_or(StoreError::Corrupt("verdict"))?;
             Ok((verdict, unsigned(row.n, "count")?))
         })
         .collect()

@@ -10,6 +10,7 @@ use std::sync::{Arc, Condvar, Mutex, Weak};
 use std::time::Duration;
 
 use fantoccini::{Client, ClientBuilder};
+use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
 
 use super::net::{free_port, wait_for_port};
@@ -49,7 +50,9 @@ impl Drop for Driver {
 
 fn shared_driver(tools: &Tools) -> Arc<Driver> {
     static CURRENT: Mutex<Weak<Driver>> = Mutex::new(Weak::new());
-    let mut current = CURRENT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut current = CURRENT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(driver) = current.upgrade() {
         return driver;
     }
@@ -96,8 +99,7 @@ impl Browser {
         let mut last_error = String::new();
         // Chromium can fail to come up on a busy machine: three attempts.
         for _ in 0..3 {
-            let connecting = ClientBuilder::rustls()
-                .expect("rustls connector")
+            let connecting = ClientBuilder::new(HttpConnector::new())
                 .capabilities(capabilities.clone())
                 .connect(&url)
                 .await;

@@ -4,7 +4,8 @@
 //! in the query string (the partner's backend would render them into the page).
 //!
 //! Every event the element sends is listed in `#events` (`<li data-event=NAME>` with the
-//! JSON of its detail), so a scenario can check what crossed the boundary.
+//! JSON of its detail), so a scenario can check what crossed the boundary; script errors and
+//! console errors are listed in `#page-errors`.
 
 use super::site::Bundle;
 
@@ -57,6 +58,18 @@ fn page(bundle: &Bundle, title: &str, body_script: &str) -> String {
 <p>Landing: <span id="landing"></span></p>
 <div id="partner-widget"></div>
 <ol id="events"></ol>
+<ol id="page-errors"></ol>
+<script>
+function noteError(text) {{
+  const item = document.createElement('li');
+  item.textContent = text;
+  document.getElementById('page-errors').append(item);
+}}
+addEventListener('error', (e) => noteError('error: ' + e.message));
+addEventListener('unhandledrejection', (e) => noteError('rejection: ' + (e.reason && (e.reason.stack || e.reason))));
+const consoleError = console.error;
+console.error = (...args) => {{ noteError('console: ' + args.join(' ')); consoleError(...args); }};
+</script>
 <script type="module">
 import init from '{js}';
 const params = new URLSearchParams(location.search);
@@ -85,27 +98,4 @@ await init({{ module_or_path: '{wasm}' }});
         js = bundle.js,
         wasm = bundle.wasm,
     )
-}
-
-/// A plain HTML card form with the same fields and no script: the baseline of the page-load
-/// benchmark. "Interactive" for it is the number field being present and enabled.
-pub fn plain_form_page() -> String {
-    r#"<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Plain card form</title></head>
-<body>
-<form method="post" action="/pay">
-<label for="cc-name">Name on card</label><input id="cc-name" autocomplete="cc-name">
-<label for="cc-number">Card number</label><input id="cc-number" inputmode="numeric" autocomplete="cc-number">
-<label for="cc-exp">Expiry (MM / YY)</label><input id="cc-exp" inputmode="numeric" autocomplete="cc-exp">
-<label for="cc-csc">CVC</label><input id="cc-csc" inputmode="numeric" autocomplete="cc-csc">
-<label for="country">Country</label><input id="country" autocomplete="country">
-<label for="postal">Postal code</label><input id="postal" autocomplete="postal-code">
-<button id="cc-submit">Pay</button>
-</form>
-</body>
-</html>
-"#
-    .to_owned()
 }

@@ -21,12 +21,8 @@ pub mod ids {
     pub const SUBMIT: &str = "#cc-submit";
     /// The detected brand.
     pub const BRAND: &str = "#cc-brand";
-    /// The form-level alert (decline reason).
-    pub const ALERT: &str = "#cc-alert";
     /// The result view.
     pub const RESULT: &str = "#cc-result";
-    /// The result view's heading.
-    pub const RESULT_TITLE: &str = "#cc-result-title";
     /// "Save this card".
     pub const SAVE_CARD: &str = "#cc-save";
 }
@@ -81,9 +77,4 @@ pub async fn fill_billing(page: &Page, country: &str, postal_code: &str) {
 /// Clicks Pay.
 pub async fn pay(page: &Page) {
     page.click(ids::SUBMIT).await;
-}
-
-/// The digits of `text`.
-pub fn digits(text: &str) -> String {
-    text.chars().filter(char::is_ascii_digit).collect()
 }

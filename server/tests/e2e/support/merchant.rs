@@ -73,7 +73,12 @@ impl Merchant {
     }
 
     /// Waits until the newest payment of the session is in `state`; returns it.
-    pub async fn wait_payment_state(&self, session_id: &str, state: &str, limit: Duration) -> Value {
+    pub async fn wait_payment_state(
+        &self,
+        session_id: &str,
+        state: &str,
+        limit: Duration,
+    ) -> Value {
         let deadline = Instant::now() + limit;
         loop {
             let payments = self.session_payments(session_id).await;
@@ -111,7 +116,10 @@ impl Emulator {
     fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
         self.http
             .request(method, format!("{}{path}", self.base))
-            .header("authorization", format!("Basic {}", BASE64.encode(SANDBOX_API_KEY)))
+            .header(
+                "authorization",
+                format!("Basic {}", BASE64.encode(SANDBOX_API_KEY)),
+            )
             .header("x-api-key", SANDBOX_X_API_KEY)
     }
 
@@ -132,7 +140,12 @@ impl Emulator {
             .as_array()
             .map(|all| {
                 all.iter()
-                    .filter(|t| find_key(t, "merchant_txn_ref").as_ref().and_then(Value::as_str) == Some(reference))
+                    .filter(|t| {
+                        find_key(t, "merchant_txn_ref")
+                            .as_ref()
+                            .and_then(Value::as_str)
+                            == Some(reference)
+                    })
                     .cloned()
                     .collect()
             })

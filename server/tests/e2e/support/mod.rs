@@ -9,14 +9,13 @@ pub mod net;
 pub mod page;
 pub mod partner;
 pub mod server;
+pub mod shop;
 pub mod site;
 pub mod tools;
 
 use std::future::Future;
 
-pub use merchant::{Emulator, Merchant};
 pub use page::Page;
-pub use server::{Process, ServeOptions};
 
 /// Runs one scenario: takes a slot, opens Chromium, runs `body` with the page, and always
 /// closes the browser, even when `body` panics (the panic is then re-raised). Without the

@@ -6,9 +6,9 @@
 use std::future::Future;
 use std::time::{Duration, Instant};
 
+use fantoccini::Client;
 use fantoccini::elements::{Element, ElementRef};
 use fantoccini::key::Key;
-use fantoccini::Client;
 use serde_json::Value;
 
 use super::tools::screenshot_dir;
@@ -34,6 +34,19 @@ while (roots.length) {
 return null;
 "#;
 
+/// The document's HTML with every open shadow root's content written inside its host.
+const DEEP_HTML: &str = r#"
+function dump(node) {
+  if (node.nodeType === Node.TEXT_NODE) return node.textContent;
+  if (node.nodeType !== Node.ELEMENT_NODE) return '';
+  const attrs = Array.from(node.attributes).map((a) => ` ${a.name}="${a.value}"`).join('');
+  const shadow = node.shadowRoot ? `<#shadow-root>${Array.from(node.shadowRoot.childNodes).map(dump).join('')}</#shadow-root>` : '';
+  const kids = Array.from(node.childNodes).map(dump).join('');
+  return `<${node.localName}${attrs}>${shadow}${kids}</${node.localName}>`;
+}
+return dump(document.documentElement);
+"#;
+
 /// The page of one browser session, and the scenario's name for screenshots.
 #[derive(Clone)]
 pub struct Page {
@@ -50,19 +63,33 @@ impl Page {
 
     /// Opens `url` and waits for the document to load.
     pub async fn goto(&self, url: &str) {
-        self.client.goto(url).await.unwrap_or_else(|e| panic!("open {url}: {e}"));
+        self.client
+            .goto(url)
+            .await
+            .unwrap_or_else(|e| panic!("open {url}: {e}"));
     }
 
     /// The address shown in the address bar.
     pub async fn url(&self) -> String {
-        self.client.current_url().await.map(|u| u.to_string()).unwrap_or_default()
+        self.client
+            .current_url()
+            .await
+            .map(|u| u.to_string())
+            .unwrap_or_default()
     }
 
     /// The element matching `css` (document or shadow roots), if there is one now.
     pub async fn try_find(&self, css: &str) -> Option<Element> {
-        let found = self.client.execute(DEEP_QUERY, vec![Value::from(css)]).await.ok()?;
+        let found = self
+            .client
+            .execute(DEEP_QUERY, vec![Value::from(css)])
+            .await
+            .ok()?;
         let id = found.get(ELEMENT_KEY)?.as_str()?.to_owned();
-        Some(Element::from_element_id(self.client.clone(), ElementRef::from(id)))
+        Some(Element::from_element_id(
+            self.client.clone(),
+            ElementRef::from(id),
+        ))
     }
 
     /// Waits for an element matching `css`.
@@ -73,7 +100,8 @@ impl Page {
                 return element;
             }
             if Instant::now() >= deadline {
-                self.fail(&format!("no element matches `{css}` after {WAIT:?}")).await;
+                self.fail(&format!("no element matches `{css}` after {WAIT:?}"))
+                    .await;
             }
             tokio::time::sleep(POLL).await;
         }
@@ -136,11 +164,18 @@ impl Page {
 
     /// Waits until the text of `css` contains one of `needles`; returns the text.
     pub async fn wait_text_any(&self, css: &str, needles: &[&str], limit: Duration) -> String {
-        self.until_for(&format!("`{css}` to say one of {needles:?}"), limit, || async {
-            let text = self.text(css).await;
-            let lower = text.to_lowercase();
-            needles.iter().any(|n| lower.contains(&n.to_lowercase())).then_some(text)
-        })
+        self.until_for(
+            &format!("`{css}` to say one of {needles:?}"),
+            limit,
+            || async {
+                let text = self.text(css).await;
+                let lower = text.to_lowercase();
+                needles
+                    .iter()
+                    .any(|n| lower.contains(&n.to_lowercase()))
+                    .then_some(text)
+            },
+        )
         .await
     }
 
@@ -165,16 +200,28 @@ impl Page {
     /// Clicks into `css` and types `text` key by key (WebDriver Element Send Keys).
     pub async fn type_into(&self, css: &str, text: &str) {
         let element = self.find_ready(css).await;
-        element.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
-        element.send_keys(text).await.unwrap_or_else(|e| panic!("type into {css}: {e}"));
+        element
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+        element
+            .send_keys(text)
+            .await
+            .unwrap_or_else(|e| panic!("type into {css}: {e}"));
     }
 
     /// Selects all text of `css` and deletes it with the keyboard.
     pub async fn clear_by_keys(&self, css: &str) {
         let element = self.find_ready(css).await;
-        element.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
+        element
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("click {css}: {e}"));
         let select_all = format!("{}a", char::from(Key::Control));
-        element.send_keys(&select_all).await.unwrap_or_else(|e| panic!("select {css}: {e}"));
+        element
+            .send_keys(&select_all)
+            .await
+            .unwrap_or_else(|e| panic!("select {css}: {e}"));
         element
             .send_keys(&char::from(Key::Backspace).to_string())
             .await
@@ -184,16 +231,36 @@ impl Page {
     /// Clicks `css` once it is displayed and enabled.
     pub async fn click(&self, css: &str) {
         let element = self.find_ready(css).await;
-        element.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
+        element
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("click {css}: {e}"));
     }
 
     /// Presses `key` in whatever has focus.
     pub async fn press(&self, key: Key) {
-        let focused = self.client.active_element().await.expect("an element has focus");
+        let focused = self
+            .client
+            .active_element()
+            .await
+            .expect("an element has focus");
         focused
             .send_keys(&char::from(key).to_string())
             .await
             .unwrap_or_else(|e| panic!("press {key:?}: {e}"));
+    }
+
+    /// Types `text` key by key into whatever has focus.
+    pub async fn type_focused(&self, text: &str) {
+        let focused = self
+            .client
+            .active_element()
+            .await
+            .expect("an element has focus");
+        focused
+            .send_keys(text)
+            .await
+            .unwrap_or_else(|e| panic!("type into the focused element: {e}"));
     }
 
     /// `id` (or `name`, or tag) of the element that has focus, looking into shadow roots.
@@ -203,13 +270,20 @@ impl Page {
             while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
             return el ? (el.id || el.getAttribute('name') || el.tagName.toLowerCase()) : '';
         "#;
-        let value = self.client.execute(script, vec![]).await.unwrap_or(Value::Null);
+        let value = self
+            .client
+            .execute(script, vec![])
+            .await
+            .unwrap_or(Value::Null);
         value.as_str().unwrap_or_default().to_owned()
     }
 
     /// Runs `script` in the page and returns its value.
     pub async fn eval(&self, script: &str) -> Value {
-        self.client.execute(script, vec![]).await.unwrap_or_else(|e| panic!("script failed: {e}"))
+        self.client
+            .execute(script, vec![])
+            .await
+            .unwrap_or_else(|e| panic!("script failed: {e}"))
     }
 
     /// Saves a screenshot as `screenshots/<scenario>-<step>.png`; returns its bytes.
@@ -224,6 +298,13 @@ impl Page {
     pub async fn fail(&self, message: &str) -> ! {
         let url = self.url().await;
         let _ = self.screenshot("FAILED").await;
-        panic!("{message} (page: {url}; see screenshots/{}-FAILED.png)", self.scenario);
+        if let Some(html) = self.client.execute(DEEP_HTML, vec![]).await.ok().and_then(|v| v.as_str().map(str::to_owned)) {
+            let path = screenshot_dir().join(format!("{}-FAILED.html", self.scenario));
+            let _ = std::fs::write(path, html);
+        }
+        panic!(
+            "{message} (page: {url}; see screenshots/{}-FAILED.png)",
+            self.scenario
+        );
     }
 }

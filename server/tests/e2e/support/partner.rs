@@ -16,8 +16,8 @@ pub struct PartnerRig {
     pub partner: StaticSite,
     /// `checkout-server serve`.
     pub server: Process,
-    /// `checkout-server sandbox`, when the emulator runs on its own.
-    pub emulator_process: Option<Process>,
+    /// `checkout-server sandbox`, when the emulator runs on its own (kept alive here).
+    _emulator_process: Option<Process>,
     /// The merchant API.
     pub merchant: Merchant,
     /// The emulator's control API.
@@ -43,7 +43,10 @@ impl PartnerRig {
         let bundle = Bundle::find(&dist);
         let partner = StaticSite::start(
             &dist,
-            vec![("/embed.html", checkout_page(&bundle)), ("/done.html", landing_page(&bundle))],
+            vec![
+                ("/embed.html", checkout_page(&bundle)),
+                ("/done.html", landing_page(&bundle)),
+            ],
         );
         let emulator_process = match emulator_at {
             EmulatorAt::InProcess => None,
@@ -51,8 +54,14 @@ impl PartnerRig {
         };
         let mut server_env = vec![
             ("ALLOWED_ORIGINS".to_owned(), partner.base.clone()),
-            ("SUCCESS_URL".to_owned(), format!("{}/done.html", partner.base)),
-            ("DECLINE_URL".to_owned(), format!("{}/done.html", partner.base)),
+            (
+                "SUCCESS_URL".to_owned(),
+                format!("{}/done.html", partner.base),
+            ),
+            (
+                "DECLINE_URL".to_owned(),
+                format!("{}/done.html", partner.base),
+            ),
         ];
         server_env.extend(env);
         let server = Process::serve(ServeOptions {
@@ -67,15 +76,23 @@ impl PartnerRig {
             merchant: Merchant::new(&server.base),
             partner,
             server,
-            emulator_process,
+            _emulator_process: emulator_process,
             emulator,
         }
     }
 
     /// A one-off session (purchase) of `amount` minor units of `currency`:
     /// `(session_id, client_secret, reference)`.
-    pub async fn session(&self, amount: u64, currency: &str, label: &str) -> (String, String, String) {
-        let reference = format!("e2e-{label}-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+    pub async fn session(
+        &self,
+        amount: u64,
+        currency: &str,
+        label: &str,
+    ) -> (String, String, String) {
+        let reference = format!(
+            "e2e-{label}-{}",
+            &uuid::Uuid::new_v4().simple().to_string()[..8]
+        );
         let (id, secret) = self
             .merchant
             .create_session(json!({

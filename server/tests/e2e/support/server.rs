@@ -52,7 +52,10 @@ impl Process {
         let port = free_port();
         let mut env = vec![
             ("LISTEN".to_owned(), format!("127.0.0.1:{port}")),
-            ("DATABASE_URL".to_owned(), dir.path().join("checkout.db").display().to_string()),
+            (
+                "DATABASE_URL".to_owned(),
+                dir.path().join("checkout.db").display().to_string(),
+            ),
             ("MERCHANT_SECRET_KEY".to_owned(), MERCHANT_KEY.to_owned()),
             ("DEMO_DIST_DIR".to_owned(), dist_dir().display().to_string()),
             ("RECONCILE_INTERVAL_SECONDS".to_owned(), "1".to_owned()),
@@ -66,7 +69,13 @@ impl Process {
             env.push(("GATEWAY_MERCHANT_ID".into(), "e2e-merchant".into()));
         }
         env.extend(options.env);
-        Self::spawn(vec!["serve".into()], env, port, dir, "checkout-server listening on")
+        Self::spawn(
+            vec!["serve".into()],
+            env,
+            port,
+            dir,
+            "checkout-server listening on",
+        )
     }
 
     /// Starts the emulator alone (`checkout-server sandbox`) on a free port, with fast webhook
@@ -83,7 +92,13 @@ impl Process {
             "--webhook-base-delay-ms".to_owned(),
             "200".to_owned(),
         ];
-        Self::spawn(command, vec![("RUST_LOG".into(), "info".into())], port, dir, "gateway emulator listening on")
+        Self::spawn(
+            command,
+            vec![("RUST_LOG".into(), "info".into())],
+            port,
+            dir,
+            "gateway emulator listening on",
+        )
     }
 
     fn spawn(
@@ -131,7 +146,11 @@ impl Process {
         self.starts += 1;
         self.wait_until_ready();
         if let Err(error) = wait_for_port(self.port, Duration::from_secs(10)) {
-            panic!("checkout-server {}: {error}. Log:\n{}", self.command.join(" "), self.log_text());
+            panic!(
+                "checkout-server {}: {error}. Log:\n{}",
+                self.command.join(" "),
+                self.log_text()
+            );
         }
     }
 
@@ -181,7 +200,10 @@ impl Process {
             if log.matches(self.ready_line).count() >= self.starts {
                 return;
             }
-            let exited = self.child.as_mut().and_then(|c| c.try_wait().ok().flatten());
+            let exited = self
+                .child
+                .as_mut()
+                .and_then(|c| c.try_wait().ok().flatten());
             if exited.is_some() || Instant::now() >= deadline {
                 panic!(
                     "checkout-server {} did not come up (exit: {exited:?}). Log:\n{log}",

@@ -26,7 +26,9 @@ impl StaticSite {
     /// Serves `pages` (path → HTML) and every file of `dist` on a free loopback port.
     pub fn start(dist: &Path, pages: Vec<(&'static str, String)>) -> Self {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind the static site");
-        listener.set_nonblocking(true).expect("non-blocking listener");
+        listener
+            .set_nonblocking(true)
+            .expect("non-blocking listener");
         let address: SocketAddr = listener.local_addr().expect("address");
         let mut router = Router::new();
         for (path, html) in pages {
@@ -35,7 +37,14 @@ impl StaticSite {
                 get(move || {
                     let html = html.clone();
                     async move {
-                        ([(CONTENT_TYPE, "text/html; charset=utf-8"), (CACHE_CONTROL, "no-store")], html).into_response()
+                        (
+                            [
+                                (CONTENT_TYPE, "text/html; charset=utf-8"),
+                                (CACHE_CONTROL, "no-store"),
+                            ],
+                            html,
+                        )
+                            .into_response()
                     }
                 }),
             );
@@ -83,7 +92,7 @@ pub struct Bundle {
     pub js: String,
     /// `/checkout-<hash>_bg.wasm`.
     pub wasm: String,
-    /// Every `*.css` at the top of `dist/`.
+    /// The component's stylesheets (`checkout*.css` at the top of `dist/`).
     pub css: Vec<String>,
 }
 
@@ -102,11 +111,18 @@ impl Bundle {
                 .map(|n| format!("/{n}"))
                 .unwrap_or_else(|| panic!("no {what} in {}: {names:?}", dist.display()))
         };
-        let mut css: Vec<String> = names.iter().filter(|n| n.ends_with(".css")).map(|n| format!("/{n}")).collect();
+        let mut css: Vec<String> = names
+            .iter()
+            .filter(|n| n.ends_with(".css"))
+            .map(|n| format!("/{n}"))
+            .collect();
         css.sort();
         Self {
             wasm: pick(&|n| n.ends_with("_bg.wasm"), "wasm module"),
-            js: pick(&|n| n.ends_with(".js") && !n.ends_with("_bg.js") && n.starts_with("checkout"), "JS glue"),
+            js: pick(
+                &|n| n.ends_with(".js") && !n.ends_with("_bg.js") && n.starts_with("checkout"),
+                "JS glue",
+            ),
             css,
         }
     }

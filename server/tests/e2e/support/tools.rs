@@ -91,3 +91,24 @@ pub fn screenshot_dir() -> PathBuf {
     std::fs::create_dir_all(&dir).expect("create screenshots/");
     dir
 }
+
+/// Where the README's picture of the form lives (committed).
+pub fn readme_screenshot_path() -> PathBuf {
+    workspace_root()
+        .join("docs")
+        .join("img")
+        .join("checkout-form.png")
+}
+
+/// Writes the README's picture of the form when it is missing, or when
+/// `UPDATE_README_SCREENSHOT=1` asks for a new one (so ordinary runs leave git clean).
+pub fn save_readme_screenshot(png: &[u8]) {
+    let path = readme_screenshot_path();
+    let asked = std::env::var("UPDATE_README_SCREENSHOT").is_ok_and(|v| v == "1");
+    if asked || !path.is_file() {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).expect("create docs/img");
+        }
+        std::fs::write(&path, png).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+    }
+}

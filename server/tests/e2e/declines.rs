@@ -1,0 +1,100 @@
+//! Scenario 3: a frictionless 3-D Secure card pays without a challenge page; a card with
+//! insufficient funds is declined with that reason in words, and the shopper, back on the
+//! checkout, corrects the card and pays.
+
+use std::time::Duration;
+
+use crate::support::form::{Card, fill_billing, ids, pay, type_card};
+use crate::support::shop::DemoShop;
+use crate::support::{Page, run};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: needs dist/ and Chromium; run by scripts/test.sh"]
+async fn frictionless_card_pays_without_a_challenge() {
+    run("frictionless", |page: Page| async move {
+        let shop = DemoShop::start();
+        let session = shop.buy(&page, "teapot").await;
+        type_card(&page, Card::test("4000000000001000")).await;
+        fill_billing(&page, "JP", "100-0001").await;
+        pay(&page).await;
+        let result = shop.wait_result(&page, "Payment successful").await;
+        assert!(
+            result.contains("4,800") || result.contains("4800"),
+            "JPY has no minor unit: {result}"
+        );
+        assert!(
+            !page.url().await.contains("/sandbox/acs"),
+            "no challenge page was shown"
+        );
+        page.screenshot("paid").await;
+        shop.merchant
+            .wait_payment_state(&session, "captured", Duration::from_secs(20))
+            .await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: needs dist/ and Chromium; run by scripts/test.sh"]
+async fn insufficient_funds_then_a_corrected_card_pays() {
+    run("insufficient-funds", |page: Page| async move {
+        let shop = DemoShop::start();
+        let session = shop.buy(&page, "tshirt").await;
+        let checkout_url = page.url().await;
+        type_card(&page, Card::test("4000000000009995")).await;
+        fill_billing(&page, "FR", "75001").await;
+        pay(&page).await;
+        let result = shop.wait_result(&page, "Payment declined").await;
+        assert!(
+            result.contains("Your card has insufficient funds"),
+            "the reason in words: {result}"
+        );
+        page.screenshot("declined").await;
+        shop.merchant
+            .wait_payment_state(&session, "declined", Duration::from_secs(20))
+            .await;
+
+        // Back to the checkout: the form works again; the shopper corrects the card and pays.
+        page.client.back().await.expect("go back");
+        page.until("the checkout page again", || async {
+            (page.url().await == checkout_url).then_some(())
+        })
+        .await;
+        page.find_ready(ids::NUMBER).await;
+        page.clear_by_keys(ids::NUMBER).await;
+        page.type_into(ids::NUMBER, "4242424242424242").await;
+        for (field, value) in [
+            (ids::NAME, "Ada Lovelace"),
+            (ids::EXPIRY, "1234"),
+            (ids::CVC, "123"),
+        ] {
+            if page
+                .prop(field, "value")
+                .await
+                .unwrap_or_default()
+                .is_empty()
+            {
+                page.type_into(field, value).await;
+            }
+        }
+        if page
+            .prop(ids::POSTAL_CODE, "value")
+            .await
+            .unwrap_or_default()
+            .is_empty()
+        {
+            fill_billing(&page, "FR", "75001").await;
+        }
+        pay(&page).await;
+        shop.wait_result(&page, "Payment successful").await;
+        page.screenshot("paid-after-correction").await;
+        let paid = shop
+            .merchant
+            .wait_payment_state(&session, "captured", Duration::from_secs(20))
+            .await;
+        assert_eq!(paid["card"]["last4"], "4242");
+        let payments = shop.merchant.session_payments(&session).await;
+        assert_eq!(payments.len(), 2, "one declined, one paid: {payments:?}");
+    })
+    .await;
+}

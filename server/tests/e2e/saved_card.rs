@@ -1,0 +1,72 @@
+//! Scenario 5: the shopper saves their card on a first purchase; on the second purchase the
+//! saved card is offered (brand, last four, expiry) and pays in one click, without typing a
+//! card or a security code.
+
+use std::time::Duration;
+
+use crate::support::form::{Card, fill_billing, ids, pay, type_card};
+use crate::support::shop::DemoShop;
+use crate::support::{Page, run};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: needs dist/ and Chromium; run by scripts/test.sh"]
+async fn a_saved_card_pays_the_second_purchase_in_one_click() {
+    run("saved-card", |page: Page| async move {
+        let shop = DemoShop::start();
+        let first = shop.buy(&page, "teapot").await;
+        type_card(&page, Card::test("4242424242424242")).await;
+        fill_billing(&page, "JP", "100-0001").await;
+        page.click(ids::SAVE_CARD).await;
+        assert_eq!(
+            page.prop(ids::SAVE_CARD, "checked").await.as_deref(),
+            Some("true")
+        );
+        pay(&page).await;
+        shop.wait_result(&page, "Payment successful").await;
+        shop.merchant
+            .wait_payment_state(&first, "captured", Duration::from_secs(20))
+            .await;
+
+        let customer = shop.customer_id(&page).await;
+        let cards = page
+            .until("the saved card in the merchant API", || async {
+                let listed = shop
+                    .merchant
+                    .get(&format!("/v1/customers/{customer}/cards"))
+                    .await;
+                let cards = listed["cards"].as_array().cloned().unwrap_or_default();
+                (!cards.is_empty()).then_some(cards)
+            })
+            .await;
+        assert_eq!(cards.len(), 1, "{cards:?}");
+        assert_eq!(cards[0]["last4"], "4242");
+        let card_id = cards[0]["id"].as_str().expect("card id").to_owned();
+
+        let second = shop.buy(&page, "tshirt").await;
+        let offered = page.wait_text("#cc-saved", "4242").await;
+        assert!(
+            offered.contains("Visa"),
+            "brand and last four are shown: {offered}"
+        );
+        page.screenshot("saved-card-offered").await;
+        page.click(&format!("#cc-saved-{card_id}")).await;
+        page.until("the card fields to step aside", || async {
+            let visible = match page.try_find(ids::NUMBER).await {
+                Some(number) => number.is_displayed().await.unwrap_or(false),
+                None => false,
+            };
+            (!visible).then_some(())
+        })
+        .await;
+        pay(&page).await;
+        shop.wait_result(&page, "Payment successful").await;
+        page.screenshot("paid-with-saved-card").await;
+        let paid = shop
+            .merchant
+            .wait_payment_state(&second, "captured", Duration::from_secs(20))
+            .await;
+        assert_eq!(paid["saved_card_id"], card_id.as_str(), "{paid}");
+        assert_eq!(paid["card"]["last4"], "4242");
+    })
+    .await;
+}

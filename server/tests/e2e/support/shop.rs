@@ -1,0 +1,79 @@
+//! The demo shop as its visitors see it: `checkout-server serve` with the in-process emulator
+//! serving `dist/` (www/index.html and shop.js) and its sandbox-only shop backend, plus the
+//! merchant and emulator views to check outcomes against.
+
+use std::time::Duration;
+
+use super::merchant::{Emulator, Merchant};
+use super::page::Page;
+use super::server::{Process, ServeOptions};
+
+/// The demo shop and its back office.
+pub struct DemoShop {
+    /// `checkout-server serve` (in-process emulator, fresh SQLite).
+    pub server: Process,
+    /// The merchant API.
+    pub merchant: Merchant,
+    /// The in-process emulator's control API.
+    pub emulator: Emulator,
+}
+
+impl DemoShop {
+    /// Starts a fresh shop; subscriptions are polled every second.
+    pub fn start() -> Self {
+        let server = Process::serve(ServeOptions {
+            gateway: None,
+            env: vec![("SUBSCRIPTION_POLL_SECONDS".into(), "1".into())],
+        });
+        Self {
+            merchant: Merchant::new(&server.base),
+            emulator: Emulator::new(&format!("{}/_sandbox", server.base)),
+            server,
+        }
+    }
+
+    /// The shop's front page.
+    pub fn home(&self) -> String {
+        format!("{}/", self.server.base)
+    }
+
+    /// Opens the shop, clicks the item's button and waits for the checkout; returns the
+    /// session id the shop backend created.
+    pub async fn buy(&self, page: &Page, item: &str) -> String {
+        page.goto(&self.home()).await;
+        page.click(&format!("#buy-{item}")).await;
+        let session = page
+            .until("the checkout page of the new session", || async {
+                query_param(&page.url().await, "session")
+            })
+            .await;
+        page.find("#cc-submit").await;
+        session
+    }
+
+    /// The shopper's customer id (the demo backend's HttpOnly cookie, as the browser holds it).
+    pub async fn customer_id(&self, page: &Page) -> String {
+        let cookie = page
+            .client
+            .get_named_cookie("demo_customer")
+            .await
+            .expect("the shop set its customer cookie");
+        cookie.value().to_owned()
+    }
+
+    /// Waits for the result view to say `title` (after the 3DS return); returns its text.
+    pub async fn wait_result(&self, page: &Page, title: &str) -> String {
+        page.wait_text_any("#cc-result", &[title], Duration::from_secs(30))
+            .await
+    }
+}
+
+/// The value of query parameter `name` in `url`.
+pub fn query_param(url: &str, name: &str) -> Option<String> {
+    let parsed = reqwest::Url::parse(url).ok()?;
+    parsed
+        .query_pairs()
+        .find(|(key, _)| key == name)
+        .map(|(_, value)| value.into_owned())
+        .filter(|value| !value.is_empty())
+}
