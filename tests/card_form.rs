@@ -70,7 +70,10 @@ async fn detects_every_brand_as_typed() {
     ];
     for (digits, id, name) in table {
         type_in(&root, "#cc-number", digits);
-        until(id, || attr(&root, "#cc-brand", "data-brand").as_deref() == Some(id)).await;
+        until(id, || {
+            attr(&root, "#cc-brand", "data-brand").as_deref() == Some(id)
+        })
+        .await;
         assert_eq!(text(&root, "#cc-brand"), name, "{digits}");
     }
 }
@@ -92,7 +95,13 @@ async fn lengths_follow_the_brand() {
 #[wasm_bindgen_test]
 async fn expiry_inserts_the_slash_and_refuses_bad_months() {
     let (root, _handle) = form().await;
-    for (typed, shown) in [("1", "1"), ("12", "12 / "), ("4", "04 / "), ("13", "1"), ("1/", "01 / ")] {
+    for (typed, shown) in [
+        ("1", "1"),
+        ("12", "12 / "),
+        ("4", "04 / "),
+        ("13", "1"),
+        ("1/", "01 / "),
+    ] {
         type_in(&root, "#cc-exp", typed);
         assert_eq!(value(&root, "#cc-exp"), shown, "{typed}");
     }
@@ -110,20 +119,33 @@ async fn message_after_blur(root: &Element, field: &str, typed: &str, expected: 
 
 #[wasm_bindgen_test]
 async fn every_message_on_blur() {
-    let view = session_view(
-        vec![BillingField::Email, BillingField::Phone],
-        vec![],
-    );
+    let view = session_view(vec![BillingField::Email, BillingField::Phone], vec![]);
     let (host, _handle) = mount_form(&view).await;
     let root: Element = host.unchecked_into();
     let cases = [
-        ("#cc-number", "4242424242424241", "Your card number is invalid."),
+        (
+            "#cc-number",
+            "4242424242424241",
+            "Your card number is invalid.",
+        ),
         ("#cc-number", "42424242", "Your card number is incomplete."),
         ("#cc-exp", "1", "Enter the expiry date as MM / YY."),
         ("#cc-exp", "0120", "Your card has expired."),
-        ("#cc-exp", "1260", "The expiry date is too far in the future."),
-        ("#cc-name", "Jane 4242 4242 4242", "The name must not contain a card number."),
-        ("#cc-name", "Jane\tDoe", "The name contains characters that are not allowed."),
+        (
+            "#cc-exp",
+            "1260",
+            "The expiry date is too far in the future.",
+        ),
+        (
+            "#cc-name",
+            "Jane 4242 4242 4242",
+            "The name must not contain a card number.",
+        ),
+        (
+            "#cc-name",
+            "Jane\tDoe",
+            "The name contains characters that are not allowed.",
+        ),
         ("#billing-email", "jane@", "Enter a valid email address."),
         ("#billing-phone", "12ab", "Enter a valid phone number."),
     ];
@@ -131,13 +153,37 @@ async fn every_message_on_blur() {
         message_after_blur(&root, field, typed, expected).await;
     }
     let long = "a".repeat(101);
-    message_after_blur(&root, "#cc-name", &long, "The name may have at most 100 characters.").await;
+    message_after_blur(
+        &root,
+        "#cc-name",
+        &long,
+        "The name may have at most 100 characters.",
+    )
+    .await;
     type_in(&root, "#cc-number", "4242424242424242");
-    message_after_blur(&root, "#cc-csc", "12", "The security code must have 3 digits.").await;
+    message_after_blur(
+        &root,
+        "#cc-csc",
+        "12",
+        "The security code must have 3 digits.",
+    )
+    .await;
     type_in(&root, "#cc-number", "3782822463");
-    message_after_blur(&root, "#cc-csc", "12", "The security code must have 4 digits.").await;
+    message_after_blur(
+        &root,
+        "#cc-csc",
+        "12",
+        "The security code must have 4 digits.",
+    )
+    .await;
     type_in(&root, "#cc-number", "9");
-    message_after_blur(&root, "#cc-csc", "12", "The security code must have 3 or 4 digits.").await;
+    message_after_blur(
+        &root,
+        "#cc-csc",
+        "12",
+        "The security code must have 3 or 4 digits.",
+    )
+    .await;
 }
 
 #[wasm_bindgen_test]
@@ -157,10 +203,7 @@ async fn no_message_while_typing_a_valid_prefix() {
 
 #[wasm_bindgen_test]
 async fn submit_marks_fields_and_focuses_the_first() {
-    let view = session_view(
-        vec![BillingField::Country, BillingField::City],
-        vec![],
-    );
+    let view = session_view(vec![BillingField::Country, BillingField::City], vec![]);
     let (host, _handle) = mount_form(&view).await;
     let root: Element = host.clone().unchecked_into();
     type_in(&root, "#cc-number", "4242424242424242");
@@ -182,7 +225,10 @@ async fn submit_marks_fields_and_focuses_the_first() {
     }
     assert_eq!(attr(&root, "#cc-number", "aria-invalid"), None);
     assert_eq!(active_id(&root), "cc-name");
-    assert_eq!(attr(&root, "#cc-status", "aria-live").as_deref(), Some("polite"));
+    assert_eq!(
+        attr(&root, "#cc-status", "aria-live").as_deref(),
+        Some("polite")
+    );
     assert_eq!(
         text(&root, "#cc-status"),
         "Please check: Name on card, Expiry date (MM / YY), Security code, Country, City."
@@ -226,9 +272,21 @@ async fn fields_are_labelled_for_autofill() {
     ];
     for (id, autocomplete, inputmode, label) in table {
         let field = ["#", id].concat();
-        assert_eq!(attr(&root, &field, "autocomplete").as_deref(), Some(autocomplete), "{id}");
-        assert_eq!(attr(&root, &field, "inputmode").as_deref(), inputmode, "{id}");
-        assert_eq!(text(&root, &["label[for=", id, "]"].concat()), label, "{id}");
+        assert_eq!(
+            attr(&root, &field, "autocomplete").as_deref(),
+            Some(autocomplete),
+            "{id}"
+        );
+        assert_eq!(
+            attr(&root, &field, "inputmode").as_deref(),
+            inputmode,
+            "{id}"
+        );
+        assert_eq!(
+            text(&root, &["label[for=", id, "]"].concat()),
+            label,
+            "{id}"
+        );
     }
     // Countries are named in the page's language and carry ISO codes.
     let option = get(&root, "#billing-country option[value=DE]");
@@ -251,12 +309,22 @@ async fn switches_language_and_keeps_the_input() {
     assert_eq!(attr(&root, ".cc-root", "lang").as_deref(), Some("de"));
     type_in(&root, "#cc-number", "4242424242424241");
     blur(&get(&root, "#cc-number"));
-    until("german", || text(&root, "#cc-number-error") == "Ihre Kartennummer ist ungültig.").await;
+    until("german", || {
+        text(&root, "#cc-number-error") == "Ihre Kartennummer ist ungültig."
+    })
+    .await;
     handle.set_locale("ja-JP");
-    until("japanese", || text(&root, "label[for=cc-number]") == "カード番号").await;
+    until("japanese", || {
+        text(&root, "label[for=cc-number]") == "カード番号"
+    })
+    .await;
     assert_eq!(value(&root, "#cc-number"), "4242 4242 4242 4241");
     assert_eq!(text(&root, "#cc-number-error"), "カード番号が無効です。");
-    for (tag, label) in [("fr", "Numéro de carte"), ("es", "Número de tarjeta"), ("en", "Card number")] {
+    for (tag, label) in [
+        ("fr", "Numéro de carte"),
+        ("es", "Número de tarjeta"),
+        ("en", "Card number"),
+    ] {
         handle.set_locale(tag);
         until(tag, || text(&root, "label[for=cc-number]") == label).await;
     }
@@ -277,5 +345,9 @@ async fn amounts_follow_the_currency_exponent() {
     view.currency_exponent = 3;
     let (host, _second) = mount_form(&view).await;
     let root: Element = host.unchecked_into();
-    assert!(text(&root, "#cc-amount").contains("1.234"), "{}", text(&root, "#cc-amount"));
+    assert!(
+        text(&root, "#cc-amount").contains("1.234"),
+        "{}",
+        text(&root, "#cc-amount")
+    );
 }

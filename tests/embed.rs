@@ -15,6 +15,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 async fn the_element_works_inside_a_shadow_root() {
+    // The module's start function registers the element; the test harness does not run it.
+    checkout::start();
     fake_server();
     route("GET", &checkout_path(), 200, &session_view(vec![], vec![]));
     let outer = container();
@@ -22,7 +24,10 @@ async fn the_element_works_inside_a_shadow_root() {
     let shadow = outer
         .attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open))
         .expect("shadow root");
-    let document = web_sys::window().expect("window").document().expect("document");
+    let document = web_sys::window()
+        .expect("window")
+        .document()
+        .expect("document");
     let element = document.create_element("card-checkout").expect("element");
     for (name, value) in [
         ("session", SESSION),
@@ -37,11 +42,19 @@ async fn the_element_works_inside_a_shadow_root() {
     let root = || -> Element { inner().first_element_child().expect("container") };
     until("form", || find(&root(), "#cc-submit").is_some()).await;
     // The shop's document cannot see into it, its own tree can.
-    assert!(document.query_selector("#cc-submit").expect("query").is_none());
+    assert!(
+        document
+            .query_selector("#cc-submit")
+            .expect("query")
+            .is_none()
+    );
     until("ready", || events(&outer).iter().any(|e| e.kind == "ready")).await;
 
     type_in(&root(), "#cc-number", "4242424242424242");
-    let changes: Vec<_> = events(&outer).into_iter().filter(|e| e.kind == "change").collect();
+    let changes: Vec<_> = events(&outer)
+        .into_iter()
+        .filter(|e| e.kind == "change")
+        .collect();
     let last = changes.last().expect("change event");
     assert_eq!(last.detail["brand"], "visa");
     assert_eq!(last.detail["complete"], false);
@@ -49,7 +62,10 @@ async fn the_element_works_inside_a_shadow_root() {
     assert!(!last.detail.to_string().contains("4242"), "{}", last.detail);
 
     element.set_attribute("locale", "fr").expect("locale");
-    until("french", || text(&root(), "label[for=cc-number]") == "Numéro de carte").await;
+    until("french", || {
+        text(&root(), "label[for=cc-number]") == "Numéro de carte"
+    })
+    .await;
     assert_eq!(value(&root(), "#cc-number"), "4242 4242 4242 4242");
 
     element.remove();
@@ -58,6 +74,7 @@ async fn the_element_works_inside_a_shadow_root() {
 
 #[wasm_bindgen_test]
 async fn the_element_reports_a_complete_payment() {
+    checkout::start();
     fake_server();
     route("GET", &checkout_path(), 200, &session_view(vec![], vec![]));
     route(
@@ -70,10 +87,18 @@ async fn the_element_reports_a_complete_payment() {
     );
     let outer = container();
     capture(&outer);
-    outer.set_inner_html(&[
-        "<card-checkout session=\"", SESSION, "\" client-secret=\"", SECRET,
-        "\" server=\"", SERVER, "\" locale=\"en\"></card-checkout>",
-    ].concat());
+    outer.set_inner_html(
+        &[
+            "<card-checkout session=\"",
+            SESSION,
+            "\" client-secret=\"",
+            SECRET,
+            "\" server=\"",
+            SERVER,
+            "\" locale=\"en\"></card-checkout>",
+        ]
+        .concat(),
+    );
     let element = outer.first_element_child().expect("element");
     let root = || -> Element {
         element
@@ -85,7 +110,10 @@ async fn the_element_reports_a_complete_payment() {
     until("form", || find(&root(), "#cc-submit").is_some()).await;
     fill_card(&root());
     click(&root(), "#cc-submit");
-    until("success", || events(&outer).iter().any(|e| e.kind == "success")).await;
+    until("success", || {
+        events(&outer).iter().any(|e| e.kind == "success")
+    })
+    .await;
     let kinds: Vec<String> = events(&outer).into_iter().map(|e| e.kind).collect();
     let first = |kind: &str| kinds.iter().position(|k| k == kind).expect(kind);
     assert!(first("ready") < first("change"));
@@ -105,7 +133,11 @@ async fn mount_and_unmount() {
     let host = container();
     let handle = mount(
         host.clone(),
-        options(&[("session", SESSION), ("clientSecret", SECRET), ("server", SERVER)]),
+        options(&[
+            ("session", SESSION),
+            ("clientSecret", SECRET),
+            ("server", SERVER),
+        ]),
     )
     .expect("mounts");
     let root: Element = host.clone().unchecked_into();
@@ -119,7 +151,11 @@ async fn mount_and_unmount() {
     // A second component in the same container works after the first is gone.
     let again = mount(
         host.clone(),
-        options(&[("session", SESSION), ("clientSecret", SECRET), ("server", SERVER)]),
+        options(&[
+            ("session", SESSION),
+            ("clientSecret", SECRET),
+            ("server", SERVER),
+        ]),
     )
     .expect("mounts again");
     until("form again", || find(&root, "#cc-submit").is_some()).await;
@@ -131,12 +167,29 @@ async fn mount_and_unmount() {
 fn a_wrong_option_is_named() {
     trap_console_error();
     let cases: [(JsValue, &str); 6] = [
-        (options(&[("sesion", SESSION), ("clientSecret", SECRET)]), "sesion"),
+        (
+            options(&[("sesion", SESSION), ("clientSecret", SECRET)]),
+            "sesion",
+        ),
         (options(&[("clientSecret", SECRET)]), "`session`"),
         (options(&[("session", SESSION)]), "`clientSecret`"),
-        (options(&[("session", SESSION), ("clientSecret", SECRET), ("mode", "shop")]), "`mode`"),
+        (
+            options(&[
+                ("session", SESSION),
+                ("clientSecret", SECRET),
+                ("mode", "shop"),
+            ]),
+            "`mode`",
+        ),
         (options(&[("mode", "subscriptions")]), "`customerToken`"),
-        (options(&[("session", SESSION), ("clientSecret", SECRET), ("server", "ftp://x")]), "`server`"),
+        (
+            options(&[
+                ("session", SESSION),
+                ("clientSecret", SECRET),
+                ("server", "ftp://x"),
+            ]),
+            "`server`",
+        ),
     ];
     for (given, named) in cases {
         let host = container();
@@ -152,8 +205,14 @@ fn a_wrong_option_is_named() {
         assert!(message.contains(named), "{message}");
         assert!(message.starts_with("card-checkout: "), "{message}");
         let logged = errors_logged();
-        assert!(logged.last().is_some_and(|l| l.contains(named)), "{logged:?}");
-        let error = events(&host).into_iter().find(|e| e.kind == "error").expect("error event");
+        assert!(
+            logged.last().is_some_and(|l| l.contains(named)),
+            "{logged:?}"
+        );
+        let error = events(&host)
+            .into_iter()
+            .find(|e| e.kind == "error")
+            .expect("error event");
         assert_eq!(error.detail["code"], "invalid_options");
     }
     // A wrongly typed value names its option too.

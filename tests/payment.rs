@@ -44,8 +44,14 @@ fn browser_info_comes_from_the_browser() {
     let screen = window.screen().expect("screen");
     let navigator = window.navigator();
     let collected = info::collect();
-    assert_eq!(collected.screen_width as i32, screen.width().expect("width"));
-    assert_eq!(collected.screen_height as i32, screen.height().expect("height"));
+    assert_eq!(
+        collected.screen_width as i32,
+        screen.width().expect("width")
+    );
+    assert_eq!(
+        collected.screen_height as i32,
+        screen.height().expect("height")
+    );
     assert!([1, 4, 8, 15, 16, 24, 32, 48].contains(&collected.color_depth));
     assert_eq!(
         u32::from(collected.color_depth),
@@ -59,7 +65,10 @@ fn browser_info_comes_from_the_browser() {
     assert_eq!(collected.time_zone_offset_minutes, offset);
     let width = window.inner_width().expect("w").as_f64().expect("n") as u32;
     let height = window.inner_height().expect("h").as_f64().expect("n") as u32;
-    assert_eq!(collected.challenge_window, ChallengeWindow::for_viewport(width, height));
+    assert_eq!(
+        collected.challenge_window,
+        ChallengeWindow::for_viewport(width, height)
+    );
 }
 
 #[wasm_bindgen_test]
@@ -74,23 +83,39 @@ async fn pays_with_the_documented_request() {
     choose(&get(&root, "#billing-country"), "DE");
     click(&root, "#cc-save");
     click(&root, "#cc-submit");
-    until("paid", || text(&root, "#cc-result-title") == "Payment successful").await;
-    assert_eq!(text(&root, "#cc-result-detail"), "Your payment of €25.00 was successful.");
+    until("paid", || {
+        text(&root, "#cc-result-title") == "Payment successful"
+    })
+    .await;
+    assert_eq!(
+        text(&root, "#cc-result-detail"),
+        "Your payment of €25.00 was successful."
+    );
     let sent = requests_to("POST", &pay_path());
     assert_eq!(sent.len(), 1);
     let request = &sent[0];
-    assert_eq!(request.headers.get("x-client-secret").map(String::as_str), Some(SECRET));
+    assert_eq!(
+        request.headers.get("x-client-secret").map(String::as_str),
+        Some(SECRET)
+    );
     assert_eq!(
         request.headers.get("content-type").map(String::as_str),
         Some("application/json")
     );
-    assert!(is_uuid(&request.headers["idempotency-key"]), "{:?}", request.headers);
+    assert!(
+        is_uuid(&request.headers["idempotency-key"]),
+        "{:?}",
+        request.headers
+    );
     let body: PayRequest =
         serde_json::from_str(request.body.as_deref().expect("body")).expect("a PayRequest");
     let card = body.card.expect("new card");
     assert_eq!(card.number.expose(), "4242424242424242");
     assert_eq!(card.cvc.expose(), "123");
-    assert_eq!((card.expiry_month.as_str(), card.expiry_year.as_str()), ("12", "2030"));
+    assert_eq!(
+        (card.expiry_month.as_str(), card.expiry_year.as_str()),
+        ("12", "2030")
+    );
     assert_eq!(card.name, "Jane Doe");
     assert_eq!(body.saved_card_id, None);
     assert!(body.save_card);
@@ -99,15 +124,24 @@ async fn pays_with_the_documented_request() {
     assert_eq!(body.browser_info, info::collect());
     let seen = events(&host);
     let kinds: Vec<&str> = seen.iter().map(|e| e.kind.as_str()).collect();
-    let submit = kinds.iter().position(|k| *k == "submit").expect("submit event");
-    let success = kinds.iter().position(|k| *k == "success").expect("success event");
+    let submit = kinds
+        .iter()
+        .position(|k| *k == "submit")
+        .expect("submit event");
+    let success = kinds
+        .iter()
+        .position(|k| *k == "success")
+        .expect("success event");
     assert!(submit < success, "{kinds:?}");
     assert_eq!(seen[success].detail["payment_id"], "pay_1");
     assert_eq!(seen[success].detail["state"], "captured");
     // No event carries card data.
-    let all = serde_json::to_string(&seen.iter().map(|e| &e.detail).collect::<Vec<_>>())
-        .expect("json");
-    assert!(!all.contains("4242424242424242") && !all.contains("\"123\""), "{all}");
+    let all =
+        serde_json::to_string(&seen.iter().map(|e| &e.detail).collect::<Vec<_>>()).expect("json");
+    assert!(
+        !all.contains("4242424242424242") && !all.contains("\"123\""),
+        "{all}"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -120,7 +154,10 @@ async fn a_double_click_sends_one_request() {
     click(&root, "#cc-submit");
     until("busy", || text(&root, "#cc-submit") == "Processing…").await;
     assert!(get(&root, "#cc-submit").has_attribute("disabled"));
-    assert_eq!(attr(&root, "#cc-submit", "aria-busy").as_deref(), Some("true"));
+    assert_eq!(
+        attr(&root, "#cc-submit", "aria-busy").as_deref(),
+        Some("true")
+    );
     click(&root, "#cc-submit");
     until("paid", || find(&root, "#cc-result").is_some()).await;
     assert_eq!(requests_to("POST", &pay_path()).len(), 1);
@@ -130,12 +167,25 @@ async fn a_double_click_sends_one_request() {
 async fn declines_read_as_sentences_and_each_attempt_has_its_key() {
     let (host, _handle) = mount_form(&session_view(vec![], vec![])).await;
     let root: Element = host.clone().unchecked_into();
-    route("POST", &pay_path(), 200, &declined(DeclineCode::InsufficientFunds));
-    route("POST", &pay_path(), 200, &declined(DeclineCode::LostOrStolen));
+    route(
+        "POST",
+        &pay_path(),
+        200,
+        &declined(DeclineCode::InsufficientFunds),
+    );
+    route(
+        "POST",
+        &pay_path(),
+        200,
+        &declined(DeclineCode::LostOrStolen),
+    );
     fill_card(&root);
     click(&root, "#cc-submit");
     until("decline", || !text(&root, "#cc-alert").is_empty()).await;
-    assert_eq!(text(&root, "#cc-alert"), "Your card has insufficient funds.");
+    assert_eq!(
+        text(&root, "#cc-alert"),
+        "Your card has insufficient funds."
+    );
     assert_eq!(attr(&root, "#cc-alert", "role").as_deref(), Some("alert"));
     until("button back", || text(&root, "#cc-submit") == "Pay €25.00").await;
     let error = events(&host)
@@ -151,7 +201,10 @@ async fn declines_read_as_sentences_and_each_attempt_has_its_key() {
     .await;
     let sent = requests_to("POST", &pay_path());
     assert_eq!(sent.len(), 2);
-    assert_ne!(sent[0].headers["idempotency-key"], sent[1].headers["idempotency-key"]);
+    assert_ne!(
+        sent[0].headers["idempotency-key"],
+        sent[1].headers["idempotency-key"]
+    );
 }
 
 #[wasm_bindgen_test]
@@ -167,29 +220,51 @@ async fn a_lost_answer_is_retried_with_the_same_key() {
             == "The payment server could not be reached. Check your connection and try again."
     })
     .await;
-    until("retry possible", || !get(&root, "#cc-submit").has_attribute("disabled")).await;
+    until("retry possible", || {
+        !get(&root, "#cc-submit").has_attribute("disabled")
+    })
+    .await;
     click(&root, "#cc-submit");
     until("paid", || find(&root, "#cc-result").is_some()).await;
     let sent = requests_to("POST", &pay_path());
     assert_eq!(sent.len(), 2);
-    assert_eq!(sent[0].headers["idempotency-key"], sent[1].headers["idempotency-key"]);
+    assert_eq!(
+        sent[0].headers["idempotency-key"],
+        sent[1].headers["idempotency-key"]
+    );
 }
 
 #[wasm_bindgen_test]
 async fn server_errors_never_show_raw_codes() {
     let (host, _handle) = mount_form(&session_view(vec![], vec![])).await;
     let root: Element = host.unchecked_into();
-    route("POST", &pay_path(), 429, &ApiError::new("rate_limited", "slow down"));
-    route("POST", &pay_path(), 500, &ApiError::new("internal", "boom at line 3"));
+    route(
+        "POST",
+        &pay_path(),
+        429,
+        &ApiError::new("rate_limited", "slow down"),
+    );
+    route(
+        "POST",
+        &pay_path(),
+        500,
+        &ApiError::new("internal", "boom at line 3"),
+    );
     fill_card(&root);
     click(&root, "#cc-submit");
     until("429", || {
         text(&root, "#cc-alert") == "Too many attempts. Please wait a moment and try again."
     })
     .await;
-    until("idle", || !get(&root, "#cc-submit").has_attribute("disabled")).await;
+    until("idle", || {
+        !get(&root, "#cc-submit").has_attribute("disabled")
+    })
+    .await;
     click(&root, "#cc-submit");
-    until("500", || text(&root, "#cc-alert") == "Something went wrong. Please try again.").await;
+    until("500", || {
+        text(&root, "#cc-alert") == "Something went wrong. Please try again."
+    })
+    .await;
 }
 
 #[wasm_bindgen_test]
@@ -207,7 +282,10 @@ async fn three_d_secure_redirects_the_top_window() {
     );
     fill_card(&root);
     click(&root, "#cc-submit");
-    until("redirect event", || events(&host).iter().any(|e| e.kind == "redirect")).await;
+    until("redirect event", || {
+        events(&host).iter().any(|e| e.kind == "redirect")
+    })
+    .await;
     let redirect = events(&host)
         .into_iter()
         .find(|e| e.kind == "redirect")
@@ -232,95 +310,16 @@ async fn a_script_url_is_never_followed() {
     );
     fill_card(&root);
     click(&root, "#cc-submit");
-    until("refused", || text(&root, "#cc-alert") == "Something went wrong. Please try again.")
-        .await;
+    until("refused", || {
+        text(&root, "#cc-alert") == "Something went wrong. Please try again."
+    })
+    .await;
     assert!(!events(&host).iter().any(|e| e.kind == "redirect"));
     assert!(
         events(&host)
             .iter()
             .any(|e| e.kind == "error" && e.detail["code"] == "invalid_redirect")
     );
-}
-
-async fn result_page() -> (Element, checkout::embed::mount::Checkout) {
-    let host = container();
-    capture(&host);
-    let handle = checkout::embed::mount::mount(
-        host.clone(),
-        options(&[
-            ("session", SESSION),
-            ("clientSecret", SECRET),
-            ("server", SERVER),
-            ("locale", "en"),
-            ("mode", "result"),
-        ]),
-    )
-    .expect("mounts");
-    (host.unchecked_into(), handle)
-}
-
-fn state_of(root: &Element) -> String {
-    find(root, ".cc-outcome")
-        .and_then(|e| e.get_attribute("data-state"))
-        .unwrap_or_default()
-}
-
-#[wasm_bindgen_test]
-async fn result_view_polls_until_settled() {
-    fake_server();
-    route("GET", &result_path(), 200, &result(PaymentState::Pending));
-    route("GET", &result_path(), 200, &result(PaymentState::Pending));
-    route("GET", &result_path(), 200, &result(PaymentState::Captured));
-    let (root, _handle) = result_page().await;
-    until("pending", || state_of(&root) == "pending").await;
-    assert_eq!(text(&root, "#cc-result-title"), "Confirming your payment…");
-    assert_eq!(attr(&root, "#cc-result", "aria-live").as_deref(), Some("polite"));
-    until("paid", || state_of(&root) == "paid").await;
-    assert_eq!(requests_to("GET", &result_path()).len(), 3);
-    assert_eq!(text(&root, "#cc-result-detail"), "Your payment of €25.00 was successful.");
-    assert!(find(&root, "#cc-check-again").is_none());
-    // No further polls once settled.
-    sleep(700).await;
-    assert_eq!(requests_to("GET", &result_path()).len(), 3);
-}
-
-#[wasm_bindgen_test]
-async fn result_view_states() {
-    let mut refused = result(PaymentState::Declined);
-    refused.decline = Some(DeclineCode::AuthenticationFailed);
-    let cases = [
-        (refused, "declined", "Payment declined", "Your card could not be verified. Please try again or use another card."),
-        (result(PaymentState::NeedsReview), "review", "Payment under review", "We could not confirm your payment yet. The shop will contact you."),
-        (result(PaymentState::Failed), "failed", "Payment failed", "The payment could not be completed."),
-        (result(PaymentState::Authorized), "paid", "Payment successful", "Your payment of €25.00 was successful."),
-    ];
-    for (answer, state, title, detail) in cases {
-        fake_server();
-        route("GET", &result_path(), 200, &answer);
-        let (root, _handle) = result_page().await;
-        until(state, || state_of(&root) == state).await;
-        assert_eq!(text(&root, "#cc-result-title"), title);
-        assert_eq!(text(&root, "#cc-result-detail"), detail);
-    }
-    // An unknown session: no verdict, and a way to ask again.
-    fake_server();
-    route("GET", &result_path(), 404, &ApiError::new("not_found", "no session"));
-    route("GET", &result_path(), 200, &result(PaymentState::Captured));
-    let (root, _handle) = result_page().await;
-    until("unknown", || state_of(&root) == "unknown").await;
-    click(&root, "#cc-check-again");
-    until("paid after retry", || state_of(&root) == "paid").await;
-}
-
-#[wasm_bindgen_test]
-async fn pending_after_pay_shows_the_result_view() {
-    let (host, _handle) = mount_form(&session_view(vec![], vec![])).await;
-    let root: Element = host.unchecked_into();
-    route("POST", &pay_path(), 200, &PayResponse::None { result: result(PaymentState::Pending) });
-    route("GET", &result_path(), 200, &result(PaymentState::Captured));
-    fill_card(&root);
-    click(&root, "#cc-submit");
-    until("paid", || state_of(&root) == "paid").await;
 }
 
 fn saved(id: &str, brand: Brand, last4: &str, month: u8, year: u16) -> SavedCard {
@@ -341,19 +340,30 @@ async fn pays_with_a_saved_card_in_one_click() {
     ];
     let (host, _handle) = mount_form(&session_view(vec![], cards)).await;
     let root: Element = host.clone().unchecked_into();
-    assert_eq!(text(&root, "label[for=cc-saved-card_mc]"), "Mastercard •••• 1005 · expires 03/31");
+    assert_eq!(
+        text(&root, "label[for=cc-saved-card_mc]"),
+        "Mastercard •••• 1005 · expires 03/31"
+    );
     assert!(get(&root, "#cc-saved-card_old").has_attribute("disabled"));
     let chosen: web_sys::HtmlInputElement = get(&root, "#cc-saved-card_mc").unchecked_into();
     assert!(chosen.checked());
-    assert!(find(&root, "#cc-number").is_none(), "card fields hidden for a saved card");
+    assert!(
+        find(&root, "#cc-number").is_none(),
+        "card fields hidden for a saved card"
+    );
     route("POST", &pay_path(), 200, &paid());
     click(&root, "#cc-submit");
     until("paid", || find(&root, "#cc-result").is_some()).await;
     let sent = requests_to("POST", &pay_path());
-    let body: PayRequest = serde_json::from_str(sent[0].body.as_deref().expect("body")).expect("body");
+    let body: PayRequest =
+        serde_json::from_str(sent[0].body.as_deref().expect("body")).expect("body");
     assert_eq!(body.saved_card_id.as_deref(), Some("card_mc"));
     assert!(body.card.is_none() && !body.save_card);
-    assert!(events(&host).iter().any(|e| e.kind == "submit" && e.detail["saved_card"] == true));
+    assert!(
+        events(&host)
+            .iter()
+            .any(|e| e.kind == "submit" && e.detail["saved_card"] == true)
+    );
 }
 
 #[wasm_bindgen_test]
@@ -363,13 +373,17 @@ async fn a_new_card_can_be_saved() {
     let root: Element = host.unchecked_into();
     click(&root, "#cc-saved-new");
     until("card fields", || find(&root, "#cc-number").is_some()).await;
-    assert_eq!(text(&root, "label[for=cc-save]"), "Save this card for future payments");
+    assert_eq!(
+        text(&root, "label[for=cc-save]"),
+        "Save this card for future payments"
+    );
     fill_card(&root);
     click(&root, "#cc-save");
     route("POST", &pay_path(), 200, &paid());
     click(&root, "#cc-submit");
     until("paid", || find(&root, "#cc-result").is_some()).await;
     let sent = requests_to("POST", &pay_path());
-    let body: PayRequest = serde_json::from_str(sent[0].body.as_deref().expect("body")).expect("body");
+    let body: PayRequest =
+        serde_json::from_str(sent[0].body.as_deref().expect("body")).expect("body");
     assert!(body.save_card && body.card.is_some() && body.saved_card_id.is_none());
 }

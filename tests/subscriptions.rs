@@ -92,12 +92,18 @@ async fn manage(list: &CustomerSubscriptions) -> (Element, checkout::embed::moun
     .expect("mounts");
     let root: Element = host.unchecked_into();
     until("list", || find(&root, "#cc-subscriptions-title").is_some()).await;
-    until("loaded", || text(&root, ".cc-subscriptions") != "Your subscriptionsLoading…").await;
+    until("loaded", || {
+        text(&root, ".cc-subscriptions") != "Your subscriptionsLoading…"
+    })
+    .await;
     (root, handle)
 }
 
 fn row(root: &Element, id: &str) -> Element {
-    get(root, &["[data-testid=subscription][data-id=", id, "]"].concat())
+    get(
+        root,
+        &["[data-testid=subscription][data-id=", id, "]"].concat(),
+    )
 }
 
 #[wasm_bindgen_test]
@@ -112,14 +118,31 @@ async fn lists_status_next_payment_cycles_and_history() {
     let (root, _handle) = manage(&list).await;
     let active = row(&root, "sub_a");
     assert_eq!(text(&active, "[data-testid=subscription-status]"), "Active");
-    assert_eq!(text(&active, "[data-testid=subscription-price]"), "€12.99 every month");
-    assert_eq!(text(&active, "[data-testid=subscription-next]"), "Next payment: July 1, 2026");
-    assert_eq!(text(&active, "[data-testid=subscription-cycles]"), "2 of 12 payments made");
-    let charges = active.query_selector_all("[data-testid=charge]").expect("rows");
+    assert_eq!(
+        text(&active, "[data-testid=subscription-price]"),
+        "€12.99 every month"
+    );
+    assert_eq!(
+        text(&active, "[data-testid=subscription-next]"),
+        "Next payment: July 1, 2026"
+    );
+    assert_eq!(
+        text(&active, "[data-testid=subscription-cycles]"),
+        "2 of 12 payments made"
+    );
+    let charges = active
+        .query_selector_all("[data-testid=charge]")
+        .expect("rows");
     assert_eq!(charges.length(), 2);
     let second: Element = charges.item(1).expect("row").unchecked_into();
-    assert_eq!(second.get_attribute("data-succeeded").as_deref(), Some("false"));
-    assert_eq!(second.text_content().as_deref(), Some("2June 1, 2026€11.69Failed"));
+    assert_eq!(
+        second.get_attribute("data-succeeded").as_deref(),
+        Some("false")
+    );
+    assert_eq!(
+        second.text_content().as_deref(),
+        Some("2June 1, 2026€11.69Failed")
+    );
     assert!(find(&active, "[data-testid=pause]").is_some());
     assert!(find(&active, "[data-testid=resume]").is_none());
     let paused = row(&root, "sub_p");
@@ -129,7 +152,10 @@ async fn lists_status_next_payment_cycles_and_history() {
     let cancelled = row(&root, "sub_c");
     assert!(find(&cancelled, "button").is_none());
     let request = &requests_to("GET", LIST)[0];
-    assert_eq!(request.headers.get("x-customer-token").map(String::as_str), Some(TOKEN));
+    assert_eq!(
+        request.headers.get("x-customer-token").map(String::as_str),
+        Some(TOKEN)
+    );
 }
 
 #[wasm_bindgen_test]
@@ -140,58 +166,113 @@ async fn actions_ask_first_then_apply() {
     let (root, _handle) = manage(&list).await;
     let host: web_sys::EventTarget = root.clone().into();
     click(&row(&root, "sub_a"), "[data-testid=pause]");
-    until("question", || find(&root, "[data-testid=confirm]").is_some()).await;
+    until("question", || {
+        find(&root, "[data-testid=confirm]").is_some()
+    })
+    .await;
     assert_eq!(
         text(&root, "#cc-sub-sub_a-question"),
         "Pause this subscription? No payments are taken until you resume it."
     );
-    until("focus on confirm", || active_id(&root) == "cc-sub-sub_a-confirm").await;
+    until("focus on confirm", || {
+        active_id(&root) == "cc-sub-sub_a-confirm"
+    })
+    .await;
     click(&root, "[data-testid=go-back]");
     until("back", || find(&root, "[data-testid=pause]").is_some()).await;
     until("focus back", || active_id(&root) == "cc-sub-sub_a-pause").await;
-    assert!(requests().iter().all(|r| r.method == "GET"), "nothing sent without confirmation");
+    assert!(
+        requests().iter().all(|r| r.method == "GET"),
+        "nothing sent without confirmation"
+    );
 
     let path = "/v1/customer/subscriptions/sub_a/pause";
-    route("POST", path, 200, &subscription("sub_a", SubscriptionStatus::Paused));
+    route(
+        "POST",
+        path,
+        200,
+        &subscription("sub_a", SubscriptionStatus::Paused),
+    );
     click(&root, "[data-testid=pause]");
-    until("question", || find(&root, "[data-testid=confirm]").is_some()).await;
+    until("question", || {
+        find(&root, "[data-testid=confirm]").is_some()
+    })
+    .await;
     click(&root, "[data-testid=confirm]");
-    until("paused", || text(&root, "[data-testid=subscription-status]") == "Paused").await;
+    until("paused", || {
+        text(&root, "[data-testid=subscription-status]") == "Paused"
+    })
+    .await;
     assert_eq!(text(&root, "#cc-subs-status"), "Subscription updated.");
     let sent = requests_to("POST", path);
     assert_eq!(sent.len(), 1);
-    assert_eq!(sent[0].headers.get("x-customer-token").map(String::as_str), Some(TOKEN));
+    assert_eq!(
+        sent[0].headers.get("x-customer-token").map(String::as_str),
+        Some(TOKEN)
+    );
     assert_eq!(sent[0].headers["idempotency-key"].len(), 36);
-    let success = events(&host).into_iter().find(|e| e.kind == "success").expect("success");
+    let success = events(&host)
+        .into_iter()
+        .find(|e| e.kind == "success")
+        .expect("success");
     assert_eq!(success.detail["action"], "pause");
     assert_eq!(success.detail["subscription_id"], "sub_a");
     assert_eq!(success.detail["status"], "paused");
 
     let resume = "/v1/customer/subscriptions/sub_a/resume";
-    route("POST", resume, 200, &subscription("sub_a", SubscriptionStatus::Active));
+    route(
+        "POST",
+        resume,
+        200,
+        &subscription("sub_a", SubscriptionStatus::Active),
+    );
     click(&root, "[data-testid=resume]");
-    until("question", || find(&root, "[data-testid=confirm]").is_some()).await;
+    until("question", || {
+        find(&root, "[data-testid=confirm]").is_some()
+    })
+    .await;
     assert_eq!(
         text(&root, "#cc-sub-sub_a-question"),
         "Resume this subscription? Payments restart on the next billing date."
     );
     click(&root, "[data-testid=confirm]");
-    until("active", || text(&root, "[data-testid=subscription-status]") == "Active").await;
+    until("active", || {
+        text(&root, "[data-testid=subscription-status]") == "Active"
+    })
+    .await;
 
     let cancel = "/v1/customer/subscriptions/sub_a/cancel";
     route("POST", cancel, 500, &ApiError::new("internal", "down"));
-    route("POST", cancel, 200, &subscription("sub_a", SubscriptionStatus::Cancelled));
+    route(
+        "POST",
+        cancel,
+        200,
+        &subscription("sub_a", SubscriptionStatus::Cancelled),
+    );
     click(&root, "[data-testid=cancel]");
-    until("question", || find(&root, "[data-testid=confirm]").is_some()).await;
+    until("question", || {
+        find(&root, "[data-testid=confirm]").is_some()
+    })
+    .await;
     click(&root, "[data-testid=confirm]");
     until("failure", || {
         text(&root, "#cc-subs-status") == "The change could not be made. Please try again."
     })
     .await;
-    assert!(events(&host).iter().any(|e| e.kind == "error" && e.detail["code"] == "action_failed"));
-    until("enabled", || !get(&root, "[data-testid=confirm]").has_attribute("disabled")).await;
+    assert!(
+        events(&host)
+            .iter()
+            .any(|e| e.kind == "error" && e.detail["code"] == "action_failed")
+    );
+    until("enabled", || {
+        !get(&root, "[data-testid=confirm]").has_attribute("disabled")
+    })
+    .await;
     click(&root, "[data-testid=confirm]");
-    until("cancelled", || text(&root, "[data-testid=subscription-status]") == "Cancelled").await;
+    until("cancelled", || {
+        text(&root, "[data-testid=subscription-status]") == "Cancelled"
+    })
+    .await;
     assert!(find(&root, "[data-testid=subscription] button").is_none());
     let keys: Vec<String> = requests_to("POST", cancel)
         .into_iter()
@@ -203,5 +284,8 @@ async fn actions_ask_first_then_apply() {
 #[wasm_bindgen_test]
 async fn an_empty_list_says_so() {
     let (root, _handle) = manage(&CustomerSubscriptions::default()).await;
-    assert_eq!(text(&root, "#cc-subscriptions-empty"), "You have no subscriptions.");
+    assert_eq!(
+        text(&root, "#cc-subscriptions-empty"),
+        "You have no subscriptions."
+    );
 }

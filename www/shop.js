@@ -1,7 +1,8 @@
 // The demo shop page: what a merchant's page around the component looks like. Everything the
 // page needs comes from the query string, or from the server's sandbox-only demo endpoints:
-//   POST {server}/demo/sessions        {item}  -> {id, client_secret}  (the "shop backend")
-//   POST {server}/demo/customer-token  {}      -> {customer_token}
+//   GET  {server}/demo/catalogue                -> {merchant_name, items, plans}
+//   POST {server}/demo/sessions        {item}   -> {id, client_secret}  (the "shop backend")
+//   POST {server}/demo/customer-token  {}       -> {customer_token}
 // Query parameters: session, client_secret, server, locale, mode (checkout|result|
 // subscriptions), customer_token, page=subscriptions.
 
@@ -10,13 +11,6 @@ const server = params.get("server") || "";
 const main = document.getElementById("shop");
 const log = document.getElementById("shop-events");
 const localeSelect = document.getElementById("shop-locale");
-
-// Prices are decided by the server; the shop only names what was picked.
-const ITEMS = [
-  { id: "tshirt", name: "T-shirt", note: "EUR, one-off payment" },
-  { id: "teapot", name: "Teapot", note: "JPY (no minor unit), one-off payment" },
-  { id: "coffee-club", name: "Coffee club", note: "Subscription: monthly, with trial" },
-];
 
 function element(tag, text) {
   const el = document.createElement(tag);
@@ -65,27 +59,59 @@ function component(attributes) {
   main.append(panel);
 }
 
-function catalogue() {
-  main.append(element("h1", "Pick something"));
+function price(minor, currency) {
+  const digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions()
+    .maximumFractionDigits;
+  const text = String(minor).padStart(digits + 1, "0");
+  const amount = digits ? text.slice(0, -digits) + "." + text.slice(-digits) : text;
+  return new Intl.NumberFormat(localeSelect.value || navigator.language, {
+    style: "currency",
+    currency,
+  }).format(amount);
+}
+
+function offer(list, id, title, lines, label) {
+  const li = element("li");
+  li.append(element("h2", title));
+  for (const line of lines) li.append(element("p", line));
+  const buy = element("button", label);
+  buy.id = "buy-" + id;
+  buy.addEventListener("click", async () => {
+    buy.disabled = true;
+    try {
+      const session = await post("/demo/sessions", { item: id });
+      location.search = keep({ session: session.id, client_secret: session.client_secret });
+    } catch (error) {
+      buy.disabled = false;
+      showError(error);
+    }
+  });
+  li.append(buy);
+  list.append(li);
+}
+
+// Prices and plans come from the server, which also prices the session: the page only names
+// what was picked.
+async function catalogue() {
+  let shop;
+  try {
+    const response = await fetch(server + "/demo/catalogue");
+    if (!response.ok) throw new Error("/demo/catalogue answered " + response.status);
+    shop = await response.json();
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  main.append(element("h1", shop.merchant_name || "Demo shop"));
   const list = element("ul");
   list.className = "shop-items";
-  for (const item of ITEMS) {
-    const li = element("li");
-    li.append(element("h2", item.name), element("p", item.note));
-    const buy = element("button", item.id === "coffee-club" ? "Subscribe" : "Buy");
-    buy.id = "buy-" + item.id;
-    buy.addEventListener("click", async () => {
-      buy.disabled = true;
-      try {
-        const session = await post("/demo/sessions", { item: item.id });
-        location.search = keep({ session: session.id, client_secret: session.client_secret });
-      } catch (error) {
-        buy.disabled = false;
-        showError(error);
-      }
-    });
-    li.append(buy);
-    list.append(li);
+  for (const item of shop.items || []) {
+    const note = item.capture ? item.description : item.description + " (reserved, not charged)";
+    offer(list, item.id, item.name, [note, price(item.amount, item.currency)], "Buy");
+  }
+  for (const plan of shop.plans || []) {
+    const every = plan.cycle_interval > 1 ? plan.cycle_interval + " " + plan.cycle_unit : plan.cycle_unit.replace(/s$/, "");
+    offer(list, plan.id, plan.name, [plan.description, price(plan.amount, plan.currency) + " / " + every], "Subscribe");
   }
   main.append(list);
 }

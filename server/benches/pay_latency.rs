@@ -97,18 +97,20 @@ async fn run(options: Options) {
         options.payments, options.warmup, options.clients
     );
     println!(
-        "{:<10} {:<9} {:>9} {:>9} {:>11} {:>11} {:>10}",
-        "backend", "path", "p50 ms", "p99 ms", "+p50 ms", "+p99 ms", "pays/s"
+        "{:<10} {:<9} {:>9} {:>9} {:>9} {:>9} {:>11} {:>11} {:>10}",
+        "backend", "path", "p50 ms", "p90 ms", "p99 ms", "max ms", "+p50 ms", "+p99 ms", "pays/s"
     );
 
     let direct = direct_series(&http, &sandbox, &token, &options).await;
     let direct_rate = direct_throughput(&http, &sandbox, &token, &options).await;
     println!(
-        "{:<10} {:<9} {:>9.3} {:>9.3} {:>11} {:>11} {:>10.0}",
+        "{:<10} {:<9} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>11} {:>11} {:>10.0}",
         "-",
         "emulator",
         ms(direct.quantile(0.5)),
+        ms(direct.quantile(0.9)),
         ms(direct.quantile(0.99)),
+        ms(direct.quantile(1.0)),
         "",
         "",
         direct_rate
@@ -276,10 +278,12 @@ async fn measure(
     let added_p50 = ms(series.quantile(0.5)) - ms(direct.quantile(0.5));
     let added_p99 = ms(series.quantile(0.99)) - ms(direct.quantile(0.99));
     println!(
-        "{backend:<10} {:<9} {:>9.3} {:>9.3} {:>+11.3} {:>+11.3} {:>10.0}",
+        "{backend:<10} {:<9} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>+11.3} {:>+11.3} {:>10.0}",
         "server",
         ms(series.quantile(0.5)),
+        ms(series.quantile(0.9)),
         ms(series.quantile(0.99)),
+        ms(series.quantile(1.0)),
         added_p50,
         added_p99,
         rate

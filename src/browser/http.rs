@@ -2,11 +2,11 @@
 //! with serde-wasm-bindgen and the browser's `JSON`; answers are read by `json`, so no JSON
 //! library and no generic deserializer ships in the wasm.
 
+use super::json::{self, Json};
 use crate::contract::routes::{
     self, CLIENT_SECRET_HEADER, CUSTOMER_SUBSCRIPTIONS_ROUTE, CUSTOMER_TOKEN_HEADER,
     IDEMPOTENCY_KEY_HEADER,
 };
-use super::json::{self, Json};
 use crate::contract::{
     ApiErrorBody, CheckoutView, CustomerSubscriptions, PayRequest, PayResponse, PaymentResult,
     SubscriptionAction, SubscriptionView,
@@ -56,7 +56,10 @@ impl Api {
     /// `GET /v1/checkout/{session}`.
     pub async fn checkout(&self) -> Result<CheckoutView, FetchError> {
         let path = routes::checkout_path(&self.session);
-        decode(self.send(&path, self.secret(), None).await?, json::checkout_view)
+        decode(
+            self.send(&path, self.secret(), None).await?,
+            json::checkout_view,
+        )
     }
 
     /// `POST /v1/checkout/{session}/pay` with the attempt's `Idempotency-Key`.
@@ -72,7 +75,10 @@ impl Api {
     /// `GET /v1/checkout/{session}/result`.
     pub async fn result(&self) -> Result<PaymentResult, FetchError> {
         let path = routes::result_path(&self.session);
-        decode(self.send(&path, self.secret(), None).await?, json::payment_result)
+        decode(
+            self.send(&path, self.secret(), None).await?,
+            json::payment_result,
+        )
     }
 
     /// `GET /v1/customer/subscriptions`.
@@ -97,7 +103,8 @@ impl Api {
         let path = routes::subscription_action_path(id, action);
         let body = js_sys::Object::new().into();
         decode(
-            self.send(&path, self.customer(), Some((&body, key))).await?,
+            self.send(&path, self.customer(), Some((&body, key)))
+                .await?,
             json::subscription_view,
         )
     }

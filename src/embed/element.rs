@@ -14,11 +14,12 @@ extern "C" {
 /// Defines the custom element once per page (later calls do nothing). Elements already in the
 /// page upgrade and mount at once.
 pub fn define() {
-    let mount = Closure::<dyn Fn(web_sys::HtmlElement, JsValue, web_sys::EventTarget) -> JsValue>::new(
-        |container, options, host| match mount_into(container, options, host) {
-            Ok(checkout) => checkout.into(),
-            Err(_) => JsValue::NULL,
-        },
-    );
+    let mount =
+        Closure::<dyn Fn(web_sys::HtmlElement, JsValue, web_sys::EventTarget) -> JsValue>::new(
+            |container, options, host| match mount_into(container, options, host) {
+                Ok(checkout) => checkout.into(),
+                Err(_) => JsValue::NULL,
+            },
+        );
     define_card_checkout(&mount.into_js_value());
 }

@@ -2,10 +2,10 @@
 //! a JS object with serde-wasm-bindgen. Every refusal names the option at fault.
 
 use crate::browser::navigate::is_web_url;
-use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, Visitor};
 use std::fmt;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// What the component shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -41,7 +41,7 @@ impl Mode {
 
 /// Options as JS passes them (`clientSecret`, ...); every value is a string.
 #[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct Options {
     /// Checkout session id (modes `checkout`, `result`).
     #[serde(default, deserialize_with = "session")]
@@ -70,6 +70,7 @@ impl Options {
         let options: Options = if value.is_undefined() || value.is_null() {
             Options::default()
         } else {
+            refuse_unknown(&value)?;
             serde_wasm_bindgen::from_value(value).map_err(|e| {
                 let text = e.to_string();
                 text.strip_prefix("Error: ").unwrap_or(&text).to_owned()
@@ -81,19 +82,68 @@ impl Options {
 
     fn check(&self) -> Result<Mode, String> {
         let mode = Mode::parse(&self.mode).ok_or_else(|| {
-            ["option `mode` must be \"checkout\", \"result\" or \"subscriptions\", not \"", &self.mode, "\""].concat()
+            [
+                "option `mode` must be \"checkout\", \"result\" or \"subscriptions\", not \"",
+                &self.mode,
+                "\"",
+            ]
+            .concat()
         })?;
         if !self.server.is_empty() && !is_web_url(&self.server) {
-            return Err("option `server` must be an http(s) URL such as \"https://pay.example.com\"".into());
+            return Err(
+                "option `server` must be an http(s) URL such as \"https://pay.example.com\"".into(),
+            );
         }
-        let missing = |name: &str| Err(["option `", name, "` is required in mode \"", mode.as_str(), "\""].concat());
+        let missing = |name: &str| {
+            Err([
+                "option `",
+                name,
+                "` is required in mode \"",
+                mode.as_str(),
+                "\"",
+            ]
+            .concat())
+        };
         match mode {
             Mode::Checkout | Mode::Result if self.session.is_empty() => missing("session"),
-            Mode::Checkout | Mode::Result if self.client_secret.is_empty() => missing("clientSecret"),
+            Mode::Checkout | Mode::Result if self.client_secret.is_empty() => {
+                missing("clientSecret")
+            }
             Mode::Subscriptions if self.customer_token.is_empty() => missing("customerToken"),
             _ => Ok(mode),
         }
     }
+}
+
+/// The option names `mount` understands.
+const KNOWN: [&str; 6] = [
+    "session",
+    "clientSecret",
+    "server",
+    "locale",
+    "mode",
+    "customerToken",
+];
+
+/// serde-wasm-bindgen reads a struct by looking up its known keys, so a misspelt key would
+/// pass unnoticed; this names it instead.
+fn refuse_unknown(value: &JsValue) -> Result<(), String> {
+    if !value.is_object() {
+        return Err("options must be an object such as { session, clientSecret, server }".into());
+    }
+    let keys = js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>());
+    for key in keys.iter().filter_map(|k| k.as_string()) {
+        if !KNOWN.contains(&key.as_str()) {
+            return Err([
+                "unknown option `",
+                &key,
+                "`; expected one of ",
+                &KNOWN.join(", "),
+            ]
+            .concat());
+        }
+    }
+    Ok(())
 }
 
 /// Accepts a string (or null/undefined as empty) and names the option in any other case.
@@ -122,6 +172,30 @@ impl Visitor<'_> for Text {
 
     fn visit_none<E: de::Error>(self) -> Result<String, E> {
         Ok(String::new())
+    }
+
+    // Numbers and booleans are refused here rather than by serde's default, whose message
+    // would format the value (and pull float formatting into the wasm).
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<String, E> {
+        Err(self.refuse())
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<String, E> {
+        Err(self.refuse())
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<String, E> {
+        Err(self.refuse())
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<String, E> {
+        Err(self.refuse())
+    }
+}
+
+impl Text {
+    fn refuse<E: de::Error>(&self) -> E {
+        E::custom(["option `", self.0, "` must be a string"].concat())
     }
 }
 
@@ -170,7 +244,10 @@ mod tests {
     #[test]
     fn each_mode_names_its_missing_option() {
         assert_eq!(options("", "cs_1", "sec", "").check(), Ok(Mode::Checkout));
-        assert_eq!(options("result", "cs_1", "sec", "").check(), Ok(Mode::Result));
+        assert_eq!(
+            options("result", "cs_1", "sec", "").check(),
+            Ok(Mode::Result)
+        );
         let err = options("checkout", "", "sec", "").check().unwrap_err();
         assert!(err.contains("`session`"), "{err}");
         let err = options("result", "cs_1", "", "").check().unwrap_err();

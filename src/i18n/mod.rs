@@ -156,8 +156,16 @@ mod tests {
     fn translations_keep_the_english_holes() {
         for (index, english) in Locale::En.catalogue().split('\n').enumerate() {
             for locale in ALL {
-                let line = locale.catalogue().split('\n').nth(index).unwrap_or_default();
-                assert_eq!(holes(line), holes(english), "{locale:?} line {index}: {line}");
+                let line = locale
+                    .catalogue()
+                    .split('\n')
+                    .nth(index)
+                    .unwrap_or_default();
+                assert_eq!(
+                    holes(line),
+                    holes(english),
+                    "{locale:?} line {index}: {line}"
+                );
             }
         }
     }

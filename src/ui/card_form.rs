@@ -44,11 +44,14 @@ pub fn card_form(
                 .at("type", "checkbox")
                 .bind(move |e| {
                     let checked = form.save_card.get();
-                    e.unchecked_ref::<web_sys::HtmlInputElement>().set_checked(checked);
+                    e.unchecked_ref::<web_sys::HtmlInputElement>()
+                        .set_checked(checked);
                 });
             let element = input.0.clone();
             let input = input.on("change", move |_| {
-                let checked = element.unchecked_ref::<web_sys::HtmlInputElement>().checked();
+                let checked = element
+                    .unchecked_ref::<web_sys::HtmlInputElement>()
+                    .checked();
                 form.save_card.set(checked);
             });
             h("label")
@@ -70,7 +73,11 @@ pub fn card_form(
                 .maybe(save),
         )
     });
-    let billing = form.billing().into_iter().map(|kind| field(c, form, kind)).collect();
+    let billing = form
+        .billing()
+        .into_iter()
+        .map(|kind| field(c, form, kind))
+        .collect();
     let processing = c.t(Msg::Processing);
     let form_element = h("form")
         .cls("cc-form")
@@ -83,8 +90,17 @@ pub fn card_form(
         .kid(
             h("header")
                 .cls("cc-header")
-                .kid(h("p").id("cc-merchant").cls("cc-muted").txt(&view.merchant_name))
-                .kid(h("p").id("cc-description").txt(view.description.as_deref().unwrap_or_default()))
+                .kid(
+                    h("p")
+                        .id("cc-merchant")
+                        .cls("cc-muted")
+                        .txt(&view.merchant_name),
+                )
+                .kid(
+                    h("p")
+                        .id("cc-description")
+                        .txt(view.description.as_deref().unwrap_or_default()),
+                )
                 .kid(h("p").id("cc-amount").cls("cc-amount").txt(&amount)),
         )
         .maybe(plan)
@@ -96,7 +112,13 @@ pub fn card_form(
                 .id("cc-alert")
                 .cls("cc-alert")
                 .at("role", "alert")
-                .text_of(move || form.alert.get().map(|msg| c.t(msg)).unwrap_or_default().to_owned()),
+                .text_of(move || {
+                    form.alert
+                        .get()
+                        .map(|msg| c.t(msg))
+                        .unwrap_or_default()
+                        .to_owned()
+                }),
         )
         .kid(
             h("button")

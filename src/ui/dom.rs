@@ -102,7 +102,11 @@ impl H {
     }
 
     /// Keeps attribute `name` equal to `f()` (absent for `None`).
-    pub fn attr_of(self, name: &'static str, f: impl Fn() -> Option<&'static str> + 'static) -> Self {
+    pub fn attr_of(
+        self,
+        name: &'static str,
+        f: impl Fn() -> Option<&'static str> + 'static,
+    ) -> Self {
         self.bind(move |e| set_attr(e, name, f()))
     }
 

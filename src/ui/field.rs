@@ -21,33 +21,41 @@ pub fn field(c: Ctx, form: FormState, kind: FieldKind) -> H {
         let mut select = h("select").kid(h("option").at("value", "").txt(c.t(Msg::ChooseCountry)));
         for (code, name) in countries(c.loc) {
             let option = h("option").at("value", &code).txt(&name);
-            select = select.kid(if code == current { option.at("selected", "") } else { option });
+            select = select.kid(if code == current {
+                option.at("selected", "")
+            } else {
+                option
+            });
         }
         select
     } else {
-        let input = h("input")
-            .at("type", kind.input_type())
-            .bind(move |e| {
-                let value = state.value.get();
-                let input: &web_sys::HtmlInputElement = e.unchecked_ref();
-                if input.value() != value {
-                    input.set_value(&value);
-                }
-            });
+        let input = h("input").at("type", kind.input_type()).bind(move |e| {
+            let value = state.value.get();
+            let input: &web_sys::HtmlInputElement = e.unchecked_ref();
+            if input.value() != value {
+                input.set_value(&value);
+            }
+        });
         match kind.inputmode() {
             Some(mode) => input.at("inputmode", mode),
             None => input,
         }
     };
     let element = control.0.clone();
-    let event = if kind == FieldKind::Country { "change" } else { "input" };
+    let event = if kind == FieldKind::Country {
+        "change"
+    } else {
+        "input"
+    };
     let control = control
         .id(id)
         .at("name", id)
         .at("autocomplete", kind.autocomplete())
         .at("aria-required", "true")
         .attr_of("aria-invalid", move || state.error.get().map(|_| "true"))
-        .attr_of("aria-describedby", move || state.error.get().map(|_| error_id))
+        .attr_of("aria-describedby", move || {
+            state.error.get().map(|_| error_id)
+        })
         .on(event, move |_| {
             match element.dyn_ref::<web_sys::HtmlInputElement>() {
                 Some(input) => form.on_input(kind, input),
@@ -60,17 +68,14 @@ pub fn field(c: Ctx, form: FormState, kind: FieldKind) -> H {
         })
         .on("blur", move |_| form.on_blur(kind));
     let brand = (kind == FieldKind::Number).then(|| {
-        h("span")
-            .id("cc-brand")
-            .cls("cc-brand")
-            .bind(move |e| {
-                let brand = form.brand();
-                let _ = e.set_attribute("data-brand", brand.id());
-                e.set_text_content(Some(match brand {
-                    Brand::Unknown => "",
-                    brand => brand.display_name(),
-                }));
-            })
+        h("span").id("cc-brand").cls("cc-brand").bind(move |e| {
+            let brand = form.brand();
+            let _ = e.set_attribute("data-brand", brand.id());
+            e.set_text_content(Some(match brand {
+                Brand::Unknown => "",
+                brand => brand.display_name(),
+            }));
+        })
     });
     h("div")
         .cls("cc-field")
@@ -78,16 +83,11 @@ pub fn field(c: Ctx, form: FormState, kind: FieldKind) -> H {
         .kid(h("label").at("for", id).txt(c.t(kind.label())))
         .kid(control)
         .maybe(brand)
-        .kid(
-            h("p")
-                .id(error_id)
-                .cls("cc-error")
-                .text_of(move || {
-                    state
-                        .error
-                        .get()
-                        .map(|problem| problem.text(c.loc))
-                        .unwrap_or_default()
-                }),
-        )
+        .kid(h("p").id(error_id).cls("cc-error").text_of(move || {
+            state
+                .error
+                .get()
+                .map(|problem| problem.text(c.loc))
+                .unwrap_or_default()
+        }))
 }

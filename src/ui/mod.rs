@@ -37,6 +37,8 @@ pub fn app(ctx: Ctx, mode: Mode) -> H {
         .cls("cc-root")
         .at("data-mode", mode.as_str())
         .bind(move |e| dom::set_attr(e, "lang", Some(ctx.locale.get().tag())))
+        // The inputs' own `change` events stay inside: `change` outside is the component's.
+        .on("change", |ev| ev.stop_propagation())
         .kid(body)
 }
 

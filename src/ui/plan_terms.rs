@@ -2,9 +2,9 @@
 //! payments), shown before paying and in the management view.
 
 use super::context::Ctx;
+use super::dom::{H, h};
 use crate::contract::{CycleUnit, PlanTerms};
 use crate::i18n::{Locale, Msg, fill, money, number_text};
-use super::dom::{H, h};
 
 /// A labelled line: its `data-testid` and its text.
 pub type Line = (&'static str, String);
@@ -97,7 +97,10 @@ mod tests {
 
     #[test]
     fn intervals_read_naturally() {
-        assert_eq!(interval_text(Locale::En, CycleUnit::Months, 1), "every month");
+        assert_eq!(
+            interval_text(Locale::En, CycleUnit::Months, 1),
+            "every month"
+        );
         assert_eq!(
             interval_text(Locale::En, CycleUnit::Weeks, 2),
             "every 2 weeks"

@@ -103,7 +103,11 @@ fn describe(ctx: Ctx, outcome: &Outcome) -> (&'static str, Msg, String) {
     let text = |msg: Msg| ctx.t(msg).to_owned();
     let Some(result) = &outcome.result else {
         return if outcome.polling {
-            ("pending", Msg::ResultPending, text(Msg::ResultPendingDetail))
+            (
+                "pending",
+                Msg::ResultPending,
+                text(Msg::ResultPendingDetail),
+            )
         } else {
             ("unknown", Msg::ResultPending, text(Msg::NetworkError))
         };
@@ -123,7 +127,11 @@ fn describe(ctx: Ctx, outcome: &Outcome) -> (&'static str, Msg, String) {
         PaymentState::Failed => ("failed", Msg::ResultFailed, text(Msg::ResultFailedDetail)),
         PaymentState::Voided => ("voided", Msg::ResultVoided, String::new()),
         PaymentState::NeedsReview => ("review", Msg::ResultReview, text(Msg::ResultReviewDetail)),
-        _ => ("pending", Msg::ResultPending, text(Msg::ResultPendingDetail)),
+        _ => (
+            "pending",
+            Msg::ResultPending,
+            text(Msg::ResultPendingDetail),
+        ),
     }
 }
 
@@ -138,7 +146,10 @@ pub fn panel(ctx: Ctx, outcome: RwSignal<Outcome>) -> H {
             let c = ctx.rendering();
             let current = outcome.get();
             let (state, heading, detail) = describe(c, &current);
-            let settled = current.result.as_ref().is_some_and(|r| r.state.is_settled());
+            let settled = current
+                .result
+                .as_ref()
+                .is_some_and(|r| r.state.is_settled());
             let retry = (!current.polling && !settled).then(|| {
                 h("button")
                     .id("cc-check-again")

@@ -14,9 +14,18 @@ use wasm_bindgen::JsCast;
 fn expiry_text(card: &SavedCard) -> String {
     let pad = |n: u16| {
         let digits = number_text(u64::from(n));
-        if digits.len() < 2 { ["0", &digits].concat() } else { digits }
+        if digits.len() < 2 {
+            ["0", &digits].concat()
+        } else {
+            digits
+        }
     };
-    [pad(u16::from(card.expiry_month)), "/".into(), pad(card.expiry_year % 100)].concat()
+    [
+        pad(u16::from(card.expiry_month)),
+        "/".into(),
+        pad(card.expiry_year % 100),
+    ]
+    .concat()
 }
 
 /// The saved-card fieldset; expired cards are listed but cannot be chosen.
@@ -37,9 +46,23 @@ pub fn saved_cards(c: Ctx, form: FormState, cards: &[SavedCard]) -> H {
         .concat();
         let expired = (card.expiry_year, card.expiry_month) < (now.year(), now.month());
         let dom_id = ["cc-saved-", &card.id].concat();
-        set = set.kid(choice(c, form, Some(card.id.clone()), &dom_id, &label, expired));
+        set = set.kid(choice(
+            c,
+            form,
+            Some(card.id.clone()),
+            &dom_id,
+            &label,
+            expired,
+        ));
     }
-    set.kid(choice(c, form, None, "cc-saved-new", c.t(Msg::NewCard), false))
+    set.kid(choice(
+        c,
+        form,
+        None,
+        "cc-saved-new",
+        c.t(Msg::NewCard),
+        false,
+    ))
 }
 
 fn choice(
@@ -57,7 +80,8 @@ fn choice(
         .id(dom_id)
         .bind(move |e| {
             let chosen = form.saved.with(|chosen| *chosen == mine);
-            e.unchecked_ref::<web_sys::HtmlInputElement>().set_checked(chosen);
+            e.unchecked_ref::<web_sys::HtmlInputElement>()
+                .set_checked(chosen);
         })
         .on("change", move |_| {
             form.saved.set(card_id.clone());

@@ -2,6 +2,7 @@
 //! and cycles paid; pause, resume and cancel behind an inline confirmation; charge history.
 
 use super::context::Ctx;
+use super::dom::{self, H, h};
 use super::plan_terms::{Line, line_list, price_line};
 use super::ready;
 use crate::browser::clock::sleep;
@@ -10,7 +11,6 @@ use crate::contract::{SubscriptionAction, SubscriptionStatus, SubscriptionView};
 use crate::embed::events::{ActionDetail, ErrorDetail};
 use crate::embed::options::Mode;
 use crate::i18n::{Msg, fill, format_date, money, number_text};
-use super::dom::{self, H, h};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
@@ -64,13 +64,19 @@ pub fn subscriptions(ctx: Ctx) -> H {
         .cls("cc-subscriptions")
         .kid(h("div").region(move || {
             let c = ctx.rendering();
-            let mut body = h("div").kid(h("h2").id("cc-subscriptions-title").txt(c.t(Msg::SubscriptionsTitle)));
+            let mut body = h("div").kid(
+                h("h2")
+                    .id("cc-subscriptions-title")
+                    .txt(c.t(Msg::SubscriptionsTitle)),
+            );
             body = match m.list.get() {
                 List::Loading => body.kid(h("p").cls("cc-muted").txt(c.t(Msg::Loading))),
                 List::Failed => body.kid(h("p").cls("cc-alert").txt(c.t(Msg::LoadFailed))),
-                List::Loaded(subs) if subs.is_empty() => {
-                    body.kid(h("p").id("cc-subscriptions-empty").txt(c.t(Msg::SubscriptionsEmpty)))
-                }
+                List::Loaded(subs) if subs.is_empty() => body.kid(
+                    h("p")
+                        .id("cc-subscriptions-empty")
+                        .txt(c.t(Msg::SubscriptionsEmpty)),
+                ),
                 List::Loaded(subs) => body.kids(subs.into_iter().map(|s| row(m, c, s)).collect()),
             };
             Some(body)
@@ -83,7 +89,11 @@ pub fn subscriptions(ctx: Ctx) -> H {
                 .at("aria-live", "polite")
                 .text_of(move || {
                     let c = ctx.rendering();
-                    m.notice.get().map(|msg| c.t(msg)).unwrap_or_default().to_owned()
+                    m.notice
+                        .get()
+                        .map(|msg| c.t(msg))
+                        .unwrap_or_default()
+                        .to_owned()
                 }),
         );
     m.root.set_value(Some(section.0.clone()));
@@ -147,10 +157,12 @@ fn row(m: Manage, c: Ctx, sub: SubscriptionView) -> H {
         .at("data-id", &sub.id)
         .at("data-status", status_id)
         .kid(
-            h("h3")
-                .txt(&sub.plan.name)
-                .txt(" ")
-                .kid(h("span").cls("cc-badge").at("data-testid", "subscription-status").txt(c.t(status_msg))),
+            h("h3").txt(&sub.plan.name).txt(" ").kid(
+                h("span")
+                    .cls("cc-badge")
+                    .at("data-testid", "subscription-status")
+                    .txt(c.t(status_msg)),
+            ),
         )
         .kid(line_list(lines))
         .kid(h("div").cls("cc-actions").kids(controls))
@@ -182,28 +194,41 @@ fn button(id: &str, class: &str, testid: &str, label: &str) -> H {
 fn ask_button(m: Manage, c: Ctx, sub_id: String, action: SubscriptionAction) -> H {
     let id = button_id(&sub_id, action.as_str());
     let focus_id = button_id(&sub_id, "confirm");
-    button(&id, "cc-button cc-secondary", action.as_str(), c.t(action_label(action).0)).on(
-        "click",
-        move |_| {
-            m.notice.set(None);
-            m.asking.set(Some((sub_id.clone(), action)));
-            focus_later(m, focus_id.clone());
-        },
+    button(
+        &id,
+        "cc-button cc-secondary",
+        action.as_str(),
+        c.t(action_label(action).0),
     )
+    .on("click", move |_| {
+        m.notice.set(None);
+        m.asking.set(Some((sub_id.clone(), action)));
+        focus_later(m, focus_id.clone());
+    })
 }
 
 fn confirm(m: Manage, c: Ctx, sub_id: String, action: SubscriptionAction) -> H {
     let question_id = button_id(&sub_id, "question");
     let back_focus = button_id(&sub_id, action.as_str());
     let run_id = sub_id.clone();
-    let yes = button(&button_id(&sub_id, "confirm"), "cc-button cc-danger", "confirm", c.t(Msg::Confirm))
-        .bind(move |e| dom::set_attr(e, "disabled", m.busy.get().then_some("")))
-        .on("click", move |_| run(m, run_id.clone(), action));
-    let back = button(&button_id(&sub_id, "back"), "cc-button cc-secondary", "go-back", c.t(Msg::GoBack))
-        .on("click", move |_| {
-            m.asking.set(None);
-            focus_later(m, back_focus.clone());
-        });
+    let yes = button(
+        &button_id(&sub_id, "confirm"),
+        "cc-button cc-danger",
+        "confirm",
+        c.t(Msg::Confirm),
+    )
+    .bind(move |e| dom::set_attr(e, "disabled", m.busy.get().then_some("")))
+    .on("click", move |_| run(m, run_id.clone(), action));
+    let back = button(
+        &button_id(&sub_id, "back"),
+        "cc-button cc-secondary",
+        "go-back",
+        c.t(Msg::GoBack),
+    )
+    .on("click", move |_| {
+        m.asking.set(None);
+        focus_later(m, back_focus.clone());
+    });
     h("div")
         .cls("cc-confirm")
         .at("role", "group")
@@ -263,16 +288,28 @@ fn history(c: Ctx, sub: &SubscriptionView) -> H {
     }
     let cell = |tag: &str, text: &str| h(tag).txt(text);
     let mut head = h("tr");
-    for msg in [Msg::ColPayment, Msg::ColDate, Msg::ColAmount, Msg::ColStatus] {
+    for msg in [
+        Msg::ColPayment,
+        Msg::ColDate,
+        Msg::ColAmount,
+        Msg::ColStatus,
+    ] {
         head = head.kid(cell("th", c.t(msg)).at("scope", "col"));
     }
     let mut body = h("tbody");
     for charge in &sub.history {
-        let status = c.t(if charge.succeeded { Msg::ChargePaid } else { Msg::ChargeFailed });
+        let status = c.t(if charge.succeeded {
+            Msg::ChargePaid
+        } else {
+            Msg::ChargeFailed
+        });
         body = body.kid(
             h("tr")
                 .at("data-testid", "charge")
-                .at("data-succeeded", if charge.succeeded { "true" } else { "false" })
+                .at(
+                    "data-succeeded",
+                    if charge.succeeded { "true" } else { "false" },
+                )
                 .kid(cell("td", &number_text(u64::from(charge.cycle))))
                 .kid(cell("td", &format_date(c.loc, &charge.date)))
                 .kid(cell("td", &money(c.loc, charge.amount, &charge.currency)))

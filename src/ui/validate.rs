@@ -22,14 +22,12 @@ impl Problem {
     /// The sentence shown under the field.
     pub fn text(self, locale: Locale) -> String {
         match self {
-            Self::Card(CardError::CvcLength { min, max }) if min == max => fill(
-                locale.text(Msg::CvcLength),
-                &[&number_text(u64::from(min))],
-            ),
-            Self::Card(CardError::NameTooLong { max }) => fill(
-                locale.text(Msg::NameTooLong),
-                &[&number_text(max as u64)],
-            ),
+            Self::Card(CardError::CvcLength { min, max }) if min == max => {
+                fill(locale.text(Msg::CvcLength), &[&number_text(u64::from(min))])
+            }
+            Self::Card(CardError::NameTooLong { max }) => {
+                fill(locale.text(Msg::NameTooLong), &[&number_text(max as u64)])
+            }
             Self::Card(error) => locale.text(card_message(error)).to_owned(),
             Self::Required => locale.text(Msg::FieldRequired).to_owned(),
             Self::Email => locale.text(Msg::InvalidEmail).to_owned(),
@@ -165,12 +163,21 @@ mod tests {
         assert_eq!(problem(FieldKind::City, " "), Some(Problem::Required));
         assert_eq!(problem(FieldKind::City, "Berlin"), None);
         assert_eq!(problem(FieldKind::Email, "a@b.de"), None);
-        for bad in ["a", "a@b", "@b.de", "a@.de", "a b@c.de", "a@b@c.de", "a@b.de."] {
-            assert_eq!(problem(FieldKind::Email, bad), Some(Problem::Email), "{bad}");
+        for bad in [
+            "a", "a@b", "@b.de", "a@.de", "a b@c.de", "a@b@c.de", "a@b.de.",
+        ] {
+            assert_eq!(
+                problem(FieldKind::Email, bad),
+                Some(Problem::Email),
+                "{bad}"
+            );
         }
         assert_eq!(problem(FieldKind::Phone, "+49 (30) 123-456"), None);
         assert_eq!(problem(FieldKind::Phone, "12345"), Some(Problem::Phone));
-        assert_eq!(problem(FieldKind::Phone, "030 12345x"), Some(Problem::Phone));
+        assert_eq!(
+            problem(FieldKind::Phone, "030 12345x"),
+            Some(Problem::Phone)
+        );
         assert_eq!(problem(FieldKind::Country, ""), Some(Problem::Required));
     }
 

@@ -7,8 +7,8 @@ use checkout::contract::{
     PlanTerms, SavedCard,
 };
 use serde::Serialize;
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Element, HtmlElement};
 
@@ -206,9 +206,16 @@ pub async fn until_text(root: &Element, selector: &str, expected: &str) {
 
 /// A fresh `<div>` in the page body.
 pub fn container() -> HtmlElement {
-    let document = web_sys::window().expect("window").document().expect("document");
+    let document = web_sys::window()
+        .expect("window")
+        .document()
+        .expect("document");
     let div = document.create_element("div").expect("div");
-    document.body().expect("body").append_child(&div).expect("append");
+    document
+        .body()
+        .expect("body")
+        .append_child(&div)
+        .expect("append");
     div.unchecked_into()
 }
 
@@ -263,9 +270,7 @@ pub fn edit(root: &Element, selector: &str, text: &str, caret: u32) {
 
 /// Clicks `selector` under `root`.
 pub fn click(root: &Element, selector: &str) {
-    get(root, selector)
-        .unchecked_into::<HtmlElement>()
-        .click();
+    get(root, selector).unchecked_into::<HtmlElement>().click();
 }
 
 /// A one-off EUR payment session with the given billing fields and saved cards.

@@ -1,10 +1,13 @@
 //! Faults a shopper could hit, with the emulator in its own process so its record of what was
 //! charged survives a killed checkout server:
 //!
+//! The frictionless 3-D Secure card is used, so the flow is: pay, the gateway's 3DS address,
+//! the server's return page, the partner's landing page.
+//!
 //! - crash: the server is killed (SIGKILL) after the gateway approved but before the approval
 //!   was recorded; after a restart the reconciler settles the payment exactly once, the
 //!   customer's order page shows it paid, and the gateway holds one charge;
-//! - gateway down while the customer comes back from 3D Secure: the page says "confirming",
+//! - gateway down while the customer comes back from 3-D Secure: the page says "confirming",
 //!   never "declined", and once the gateway answers again the payment is settled, once;
 //! - gateway too slow to answer the pay call: the shopper sees "confirming", not a decline, and
 //!   the server never sends the charge a second time.
@@ -21,13 +24,15 @@ const FAILPOINT_LINE: &str = "FAILPOINT after_gateway_before_record reached";
 const PAID: &str = "Payment successful";
 const CONFIRMING: &str = "Confirming your payment";
 
-/// Types a challenge card on the partner's page, pays, and waits for the emulator's ACS page.
-async fn pay_to_acs(page: &Page, rig: &PartnerRig, session: &str, secret: &str) {
+/// A 3-D Secure card the issuer approves without a challenge: the browser goes to the
+/// gateway's 3DS address, which sends it straight on to the server's return page.
+const FRICTIONLESS_CARD: &str = "4000000000001000";
+
+/// Types the frictionless card on the partner's checkout page and submits it.
+async fn type_and_pay(page: &Page, rig: &PartnerRig, session: &str, secret: &str) {
     page.goto(&rig.checkout_url(session, secret)).await;
-    type_card(page, Card::test("4000002500003155")).await;
+    type_card(page, Card::test(FRICTIONLESS_CARD)).await;
     fill_billing(page, "FR", "75001").await;
-    pay(page).await;
-    page.find_ready("#acs-approve").await;
 }
 
 /// The emulator's transactions for `reference` that took money (approved purchases).
@@ -52,13 +57,12 @@ async fn killed_after_gateway_approval_then_settled_once_by_the_reconciler() {
             )],
         );
         let (session, secret, reference) = rig.session(4200, "EUR", "crash").await;
-        pay_to_acs(&page, &rig, &session, &secret).await;
-        page.screenshot("acs").await;
+        type_and_pay(&page, &rig, &session, &secret).await;
 
-        // Approve: the webhook and the return visit reach the server, which confirms the
-        // approval with the gateway and stops right before recording it. Kill it there.
-        let approve = page.find_ready("#acs-approve").await;
-        let clicking = tokio::spawn(async move { approve.click().await });
+        // Pay: the gateway approves; its webhook and the shopper's return reach the server,
+        // which confirms the approval and stops right before recording it. Kill it there.
+        let button = page.find_ready(ids::SUBMIT).await;
+        let clicking = tokio::spawn(async move { button.click().await });
         rig.server
             .wait_for_log(FAILPOINT_LINE, Duration::from_secs(30))
             .await;
@@ -78,15 +82,15 @@ async fn killed_after_gateway_approval_then_settled_once_by_the_reconciler() {
             "the crash came before the approval was recorded"
         );
 
-        // The customer reopens their order page; the reconciler settles in the meantime.
-        page.goto(&rig.landing_url(&session)).await;
-        page.wait_text_any(ids::RESULT, &[PAID], Duration::from_secs(60))
-            .await;
-        page.screenshot("paid-after-restart").await;
+        // The reconciler settles it; the customer reopens their order page and sees it paid.
         let paid = rig
             .merchant
-            .wait_payment_state(&session, "captured", Duration::from_secs(10))
+            .wait_payment_state(&session, "captured", Duration::from_secs(60))
             .await;
+        page.goto(&rig.landing_url(&session)).await;
+        page.wait_text_any(ids::RESULT, &[PAID], Duration::from_secs(30))
+            .await;
+        page.screenshot("paid-after-restart").await;
         assert_eq!(paid["amount"], 4200);
         assert_eq!(
             rig.merchant.session_payments(&session).await.len(),
@@ -109,6 +113,7 @@ async fn killed_after_gateway_approval_then_settled_once_by_the_reconciler() {
             1,
             "and no other transaction"
         );
+        rig.server.assert_no_card_data(&[FRICTIONLESS_CARD]);
     })
     .await;
 }
@@ -119,14 +124,14 @@ async fn gateway_down_on_return_shows_confirming_then_settles_once() {
     run("gateway-down", |page: Page| async move {
         let rig = PartnerRig::start(EmulatorAt::OwnProcess { hang_seconds: 120 }, vec![]);
         let (session, secret, reference) = rig.session(1999, "USD", "down").await;
-        pay_to_acs(&page, &rig, &session, &secret).await;
+        type_and_pay(&page, &rig, &session, &secret).await;
 
-        // The gateway's status endpoint goes down before the customer approves: neither the
-        // return visit nor the webhook can confirm the outcome.
+        // The gateway's status endpoint goes down as the shopper pays: neither the return
+        // visit nor the webhook can confirm the outcome.
         rig.emulator
             .arm_fault(Some("transaction/status/{id}"), "status:503", 10_000)
             .await;
-        page.click("#acs-approve").await;
+        pay(&page).await;
         let shown = page
             .wait_text_any(
                 ids::RESULT,
@@ -143,12 +148,12 @@ async fn gateway_down_on_return_shows_confirming_then_settles_once() {
 
         // The gateway comes back; the payment is settled without a second charge.
         rig.emulator.clear_faults().await;
-        page.wait_text_any(ids::RESULT, &[PAID], Duration::from_secs(60))
+        rig.merchant
+            .wait_payment_state(&session, "captured", Duration::from_secs(60))
+            .await;
+        page.wait_text_any(ids::RESULT, &[PAID], Duration::from_secs(30))
             .await;
         page.screenshot("paid").await;
-        rig.merchant
-            .wait_payment_state(&session, "captured", Duration::from_secs(10))
-            .await;
         assert_eq!(
             charges(&rig, &reference).await.len(),
             1,

@@ -67,6 +67,7 @@ async fn a_saved_card_pays_the_second_purchase_in_one_click() {
             .await;
         assert_eq!(paid["saved_card_id"], card_id.as_str(), "{paid}");
         assert_eq!(paid["card"]["last4"], "4242");
+        shop.server.assert_no_card_data(&["4242424242424242"]);
     })
     .await;
 }

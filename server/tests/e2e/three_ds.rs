@@ -78,6 +78,7 @@ async fn challenge_approved_pays_and_the_merchant_sees_it_captured() {
             })
             .await;
         assert_eq!(with_webhooks["state"], "captured");
+        shop.server.assert_no_card_data(&[CHALLENGE_CARD]);
     })
     .await;
 }

@@ -25,6 +25,7 @@ mod api_three_ds;
 mod api_tokens;
 mod api_validation;
 mod api_webhooks;
+mod demo_shop;
 mod ops_support;
 mod ops_health;
 mod ops_metrics;

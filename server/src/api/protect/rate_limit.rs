@@ -21,13 +21,21 @@ use crate::api::error::ApiFailure;
 const CALL: u128 = 1_000_000;
 /// Keys kept before idle (full) buckets are dropped.
 const PRUNE_ABOVE: usize = 10_000;
+/// Least time between two prunes (a prune walks every key).
+const PRUNE_EVERY: Duration = Duration::from_secs(1);
 
 /// Token buckets by key, each of `capacity` calls refilled over `window`.
 #[derive(Debug)]
 pub struct TokenBuckets {
     capacity: u32,
     window: Duration,
-    buckets: Mutex<HashMap<String, Bucket>>,
+    buckets: Mutex<Keyed>,
+}
+
+#[derive(Debug, Default)]
+struct Keyed {
+    buckets: HashMap<String, Bucket>,
+    pruned_at: Option<Instant>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -43,17 +51,24 @@ impl TokenBuckets {
         Self {
             capacity: capacity.max(1),
             window: window.max(Duration::from_millis(1)),
-            buckets: Mutex::new(HashMap::new()),
+            buckets: Mutex::new(Keyed::default()),
         }
     }
 
     /// Takes one call from `key`'s bucket at `now`, or says how long until one is available.
     pub fn try_take(&self, key: &str, now: Instant) -> Result<(), Duration> {
         let full = u128::from(self.capacity) * CALL;
-        let mut buckets = self.buckets.lock().unwrap_or_else(PoisonError::into_inner);
-        if buckets.len() > PRUNE_ABOVE {
-            buckets.retain(|_, bucket| self.refilled(*bucket, now) < full);
+        let mut keyed = self.buckets.lock().unwrap_or_else(PoisonError::into_inner);
+        let due = keyed
+            .pruned_at
+            .is_none_or(|at| now.saturating_duration_since(at) >= PRUNE_EVERY);
+        if keyed.buckets.len() > PRUNE_ABOVE && due {
+            keyed
+                .buckets
+                .retain(|_, bucket| self.refilled(*bucket, now) < full);
+            keyed.pruned_at = Some(now);
         }
+        let buckets = &mut keyed.buckets;
         let bucket = buckets.entry(key.to_owned()).or_insert(Bucket {
             tokens: full,
             at: now,
@@ -178,6 +193,19 @@ mod tests {
             );
         }
         assert!(buckets.try_take("ip", much_later).is_err());
+    }
+
+    #[test]
+    fn idle_buckets_are_dropped_when_there_are_many() {
+        let buckets = TokenBuckets::new(1, Duration::from_millis(10));
+        let start = Instant::now();
+        for n in 0..=PRUNE_ABOVE {
+            assert!(buckets.try_take(&format!("ip-{n}"), start).is_ok());
+        }
+        let later = start + Duration::from_secs(2);
+        assert!(buckets.try_take("newcomer", later).is_ok());
+        let keyed = buckets.buckets.lock().expect("lock");
+        assert_eq!(keyed.buckets.len(), 1, "refilled buckets are forgotten");
     }
 
     #[test]

@@ -21,8 +21,10 @@ impl Merchant {
     /// A client for the server at `base`.
     pub fn new(base: &str) -> Self {
         Self {
+            // No idle connections: a scenario kills and restarts servers on the same port.
             http: reqwest::Client::builder()
                 .timeout(Duration::from_secs(30))
+                .pool_max_idle_per_host(0)
                 .build()
                 .expect("http client"),
             base: base.trim_end_matches('/').to_owned(),
@@ -105,8 +107,10 @@ impl Emulator {
     /// A client for the emulator at `base`, with its default credentials.
     pub fn new(base: &str) -> Self {
         Self {
+            // No idle connections: a scenario kills and restarts servers on the same port.
             http: reqwest::Client::builder()
                 .timeout(Duration::from_secs(30))
+                .pool_max_idle_per_host(0)
                 .build()
                 .expect("http client"),
             base: base.trim_end_matches('/').to_owned(),

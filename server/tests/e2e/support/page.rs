@@ -298,7 +298,13 @@ impl Page {
     pub async fn fail(&self, message: &str) -> ! {
         let url = self.url().await;
         let _ = self.screenshot("FAILED").await;
-        if let Some(html) = self.client.execute(DEEP_HTML, vec![]).await.ok().and_then(|v| v.as_str().map(str::to_owned)) {
+        if let Some(html) = self
+            .client
+            .execute(DEEP_HTML, vec![])
+            .await
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+        {
             let path = screenshot_dir().join(format!("{}-FAILED.html", self.scenario));
             let _ = std::fs::write(path, html);
         }

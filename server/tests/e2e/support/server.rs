@@ -32,7 +32,7 @@ pub struct Process {
     pub port: u16,
     /// `http://127.0.0.1:<port>`.
     pub base: String,
-    _dir: std::sync::Arc<tempfile::TempDir>,
+    dir: std::sync::Arc<tempfile::TempDir>,
 }
 
 /// How to start `checkout-server serve`.
@@ -118,7 +118,7 @@ impl Process {
             starts: 0,
             port,
             base: format!("http://127.0.0.1:{port}"),
-            _dir: dir,
+            dir,
         };
         process.start();
         process
@@ -178,6 +178,42 @@ impl Process {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
+    /// Fails if the log or any database file of this process holds one of `card_numbers`
+    /// (digits only, as typed), in full or grouped as the form shows it.
+    pub fn assert_no_card_data(&self, card_numbers: &[&str]) {
+        let mut files = vec![self.log.clone()];
+        if let Ok(entries) = std::fs::read_dir(self.dir.path()) {
+            files.extend(
+                entries
+                    .filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| {
+                        p.file_name()
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| n.starts_with("checkout.db"))
+                    }),
+            );
+        }
+        for file in files {
+            let bytes = std::fs::read(&file).unwrap_or_default();
+            let text = String::from_utf8_lossy(&bytes);
+            for number in card_numbers {
+                let grouped: String = number
+                    .as_bytes()
+                    .chunks(4)
+                    .map(|c| String::from_utf8_lossy(c).into_owned())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                assert!(
+                    !text.contains(number) && !text.contains(&grouped),
+                    "{} holds the card number {}…",
+                    file.display(),
+                    &number[..6]
+                );
+            }
+        }
+    }
+
     /// Waits until the log contains `needle`.
     pub async fn wait_for_log(&self, needle: &str, timeout: Duration) {
         let deadline = Instant::now() + timeout;
@@ -216,7 +252,21 @@ impl Process {
 }
 
 impl Drop for Process {
+    /// Kills the process; when a scenario failed, keeps its log under `target/e2e-logs/`.
     fn drop(&mut self) {
         self.kill();
+        if std::thread::panicking() {
+            let dir = super::tools::workspace_root()
+                .join("target")
+                .join("e2e-logs");
+            let kept = dir.join(format!("{}-{}.log", self.command[0], self.port));
+            if std::fs::create_dir_all(&dir).is_ok() && std::fs::copy(&self.log, &kept).is_ok() {
+                super::tools::loud(&format!(
+                    "log of checkout-server {} kept in {}",
+                    self.command[0],
+                    kept.display()
+                ));
+            }
+        }
     }
 }
