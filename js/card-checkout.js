@@ -26,16 +26,31 @@ export function defineCardCheckout(mount) {
       }
 
       disconnectedCallback() {
+        this.scheduled = false;
         this.release();
       }
 
       attributeChangedCallback(name, before, after) {
         if (!this.isConnected || before === after) return;
         if (name === "locale" && this.checkout) this.checkout.setLocale(after || "");
-        else this.render();
+        else this.schedule();
+      }
+
+      // Re-renders once per batch of attribute changes, after them. An element upgraded with
+      // its attributes already set gets one attributeChangedCallback per attribute before
+      // connectedCallback, and a shop may set session and client-secret one after the other:
+      // rendering on each would mount a component with half the options (an error event) and
+      // unmount it at once.
+      schedule() {
+        if (this.scheduled) return;
+        this.scheduled = true;
+        queueMicrotask(() => {
+          if (this.scheduled && this.isConnected) this.render();
+        });
       }
 
       render() {
+        this.scheduled = false;
         this.release();
         const root = this.shadowRoot || this.attachShadow({ mode: "open" });
         root.replaceChildren();

@@ -58,6 +58,8 @@ if ! grep -q "wasm_bindgen = \"$wbg\"" Trunk.toml; then
 fi
 
 apt_install binaryen
+# Every crate of Cargo.lock for every target, so the offline trunk build finds the wasm ones.
+cargo fetch --locked --quiet
 if [ "$mode" = "test" ]; then
   apt_install chromium chromium-driver postgresql
 fi

@@ -38,4 +38,7 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
   cargo test --target wasm32-unknown-unknown -p checkout
 
+step "end-to-end suite (a shopper in headless Chromium against checkout-server serve)"
+cargo test -p checkout-server --test e2e -- --include-ignored
+
 step "all checks passed"

@@ -20,7 +20,10 @@ fn numbers_validate_and_mask_as_on_the_server() {
     assert_eq!(card.brand(), Brand::Mastercard);
     assert_eq!(card.masked(), "520000******1005");
     assert!(!format!("{card:?}").contains("5200000000001005"));
-    assert!(CardNumber::parse("5200 0000 0000 1006").is_err(), "Luhn must fail");
+    assert!(
+        CardNumber::parse("5200 0000 0000 1006").is_err(),
+        "Luhn must fail"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -30,11 +33,19 @@ fn expiry_and_cvc_rules_hold() {
     assert!(Expiry::parse("10", "26", today).is_err());
     assert!(Expiry::parse("13", "30", today).is_err());
     assert!(Cvc::parse("123", Some(Brand::Amex)).is_err());
-    assert_eq!(Cvc::parse("0123", Some(Brand::Amex)).expect("4 digits").expose_cvc(), "0123");
+    assert_eq!(
+        Cvc::parse("0123", Some(Brand::Amex))
+            .expect("4 digits")
+            .expose_cvc(),
+        "0123"
+    );
 }
 
 #[wasm_bindgen_test]
 fn formatting_groups_digits_by_brand() {
     assert_eq!(format_number("378282246310005", 15).0, "3782 822463 10005");
-    assert_eq!(format_number("4242424242424242", 16).0, "4242 4242 4242 4242");
+    assert_eq!(
+        format_number("4242424242424242", 16).0,
+        "4242 4242 4242 4242"
+    );
 }

@@ -7,11 +7,23 @@ mod common;
 use checkout::contract::{PayResponse, PaymentState};
 use checkout::embed::mount::{mount, unmount};
 use common::*;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_sys::Element;
 
 wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen(inline_js = r#"
+export function inert_element(tag) {
+  return document.implementation.createHTMLDocument("").createElement(tag);
+}
+"#)]
+extern "C" {
+    /// An element of a document without a browsing context: not upgraded until it is put in
+    /// the page, as a shop's element is when its script runs before the wasm module defines it.
+    fn inert_element(tag: &str) -> Element;
+}
 
 #[wasm_bindgen_test]
 async fn the_element_works_inside_a_shadow_root() {
@@ -223,4 +235,42 @@ fn a_wrong_option_is_named() {
     };
     let message: String = thrown.unchecked_into::<js_sys::Error>().message().into();
     assert!(message.contains("`session`"), "{message}");
+}
+
+#[wasm_bindgen_test]
+async fn an_element_upgraded_with_its_attributes_mounts_once() {
+    checkout::start();
+    fake_server();
+    route("GET", &result_path(), 200, &result(PaymentState::Pending));
+    route("GET", &result_path(), 200, &result(PaymentState::Captured));
+    let outer = container();
+    capture(&outer);
+    let element = inert_element("card-checkout");
+    for (name, value) in [
+        ("session", SESSION),
+        ("client-secret", SECRET),
+        ("server", SERVER),
+        ("locale", "en"),
+        ("mode", "result"),
+    ] {
+        element.set_attribute(name, value).expect("attribute");
+    }
+    // Upgrading calls attributeChangedCallback once per attribute, then connectedCallback.
+    outer.append_child(&element).expect("append");
+    let root = || -> Element {
+        element
+            .shadow_root()
+            .expect("shadow")
+            .first_element_child()
+            .expect("container")
+    };
+    until("paid", || {
+        find(&root(), ".cc-outcome").and_then(|e| e.get_attribute("data-state"))
+            == Some("paid".to_owned())
+    })
+    .await;
+    sleep(50).await;
+    let kinds: Vec<String> = events(&outer).into_iter().map(|e| e.kind).collect();
+    assert_eq!(kinds, ["ready", "success"]);
+    assert_eq!(requests_to("GET", &result_path()).len(), 2);
 }

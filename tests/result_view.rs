@@ -130,3 +130,24 @@ async fn pending_after_pay_shows_the_result_view() {
     click(&root, "#cc-submit");
     until("paid", || state_of(&root) == "paid").await;
 }
+
+#[wasm_bindgen_test]
+async fn a_result_view_unmounted_at_once_stops_quietly() {
+    fake_server();
+    route("GET", &result_path(), 200, &result(PaymentState::Pending));
+    route("GET", &result_path(), 200, &result(PaymentState::Captured));
+    // What a custom element does when it re-renders before its first poll: mount, unmount at
+    // once, mount again. The first one's tasks must neither poll nor panic.
+    let (gone_root, gone) = result_page().await;
+    checkout::embed::mount::unmount(gone);
+    let (root, _handle) = result_page().await;
+    until("paid", || state_of(&root) == "paid").await;
+    until("ready", || events(&root).iter().any(|e| e.kind == "ready")).await;
+    sleep(50).await;
+    assert!(events(&gone_root).is_empty(), "{:?}", events(&gone_root));
+    assert_eq!(
+        events(&root).iter().filter(|e| e.kind == "ready").count(),
+        1
+    );
+    assert_eq!(requests_to("GET", &result_path()).len(), 2);
+}

@@ -1,22 +1,33 @@
 //! `mount(element, options)` and `unmount(checkout)`: the JS entry points.
 
 use super::events::{ErrorDetail, Events};
-use super::options::Options;
+use super::options::{Mode, Options};
 use crate::browser::http::Api;
-use crate::i18n::Locale;
+use crate::i18n::{Locale, catalogues};
 use crate::ui::{Ctx, app};
 use leptos::prelude::*;
 use std::any::Any;
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// A mounted component. Call `unmount()` (or pass it to `unmount`) to remove it.
 #[wasm_bindgen]
 pub struct Checkout {
+    state: Rc<RefCell<Mounted>>,
+}
+
+/// What a component holds, shared with a first render that waits for its language's
+/// catalogue and with language switches that wait for theirs.
+#[derive(Default)]
+struct Mounted {
     handle: Option<Box<dyn Any>>,
     locale: Option<RwSignal<Locale>>,
     root: Option<web_sys::Element>,
+    /// The language asked for last: a catalogue that arrives late does not undo a newer choice.
+    wanted: Locale,
+    /// Unmounted: a render still waiting for its catalogue does nothing.
+    gone: bool,
 }
 
 #[wasm_bindgen]
@@ -25,19 +36,37 @@ impl Checkout {
     pub fn unmount(self) {}
 
     /// Switches the language (`de`, `ja-JP`, ...; empty for the browser's), keeping the input.
+    /// A language shown for the first time switches once its catalogue has loaded.
     #[wasm_bindgen(js_name = setLocale)]
     pub fn set_locale(&self, tag: &str) {
-        if let Some(locale) = self.locale {
-            locale.try_set(pick_locale(tag));
-        }
+        let locale = pick_locale(tag);
+        self.state.borrow_mut().wanted = locale;
+        let state = Rc::clone(&self.state);
+        with_catalogue(locale, move || {
+            let signal = {
+                let state = state.borrow();
+                (!state.gone && state.wanted == locale)
+                    .then_some(state.locale)
+                    .flatten()
+            };
+            if let Some(signal) = signal {
+                signal.try_set(locale);
+            }
+        });
     }
 }
 
 impl Drop for Checkout {
     fn drop(&mut self) {
+        let (handle, root) = {
+            let mut state = self.state.borrow_mut();
+            state.gone = true;
+            state.locale = None;
+            (state.handle.take(), state.root.take())
+        };
         // Owner first (effects, handlers, signals), then the DOM.
-        self.handle.take();
-        if let Some(root) = self.root.take() {
+        drop(handle);
+        if let Some(root) = root {
             root.remove();
         }
     }
@@ -99,21 +128,66 @@ pub fn mount_into(
         &options.client_secret,
         &options.customer_token,
     );
-    let built = Rc::new(Cell::new(None));
+    let state = Rc::new(RefCell::new(Mounted {
+        wanted: locale,
+        ..Mounted::default()
+    }));
+    let pending = Rc::clone(&state);
+    with_catalogue(locale, move || {
+        render(&pending, container, api, events, mode)
+    });
+    Ok(Checkout { state })
+}
+
+/// Builds the component into `container` in the language last asked for (English if its
+/// catalogue could not be loaded), unless it was unmounted meanwhile.
+fn render(
+    state: &Rc<RefCell<Mounted>>,
+    container: web_sys::HtmlElement,
+    api: Api,
+    events: Events,
+    mode: Mode,
+) {
+    let wanted = {
+        let state = state.borrow();
+        if state.gone {
+            return;
+        }
+        state.wanted
+    };
+    let locale = match catalogues::is_loaded(wanted) {
+        true => wanted,
+        false => Locale::En,
+    };
+    let built = Rc::new(RefCell::new(None));
     let slot = Rc::clone(&built);
     // `mount_to` provides the reactive owner and the executor; `ui::dom` builds the DOM.
     let handle = leptos::mount::mount_to(container.clone(), move || {
         let ctx = Ctx::new(locale, api, events);
         let root = app(ctx, mode);
         let _ = container.append_child(&root.0);
-        slot.set(Some((ctx.locale, root.0)));
+        slot.replace(Some((ctx.locale, root.0)));
     });
-    let (locale, root) = built.take().unzip();
-    Ok(Checkout {
-        handle: Some(Box::new(handle)),
-        locale,
-        root,
-    })
+    let mut state = state.borrow_mut();
+    state.handle = Some(Box::new(handle));
+    if let Some((signal, root)) = built.take() {
+        state.locale = Some(signal);
+        state.root = Some(root);
+    }
+}
+
+/// Runs `then` now if `locale`'s texts are in memory, else once its catalogue has loaded (or
+/// failed to, with a console warning: that language then shows English).
+fn with_catalogue(locale: Locale, then: impl FnOnce() + 'static) {
+    if catalogues::is_loaded(locale) {
+        return then();
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Err(problem) = catalogues::load(locale).await {
+            web_sys::console::warn_1(&JsValue::from_str(&problem));
+        }
+        then();
+    });
 }
 
 /// `tag` if it has a catalogue, else the browser's language, else English.

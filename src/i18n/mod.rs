@@ -3,13 +3,11 @@
 //!
 //! A catalogue is one `&'static str` with a line per [`Msg`]: no per-message pointer tables and
 //! no formatting machinery in the wasm, only a line lookup and [`fill`] for `{0}`-style holes.
+//! English is compiled in; the other languages load on first use ([`catalogues`]).
 
-mod de;
+pub mod catalogues;
 mod en;
-mod es;
 mod format;
-mod fr;
-mod ja;
 mod messages;
 
 pub use format::{
@@ -68,14 +66,9 @@ impl Locale {
         }
     }
 
+    /// This language's catalogue; English until it has loaded (see [`catalogues::load`]).
     fn catalogue(self) -> &'static str {
-        match self {
-            Self::En => en::TEXT,
-            Self::De => de::TEXT,
-            Self::Fr => fr::TEXT,
-            Self::Es => es::TEXT,
-            Self::Ja => ja::TEXT,
-        }
+        catalogues::get(self).unwrap_or(en::TEXT)
     }
 
     /// The text of `msg` in this language (holes unfilled).

@@ -3,7 +3,7 @@
 
 use super::checkout::Stage;
 use super::context::Ctx;
-use super::dom::{H, h};
+use super::dom::{H, h, on_window};
 use super::field::field;
 use super::field_kind::FieldKind;
 use super::form_state::FormState;
@@ -34,6 +34,16 @@ pub fn card_form(
     };
     let saved = (!view.saved_cards.is_empty()).then(|| saved_cards(c, form, &view.saved_cards));
     let can_save = view.can_save_card;
+    // Back from the 3-D Secure page, the browser may restore this page from its cache as it
+    // was when it left, busy: the shopper must be able to pay again.
+    on_window("pageshow", move |event| {
+        let restored = js_sys::Reflect::get(&event, &"persisted".into())
+            .ok()
+            .and_then(|persisted| persisted.as_bool());
+        if restored == Some(true) {
+            form.busy.set(false);
+        }
+    });
     let card_fields = h("div").cls("cc-card").region(move || {
         if form.saved.get().is_some() {
             return None;

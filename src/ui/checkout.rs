@@ -31,13 +31,20 @@ pub enum Stage {
 pub fn checkout(ctx: Ctx) -> H {
     let stage = RwSignal::new(Stage::Loading);
     let outcome = RwSignal::new(Outcome::default());
-    let owner = Owner::current();
+    // Weak: the task must not keep an unmounted component's state alive (its late answer would
+    // then build a form and emit `ready` for a component no longer on the page).
+    let owner = Owner::current().map(|owner| owner.downgrade());
     spawn_local(async move {
-        match ctx.api().checkout().await {
+        let Some(api) = ctx.api() else {
+            return;
+        };
+        let answer = api.checkout().await;
+        let owner = owner.and_then(|owner| owner.upgrade());
+        match answer {
             Ok(view) => {
                 let form = match &owner {
                     Some(owner) => owner.with(|| FormState::new(&view)),
-                    None => FormState::new(&view),
+                    None => return,
                 };
                 if stage.try_set(Stage::Form(Box::new((view, form)))).is_none() {
                     ready(ctx, Mode::Checkout);

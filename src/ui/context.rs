@@ -41,14 +41,16 @@ impl Ctx {
         self.loc.text(msg)
     }
 
-    /// The text of `msg` in the current language, for code outside a view build.
+    /// The text of `msg` in the current language, for code outside a view build (in the
+    /// language the view was built in once the component is gone).
     pub fn now(self, msg: Msg) -> &'static str {
-        self.locale.get_untracked().text(msg)
+        self.locale.try_get_untracked().unwrap_or(self.loc).text(msg)
     }
 
-    /// A clone of the server client, for an async task.
-    pub fn api(self) -> Api {
-        self.api.get_value()
+    /// A clone of the server client for an async task, or `None` once the component is
+    /// unmounted: a task that outlives it then stops without sending anything.
+    pub fn api(self) -> Option<Api> {
+        self.api.try_get_value()
     }
 
     /// Dispatches a component event; false when a listener cancelled it (or the component is

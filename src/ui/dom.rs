@@ -41,6 +41,31 @@ fn listen(element: &Element, event: &str, f: Box<dyn Fn(Event)>) {
     StoredValue::new_local(closure);
 }
 
+/// A window event listener, removed when its owner goes.
+struct WindowListener {
+    event: &'static str,
+    closure: Closure<dyn Fn(Event)>,
+}
+
+impl Drop for WindowListener {
+    fn drop(&mut self) {
+        if let Some(window) = web_sys::window() {
+            let _ = window
+                .remove_event_listener_with_callback(self.event, self.closure.as_ref().unchecked_ref());
+        }
+    }
+}
+
+/// Handles `event` on the window until the current owner goes.
+pub fn on_window(event: &'static str, f: impl Fn(Event) + 'static) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let closure = Closure::<dyn Fn(Event)>::wrap(Box::new(f));
+    let _ = window.add_event_listener_with_callback(event, closure.as_ref().unchecked_ref());
+    StoredValue::new_local(WindowListener { event, closure });
+}
+
 impl H {
     /// Sets an attribute.
     pub fn at(self, name: &str, value: &str) -> Self {

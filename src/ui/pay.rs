@@ -49,7 +49,10 @@ pub fn submit(ctx: Ctx, form: FormState, stage: RwSignal<Stage>, outcome: RwSign
         },
     );
     spawn_local(async move {
-        let answer = ctx.api().pay(&request, &key).await;
+        let Some(api) = ctx.api() else {
+            return;
+        };
+        let answer = api.pay(&request, &key).await;
         settle(ctx, form, stage, outcome, answer);
     });
 }

@@ -74,7 +74,10 @@ pub fn watch(ctx: Ctx, outcome: RwSignal<Outcome>) {
     spawn_local(async move {
         let mut delay = FIRST_DELAY_MS;
         for _ in 0..MAX_POLLS {
-            match ctx.api().result().await {
+            let Some(api) = ctx.api() else {
+                return;
+            };
+            match api.result().await {
                 Ok(result) if result.state.is_settled() => {
                     report(ctx, &result);
                     outcome.try_set(Outcome {

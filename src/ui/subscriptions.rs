@@ -46,7 +46,10 @@ pub fn subscriptions(ctx: Ctx) -> H {
         root: StoredValue::new_local(None),
     };
     spawn_local(async move {
-        let loaded = match ctx.api().subscriptions().await {
+        let Some(api) = ctx.api() else {
+            return;
+        };
+        let loaded = match api.subscriptions().await {
             Ok(found) => List::Loaded(found.subscriptions),
             Err(_) => List::Failed,
         };
@@ -247,7 +250,10 @@ fn run(m: Manage, sub_id: String, action: SubscriptionAction) {
     let ctx = m.ctx;
     spawn_local(async move {
         let key = random_uuid();
-        let answer = ctx.api().subscription_action(&sub_id, action, &key).await;
+        let Some(api) = ctx.api() else {
+            return;
+        };
+        let answer = api.subscription_action(&sub_id, action, &key).await;
         if m.busy.try_set(false).is_some() {
             return;
         }

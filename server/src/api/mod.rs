@@ -10,6 +10,7 @@
 mod auth;
 mod checkout;
 mod client_ip;
+mod customer_cards;
 mod customer_subscriptions;
 mod customer_tokens;
 mod error;
@@ -51,6 +52,7 @@ pub fn routes() -> Router<AppState> {
         .merge(webhook::routes())
         .merge(subscriptions::routes())
         .merge(customer_tokens::routes())
+        .merge(customer_cards::routes())
         .merge(customer_subscriptions::routes())
         .merge(ops::routes())
         .merge(crate::demo::routes())

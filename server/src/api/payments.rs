@@ -1,6 +1,6 @@
 //! Merchant API, payments: list, get, and the money-moving operations.
 //! - `GET /v1/payments?customer_id=&session_id=&state=&limit=&after=` → [`PaymentList`];
-//! - `GET /v1/payments/{id}` → [`PaymentView`];
+//! - `GET /v1/payments/{id}` → [`PaymentDetail`] (the payment and its webhook deliveries);
 //! - `POST /v1/payments/{id}/capture`, `/refund` (`{amount?}`), `/void` → [`PaymentView`];
 //!   `Idempotency-Key` honoured. A refund above what is left is a 409 naming `amount`.
 
@@ -17,7 +17,7 @@ use super::error::ApiFailure;
 use super::idempotency::{Reply, run_idempotent};
 use super::json::{Json, MaybeJson};
 use super::state::AppState;
-use super::views::{PaymentList, PaymentView};
+use super::views::{PaymentDetail, PaymentList, PaymentView};
 use crate::payments::adjust::Adjustment;
 use crate::store::model::page::MAX_PAGE_SIZE;
 use crate::store::model::{PageCursor, PaymentQuery};
@@ -59,13 +59,14 @@ async fn show(
     State(state): State<AppState>,
     _auth: MerchantAuth,
     Path(id): Path<String>,
-) -> Result<Json<PaymentView>, ApiFailure> {
+) -> Result<Json<PaymentDetail>, ApiFailure> {
     let payment = state
         .store
         .get_payment(&id)
         .await?
         .ok_or(ApiFailure::NotFound("payment"))?;
-    Ok(Json(PaymentView::new(&payment)))
+    let webhooks = state.store.list_webhooks(&payment.id).await?;
+    Ok(Json(PaymentDetail::new(&payment, &webhooks)))
 }
 
 async fn capture(

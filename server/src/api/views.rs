@@ -8,7 +8,7 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use crate::sandbox::currency::Currency;
-use crate::store::model::{CaptureMode, CardSummary, Payment, Session};
+use crate::store::model::{CaptureMode, CardSummary, Payment, Session, WebhookEvent};
 
 /// A checkout session as the merchant sees it.
 #[derive(Debug, Clone, Serialize)]
@@ -161,6 +161,62 @@ impl PaymentView {
             attempts: payment.attempts,
             created_at: rfc3339(payment.created_at),
             updated_at: rfc3339(payment.updated_at),
+        }
+    }
+}
+
+/// One payment with the gateway's webhook deliveries recorded for it (`GET /v1/payments/{id}`).
+#[derive(Debug, Clone, Serialize)]
+pub struct PaymentDetail {
+    /// The payment.
+    #[serde(flatten)]
+    pub payment: PaymentView,
+    /// Every delivery, oldest first.
+    pub webhooks: Vec<WebhookView>,
+}
+
+impl PaymentDetail {
+    /// The view of `payment` and its `webhooks`.
+    pub fn new(payment: &Payment, webhooks: &[WebhookEvent]) -> Self {
+        Self {
+            payment: PaymentView::new(payment),
+            webhooks: webhooks.iter().map(WebhookView::new).collect(),
+        }
+    }
+}
+
+/// A webhook delivery and what the server concluded about it (the body itself is not kept).
+#[derive(Debug, Clone, Serialize)]
+pub struct WebhookView {
+    /// Sequence number.
+    pub id: i64,
+    /// Arrival time.
+    pub received_at: String,
+    /// `received` (not judged yet), `confirmed`, `duplicate`, `forged` or `mismatch`.
+    pub verdict: &'static str,
+    /// The outcome it claimed.
+    pub claimed_state: Option<PaymentState>,
+    /// The amount it claimed, minor units.
+    pub claimed_amount: Option<u64>,
+    /// The currency it claimed.
+    pub claimed_currency: Option<String>,
+    /// The gateway transaction id it carried.
+    pub gateway_transaction_id: Option<String>,
+    /// For a duplicate: the id of the first delivery with the same body.
+    pub duplicate_of: Option<i64>,
+}
+
+impl WebhookView {
+    fn new(event: &WebhookEvent) -> Self {
+        Self {
+            id: event.id,
+            received_at: rfc3339(event.received_at),
+            verdict: event.verdict.as_str(),
+            claimed_state: event.claimed_state,
+            claimed_amount: event.claimed_amount,
+            claimed_currency: event.claimed_currency.clone(),
+            gateway_transaction_id: event.gateway_transaction_id.clone(),
+            duplicate_of: event.duplicate_of,
         }
     }
 }

@@ -54,8 +54,9 @@ impl PlanCatalogue {
         self.plans.is_empty()
     }
 
-    /// The catalogue used with the in-process emulator when the file configures none: one
-    /// monthly plan and one weekly plan with a discount, so the demo shop can sell both kinds.
+    /// The catalogue used with the in-process emulator when the file configures none: a plain
+    /// monthly plan, a weekly plan with a discount, and a monthly plan with a free trial and a
+    /// discount, so the demo shop can sell every kind.
     pub fn demo() -> Self {
         let plans = [
             PlanTerms {
@@ -84,6 +85,23 @@ impl PlanCatalogue {
                     cycles: 4,
                 }),
                 max_cycles: 52,
+            },
+            PlanTerms {
+                id: "demo-trial".into(),
+                name: "Demo trial".into(),
+                description:
+                    "A demo subscription billed every month after a 7-day free trial, 20% off the first two"
+                        .into(),
+                amount: 1200,
+                currency: "EUR".into(),
+                cycle_unit: CycleUnit::Months,
+                cycle_interval: 1,
+                trial_days: Some(7),
+                discount: Some(Discount {
+                    percentage: 20,
+                    cycles: 2,
+                }),
+                max_cycles: 12,
             },
         ];
         Self {
@@ -311,5 +329,19 @@ mod tests {
         assert_eq!(first_charge(&plan), 980);
         plan.trial_days = Some(7);
         assert_eq!(first_charge(&plan), 0);
+    }
+
+    #[test]
+    fn the_demo_catalogue_sells_a_trial_with_a_discount() {
+        let demo = PlanCatalogue::demo();
+        assert_eq!(demo.len(), 3);
+        let trial = demo.get("demo-trial").expect("demo plan");
+        assert_eq!(trial.trial_days, Some(7));
+        assert_eq!(
+            trial.discount.map(|d| (d.percentage, d.cycles)),
+            Some((20, 2))
+        );
+        assert_eq!((trial.max_cycles, trial.cycle_unit), (12, CycleUnit::Months));
+        assert_eq!(first_charge(trial), 0);
     }
 }

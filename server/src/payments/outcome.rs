@@ -73,6 +73,43 @@ pub fn attempt_outcome<T>(result: &Result<T, GatewayError>) -> (AttemptOutcome, 
     }
 }
 
+/// A gateway call that just finished, to be logged with whatever its answer leads to.
+#[derive(Debug, Clone, Copy)]
+pub struct Attempt {
+    /// Endpoint name, e.g. `payment`.
+    pub endpoint: &'static str,
+    /// When the request was sent.
+    pub started_at: OffsetDateTime,
+    /// When the answer (or the failure) came.
+    pub finished_at: OffsetDateTime,
+}
+
+impl Attempt {
+    /// A call to `endpoint` started at `started_at` and finished now: make it right after the
+    /// call returns.
+    pub fn new(endpoint: &'static str, started_at: OffsetDateTime) -> Self {
+        Self {
+            endpoint,
+            started_at,
+            finished_at: now(),
+        }
+    }
+
+    /// The log record of this call for `payment_id`, ended as `result` says.
+    fn record<T>(self, payment_id: &str, result: &Result<T, GatewayError>) -> NewAttempt {
+        let (outcome, http_status) = attempt_outcome(result);
+        NewAttempt {
+            payment_id: Some(payment_id.to_owned()),
+            subscription_id: None,
+            endpoint: self.endpoint.to_owned(),
+            started_at: self.started_at,
+            finished_at: self.finished_at,
+            outcome,
+            http_status,
+        }
+    }
+}
+
 impl PaymentService {
     /// Logs a finished gateway call. A failure to log is itself logged and does not change
     /// the payment's outcome.
@@ -99,11 +136,14 @@ impl PaymentService {
     }
 
     /// Applies the answer of a synchronous charge (`/payment`, `/authorization`,
-    /// `/subscription/payment`) to a `pending` payment. `extra` is merged into the approval's
-    /// changes (e.g. the subscription it started). An unknown outcome leaves it pending.
+    /// `/subscription/payment`) to a `pending` payment, logging `attempt` (the call that gave
+    /// `result`) in the same transaction as the step. `extra` is merged into the approval's
+    /// changes (e.g. the subscription it started). An unknown outcome leaves it pending (the
+    /// call is then logged on its own).
     pub async fn finish_charge(
         &self,
         payment: Payment,
+        attempt: Attempt,
         result: &Result<TransactionResponse, GatewayError>,
         extra: PaymentChanges,
     ) -> Result<Payment, PaymentError> {
@@ -130,6 +170,10 @@ impl PaymentService {
             ),
             Err(error) if is_unknown(error) => {
                 tracing::warn!(payment_id = %payment.id, %error, "payment outcome unknown; left pending for the status endpoint");
+                let logged = attempt.record(&payment.id, result);
+                if let Err(error) = self.store().record_attempt(logged).await {
+                    tracing::error!(endpoint = attempt.endpoint, %error, "could not log a gateway attempt");
+                }
                 return Ok(payment);
             }
             Err(error) => {
@@ -137,7 +181,8 @@ impl PaymentService {
                 (PaymentState::Failed, PaymentChanges::default())
             }
         };
-        self.step(payment, to, changes).await
+        let logged = attempt.record(&payment.id, result);
+        self.step_with(payment, to, changes, Some(logged)).await
     }
 
     /// Moves a `pending` payment to `to`; declined and failed payments give their session
@@ -148,15 +193,35 @@ impl PaymentService {
         to: PaymentState,
         changes: PaymentChanges,
     ) -> Result<Payment, PaymentError> {
+        self.step_with(payment, to, changes, None).await
+    }
+
+    /// [`step`](Self::step), logging `attempt` in the same transaction when given.
+    async fn step_with(
+        &self,
+        payment: Payment,
+        to: PaymentState,
+        changes: PaymentChanges,
+        attempt: Option<NewAttempt>,
+    ) -> Result<Payment, PaymentError> {
         let from: Vec<PaymentState> = UNSETTLED
             .into_iter()
             .filter(|state| can_advance(*state, to))
             .collect();
         crate::failpoint::before_recording(to).await;
-        let advanced = self
-            .store()
-            .advance_payment(&payment.id, &from, to, changes)
-            .await?;
+        let store = self.store();
+        let advanced = match attempt {
+            Some(attempt) => {
+                store
+                    .advance_payment_logged(&payment.id, &from, to, changes, attempt)
+                    .await?
+            }
+            None => {
+                store
+                    .advance_payment(&payment.id, &from, to, changes)
+                    .await?
+            }
+        };
         let moved = advanced.moved();
         let payment = advanced.into_payment();
         if moved {

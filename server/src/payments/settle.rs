@@ -109,12 +109,26 @@ impl PaymentService {
             );
             return settled(payment, StatusVerdict::Mismatch(reason));
         }
+        // The lookup proved the id belongs to this payment: note it durably before recording
+        // the outcome, so a crash between the two leaves a payment the reconciler settles by id
+        // (the webhook that brought the hint was already answered and will not come again).
+        let Some(payment) = self.note_confirmed_id(payment.clone(), &candidate).await? else {
+            tracing::warn!(
+                payment_id,
+                "the named transaction belongs to another payment"
+            );
+            return settled(payment, StatusVerdict::HintRejected);
+        };
         let state = gateway_state(&response, payment.kind);
         let mut changes = changes_from(&response);
         changes.gateway_transaction_id = Some(candidate.clone());
         let stepped = match state {
             GatewayState::Pending => {
-                return self.remember_id(payment, &candidate).await;
+                let verdict = StatusVerdict::Confirmed {
+                    state,
+                    moved: false,
+                };
+                return settled(payment, verdict);
             }
             GatewayState::Approved(to) => self.step(payment.clone(), to, changes).await,
             GatewayState::Declined(code) => {
@@ -165,21 +179,15 @@ impl PaymentService {
         }
     }
 
-    /// Notes the id of a still-pending transaction so the reconciler can settle it later.
-    async fn remember_id(
+    /// Notes `candidate`, which a status lookup just matched to `payment`, as its gateway id
+    /// unless one is known. `None` when the id already belongs to another payment.
+    async fn note_confirmed_id(
         &self,
         payment: Payment,
         candidate: &str,
-    ) -> Result<Settlement, PaymentError> {
-        let pending = StatusVerdict::Confirmed {
-            state: GatewayState::Pending,
-            moved: false,
-        };
+    ) -> Result<Option<Payment>, PaymentError> {
         if payment.gateway_transaction_id.is_some() {
-            return Ok(Settlement {
-                payment,
-                verdict: pending,
-            });
+            return Ok(Some(payment));
         }
         match self
             .store()
@@ -187,23 +195,11 @@ impl PaymentService {
             .await
         {
             Ok(_) => {}
-            Err(StoreError::Conflict(_)) => {
-                return Ok(Settlement {
-                    payment,
-                    verdict: StatusVerdict::HintRejected,
-                });
-            }
+            Err(StoreError::Conflict(_)) => return Ok(None),
             Err(error) => return Err(error.into()),
         }
-        let payment = self
-            .store()
-            .get_payment(&payment.id)
-            .await?
-            .ok_or(PaymentError::NotFound("payment"))?;
-        Ok(Settlement {
-            payment,
-            verdict: pending,
-        })
+        let noted = self.store().get_payment(&payment.id).await?;
+        noted.map(Some).ok_or(PaymentError::NotFound("payment"))
     }
 }
 

@@ -6,6 +6,7 @@
 use checkout::contract::{CycleUnit, PlanTerms, SubscriptionStatus};
 
 use super::card_input::ParsedCard;
+use super::outcome::Attempt;
 use super::pay::answer;
 use super::request::Shopper;
 use super::{PaymentError, PaymentService, now};
@@ -62,15 +63,14 @@ impl PaymentService {
         };
         let started = now();
         let result = self.gateway().subscription_payment(&request).await;
-        self.log_attempt(Some(&payment.id), "subscription/payment", started, &result)
-            .await;
+        let attempt = Attempt::new("subscription/payment", started);
         let mut extra = PaymentChanges::default();
         if let Ok(response) = &result {
             extra.subscription_id = self
                 .record_subscription(session, &plan, &payment, response)
                 .await;
         }
-        let payment = self.finish_charge(payment, &result, extra).await?;
+        let payment = self.finish_charge(payment, attempt, &result, extra).await?;
         Ok(answer(&payment))
     }
 

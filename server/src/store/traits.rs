@@ -31,6 +31,11 @@ pub trait PaymentStore: Send + Sync {
     /// Records a payment in `created`, before the gateway is called. The store assigns the id
     /// and the webhook path token.
     async fn create_payment(&self, new: NewPayment) -> StoreResult<Payment>;
+    /// Records a payment directly in `pending` (`pending_since` now), for a caller about to
+    /// call the gateway: one statement where `create_payment` and a step to `pending` take
+    /// two. Durable before the call like `created`; if the call never happens the reconciler
+    /// treats it as any pending payment whose id was never learned (review, never a charge).
+    async fn create_pending_payment(&self, new: NewPayment) -> StoreResult<Payment>;
     /// The payment with this id.
     async fn get_payment(&self, id: &str) -> StoreResult<Option<Payment>>;
     /// The payment the gateway knows as `gateway_transaction_id`.
@@ -50,6 +55,18 @@ pub trait PaymentStore: Send + Sync {
         from: &[PaymentState],
         to: PaymentState,
         changes: PaymentChanges,
+    ) -> StoreResult<Advance>;
+    /// [`advance_payment`](Self::advance_payment) and
+    /// [`record_attempt`](ActivityStore::record_attempt) of the gateway call that produced the
+    /// outcome, in one transaction: the call is logged and counted whether or not the step
+    /// happens, and never without the step's decision being recorded with it.
+    async fn advance_payment_logged(
+        &self,
+        id: &str,
+        from: &[PaymentState],
+        to: PaymentState,
+        changes: PaymentChanges,
+        attempt: NewAttempt,
     ) -> StoreResult<Advance>;
     /// Records the gateway transaction id of an unsettled (`created`, `pending` or
     /// `needs_review`) payment whose id was not yet known: a hint from a return redirect or

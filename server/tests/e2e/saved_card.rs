@@ -34,7 +34,7 @@ async fn a_saved_card_pays_the_second_purchase_in_one_click() {
                     .merchant
                     .get(&format!("/v1/customers/{customer}/cards"))
                     .await;
-                let cards = listed["cards"].as_array().cloned().unwrap_or_default();
+                let cards = listed["data"].as_array().cloned().unwrap_or_default();
                 (!cards.is_empty()).then_some(cards)
             })
             .await;

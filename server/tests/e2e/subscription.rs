@@ -9,8 +9,6 @@ use crate::support::form::{Card, fill_billing, pay, type_card};
 use crate::support::shop::DemoShop;
 use crate::support::{Page, run};
 
-/// The plan the demo shop sells as "Coffee club" (a trial and a discount).
-const PLAN: &str = "coffee-club";
 const SUBSCRIPTION: &str = "article[data-testid=subscription]";
 
 /// Clicks `action` on the (only) subscription and confirms; waits for `status`.
@@ -27,7 +25,13 @@ async fn act(page: &Page, action: &str, status: &str) {
 async fn subscription_with_trial_and_discount_is_managed_by_the_customer() {
     run("subscription", |page: Page| async move {
         let shop = DemoShop::start();
-        let session = shop.buy(&page, PLAN).await;
+        let catalogue = shop.merchant.get("/demo/catalogue").await;
+        let plan = catalogue["plans"]
+            .as_array()
+            .and_then(|plans| plans.iter().find(|p| p["trial_days"].is_u64() && p["discount"].is_object()))
+            .unwrap_or_else(|| panic!("the demo catalogue needs a plan with a trial and a discount: {catalogue}"));
+        let plan_id = plan["id"].as_str().expect("plan id").to_owned();
+        let session = shop.buy(&page, &plan_id).await;
         let terms = page.wait_text("#cc-plan", "free trial").await;
         assert!(terms.contains("% off"), "the discount is stated before paying: {terms}");
         page.screenshot("terms").await;

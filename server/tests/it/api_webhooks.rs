@@ -78,6 +78,19 @@ async fn duplicate_webhooks_change_nothing(h: &Harness) {
     assert_eq!(after["state"], "captured");
     assert_eq!(after["captured_amount"], 1300);
     assert_eq!(h.gateway_charges(&session.reference), 1);
+    // The merchant API lists both deliveries, the repeat pointing at the first.
+    let hooks = after["webhooks"].as_array().expect("webhooks listed");
+    let by_verdict = |verdict: &str| {
+        hooks
+            .iter()
+            .find(|hook| hook["verdict"] == verdict)
+            .unwrap_or_else(|| panic!("a {verdict} delivery in {after}"))
+    };
+    let (first, repeat) = (by_verdict("confirmed"), by_verdict("duplicate"));
+    assert_eq!(hooks.len(), 2, "{after}");
+    assert_eq!(repeat["duplicate_of"], first["id"]);
+    assert_eq!(first["claimed_amount"], 1300);
+    assert!(first["received_at"].as_str().is_some_and(|at| at.contains('T')));
 }
 
 async fn lost_webhook_is_made_up_by_the_return_visit(h: &Harness) {

@@ -19,6 +19,7 @@ mod store;
 mod api_support;
 mod api_adjust;
 mod api_card_data;
+mod api_customer_cards;
 mod api_idempotency;
 mod api_modes;
 mod api_three_ds;

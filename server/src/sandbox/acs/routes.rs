@@ -10,7 +10,6 @@ use axum::http::StatusCode;
 use axum::http::header::CACHE_CONTROL;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
-use reqwest::Url;
 use serde::Deserialize;
 
 use super::decide::{Choice, DecideError, decide};
@@ -69,21 +68,12 @@ async fn show(
         .unwrap_or_default();
     let card = format!("{} •••• {last4}", record.card.scheme);
     let action = state.config.public_url(ACS_PATH);
-    let return_origins: Vec<String> = [
-        &session.return_url.success_url,
-        &session.return_url.decline_url,
-    ]
-    .into_iter()
-    .filter_map(|url| Url::parse(url).ok())
-    .map(|url| url.origin().ascii_serialization())
-    .collect();
     challenge(&ChallengePage {
         merchant: &state.config.merchant_legal_name,
         amount: &amount,
         card: &card,
         action: &action,
         token: &token,
-        return_origins: &return_origins,
     })
 }
 

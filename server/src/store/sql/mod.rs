@@ -13,6 +13,7 @@ mod codec;
 mod connect;
 mod idempotency;
 mod leases;
+mod logged_step;
 mod payments;
 mod rows;
 mod sessions;

@@ -12,14 +12,15 @@ use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::page::effective_limit;
 use crate::store::model::{
-    Advance, NewPayment, Page, PageCursor, Payment, PaymentChanges, PaymentQuery,
+    Advance, NewAttempt, NewPayment, Page, PageCursor, Payment, PaymentChanges, PaymentQuery,
 };
 use crate::store::secret::generate_token;
 use crate::store::traits::PaymentStore;
 use crate::store::transitions::{ALL_STATES, can_advance, parse_state, state_name};
 
-/// The compare-and-set. `$12..$21` are the expected states (padded by repetition); the guards
-/// after them are documented on `PaymentChanges`.
+/// The compare-and-set. `$12..$21` are the expected states (padded by repetition); `$22` is
+/// added to the attempt counter (1 when the step logs the gateway call that led to it); the
+/// guards are documented on `PaymentChanges`.
 const ADVANCE_SQL: &str = "UPDATE payments SET \
     state = $1, \
     gateway_transaction_id = COALESCE(gateway_transaction_id, $2), \
@@ -34,6 +35,7 @@ const ADVANCE_SQL: &str = "UPDATE payments SET \
         ELSE pending_since END, \
     next_check_at = CASE WHEN $1 IN ('created', 'pending') THEN COALESCE($10, next_check_at) \
         ELSE $10 END, \
+    attempts = attempts + $22, \
     updated_at = $9 \
     WHERE id = $11 \
     AND state IN ($12, $13, $14, $15, $16, $17, $18, $19, $20, $21) \
@@ -64,41 +66,11 @@ where
     for<'r> StateCountRow: FromRow<'r, DB::Row>,
 {
     async fn create_payment(&self, new: NewPayment) -> StoreResult<Payment> {
-        let now = ms(OffsetDateTime::now_utc());
-        let card = new.card.as_ref();
-        let sql = format!(
-            "INSERT INTO payments (id, session_id, customer_id, kind, state, amount, currency, \
-             merchant_txn_ref, card_brand, card_bin, card_last4, card_expiry_month, \
-             card_expiry_year, saved_card_id, webhook_token, review_deadline, next_check_at, \
-             created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
-             $17, $18, $18) RETURNING {PAYMENT_COLUMNS}"
-        );
-        let row = sqlx::query_as::<DB, PaymentRow>(&sql)
-            .bind(Uuid::new_v4().to_string())
-            .bind(new.session_id)
-            .bind(new.customer_id)
-            .bind(new.kind.as_str().to_owned())
-            .bind(state_name(PaymentState::Created).to_owned())
-            .bind(int(new.amount, "amount")?)
-            .bind(new.currency)
-            .bind(new.merchant_txn_ref)
-            .bind(card.map(|c| c.brand.id().to_owned()))
-            .bind(
-                card.and_then(|c| c.bin.as_ref())
-                    .map(|b| b.as_str().to_owned()),
-            )
-            .bind(card.map(|c| c.last4.as_str().to_owned()))
-            .bind(card.map(|c| i64::from(c.expiry_month)))
-            .bind(card.map(|c| i64::from(c.expiry_year)))
-            .bind(new.saved_card_id)
-            .bind(secrecy::ExposeSecret::expose_secret(&generate_token("")).to_owned())
-            .bind(ms(new.review_deadline))
-            .bind(ms(new.next_check_at))
-            .bind(now)
-            .fetch_one(&self.pool)
-            .await?;
-        row.try_into()
+        insert_payment::<DB>(&self.pool, new, PaymentState::Created).await
+    }
+
+    async fn create_pending_payment(&self, new: NewPayment) -> StoreResult<Payment> {
+        insert_payment::<DB>(&self.pool, new, PaymentState::Pending).await
     }
 
     async fn get_payment(&self, id: &str) -> StoreResult<Option<Payment>> {
@@ -133,34 +105,25 @@ where
         changes: PaymentChanges,
     ) -> StoreResult<Advance> {
         let expected = expected_states(from, to, &changes)?;
-        let sql = format!("{ADVANCE_SQL}{PAYMENT_COLUMNS}");
-        let mut query = sqlx::query_as::<DB, PaymentRow>(&sql)
-            .bind(state_name(to).to_owned())
-            .bind(changes.gateway_transaction_id)
-            .bind(changes.gateway_ref)
-            .bind(changes.response_code)
-            .bind(changes.decline_code.map(|c| decline_name(c).to_owned()))
-            .bind(int_opt(changes.captured_amount, "captured_amount")?)
-            .bind(int_opt(changes.refund, "refund")?)
-            .bind(changes.subscription_id)
-            .bind(ms(OffsetDateTime::now_utc()))
-            .bind(ms_opt(changes.next_check_at))
-            .bind(id.to_owned());
-        for slot in 0..ALL_STATES.len() {
-            let state = expected.get(slot).unwrap_or(&expected[0]);
-            query = query.bind(state_name(*state).to_owned());
-        }
-        let moved = query
-            .fetch_optional(&self.pool)
-            .await
-            .map_err(|e| StoreError::on_unique(e, "gateway transaction id"))?;
-        match moved {
-            Some(row) => Ok(Advance::Moved(row.try_into()?)),
+        let mut conn = self.pool.acquire().await?;
+        match cas_step::<DB>(&mut conn, id, &expected, to, changes, 0).await? {
+            Some(payment) => Ok(Advance::Moved(payment)),
             None => match self.get_payment(id).await? {
                 Some(payment) => Ok(Advance::Unchanged(payment)),
                 None => Err(StoreError::NotFound("payment")),
             },
         }
+    }
+
+    async fn advance_payment_logged(
+        &self,
+        id: &str,
+        from: &[PaymentState],
+        to: PaymentState,
+        changes: PaymentChanges,
+        attempt: NewAttempt,
+    ) -> StoreResult<Advance> {
+        super::logged_step::advance_logged::<DB>(&self.pool, id, from, to, changes, attempt).await
     }
 
     async fn note_gateway_transaction(
@@ -224,9 +187,119 @@ where
     }
 }
 
+/// Inserts `new` in its first state: `created`, or `pending` (then `pending_since` is now).
+async fn insert_payment<DB>(
+    pool: &sqlx::Pool<DB>,
+    new: NewPayment,
+    state: PaymentState,
+) -> StoreResult<Payment>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<i64>: Encode<'q, DB>,
+    for<'q> Option<String>: Encode<'q, DB>,
+    for<'r> PaymentRow: FromRow<'r, DB::Row>,
+{
+    if !matches!(state, PaymentState::Created | PaymentState::Pending) {
+        return Err(StoreError::Invalid {
+            field: "state",
+            reason: "a payment starts created or pending",
+        });
+    }
+    let now = ms(OffsetDateTime::now_utc());
+    let card = new.card.as_ref();
+    let sql = format!(
+        "INSERT INTO payments (id, session_id, customer_id, kind, state, amount, currency, \
+             merchant_txn_ref, card_brand, card_bin, card_last4, card_expiry_month, \
+             card_expiry_year, saved_card_id, webhook_token, review_deadline, next_check_at, \
+             pending_since, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
+             $17, $18, $19, $19) RETURNING {PAYMENT_COLUMNS}"
+    );
+    let row = sqlx::query_as::<DB, PaymentRow>(&sql)
+        .bind(Uuid::new_v4().to_string())
+        .bind(new.session_id)
+        .bind(new.customer_id)
+        .bind(new.kind.as_str().to_owned())
+        .bind(state_name(state).to_owned())
+        .bind(int(new.amount, "amount")?)
+        .bind(new.currency)
+        .bind(new.merchant_txn_ref)
+        .bind(card.map(|c| c.brand.id().to_owned()))
+        .bind(
+            card.and_then(|c| c.bin.as_ref())
+                .map(|b| b.as_str().to_owned()),
+        )
+        .bind(card.map(|c| c.last4.as_str().to_owned()))
+        .bind(card.map(|c| i64::from(c.expiry_month)))
+        .bind(card.map(|c| i64::from(c.expiry_year)))
+        .bind(new.saved_card_id)
+        .bind(secrecy::ExposeSecret::expose_secret(&generate_token("")).to_owned())
+        .bind(ms(new.review_deadline))
+        .bind(ms(new.next_check_at))
+        .bind((state == PaymentState::Pending).then_some(now))
+        .bind(now)
+        .fetch_one(pool)
+        .await?;
+    row.try_into()
+}
+
+/// The compare-and-set step on `conn`, adding `attempts` to the attempt counter when it moves;
+/// `None` when the payment was not in an `expected` state or a guard failed.
+pub(crate) async fn cas_step<DB>(
+    conn: &mut DB::Connection,
+    id: &str,
+    expected: &[PaymentState],
+    to: PaymentState,
+    changes: PaymentChanges,
+    attempts: i64,
+) -> StoreResult<Option<Payment>>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<i64>: Encode<'q, DB>,
+    for<'q> Option<String>: Encode<'q, DB>,
+    for<'r> PaymentRow: FromRow<'r, DB::Row>,
+{
+    let first = *expected.first().ok_or(StoreError::Invalid {
+        field: "from",
+        reason: "names no state",
+    })?;
+    let sql = format!("{ADVANCE_SQL}{PAYMENT_COLUMNS}");
+    let mut query = sqlx::query_as::<DB, PaymentRow>(&sql)
+        .bind(state_name(to).to_owned())
+        .bind(changes.gateway_transaction_id)
+        .bind(changes.gateway_ref)
+        .bind(changes.response_code)
+        .bind(changes.decline_code.map(|c| decline_name(c).to_owned()))
+        .bind(int_opt(changes.captured_amount, "captured_amount")?)
+        .bind(int_opt(changes.refund, "refund")?)
+        .bind(changes.subscription_id)
+        .bind(ms(OffsetDateTime::now_utc()))
+        .bind(ms_opt(changes.next_check_at))
+        .bind(id.to_owned());
+    for slot in 0..ALL_STATES.len() {
+        let state = expected.get(slot).unwrap_or(&first);
+        query = query.bind(state_name(*state).to_owned());
+    }
+    query
+        .bind(attempts)
+        .fetch_optional(conn)
+        .await
+        .map_err(|e| StoreError::on_unique(e, "gateway transaction id"))?
+        .map(Payment::try_from)
+        .transpose()
+}
+
 /// Checks a requested step against the state machine and the changes it carries, and returns
 /// the distinct expected states.
-fn expected_states(
+pub(crate) fn expected_states(
     from: &[PaymentState],
     to: PaymentState,
     changes: &PaymentChanges,

@@ -210,22 +210,36 @@ impl Page {
             .unwrap_or_else(|e| panic!("type into {css}: {e}"));
     }
 
-    /// Selects all text of `css` and deletes it with the keyboard.
+    /// Deletes the text of `css` with the keyboard: End, then Backspace once per character (a
+    /// select-all shortcut is not reliable across WebDriver key handling), and checks it is gone.
     pub async fn clear_by_keys(&self, css: &str) {
         let element = self.find_ready(css).await;
         element
             .click()
             .await
             .unwrap_or_else(|e| panic!("click {css}: {e}"));
-        let select_all = format!("{}a", char::from(Key::Control));
-        element
-            .send_keys(&select_all)
+        let length = self
+            .prop(css, "value")
             .await
-            .unwrap_or_else(|e| panic!("select {css}: {e}"));
+            .unwrap_or_default()
+            .chars()
+            .count();
+        let backspace = char::from(Key::Backspace);
+        let keys: String = std::iter::once(char::from(Key::End))
+            .chain(std::iter::repeat_n(backspace, length))
+            .collect();
         element
-            .send_keys(&char::from(Key::Backspace).to_string())
+            .send_keys(&keys)
             .await
             .unwrap_or_else(|e| panic!("clear {css}: {e}"));
+        self.until(&format!("`{css}` empty"), || async {
+            self.prop(css, "value")
+                .await
+                .unwrap_or_default()
+                .is_empty()
+                .then_some(())
+        })
+        .await;
     }
 
     /// Clicks `css` once it is displayed and enabled.

@@ -1,7 +1,7 @@
-//! Japanese catalogue: one line per [`super::Msg`], in declaration order.
-
-pub(super) const TEXT: &str = "\
-カード名義
+// Japanese catalogue of the checkout component: one line per message of src/i18n/messages.rs,
+// in declaration order. Not in the wasm: js/catalogues.js imports it the first time the
+// component shows Japanese (src/i18n/catalogues.rs).
+export default `カード名義
 カード番号
 有効期限（MM / YY）
 セキュリティコード
@@ -107,4 +107,4 @@ pub(super) const TEXT: &str = "\
 金額
 状態
 変更できませんでした。もう一度お試しください。
-サブスクリプションを更新しました。";
+サブスクリプションを更新しました。`;

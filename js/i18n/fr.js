@@ -1,7 +1,7 @@
-//! French catalogue: one line per [`super::Msg`], in declaration order.
-
-pub(super) const TEXT: &str = "\
-Nom sur la carte
+// French catalogue of the checkout component: one line per message of src/i18n/messages.rs,
+// in declaration order. Not in the wasm: js/catalogues.js imports it the first time the
+// component shows French (src/i18n/catalogues.rs).
+export default `Nom sur la carte
 Numéro de carte
 Date d’expiration (MM / AA)
 Cryptogramme
@@ -107,4 +107,4 @@ Date
 Montant
 Statut
 La modification n’a pas pu être effectuée. Veuillez réessayer.
-Abonnement mis à jour.";
+Abonnement mis à jour.`;

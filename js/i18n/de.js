@@ -1,7 +1,7 @@
-//! German catalogue: one line per [`super::Msg`], in declaration order.
-
-pub(super) const TEXT: &str = "\
-Name auf der Karte
+// German catalogue of the checkout component: one line per message of src/i18n/messages.rs,
+// in declaration order. Not in the wasm: js/catalogues.js imports it the first time the
+// component shows German (src/i18n/catalogues.rs).
+export default `Name auf der Karte
 Kartennummer
 Ablaufdatum (MM / JJ)
 Prüfnummer
@@ -107,4 +107,4 @@ Datum
 Betrag
 Status
 Die Änderung konnte nicht vorgenommen werden. Bitte versuchen Sie es erneut.
-Abonnement aktualisiert.";
+Abonnement aktualisiert.`;

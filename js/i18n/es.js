@@ -1,7 +1,7 @@
-//! Spanish catalogue: one line per [`super::Msg`], in declaration order.
-
-pub(super) const TEXT: &str = "\
-Nombre en la tarjeta
+// Spanish catalogue of the checkout component: one line per message of src/i18n/messages.rs,
+// in declaration order. Not in the wasm: js/catalogues.js imports it the first time the
+// component shows Spanish (src/i18n/catalogues.rs).
+export default `Nombre en la tarjeta
 Número de tarjeta
 Fecha de caducidad (MM / AA)
 Código de seguridad
@@ -107,4 +107,4 @@ Fecha
 Importe
 Estado
 No se ha podido hacer el cambio. Inténtalo de nuevo.
-Suscripción actualizada.";
+Suscripción actualizada.`;

@@ -1,0 +1,110 @@
+//! Where the catalogues live. English is compiled into the wasm; German, French, Spanish and
+//! Japanese are JS modules (`js/i18n/<tag>.js`) imported the first time their language is
+//! shown, so a page in English downloads none of them. A loaded catalogue stays in memory for
+//! the life of the page (at most four, a few KB each).
+
+use super::{Locale, Msg, en};
+use std::cell::RefCell;
+use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::wasm_bindgen;
+
+#[wasm_bindgen(module = "/js/catalogues.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = loadCatalogue, catch)]
+    async fn load_catalogue(tag: &str) -> Result<JsValue, JsValue>;
+}
+
+thread_local! {
+    static LOADED: RefCell<Vec<(Locale, &'static str)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The catalogue of `locale`, if it is in memory (English always is).
+pub(super) fn get(locale: Locale) -> Option<&'static str> {
+    if locale == Locale::En {
+        return Some(en::TEXT);
+    }
+    #[cfg(test)]
+    if let Some(text) = bundled::get(locale) {
+        return Some(text);
+    }
+    LOADED.with_borrow(|loaded| {
+        loaded
+            .iter()
+            .find(|(known, _)| *known == locale)
+            .map(|(_, text)| *text)
+    })
+}
+
+/// Whether `locale`'s texts can be shown without waiting.
+pub fn is_loaded(locale: Locale) -> bool {
+    get(locale).is_some()
+}
+
+/// Makes `locale`'s catalogue available. The error is a sentence for the console; until a
+/// catalogue loads, its language shows the English texts.
+pub async fn load(locale: Locale) -> Result<(), String> {
+    if is_loaded(locale) {
+        return Ok(());
+    }
+    let refuse = |why: &str| {
+        [
+            "card-checkout: the \"",
+            locale.tag(),
+            "\" messages ",
+            why,
+            "; showing English",
+        ]
+        .concat()
+    };
+    let value = load_catalogue(locale.tag())
+        .await
+        .map_err(|_| refuse("could not be loaded (js/i18n/ missing next to the component?)"))?;
+    let text = value
+        .as_string()
+        .filter(|text| text.split('\n').count() == Msg::COUNT)
+        .ok_or_else(|| refuse("do not match this version of the component"))?;
+    // Two components may load the same language at once: keep the first copy.
+    if !is_loaded(locale) {
+        let text: &'static str = Box::leak(text.into_boxed_str());
+        LOADED.with_borrow_mut(|loaded| loaded.push((locale, text)));
+    }
+    Ok(())
+}
+
+/// Unit tests read the catalogues straight from the JS modules (the browser tests in `tests/`
+/// load them as the page does).
+#[cfg(test)]
+pub(super) mod bundled {
+    use super::Locale;
+
+    /// The template literal of `export default `...`;`.
+    fn body(module: &'static str) -> &'static str {
+        let start = module.find('`').map_or(0, |at| at + 1);
+        let end = module.rfind('`').unwrap_or(module.len());
+        &module[start..end]
+    }
+
+    /// The bundled text of a non-English `locale`.
+    pub fn get(locale: Locale) -> Option<&'static str> {
+        let module = match locale {
+            Locale::En => return None,
+            Locale::De => include_str!("../../js/i18n/de.js"),
+            Locale::Fr => include_str!("../../js/i18n/fr.js"),
+            Locale::Es => include_str!("../../js/i18n/es.js"),
+            Locale::Ja => include_str!("../../js/i18n/ja.js"),
+        };
+        Some(body(module))
+    }
+
+    #[test]
+    fn modules_hold_one_plain_template_literal() {
+        for locale in [Locale::De, Locale::Fr, Locale::Es, Locale::Ja] {
+            let text = get(locale).unwrap_or_default();
+            assert!(!text.is_empty(), "{locale:?}");
+            assert!(
+                !text.contains(['`', '\\']) && !text.contains("${"),
+                "{locale:?}: backticks, backslashes and ${{ would change the text in JS"
+            );
+        }
+    }
+}
