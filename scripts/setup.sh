@@ -57,9 +57,11 @@ if ! grep -q "wasm_bindgen = \"$wbg\"" Trunk.toml; then
   exit 1
 fi
 
-apt_install binaryen
 # Every crate of Cargo.lock for every target, so the offline trunk build finds the wasm ones.
 cargo fetch --locked --quiet
+# binaryen's wasm-opt and terser for the release bundle (pinned in tools/package-lock.json).
+command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+scripts/wasm-opt.sh --install >/dev/null
 if [ "$mode" = "test" ]; then
   apt_install chromium chromium-driver postgresql
 fi

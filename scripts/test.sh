@@ -31,6 +31,7 @@ cargo test --workspace
 
 step "trunk build --release"
 trunk build --release --offline
+scripts/wasm-opt.sh
 
 step "browser tests (wasm-bindgen-test in headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver \

@@ -44,7 +44,10 @@ impl Ctx {
     /// The text of `msg` in the current language, for code outside a view build (in the
     /// language the view was built in once the component is gone).
     pub fn now(self, msg: Msg) -> &'static str {
-        self.locale.try_get_untracked().unwrap_or(self.loc).text(msg)
+        self.locale
+            .try_get_untracked()
+            .unwrap_or(self.loc)
+            .text(msg)
     }
 
     /// A clone of the server client for an async task, or `None` once the component is

@@ -50,8 +50,10 @@ struct WindowListener {
 impl Drop for WindowListener {
     fn drop(&mut self) {
         if let Some(window) = web_sys::window() {
-            let _ = window
-                .remove_event_listener_with_callback(self.event, self.closure.as_ref().unchecked_ref());
+            let _ = window.remove_event_listener_with_callback(
+                self.event,
+                self.closure.as_ref().unchecked_ref(),
+            );
         }
     }
 }

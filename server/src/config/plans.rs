@@ -341,7 +341,10 @@ mod tests {
             trial.discount.map(|d| (d.percentage, d.cycles)),
             Some((20, 2))
         );
-        assert_eq!((trial.max_cycles, trial.cycle_unit), (12, CycleUnit::Months));
+        assert_eq!(
+            (trial.max_cycles, trial.cycle_unit),
+            (12, CycleUnit::Months)
+        );
         assert_eq!(first_charge(trial), 0);
     }
 }

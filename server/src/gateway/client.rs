@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::config::GatewayConfig;
 use super::error::GatewayError;
 use super::outcome;
-use super::transport::Transport;
+use super::transport::{Reply, Transport};
 use super::wire::validate::{self, WireValidationError};
 use super::wire::{
     CaptureRequest, PaymentRequest, RefundRequest, SubscriptionListResponse,
@@ -53,8 +53,7 @@ impl GatewayClient {
         request: &PaymentRequest,
     ) -> Result<TransactionResponse, GatewayError> {
         request.validate(false)?;
-        let reply = self.transport.post("payment", Some(json(request)?)).await?;
-        outcome::transaction(reply)
+        outcome::transaction(self.post_json("payment", request).await?)
     }
 
     /// `POST /authorization`: authorization only (`PRE_AUTH`); capture or void it later.
@@ -64,11 +63,7 @@ impl GatewayClient {
         request: &PaymentRequest,
     ) -> Result<TransactionResponse, GatewayError> {
         request.validate(false)?;
-        let reply = self
-            .transport
-            .post("authorization", Some(json(request)?))
-            .await?;
-        outcome::transaction(reply)
+        outcome::transaction(self.post_json("authorization", request).await?)
     }
 
     /// `POST /paymentv2`: 3D Secure purchase; `return_url` is required. The answer carries
@@ -79,11 +74,7 @@ impl GatewayClient {
         request: &PaymentRequest,
     ) -> Result<ThreeDsInitiationResponse, GatewayError> {
         request.validate(true)?;
-        let reply = self
-            .transport
-            .post("paymentv2", Some(json(request)?))
-            .await?;
-        outcome::three_ds_start(reply)
+        outcome::three_ds_start(self.post_json("paymentv2", request).await?)
     }
 
     /// `POST /authorizationv2`: 3D Secure authorization; `return_url` is required.
@@ -93,11 +84,7 @@ impl GatewayClient {
         request: &PaymentRequest,
     ) -> Result<ThreeDsInitiationResponse, GatewayError> {
         request.validate(true)?;
-        let reply = self
-            .transport
-            .post("authorizationv2", Some(json(request)?))
-            .await?;
-        outcome::three_ds_start(reply)
+        outcome::three_ds_start(self.post_json("authorizationv2", request).await?)
     }
 
     /// `POST /capture`: capture up to the authorized amount (a smaller capture releases the rest).
@@ -107,8 +94,7 @@ impl GatewayClient {
         request: &CaptureRequest,
     ) -> Result<TransactionResponse, GatewayError> {
         request.validate()?;
-        let reply = self.transport.post("capture", Some(json(request)?)).await?;
-        outcome::transaction(reply)
+        outcome::transaction(self.post_json("capture", request).await?)
     }
 
     /// `POST /refund`: refund part or all of a captured amount.
@@ -118,16 +104,14 @@ impl GatewayClient {
         request: &RefundRequest,
     ) -> Result<TransactionResponse, GatewayError> {
         request.validate()?;
-        let reply = self.transport.post("refund", Some(json(request)?)).await?;
-        outcome::transaction(reply)
+        outcome::transaction(self.post_json("refund", request).await?)
     }
 
     /// `POST /void`: cancel an authorization.
     #[tracing::instrument(name = "gateway", skip_all, fields(endpoint = "void"))]
     pub async fn void(&self, request: &VoidRequest) -> Result<TransactionResponse, GatewayError> {
         request.validate()?;
-        let reply = self.transport.post("void", Some(json(request)?)).await?;
-        outcome::transaction(reply)
+        outcome::transaction(self.post_json("void", request).await?)
     }
 
     /// `GET /transaction/status/{transactionId}` (retried). A declined transaction is still a
@@ -154,11 +138,7 @@ impl GatewayClient {
         request: &SubscriptionPaymentRequest,
     ) -> Result<TransactionResponse, GatewayError> {
         request.validate()?;
-        let reply = self
-            .transport
-            .post("subscription/payment", Some(json(request)?))
-            .await?;
-        outcome::transaction(reply)
+        outcome::transaction(self.post_json("subscription/payment", request).await?)
     }
 
     /// `POST /subscription/{id}/pause` (no body, never retried).
@@ -221,14 +201,16 @@ impl GatewayClient {
             .await?;
         outcome::subscription_change(reply)
     }
-}
 
-/// Serialises a request body. Only the body's own serializer exposes card data.
-fn json<T: Serialize>(body: &T) -> Result<Vec<u8>, GatewayError> {
-    serde_json::to_vec(body).map_err(|e| {
-        GatewayError::InvalidRequest(WireValidationError::new(
-            "body",
-            format!("cannot be serialised: {e}"),
-        ))
-    })
+    /// Sends `body` as JSON in one `POST /{path}` (never retried). Only the body's own
+    /// serializer exposes card data.
+    async fn post_json<T: Serialize>(&self, path: &str, body: &T) -> Result<Reply, GatewayError> {
+        let json = serde_json::to_vec(body).map_err(|e| {
+            GatewayError::InvalidRequest(WireValidationError::new(
+                "body",
+                format!("cannot be serialised: {e}"),
+            ))
+        })?;
+        self.transport.post(path, Some(json)).await
+    }
 }

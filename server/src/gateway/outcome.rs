@@ -25,18 +25,9 @@ pub(crate) fn transaction(reply: Reply) -> Result<TransactionResponse, GatewayEr
     if let Some(decided) = decided_transaction(&reply) {
         return decided;
     }
-    match class(reply.status) {
-        Class::Success => match serde_json::from_slice::<TransactionResponse>(&reply.body) {
-            Ok(response) if response.success => Ok(response),
-            Ok(response) => Err(rejected_by(reply.status, &response.gateway_response)),
-            Err(e) => Err(unknown(
-                &reply,
-                &format!("body is not a transaction response: {e}"),
-            )),
-        },
-        Class::ClientError => Err(rejected(&reply)),
-        Class::Other => Err(unknown(&reply, "no transaction in the answer")),
-    }
+    state_change(&reply, "transaction", |r: &TransactionResponse| {
+        (r.success, Some(&r.gateway_response))
+    })
 }
 
 /// A 3DS start (`paymentv2`, `authorizationv2`): `Ok` with the redirect when `success`; a
@@ -46,41 +37,43 @@ pub(crate) fn three_ds_start(reply: Reply) -> Result<ThreeDsInitiationResponse, 
     if let Some(Err(declined)) = decided_transaction(&reply) {
         return Err(declined);
     }
-    match class(reply.status) {
-        Class::Success => match serde_json::from_slice::<ThreeDsInitiationResponse>(&reply.body) {
-            Ok(start) if start.success => Ok(start),
-            Ok(start) => Err(match &start.gateway_response {
-                Some(gateway) => rejected_by(reply.status, gateway),
-                None => rejected(&reply),
-            }),
-            Err(e) => Err(unknown(
-                &reply,
-                &format!("body is not a 3DS initiation response: {e}"),
-            )),
-        },
-        Class::ClientError => Err(rejected(&reply)),
-        Class::Other => Err(unknown(&reply, "no 3DS initiation in the answer")),
-    }
+    state_change(&reply, "3DS initiation", |r: &ThreeDsInitiationResponse| {
+        (r.success, r.gateway_response.as_ref())
+    })
 }
 
 /// Pause, resume, cancel: state-changing `POST`s, so an unreadable answer is
 /// `OutcomeUnknown` (confirm with a subscription read).
 pub(crate) fn subscription_change(reply: Reply) -> Result<SubscriptionResponse, GatewayError> {
     credentials_or_missing(&reply)?;
+    state_change(&reply, "subscription", |r: &SubscriptionResponse| {
+        (r.success, r.gateway_response.as_ref())
+    })
+}
+
+/// A state-changing answer that no transaction in it has decided. `judge` gives a parsed body's
+/// `success` and `gateway_response`: a 2xx body with `success` → `Ok`; without → `Rejected`
+/// (with its `gateway_response` if any); a 4xx → `Rejected`; anything unreadable or any other
+/// status → `OutcomeUnknown`. `noun` names the body in those reasons.
+fn state_change<T: DeserializeOwned>(
+    reply: &Reply,
+    noun: &str,
+    judge: impl FnOnce(&T) -> (bool, Option<&GatewayResponse>),
+) -> Result<T, GatewayError> {
     match class(reply.status) {
-        Class::Success => match serde_json::from_slice::<SubscriptionResponse>(&reply.body) {
-            Ok(response) if response.success => Ok(response),
-            Ok(response) => Err(match &response.gateway_response {
-                Some(gateway) => rejected_by(reply.status, gateway),
-                None => rejected(&reply),
-            }),
+        Class::Success => match serde_json::from_slice::<T>(&reply.body) {
+            Ok(answer) => match judge(&answer) {
+                (true, _) => Ok(answer),
+                (false, Some(gateway)) => Err(rejected_by(reply.status, gateway)),
+                (false, None) => Err(rejected(reply)),
+            },
             Err(e) => Err(unknown(
-                &reply,
-                &format!("body is not a subscription response: {e}"),
+                reply,
+                &format!("body is not a {noun} response: {e}"),
             )),
         },
-        Class::ClientError => Err(rejected(&reply)),
-        Class::Other => Err(unknown(&reply, "no subscription in the answer")),
+        Class::ClientError => Err(rejected(reply)),
+        Class::Other => Err(unknown(reply, &format!("no {noun} in the answer"))),
     }
 }
 

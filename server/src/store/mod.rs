@@ -16,8 +16,8 @@ pub mod traits;
 pub mod transitions;
 
 pub use error::{StoreError, StoreResult};
-pub use stats::{Backlog, StatsStore};
 pub use sql::{Dialect, PostgresStore, SqlStore, SqliteStore, connect};
+pub use stats::{Backlog, StatsStore};
 pub use traits::{
     ActivityStore, CustomerStore, IdempotencyStore, LeaseStore, PaymentStore, SessionStore, Store,
     SubscriptionStore,

@@ -90,7 +90,11 @@ async fn duplicate_webhooks_change_nothing(h: &Harness) {
     assert_eq!(hooks.len(), 2, "{after}");
     assert_eq!(repeat["duplicate_of"], first["id"]);
     assert_eq!(first["claimed_amount"], 1300);
-    assert!(first["received_at"].as_str().is_some_and(|at| at.contains('T')));
+    assert!(
+        first["received_at"]
+            .as_str()
+            .is_some_and(|at| at.contains('T'))
+    );
 }
 
 async fn lost_webhook_is_made_up_by_the_return_visit(h: &Harness) {
