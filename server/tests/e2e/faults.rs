@@ -68,19 +68,16 @@ async fn killed_after_gateway_approval_then_settled_once_by_the_reconciler() {
             .await;
         rig.server.kill();
         let _ = clicking.await;
+        let before_crash = rig.server.log_text();
+        assert!(
+            !before_crash.contains("payment settled"),
+            "the crash came before the approval was recorded:\n{before_crash}"
+        );
 
+        // The gateway id was noted before the crash, so the restarted reconciler may settle the
+        // payment at once: what matters is that it ends captured, once.
         rig.server.unset_env("CHECKOUT_FAILPOINT");
         rig.server.restart();
-        let pending = rig.merchant.session_payments(&session).await;
-        assert_eq!(
-            pending.len(),
-            1,
-            "one payment recorded before the crash: {pending:?}"
-        );
-        assert_ne!(
-            pending[0]["state"], "captured",
-            "the crash came before the approval was recorded"
-        );
 
         // The reconciler settles it; the customer reopens their order page and sees it paid.
         let paid = rig

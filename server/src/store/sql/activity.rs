@@ -4,6 +4,7 @@ use async_trait::async_trait;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
 use super::codec::{int_opt, ms};
+use super::fetch::all_by_key;
 use super::rows::{ATTEMPT_COLUMNS, AttemptRow, WEBHOOK_COLUMNS, WebhookRow};
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
@@ -66,13 +67,7 @@ where
         let sql = format!(
             "SELECT {ATTEMPT_COLUMNS} FROM gateway_attempts WHERE payment_id = $1 ORDER BY id"
         );
-        sqlx::query_as::<DB, AttemptRow>(&sql)
-            .bind(payment_id.to_owned())
-            .fetch_all(&self.pool)
-            .await?
-            .into_iter()
-            .map(GatewayAttempt::try_from)
-            .collect()
+        all_by_key::<DB, AttemptRow, _>(&self.pool, &sql, payment_id).await
     }
 
     async fn record_webhook(&self, event: NewWebhookEvent) -> StoreResult<WebhookReceipt> {
@@ -138,12 +133,6 @@ where
         let sql = format!(
             "SELECT {WEBHOOK_COLUMNS} FROM webhook_events WHERE payment_id = $1 ORDER BY id"
         );
-        sqlx::query_as::<DB, WebhookRow>(&sql)
-            .bind(payment_id.to_owned())
-            .fetch_all(&self.pool)
-            .await?
-            .into_iter()
-            .map(WebhookEvent::try_from)
-            .collect()
+        all_by_key::<DB, WebhookRow, _>(&self.pool, &sql, payment_id).await
     }
 }

@@ -9,6 +9,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::codec::{ms, named, time, unsigned};
+use super::fetch::all_by_key;
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::{Customer, Last4, NewCustomerToken, NewSavedCard, SavedCardRecord};
@@ -153,13 +154,7 @@ where
             "SELECT {CARD_COLUMNS} FROM saved_cards WHERE customer_id = $1 \
              ORDER BY created_at, id"
         );
-        sqlx::query_as::<DB, SavedCardRow>(&sql)
-            .bind(customer_id.to_owned())
-            .fetch_all(&self.pool)
-            .await?
-            .into_iter()
-            .map(SavedCardRecord::try_from)
-            .collect()
+        all_by_key::<DB, SavedCardRow, _>(&self.pool, &sql, customer_id).await
     }
 
     async fn get_card(

@@ -11,6 +11,7 @@ mod activity;
 mod cards;
 mod codec;
 mod connect;
+mod fetch;
 mod idempotency;
 mod leases;
 mod logged_step;

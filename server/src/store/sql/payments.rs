@@ -7,6 +7,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::codec::{decline_name, int, int_opt, ms, ms_opt, unsigned};
+use super::fetch::optional_by_key;
 use super::rows::{PAYMENT_COLUMNS, PaymentRow};
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
@@ -75,12 +76,7 @@ where
 
     async fn get_payment(&self, id: &str) -> StoreResult<Option<Payment>> {
         let sql = format!("SELECT {PAYMENT_COLUMNS} FROM payments WHERE id = $1");
-        sqlx::query_as::<DB, PaymentRow>(&sql)
-            .bind(id.to_owned())
-            .fetch_optional(&self.pool)
-            .await?
-            .map(Payment::try_from)
-            .transpose()
+        optional_by_key::<DB, PaymentRow, _>(&self.pool, &sql, id).await
     }
 
     async fn find_payment_by_gateway_id(
@@ -89,12 +85,7 @@ where
     ) -> StoreResult<Option<Payment>> {
         let sql =
             format!("SELECT {PAYMENT_COLUMNS} FROM payments WHERE gateway_transaction_id = $1");
-        sqlx::query_as::<DB, PaymentRow>(&sql)
-            .bind(gateway_transaction_id.to_owned())
-            .fetch_optional(&self.pool)
-            .await?
-            .map(Payment::try_from)
-            .transpose()
+        optional_by_key::<DB, PaymentRow, _>(&self.pool, &sql, gateway_transaction_id).await
     }
 
     async fn advance_payment(

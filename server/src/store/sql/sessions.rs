@@ -7,6 +7,7 @@ use uuid::Uuid;
 
 use super::cards::{CustomerRow, upsert_customer_on};
 use super::codec::{int, ms};
+use super::fetch::optional_by_key;
 use super::rows::{SESSION_COLUMNS, SessionRow};
 use super::{Dialect, SqlStore};
 use crate::store::error::StoreResult;
@@ -59,11 +60,6 @@ where
 
     async fn get_session(&self, id: &str) -> StoreResult<Option<Session>> {
         let sql = format!("SELECT {SESSION_COLUMNS} FROM checkout_sessions WHERE id = $1");
-        sqlx::query_as::<DB, SessionRow>(&sql)
-            .bind(id.to_owned())
-            .fetch_optional(&self.pool)
-            .await?
-            .map(Session::try_from)
-            .transpose()
+        optional_by_key::<DB, SessionRow, _>(&self.pool, &sql, id).await
     }
 }

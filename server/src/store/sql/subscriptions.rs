@@ -6,6 +6,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::codec::{int, ms, ms_opt, named, time, time_opt, unsigned};
+use super::fetch::{all_by_key, optional_by_key};
 use super::payments::page_cursor;
 use super::rows::IdRow;
 use super::{Dialect, SqlStore};
@@ -184,12 +185,7 @@ where
 
     async fn get_subscription(&self, id: &str) -> StoreResult<Option<Subscription>> {
         let sql = format!("SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE id = $1");
-        sqlx::query_as::<DB, SubscriptionRow>(&sql)
-            .bind(id.to_owned())
-            .fetch_optional(&self.pool)
-            .await?
-            .map(Subscription::try_from)
-            .transpose()
+        optional_by_key::<DB, SubscriptionRow, _>(&self.pool, &sql, id).await
     }
 
     async fn find_subscription_by_gateway_id(
@@ -199,12 +195,7 @@ where
         let sql = format!(
             "SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE gateway_subscription_id = $1"
         );
-        sqlx::query_as::<DB, SubscriptionRow>(&sql)
-            .bind(gateway_subscription_id.to_owned())
-            .fetch_optional(&self.pool)
-            .await?
-            .map(Subscription::try_from)
-            .transpose()
+        optional_by_key::<DB, SubscriptionRow, _>(&self.pool, &sql, gateway_subscription_id).await
     }
 
     async fn list_subscriptions(
@@ -319,12 +310,6 @@ where
             "SELECT {CYCLE_COLUMNS} FROM subscription_cycles WHERE subscription_id = $1 \
              ORDER BY cycle"
         );
-        sqlx::query_as::<DB, CycleRow>(&sql)
-            .bind(subscription_id.to_owned())
-            .fetch_all(&self.pool)
-            .await?
-            .into_iter()
-            .map(SubscriptionCycle::try_from)
-            .collect()
+        all_by_key::<DB, CycleRow, _>(&self.pool, &sql, subscription_id).await
     }
 }
