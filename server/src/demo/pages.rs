@@ -11,7 +11,10 @@ use std::path::PathBuf;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, LOCATION};
+use axum::http::header::{
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, IF_MODIFIED_SINCE, IF_NONE_MATCH,
+    LOCATION,
+};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
@@ -56,20 +59,48 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
             ApiFailure::NotFound("endpoint").into_response()
         };
     }
+    let unconditional = without_conditions(&request);
     let Ok(response) = ServeDir::new(&dir).oneshot(request).await;
     if response.status() == StatusCode::NOT_FOUND {
         return ApiFailure::NotFound("endpoint").into_response();
     }
-    let is_html = response
-        .headers()
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("text/html"));
-    if is_html && response.status() == StatusCode::OK {
+    if response.status() == StatusCode::NOT_MODIFIED {
+        // A 304 names no type: a page must never be answered with one, since the browser
+        // would merge this answer's headers (not the page's CSP) into its stored copy.
+        let Ok(full) = ServeDir::new(&dir).oneshot(unconditional).await;
+        return if is_html(&full) && full.status() == StatusCode::OK {
+            with_page_policy(full).await
+        } else {
+            response.into_response()
+        };
+    }
+    if is_html(&response) && response.status() == StatusCode::OK {
         with_page_policy(response).await
     } else {
         response.into_response()
     }
+}
+
+/// True when `response` is an HTML document.
+fn is_html<B>(response: &Response<B>) -> bool {
+    response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"))
+}
+
+/// The same read as `request` without its validators (`If-None-Match`, `If-Modified-Since`),
+/// so the file comes back in full.
+fn without_conditions(request: &Request) -> Request {
+    let mut copy = Request::new(Body::empty());
+    *copy.method_mut() = request.method().clone();
+    *copy.uri_mut() = request.uri().clone();
+    *copy.version_mut() = request.version();
+    *copy.headers_mut() = request.headers().clone();
+    copy.headers_mut().remove(IF_NONE_MATCH);
+    copy.headers_mut().remove(IF_MODIFIED_SINCE);
+    copy
 }
 
 /// The customer back from 3-D Secure lands on `/?checkout=…&session_id=…&payment_id=…` (the

@@ -1,6 +1,6 @@
 //! Scenario 5: the shopper saves their card on a first purchase; on the second purchase the
 //! saved card is offered (brand, last four, expiry) and pays in one click, without typing a
-//! card or a security code.
+//! card or a security code (the billing address is still asked).
 
 use std::time::Duration;
 
@@ -58,6 +58,8 @@ async fn a_saved_card_pays_the_second_purchase_in_one_click() {
             (!visible).then_some(())
         })
         .await;
+        // No card and no security code; the billing address is asked on every purchase.
+        fill_billing(&page, "JP", "100-0001").await;
         pay(&page).await;
         shop.wait_result(&page, "Payment successful").await;
         page.screenshot("paid-with-saved-card").await;

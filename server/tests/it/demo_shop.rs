@@ -209,6 +209,7 @@ async fn pages_come_from_the_build_and_unknown_paths_stay_404() {
             policy.contains("'wasm-unsafe-eval'") && policy.contains("frame-ancestors 'none'"),
             "{policy}"
         );
+        assert_revalidation_keeps_the_page_policy(&h, &home, &policy).await;
     } else {
         assert_eq!(home.status(), 503);
         assert!(home.text().await.expect("text").contains("trunk build"));
@@ -257,4 +258,52 @@ async fn with_a_real_gateway_there_is_no_demo() {
     let create = post(&h, "/demo/sessions", ALICE, json!({"item": "tshirt"})).await;
     assert_eq!(create.status(), 404);
     h.finish().await;
+}
+
+/// A browser revalidating its stored copy of a page gets the page again with its own CSP (a
+/// 304 would carry no policy of the page); a stylesheet may still be answered 304, without a
+/// CSP that would replace the stored one.
+async fn assert_revalidation_keeps_the_page_policy(
+    h: &Harness,
+    home: &reqwest::Response,
+    policy: &str,
+) {
+    let stamp = home
+        .headers()
+        .get("last-modified")
+        .expect("pages carry last-modified")
+        .clone();
+    let again = h
+        .api
+        .get(format!("{}/", h.base))
+        .header("if-modified-since", stamp)
+        .send()
+        .await
+        .expect("revalidate home");
+    assert_eq!(again.status(), 200, "a page is never answered 304");
+    assert_eq!(
+        again
+            .headers()
+            .get("content-security-policy")
+            .and_then(|v| v.to_str().ok()),
+        Some(policy)
+    );
+    let style = h
+        .api
+        .get(format!("{}/shop.css", h.base))
+        .send()
+        .await
+        .expect("stylesheet");
+    let Some(stamp) = style.headers().get("last-modified").cloned() else {
+        return;
+    };
+    let cached = h
+        .api
+        .get(format!("{}/shop.css", h.base))
+        .header("if-modified-since", stamp)
+        .send()
+        .await
+        .expect("revalidate stylesheet");
+    assert_eq!(cached.status(), 304);
+    assert!(cached.headers().get("content-security-policy").is_none());
 }

@@ -14,7 +14,7 @@ use axum::http::header::{
     CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY,
     STRICT_TRANSPORT_SECURITY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
 };
-use axum::http::{HeaderMap, HeaderName, HeaderValue};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 
@@ -50,6 +50,7 @@ pub async fn add_security_headers(
 ) -> Response {
     let is_api = request.uri().path().starts_with("/v1/");
     let mut response = next.run(request).await;
+    let not_modified = response.status() == StatusCode::NOT_MODIFIED;
     let headers = response.headers_mut();
     let html = is_html(headers);
     let fixed: [(HeaderName, &'static str); 3] = [
@@ -67,20 +68,24 @@ pub async fn add_security_headers(
             "max-age=31536000; includeSubDomains",
         );
     }
-    if html {
-        set_default(headers, CONTENT_SECURITY_POLICY, PAGE_CSP);
-        set_default(
-            headers,
-            HeaderName::from_static("cross-origin-opener-policy"),
-            "same-origin",
-        );
-        set_default(
-            headers,
-            HeaderName::from_static("permissions-policy"),
-            "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
-        );
-    } else {
-        set_default(headers, CONTENT_SECURITY_POLICY, API_CSP);
+    // A 304 refreshes the browser's stored copy, whose type it does not name: a CSP on it
+    // would replace the stored page's own policy, so it gets none.
+    if !not_modified {
+        if html {
+            set_default(headers, CONTENT_SECURITY_POLICY, PAGE_CSP);
+            set_default(
+                headers,
+                HeaderName::from_static("cross-origin-opener-policy"),
+                "same-origin",
+            );
+            set_default(
+                headers,
+                HeaderName::from_static("permissions-policy"),
+                "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+            );
+        } else {
+            set_default(headers, CONTENT_SECURITY_POLICY, API_CSP);
+        }
     }
     if is_api {
         set_default(headers, CACHE_CONTROL, "no-store");

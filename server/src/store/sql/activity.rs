@@ -14,6 +14,24 @@ use crate::store::model::{
 use crate::store::traits::ActivityStore;
 use crate::store::transitions::state_name;
 
+/// Logs one gateway call; `$1..$8` are its payment, subscription, endpoint, start, end,
+/// latency (see [`latency_us`]), outcome and HTTP status.
+pub(crate) const INSERT_ATTEMPT: &str = "INSERT INTO gateway_attempts (payment_id, \
+     subscription_id, endpoint, started_at, finished_at, latency_us, outcome, http_status) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+
+/// The call's duration in microseconds; an end before the start is refused.
+pub(crate) fn latency_us(attempt: &NewAttempt) -> StoreResult<i64> {
+    if attempt.finished_at < attempt.started_at {
+        return Err(StoreError::Invalid {
+            field: "finished_at",
+            reason: "is before started_at",
+        });
+    }
+    let latency = (attempt.finished_at - attempt.started_at).whole_microseconds();
+    Ok(i64::try_from(latency).unwrap_or(i64::MAX))
+}
+
 #[async_trait]
 impl<DB> ActivityStore for SqlStore<DB>
 where
@@ -28,20 +46,9 @@ where
     for<'r> WebhookRow: FromRow<'r, DB::Row>,
 {
     async fn record_attempt(&self, attempt: NewAttempt) -> StoreResult<GatewayAttempt> {
-        if attempt.finished_at < attempt.started_at {
-            return Err(StoreError::Invalid {
-                field: "finished_at",
-                reason: "is before started_at",
-            });
-        }
-        let latency = (attempt.finished_at - attempt.started_at).whole_microseconds();
-        let latency_us = i64::try_from(latency).unwrap_or(i64::MAX);
+        let latency_us = latency_us(&attempt)?;
         let mut tx = self.pool.begin().await?;
-        let sql = format!(
-            "INSERT INTO gateway_attempts (payment_id, subscription_id, endpoint, started_at, \
-             finished_at, latency_us, outcome, http_status) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {ATTEMPT_COLUMNS}"
-        );
+        let sql = format!("{INSERT_ATTEMPT} RETURNING {ATTEMPT_COLUMNS}");
         let row = sqlx::query_as::<DB, AttemptRow>(&sql)
             .bind(attempt.payment_id.clone())
             .bind(attempt.subscription_id)
@@ -134,5 +141,29 @@ where
             "SELECT {WEBHOOK_COLUMNS} FROM webhook_events WHERE payment_id = $1 ORDER BY id"
         );
         all_by_key::<DB, WebhookRow, _>(&self.pool, &sql, payment_id).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::model::AttemptOutcome;
+    use time::OffsetDateTime;
+
+    #[test]
+    fn a_call_cannot_end_before_it_starts() {
+        let at = OffsetDateTime::UNIX_EPOCH + time::Duration::seconds(10);
+        let mut attempt = NewAttempt {
+            payment_id: Some("p".into()),
+            subscription_id: None,
+            endpoint: "payment".into(),
+            started_at: at,
+            finished_at: at + time::Duration::microseconds(1500),
+            outcome: AttemptOutcome::Succeeded,
+            http_status: None,
+        };
+        assert_eq!(latency_us(&attempt).ok(), Some(1500));
+        attempt.finished_at = at - time::Duration::seconds(1);
+        assert!(latency_us(&attempt).is_err());
     }
 }

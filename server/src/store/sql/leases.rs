@@ -3,7 +3,7 @@
 //! leases only stop two instances from doing the same gateway lookups twice.
 
 use async_trait::async_trait;
-use sqlx::{Encode, Executor, FromRow, IntoArguments, Pool, Type};
+use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::{Duration, OffsetDateTime};
 
 use super::codec::{ms, ms_opt};
@@ -14,33 +14,15 @@ use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::{Payment, Subscription};
 use crate::store::traits::LeaseStore;
 
-/// What the lease statements need to know about one kind of leased row.
-struct Leased {
-    table: &'static str,
-    /// The column saying when the row is next due.
-    due: &'static str,
-    /// The condition on rows that can still change.
-    live: &'static str,
-}
-
-/// Payments, in the states the reconciler works on.
-const PAYMENTS: Leased = Leased {
-    table: "payments",
-    due: "next_check_at",
-    live: "state IN ('created', 'pending', 'needs_review')",
-};
-/// Subscriptions, in the statuses that can still change.
-const SUBSCRIPTIONS: Leased = Leased {
-    table: "subscriptions",
-    due: "next_poll_at",
-    live: "status IN ('active', 'paused')",
-};
+/// Payment states the reconciler works on.
+const UNSETTLED: &str = "('created', 'pending', 'needs_review')";
+/// Subscription statuses that can still change.
+const LIVE: &str = "('active', 'paused')";
 
 /// One statement that picks due, unleased rows and leases them. The conditions are repeated
 /// outside the sub-select: on Postgres a row another instance leased between our snapshot and
 /// our update is re-checked against them and left alone.
-fn claim_sql<DB: Dialect>(kind: &Leased, columns: &str) -> String {
-    let Leased { table, due, live } = kind;
+fn claim_sql<DB: Dialect>(table: &str, due: &str, live: &str, columns: &str) -> String {
     let free = "(lease_until IS NULL OR lease_until <= $3)";
     format!(
         "UPDATE {table} SET lease_owner = $1, lease_until = $2 \
@@ -50,71 +32,6 @@ fn claim_sql<DB: Dialect>(kind: &Leased, columns: &str) -> String {
          RETURNING {columns}",
         skip = DB::SKIP_LOCKED,
     )
-}
-
-/// Ends `owner`'s lease; a live row's next due time becomes `$3` when given.
-fn release_sql(kind: &Leased) -> String {
-    let Leased { table, due, live } = kind;
-    format!(
-        "UPDATE {table} SET lease_owner = NULL, lease_until = NULL, \
-         {due} = CASE WHEN {live} THEN COALESCE($3, {due}) ELSE {due} END \
-         WHERE id = $1 AND lease_owner = $2 RETURNING id"
-    )
-}
-
-/// Runs a [`claim_sql`] statement and reads the claimed rows as `T` through the row type `R`.
-async fn claim<DB, R, T>(
-    pool: &Pool<DB>,
-    sql: &str,
-    owner: &str,
-    now: OffsetDateTime,
-    lease: Duration,
-    limit: u32,
-) -> StoreResult<Vec<T>>
-where
-    DB: Dialect,
-    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
-    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
-    for<'q> i64: Encode<'q, DB> + Type<DB>,
-    for<'q> String: Encode<'q, DB> + Type<DB>,
-    R: for<'r> FromRow<'r, DB::Row> + Send + Unpin,
-    T: TryFrom<R, Error = StoreError>,
-{
-    sqlx::query_as::<DB, R>(sql)
-        .bind(owner.to_owned())
-        .bind(lease_end(now, lease)?)
-        .bind(ms(now))
-        .bind(i64::from(limit))
-        .fetch_all(pool)
-        .await?
-        .into_iter()
-        .map(T::try_from)
-        .collect()
-}
-
-/// Runs a [`release_sql`] statement; `true` when `owner` held the lease.
-async fn release<DB>(
-    pool: &Pool<DB>,
-    kind: &Leased,
-    id: &str,
-    owner: &str,
-    next_due: Option<OffsetDateTime>,
-) -> StoreResult<bool>
-where
-    DB: Dialect,
-    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
-    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
-    for<'q> String: Encode<'q, DB> + Type<DB>,
-    for<'q> Option<i64>: Encode<'q, DB>,
-    for<'r> IdRow: FromRow<'r, DB::Row>,
-{
-    let released = sqlx::query_as::<DB, IdRow>(&release_sql(kind))
-        .bind(id.to_owned())
-        .bind(owner.to_owned())
-        .bind(ms_opt(next_due))
-        .fetch_optional(pool)
-        .await?;
-    Ok(released.is_some())
 }
 
 fn lease_end(now: OffsetDateTime, lease: Duration) -> StoreResult<i64> {
@@ -148,9 +65,18 @@ where
         lease: Duration,
         limit: u32,
     ) -> StoreResult<Vec<Payment>> {
-        let sql = claim_sql::<DB>(&PAYMENTS, PAYMENT_COLUMNS);
-        let mut claimed: Vec<Payment> =
-            claim::<DB, PaymentRow, _>(&self.pool, &sql, owner, now, lease, limit).await?;
+        let live = format!("state IN {UNSETTLED}");
+        let sql = claim_sql::<DB>("payments", "next_check_at", &live, PAYMENT_COLUMNS);
+        let mut claimed = sqlx::query_as::<DB, PaymentRow>(&sql)
+            .bind(owner.to_owned())
+            .bind(lease_end(now, lease)?)
+            .bind(ms(now))
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?
+            .into_iter()
+            .map(Payment::try_from)
+            .collect::<StoreResult<Vec<_>>>()?;
         claimed.sort_by(|a, b| (a.next_check_at, &a.id).cmp(&(b.next_check_at, &b.id)));
         Ok(claimed)
     }
@@ -181,7 +107,19 @@ where
         owner: &str,
         next_check_at: Option<OffsetDateTime>,
     ) -> StoreResult<bool> {
-        release::<DB>(&self.pool, &PAYMENTS, id, owner, next_check_at).await
+        let sql = format!(
+            "UPDATE payments SET lease_owner = NULL, lease_until = NULL, \
+             next_check_at = CASE WHEN state IN {UNSETTLED} THEN COALESCE($3, next_check_at) \
+             ELSE next_check_at END \
+             WHERE id = $1 AND lease_owner = $2 RETURNING id"
+        );
+        let released = sqlx::query_as::<DB, IdRow>(&sql)
+            .bind(id.to_owned())
+            .bind(owner.to_owned())
+            .bind(ms_opt(next_check_at))
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(released.is_some())
     }
 
     async fn claim_due_subscriptions(
@@ -191,9 +129,18 @@ where
         lease: Duration,
         limit: u32,
     ) -> StoreResult<Vec<Subscription>> {
-        let sql = claim_sql::<DB>(&SUBSCRIPTIONS, SUBSCRIPTION_COLUMNS);
-        let mut claimed: Vec<Subscription> =
-            claim::<DB, SubscriptionRow, _>(&self.pool, &sql, owner, now, lease, limit).await?;
+        let live = format!("status IN {LIVE}");
+        let sql = claim_sql::<DB>("subscriptions", "next_poll_at", &live, SUBSCRIPTION_COLUMNS);
+        let mut claimed = sqlx::query_as::<DB, SubscriptionRow>(&sql)
+            .bind(owner.to_owned())
+            .bind(lease_end(now, lease)?)
+            .bind(ms(now))
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?
+            .into_iter()
+            .map(Subscription::try_from)
+            .collect::<StoreResult<Vec<_>>>()?;
         claimed.sort_by(|a, b| (a.next_poll_at, &a.id).cmp(&(b.next_poll_at, &b.id)));
         Ok(claimed)
     }
@@ -204,6 +151,18 @@ where
         owner: &str,
         next_poll_at: Option<OffsetDateTime>,
     ) -> StoreResult<bool> {
-        release::<DB>(&self.pool, &SUBSCRIPTIONS, id, owner, next_poll_at).await
+        let sql = format!(
+            "UPDATE subscriptions SET lease_owner = NULL, lease_until = NULL, \
+             next_poll_at = CASE WHEN status IN {LIVE} THEN COALESCE($3, next_poll_at) \
+             ELSE next_poll_at END \
+             WHERE id = $1 AND lease_owner = $2 RETURNING id"
+        );
+        let released = sqlx::query_as::<DB, IdRow>(&sql)
+            .bind(id.to_owned())
+            .bind(owner.to_owned())
+            .bind(ms_opt(next_poll_at))
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(released.is_some())
     }
 }

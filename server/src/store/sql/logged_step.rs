@@ -9,6 +9,7 @@ use checkout::contract::PaymentState;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Pool, Type};
 
 use super::Dialect;
+use super::activity::{INSERT_ATTEMPT, latency_us};
 use super::codec::ms;
 use super::payments::{cas_step, expected_states};
 use super::rows::{PAYMENT_COLUMNS, PaymentRow};
@@ -59,57 +60,17 @@ where
             Advance::Unchanged(Payment::try_from(row)?)
         }
     };
-    sqlx::query(
-        "INSERT INTO gateway_attempts (payment_id, subscription_id, endpoint, started_at, \
-         finished_at, latency_us, outcome, http_status) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-    )
-    .bind(attempt.payment_id)
-    .bind(attempt.subscription_id)
-    .bind(attempt.endpoint)
-    .bind(ms(attempt.started_at))
-    .bind(ms(attempt.finished_at))
-    .bind(latency_us)
-    .bind(attempt.outcome.as_str().to_owned())
-    .bind(attempt.http_status.map(i64::from))
-    .execute(&mut *tx)
-    .await?;
+    sqlx::query(INSERT_ATTEMPT)
+        .bind(attempt.payment_id)
+        .bind(attempt.subscription_id)
+        .bind(attempt.endpoint)
+        .bind(ms(attempt.started_at))
+        .bind(ms(attempt.finished_at))
+        .bind(latency_us)
+        .bind(attempt.outcome.as_str().to_owned())
+        .bind(attempt.http_status.map(i64::from))
+        .execute(&mut *tx)
+        .await?;
     tx.commit().await?;
     Ok(advance)
-}
-
-/// The call's duration in microseconds; an end before the start is refused.
-fn latency_us(attempt: &NewAttempt) -> StoreResult<i64> {
-    if attempt.finished_at < attempt.started_at {
-        return Err(StoreError::Invalid {
-            field: "finished_at",
-            reason: "is before started_at",
-        });
-    }
-    let latency = (attempt.finished_at - attempt.started_at).whole_microseconds();
-    Ok(i64::try_from(latency).unwrap_or(i64::MAX))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::model::AttemptOutcome;
-    use time::OffsetDateTime;
-
-    #[test]
-    fn a_call_cannot_end_before_it_starts() {
-        let at = OffsetDateTime::UNIX_EPOCH + time::Duration::seconds(10);
-        let mut attempt = NewAttempt {
-            payment_id: Some("p".into()),
-            subscription_id: None,
-            endpoint: "payment".into(),
-            started_at: at,
-            finished_at: at + time::Duration::microseconds(1500),
-            outcome: AttemptOutcome::Succeeded,
-            http_status: None,
-        };
-        assert_eq!(latency_us(&attempt).ok(), Some(1500));
-        attempt.finished_at = at - time::Duration::seconds(1);
-        assert!(latency_us(&attempt).is_err());
-    }
 }
