@@ -16,10 +16,12 @@ pub mod pages;
 
 use axum::Router;
 use axum::routing::{any, get, post};
+use tower_http::compression::CompressionLayer;
 
 use crate::api::AppState;
 
-/// The demo routes: `/demo/...` and every other path as a file of the built shop.
+/// The demo routes: `/demo/...` and every other path as a file of the built shop, compressed
+/// (brotli or gzip, as the browser accepts) since the wasm bundle is most of the page's weight.
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/demo/catalogue", get(backend::catalogue))
@@ -27,4 +29,5 @@ pub fn routes() -> Router<AppState> {
         .route("/demo/customer-token", post(backend::customer_token))
         .route("/", any(pages::serve))
         .route("/{*path}", any(pages::serve))
+        .layer(CompressionLayer::new())
 }

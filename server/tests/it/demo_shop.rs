@@ -210,6 +210,21 @@ async fn pages_come_from_the_build_and_unknown_paths_stay_404() {
             "{policy}"
         );
         assert_revalidation_keeps_the_page_policy(&h, &home, &policy).await;
+        for encoding in ["br", "gzip"] {
+            let css = h
+                .api
+                .get(format!("{}/checkout.css", h.base))
+                .header("accept-encoding", encoding)
+                .send()
+                .await
+                .expect("stylesheet");
+            assert_eq!(css.status(), 200);
+            assert_eq!(
+                css.headers().get("content-encoding").map(|v| v.as_bytes()),
+                Some(encoding.as_bytes()),
+                "the shop's files are sent compressed"
+            );
+        }
     } else {
         assert_eq!(home.status(), 503);
         assert!(home.text().await.expect("text").contains("trunk build"));

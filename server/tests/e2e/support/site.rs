@@ -12,6 +12,7 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::IntoResponse;
 use axum::routing::get;
 use tokio::sync::oneshot;
+use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeDir;
 
 /// A running static site.
@@ -49,7 +50,10 @@ impl StaticSite {
                 }),
             );
         }
-        let router = router.fallback_service(ServeDir::new(dist));
+        // Compressed as any shop's web server would send it.
+        let router = router
+            .fallback_service(ServeDir::new(dist))
+            .layer(CompressionLayer::new());
         let (stop, stopped) = oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_current_thread()
