@@ -51,10 +51,15 @@ async fn killed_after_gateway_approval_then_settled_once_by_the_reconciler() {
     run("crash", |page: Page| async move {
         let mut rig = PartnerRig::start(
             EmulatorAt::OwnProcess { hang_seconds: 120 },
-            vec![(
-                "CHECKOUT_FAILPOINT".into(),
-                "after_gateway_before_record".into(),
-            )],
+            vec![
+                (
+                    "CHECKOUT_FAILPOINT".into(),
+                    "after_gateway_before_record".into(),
+                ),
+                // The killed process's reconciler may hold a lease on the payment (3 × gateway
+                // timeout + 30 s); a 3 s timeout lets the restarted one take over within 39 s.
+                ("GATEWAY_TIMEOUT_MS".into(), "3000".into()),
+            ],
         );
         let (session, secret, reference) = rig.session(4200, "EUR", "crash").await;
         type_and_pay(&page, &rig, &session, &secret).await;
