@@ -19,6 +19,7 @@ mod json;
 pub mod ops;
 mod payments;
 pub mod protect;
+mod query;
 mod returns;
 mod sessions;
 mod state;

@@ -9,18 +9,17 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
-use reqwest::Url;
 use serde::Deserialize;
 
 use super::auth::MerchantAuth;
 use super::error::ApiFailure;
 use super::idempotency::{Reply, run_idempotent};
 use super::json::{Json, MaybeJson};
+use super::query;
 use super::state::AppState;
 use super::views::{PaymentDetail, PaymentList, PaymentView};
 use crate::payments::adjust::Adjustment;
-use crate::store::model::page::MAX_PAGE_SIZE;
-use crate::store::model::{PageCursor, PaymentQuery};
+use crate::store::model::PaymentQuery;
 use crate::store::transitions::parse_state;
 
 /// The payment routes.
@@ -146,13 +145,9 @@ async fn adjust(
 
 /// Reads the list filters, naming the parameter at fault.
 fn payment_query(raw: &str) -> Result<PaymentQuery, ApiFailure> {
-    let url = Url::parse(&format!("http://query.invalid/?{raw}")).map_err(|_| {
-        ApiFailure::invalid("invalid_query", "query", "the query string is malformed")
-    })?;
     let mut query = PaymentQuery::default();
-    for (name, value) in url.query_pairs() {
-        let value = value.into_owned();
-        match name.as_ref() {
+    for (name, value) in query::pairs(raw)? {
+        match name.as_str() {
             "customer_id" => query.customer_id = Some(value),
             "session_id" => query.session_id = Some(value),
             "state" => {
@@ -160,31 +155,9 @@ fn payment_query(raw: &str) -> Result<PaymentQuery, ApiFailure> {
                     ApiFailure::invalid("invalid_field", "state", "state: not a payment state")
                 })?);
             }
-            "limit" => {
-                query.limit = value
-                    .parse()
-                    .ok()
-                    .filter(|l| (1..=MAX_PAGE_SIZE).contains(l))
-                    .ok_or_else(|| {
-                        ApiFailure::invalid("invalid_field", "limit", "limit: must be 1 to 100")
-                    })?;
-            }
-            "after" => {
-                query.after = Some(value.parse::<PageCursor>().map_err(|_| {
-                    ApiFailure::invalid(
-                        "invalid_field",
-                        "after",
-                        "after: not a cursor this server issued",
-                    )
-                })?);
-            }
-            other => {
-                return Err(ApiFailure::invalid(
-                    "unknown_parameter",
-                    other,
-                    format!("{other}: unknown query parameter"),
-                ));
-            }
+            "limit" => query.limit = query::limit(&value)?,
+            "after" => query.after = Some(query::cursor(&value)?),
+            other => return Err(query::unknown(other)),
         }
     }
     Ok(query)

@@ -12,7 +12,6 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::routing::{get, post};
 use checkout::contract::SubscriptionAction;
-use reqwest::Url;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
@@ -20,9 +19,10 @@ use super::auth::MerchantAuth;
 use super::error::ApiFailure;
 use super::idempotency::{Reply, run_idempotent};
 use super::json::{Json, MaybeJson};
+use super::query;
 use super::state::AppState;
 use crate::store::model::subscription::parse_status;
-use crate::store::model::{MAX_PAGE_SIZE, PageCursor, Subscription, SubscriptionQuery};
+use crate::store::model::{Subscription, SubscriptionQuery};
 use crate::subscriptions::Subscriptions;
 use crate::subscriptions::view::MerchantSubscription;
 
@@ -149,20 +149,10 @@ async fn detail(
     ))
 }
 
-fn query_pairs(raw: &str) -> Result<Vec<(String, String)>, ApiFailure> {
-    let url = Url::parse(&format!("http://query.invalid/?{raw}")).map_err(|_| {
-        ApiFailure::invalid("invalid_query", "query", "the query string is malformed")
-    })?;
-    Ok(url
-        .query_pairs()
-        .map(|(k, v)| (k.into_owned(), v.into_owned()))
-        .collect())
-}
-
 /// Reads the list filters, naming the parameter at fault.
 fn subscription_query(raw: &str) -> Result<SubscriptionQuery, ApiFailure> {
     let mut query = SubscriptionQuery::default();
-    for (name, value) in query_pairs(raw)? {
+    for (name, value) in query::pairs(raw)? {
         match name.as_str() {
             "customer_id" => query.customer_id = Some(value),
             "status" => {
@@ -174,31 +164,9 @@ fn subscription_query(raw: &str) -> Result<SubscriptionQuery, ApiFailure> {
                     )
                 })?);
             }
-            "limit" => {
-                query.limit = value
-                    .parse()
-                    .ok()
-                    .filter(|l| (1..=MAX_PAGE_SIZE).contains(l))
-                    .ok_or_else(|| {
-                        ApiFailure::invalid("invalid_field", "limit", "limit: must be 1 to 100")
-                    })?;
-            }
-            "after" => {
-                query.after = Some(value.parse::<PageCursor>().map_err(|_| {
-                    ApiFailure::invalid(
-                        "invalid_field",
-                        "after",
-                        "after: not a cursor this server issued",
-                    )
-                })?);
-            }
-            other => {
-                return Err(ApiFailure::invalid(
-                    "unknown_parameter",
-                    other,
-                    format!("{other}: unknown query parameter"),
-                ));
-            }
+            "limit" => query.limit = query::limit(&value)?,
+            "after" => query.after = Some(query::cursor(&value)?),
+            other => return Err(query::unknown(other)),
         }
     }
     Ok(query)
@@ -207,7 +175,7 @@ fn subscription_query(raw: &str) -> Result<SubscriptionQuery, ApiFailure> {
 /// `refresh=true|false`, the only parameter of the single-subscription answer.
 fn refresh_flag(raw: &str) -> Result<bool, ApiFailure> {
     let mut refresh = false;
-    for (name, value) in query_pairs(raw)? {
+    for (name, value) in query::pairs(raw)? {
         match (name.as_str(), value.as_str()) {
             ("refresh", "true") => refresh = true,
             ("refresh", "false") => refresh = false,
@@ -218,13 +186,7 @@ fn refresh_flag(raw: &str) -> Result<bool, ApiFailure> {
                     "refresh: must be true or false",
                 ));
             }
-            (other, _) => {
-                return Err(ApiFailure::invalid(
-                    "unknown_parameter",
-                    other,
-                    format!("{other}: unknown query parameter"),
-                ));
-            }
+            (other, _) => return Err(query::unknown(other)),
         }
     }
     Ok(refresh)

@@ -15,6 +15,11 @@ use crate::store::prelude::*;
 const SCOPE: &str = "session-pay";
 /// The fixed "request" a claim records: every claim of a session is the same request.
 const CLAIM_BODY: &[u8] = b"session-pay-claim";
+/// Looks at a held claim this many times, [`CLAIM_RETRY_DELAY`] apart, before answering
+/// `payment_in_progress` (about 200 ms in all).
+const CLAIM_TRIES: u32 = 8;
+/// Pause between two looks at a held claim.
+const CLAIM_RETRY_DELAY: std::time::Duration = std::time::Duration::from_millis(25);
 
 impl PaymentService {
     /// Claims `session_id` for one payment. Fails with `session_paid` when the session has
@@ -22,7 +27,7 @@ impl PaymentService {
     pub async fn claim_session(&self, session_id: &str) -> Result<(), PaymentError> {
         let key = claim_key(session_id)?;
         let digest = BodyDigest::of(CLAIM_BODY);
-        for _ in 0..2 {
+        for _ in 0..CLAIM_TRIES {
             let since = match self.store().begin_idempotent(&key, &digest, now()).await? {
                 IdempotencyBegin::New => return Ok(()),
                 IdempotencyBegin::InProgress { since } => since,
@@ -37,7 +42,10 @@ impl PaymentService {
                 .unwrap_or(time::Duration::MINUTE)
                 + time::Duration::seconds(10);
             if now() - since < stale_after {
-                break;
+                // A payment that just ended declined gives the claim back right after its
+                // outcome is recorded: allow that moment before calling the session busy.
+                tokio::time::sleep(CLAIM_RETRY_DELAY).await;
+                continue;
             }
             tracing::warn!(session_id, "taking over an abandoned pay claim");
             self.store().release_idempotent(&key).await?;
