@@ -33,6 +33,9 @@ step "trunk build --release"
 trunk build --release --offline
 scripts/wasm-opt.sh
 
+step "bundle size (fails above the ceiling; see docs/size.md)"
+scripts/size.sh --ceiling
+
 step "browser tests (wasm-bindgen-test in headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
