@@ -3,13 +3,17 @@
 //! - `POST /v1/checkout/{session_id}/pay` ([`PayRequest`] → [`PayResponse`]; `Idempotency-Key`
 //!   honoured; `customer_ip` from the connection, `acceptHeader` from this request's `Accept`);
 //! - `GET /v1/checkout/{session_id}/result` → [`PaymentResult`].
+//!
+//! The pay call reads the session and the saved card it names in one query, so its body is
+//! read before the secret is checked; the answers keep the order of the other routes (a bad
+//! secret is refused before a bad body is reported).
 
 use axum::Router;
 use axum::extract::{FromRequestParts, Path, State};
 use axum::http::header::ACCEPT;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use checkout::contract::routes::{CHECKOUT_ROUTE, CLIENT_SECRET_HEADER, PAY_ROUTE, RESULT_ROUTE};
 use checkout::contract::{CheckoutKind, CheckoutView, PayRequest, PaymentResult, SavedCard};
@@ -20,7 +24,7 @@ use super::idempotency::{Reply, run_idempotent};
 use super::json::{Json, JsonWithDigest};
 use super::state::AppState;
 use crate::payments::Shopper;
-use crate::payments::pay::BILLING_FIELDS;
+use crate::payments::pay::{BILLING_FIELDS, SavedCardLookup};
 use crate::sandbox::currency::Currency;
 use crate::store::model::Session;
 
@@ -43,11 +47,35 @@ impl FromRequestParts<AppState> for CheckoutSession {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        let refused = ApiFailure::Unauthorized {
-            code: "invalid_client_secret",
-            message: "the session id or its client secret is not valid",
-            challenge: None,
-        };
+        let credentials = Credentials::from_request_parts(parts, state).await?;
+        let found = state.store.get_session(&credentials.session_id).await?;
+        credentials.verify(found).map(Self)
+    }
+}
+
+/// The session id in the path and the client secret presented for it, not yet checked.
+struct Credentials {
+    session_id: String,
+    presented: String,
+}
+
+impl Credentials {
+    /// `found` (the session read for `session_id`) if the presented secret is its own.
+    fn verify(&self, found: Option<Session>) -> Result<Session, ApiFailure> {
+        match found {
+            Some(session) if session.verify_client_secret(&self.presented) => Ok(session),
+            _ => Err(refused()),
+        }
+    }
+}
+
+impl FromRequestParts<AppState> for Credentials {
+    type Rejection = ApiFailure;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         let Path(session_id) = Path::<String>::from_request_parts(parts, state)
             .await
             .map_err(|_| ApiFailure::NotFound("session"))?;
@@ -63,12 +91,20 @@ impl FromRequestParts<AppState> for CheckoutSession {
             });
         };
         if session_id.len() > 64 {
-            return Err(refused);
+            return Err(refused());
         }
-        match state.store.get_session(&session_id).await? {
-            Some(session) if session.verify_client_secret(presented) => Ok(Self(session)),
-            _ => Err(refused),
-        }
+        Ok(Self {
+            session_id,
+            presented: presented.to_owned(),
+        })
+    }
+}
+
+fn refused() -> ApiFailure {
+    ApiFailure::Unauthorized {
+        code: "invalid_client_secret",
+        message: "the session id or its client secret is not valid",
+        challenge: None,
     }
 }
 
@@ -113,16 +149,42 @@ async fn view(
 
 async fn pay(
     State(state): State<AppState>,
-    CheckoutSession(session): CheckoutSession,
+    credentials: Credentials,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
-    body: JsonWithDigest<PayRequest>,
+    body: Result<JsonWithDigest<PayRequest>, ApiFailure>,
 ) -> Response {
+    let card_id = body
+        .as_ref()
+        .ok()
+        .and_then(|b| b.value.saved_card_id.as_deref());
+    let id = &credentials.session_id;
+    let (found, lookup) = match card_id {
+        Some(card_id) => match state.store.get_session_with_card(id, card_id).await {
+            Ok(Some((session, card))) => (Some(session), SavedCardLookup::Read(card)),
+            Ok(None) => (None, SavedCardLookup::NotRead),
+            Err(error) => return ApiFailure::from(error).into_response(),
+        },
+        None => match state.store.get_session(id).await {
+            Ok(found) => (found, SavedCardLookup::NotRead),
+            Err(error) => return ApiFailure::from(error).into_response(),
+        },
+    };
+    let session = match credentials.verify(found) {
+        Ok(session) => session,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let body = match body {
+        Ok(body) => body,
+        Err(failure) => return failure.into_response(),
+    };
     let shopper = Shopper::new(ip, headers.get(ACCEPT).and_then(|v| v.to_str().ok()));
     let scope = format!("pay:{}", session.id);
     let payments = state.payments.clone();
     run_idempotent(&state, &headers, scope, body.digest, move || async move {
-        let answer = payments.pay(&session, &body.value, &shopper).await?;
+        let answer = payments
+            .pay_with(&session, &body.value, &shopper, lookup)
+            .await?;
         Reply::json(StatusCode::OK, &answer)
     })
     .await

@@ -10,6 +10,7 @@
 mod auth;
 mod checkout;
 mod client_ip;
+mod client_secret;
 mod customer_cards;
 mod customer_subscriptions;
 mod customer_tokens;

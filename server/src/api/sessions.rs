@@ -2,8 +2,8 @@
 //! `GET /v1/sessions/{id}` (with its payments).
 //!
 //! Request `{amount, currency, reference, capture?, customer_id?, email?, plan_id?,
-//! description?}`; answer 201 [`SessionView`] with `client_secret` (shown once: only its hash
-//! is stored). A plan session takes amount and currency from the plan (given ones must match)
+//! description?}`; answer 201 [`SessionView`] with `client_secret` (derived from the session
+//! id, see [`super::client_secret`]; only its hash is stored). A plan session takes amount and currency from the plan (given ones must match)
 //! and needs a customer.
 
 use axum::Router;
@@ -15,6 +15,7 @@ use secrecy::ExposeSecret as _;
 use serde::Deserialize;
 
 use super::auth::MerchantAuth;
+use super::client_secret;
 use super::error::ApiFailure;
 use super::idempotency::{Reply, run_idempotent};
 use super::json::{Json, JsonWithDigest};
@@ -24,7 +25,7 @@ use crate::config::first_charge;
 use crate::payments::request::is_email;
 use crate::sandbox::currency::Currency;
 use crate::store::model::session::{MAX_ID_CHARS, MAX_REFERENCE_CHARS};
-use crate::store::model::{CaptureMode, NewSession};
+use crate::store::model::{CaptureMode, NewSession, new_session_id};
 use crate::store::prelude::*;
 
 /// The session routes.
@@ -70,17 +71,20 @@ async fn create(
     body: JsonWithDigest<CreateSession>,
 ) -> Response {
     let task_state = state.clone();
-    run_idempotent(
+    let response = run_idempotent(
         &state,
         &headers,
         "merchant:/v1/sessions".into(),
         body.digest,
         move || async move {
-            let view = create_session(&task_state, body.value).await?;
+            let mut view = create_session(&task_state, body.value).await?;
+            // Stored for replays without the secret; `reveal` adds it to every answer.
+            view.client_secret = None;
             Reply::json(StatusCode::CREATED, &view)
         },
     )
-    .await
+    .await;
+    client_secret::reveal(&state, response).await
 }
 
 async fn show(
@@ -107,7 +111,7 @@ pub async fn create_session(
     request: CreateSession,
 ) -> Result<SessionView, ApiFailure> {
     let new = validate(state, request)?;
-    let secret = generate_token("cs_");
+    let secret = client_secret::derive(&state.config.merchant.secret_key, &new.id);
     let session = state
         .store
         .create_session(NewSession {
@@ -190,6 +194,7 @@ fn validate(state: &AppState, request: CreateSession) -> Result<NewSession, ApiF
         }
     };
     Ok(NewSession {
+        id: new_session_id(),
         client_secret_hash: SecretHash::of(""),
         amount,
         currency,

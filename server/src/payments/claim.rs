@@ -1,14 +1,22 @@
-//! One payment at a time per session. Before a pay call reaches the gateway it claims the
-//! session through the store's atomic idempotency record (scope `session-pay`, key = session
-//! id), so of two concurrent pays — double click, two tabs, different idempotency keys — only
-//! one charges. The claim is released when that payment ends declined or failed (the shopper
-//! may try another card) and kept while it is in flight or once it is paid.
+//! Recording a payment before its gateway call, one payment at a time per session.
+//!
+//! Before a pay call reaches the gateway it claims the session through the store's atomic
+//! idempotency record (scope `session-pay`, key = session id), so of two concurrent pays —
+//! double click, two tabs, different idempotency keys — only one charges. The claim is
+//! released when that payment ends declined or failed (the shopper may try another card) and
+//! kept while it is in flight or once it is paid.
+//!
+//! The common case, a free claim, is one round trip: [`PaymentService::claim_and_open`] takes
+//! the claim and records the payment together. Only a held claim goes through the waiting and
+//! take-over of [`PaymentService::claim_session`].
 
 use checkout::contract::PaymentState;
 use time::OffsetDateTime;
 
-use super::{PaymentError, PaymentService, now};
-use crate::store::model::{IdempotencyBegin, IdempotencyKey};
+use super::{PaymentError, PaymentService, later, now};
+use crate::store::model::{
+    CardSummary, IdempotencyBegin, IdempotencyKey, NewPayment, Payment, PaymentKind, Session,
+};
 use crate::store::prelude::*;
 
 /// Idempotency scope of session claims.
@@ -22,6 +30,70 @@ const CLAIM_TRIES: u32 = 8;
 const CLAIM_RETRY_DELAY: std::time::Duration = std::time::Duration::from_millis(25);
 
 impl PaymentService {
+    /// Records the payment, durably and directly in `pending`: the gateway is called next. (No
+    /// separate `created` step: that was one more round trip before every charge, and a
+    /// `pending` payment whose call never happened ends in review, never in a second charge.)
+    pub(crate) async fn open_payment(
+        &self,
+        session: &Session,
+        kind: PaymentKind,
+        amount: u64,
+        card: Option<CardSummary>,
+        saved_card_id: Option<String>,
+    ) -> Result<Payment, PaymentError> {
+        let new = self.new_payment(session, kind, amount, card, saved_card_id);
+        Ok(self.store().create_pending_payment(new).await?)
+    }
+
+    /// The record of a payment of `session` about to be sent to the gateway.
+    pub(crate) fn new_payment(
+        &self,
+        session: &Session,
+        kind: PaymentKind,
+        amount: u64,
+        card: Option<CardSummary>,
+        saved_card_id: Option<String>,
+    ) -> NewPayment {
+        let timing = self.settings().timing;
+        NewPayment {
+            session_id: session.id.clone(),
+            customer_id: session.customer_id.clone(),
+            kind,
+            amount,
+            currency: session.currency.clone(),
+            merchant_txn_ref: session.reference.clone(),
+            card,
+            saved_card_id,
+            next_check_at: later(timing.payment_first_check),
+            review_deadline: later(timing.payment_review_after),
+        }
+    }
+
+    /// Claims the session of `new` and records `new` in `pending`, ready for the gateway call.
+    /// Fails like [`claim_session`](Self::claim_session) when the session is paid or busy;
+    /// on any error this call holds no claim.
+    pub(crate) async fn claim_and_open(&self, new: NewPayment) -> Result<Payment, PaymentError> {
+        let key = claim_key(&new.session_id)?;
+        let digest = BodyDigest::of(CLAIM_BODY);
+        let store = self.store();
+        if let Some(payment) = store
+            .claim_and_create_pending_payment(&key, &digest, new.clone())
+            .await?
+        {
+            return Ok(payment);
+        }
+        // Held: wait for it, refuse, or take an abandoned one over; then record the payment.
+        let session_id = new.session_id.clone();
+        self.claim_session(&session_id).await?;
+        match store.create_pending_payment(new).await {
+            Ok(payment) => Ok(payment),
+            Err(error) => {
+                self.release_session_if_idle(&session_id).await;
+                Err(error.into())
+            }
+        }
+    }
+
     /// Claims `session_id` for one payment. Fails with `session_paid` when the session has
     /// been paid, and `payment_in_progress` while another payment of it is in flight.
     pub async fn claim_session(&self, session_id: &str) -> Result<(), PaymentError> {

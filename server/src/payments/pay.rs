@@ -14,11 +14,10 @@ use checkout::contract::{BillingField, PayRequest, PayResponse, PaymentResult, P
 use super::card_input::{ParsedCard, year_month};
 use super::outcome::{Attempt, is_unknown};
 use super::request::{Shopper, billing_address, browser_info, time_zone};
-use super::{PaymentError, PaymentService, later, now, payment_result};
+use super::{PaymentError, PaymentService, now, payment_result};
 use crate::gateway::wire::{Address, PaymentMethod, PaymentRequest, RequestAmount};
 use crate::store::model::{
-    CaptureMode, CardSummary, NewPayment, Payment, PaymentChanges, PaymentKind, SavedCardRecord,
-    Session,
+    CaptureMode, CardSummary, Payment, PaymentChanges, PaymentKind, SavedCardRecord, Session,
 };
 
 /// Billing fields every checkout form asks for (the gateway wants a billing address; these
@@ -41,6 +40,16 @@ struct Prepared {
     time_zone: String,
 }
 
+/// The saved card a pay request names, when the caller already read it with the session
+/// ([`Store::get_session_with_card`](crate::store::traits::SessionStore::get_session_with_card)).
+#[derive(Debug)]
+pub enum SavedCardLookup {
+    /// Not read yet: the pay call reads it.
+    NotRead,
+    /// Read with the session: the card, if it exists and is the session customer's.
+    Read(Option<SavedCardRecord>),
+}
+
 impl PaymentService {
     /// Pays `session` as `request` asks. Validation errors name the field; nothing reaches the
     /// gateway until every field is valid and the session is claimed.
@@ -50,14 +59,29 @@ impl PaymentService {
         request: &PayRequest,
         shopper: &Shopper,
     ) -> Result<PayResponse, PaymentError> {
+        self.pay_with(session, request, shopper, SavedCardLookup::NotRead)
+            .await
+    }
+
+    /// [`pay`](Self::pay), with the saved card `request` names already read (`lookup`).
+    pub async fn pay_with(
+        &self,
+        session: &Session,
+        request: &PayRequest,
+        shopper: &Shopper,
+        lookup: SavedCardLookup,
+    ) -> Result<PayResponse, PaymentError> {
         let at = now();
         if session.is_expired_at(at) {
             return Err(PaymentError::SessionExpired);
         }
-        let prepared = self.prepare(session, request, year_month(at)).await?;
-        self.claim_session(&session.id).await?;
+        let prepared = self
+            .prepare(session, request, year_month(at), lookup)
+            .await?;
+        // Each arm claims the session first; an error after the claim gives it back below.
         let paid = match (&session.plan_id, prepared.method) {
             (Some(plan_id), Method::Card(card)) => {
+                self.claim_session(&session.id).await?;
                 self.pay_subscription(
                     session,
                     plan_id,
@@ -70,8 +94,16 @@ impl PaymentService {
             }
             (None, Method::Card(card)) => {
                 let browser = browser_info(&request.browser_info, &shopper.accept)?;
+                let kind = match session.capture_mode {
+                    CaptureMode::Capture => PaymentKind::PaymentV2,
+                    CaptureMode::Authorize => PaymentKind::AuthorizationV2,
+                };
+                let new =
+                    self.new_payment(session, kind, session.amount, Some(card.summary()), None);
+                let payment = self.claim_and_open(new).await?;
                 self.pay_three_ds(
                     session,
+                    payment,
                     &card,
                     request.save_card,
                     prepared.billing,
@@ -82,8 +114,19 @@ impl PaymentService {
                 .await
             }
             (None, Method::Saved(card)) => {
+                let kind = PaymentKind::token_for(session.capture_mode);
+                let summary = CardSummary::from_saved(&card);
+                let new = self.new_payment(
+                    session,
+                    kind,
+                    session.amount,
+                    Some(summary),
+                    Some(card.id.clone()),
+                );
+                let payment = self.claim_and_open(new).await?;
                 self.pay_with_token(
                     session,
+                    payment,
                     &card,
                     prepared.billing,
                     prepared.time_zone,
@@ -91,11 +134,14 @@ impl PaymentService {
                 )
                 .await
             }
-            (Some(_), Method::Saved(_)) => Err(PaymentError::invalid(
-                "invalid_field",
-                "saved_card_id",
-                "a subscription starts with card details",
-            )),
+            // `prepare` refuses this combination; kept for exhaustiveness.
+            (Some(_), Method::Saved(_)) => {
+                return Err(PaymentError::invalid(
+                    "invalid_field",
+                    "saved_card_id",
+                    "a subscription starts with card details",
+                ));
+            }
         };
         if paid.is_err() {
             // Failed before a payment was in flight (storage, a plan gone): let the shopper retry.
@@ -117,6 +163,7 @@ impl PaymentService {
         session: &Session,
         request: &PayRequest,
         today: YearMonth,
+        lookup: SavedCardLookup,
     ) -> Result<Prepared, PaymentError> {
         if session.plan_id.is_some() && request.saved_card_id.is_some() {
             return Err(PaymentError::invalid(
@@ -127,7 +174,7 @@ impl PaymentService {
         }
         let method = match (&request.card, &request.saved_card_id) {
             (Some(card), None) => Method::Card(Box::new(ParsedCard::parse(card, today)?)),
-            (None, Some(id)) => Method::Saved(self.saved_card(session, id, today).await?),
+            (None, Some(id)) => Method::Saved(self.saved_card(session, id, today, lookup).await?),
             (Some(_), Some(_)) => {
                 return Err(PaymentError::invalid(
                     "invalid_field",
@@ -172,6 +219,7 @@ impl PaymentService {
         session: &Session,
         card_id: &str,
         today: YearMonth,
+        lookup: SavedCardLookup,
     ) -> Result<SavedCardRecord, PaymentError> {
         let unknown = || {
             PaymentError::invalid(
@@ -183,11 +231,13 @@ impl PaymentService {
         let Some(customer_id) = &session.customer_id else {
             return Err(unknown());
         };
-        let card = self
-            .store()
-            .get_card(customer_id, card_id)
-            .await?
-            .ok_or_else(unknown)?;
+        let card = match lookup {
+            SavedCardLookup::NotRead => self.store().get_card(customer_id, card_id).await?,
+            SavedCardLookup::Read(card) => {
+                card.filter(|c| c.id == card_id && &c.customer_id == customer_id)
+            }
+        }
+        .ok_or_else(unknown)?;
         let expires = YearMonth::new(card.expiry_year, card.expiry_month);
         if expires.is_some_and(|expires| expires < today) {
             return Err(PaymentError::invalid(
@@ -199,39 +249,12 @@ impl PaymentService {
         Ok(card)
     }
 
-    /// Records the payment, durably and directly in `pending`: the gateway is called next. (No
-    /// separate `created` step: that was one more round trip before every charge, and a
-    /// `pending` payment whose call never happened ends in review, never in a second charge.)
-    pub(crate) async fn open_payment(
-        &self,
-        session: &Session,
-        kind: PaymentKind,
-        amount: u64,
-        card: Option<CardSummary>,
-        saved_card_id: Option<String>,
-    ) -> Result<Payment, PaymentError> {
-        let timing = self.settings().timing;
-        Ok(self
-            .store()
-            .create_pending_payment(NewPayment {
-                session_id: session.id.clone(),
-                customer_id: session.customer_id.clone(),
-                kind,
-                amount,
-                currency: session.currency.clone(),
-                merchant_txn_ref: session.reference.clone(),
-                card,
-                saved_card_id,
-                next_check_at: later(timing.payment_first_check),
-                review_deadline: later(timing.payment_review_after),
-            })
-            .await?)
-    }
-
+    /// Sends the recorded (`pending`) `payment` to `paymentv2` / `authorizationv2`.
     #[allow(clippy::too_many_arguments)]
     async fn pay_three_ds(
         &self,
         session: &Session,
+        payment: Payment,
         card: &ParsedCard,
         save_card: bool,
         billing: Address,
@@ -239,13 +262,7 @@ impl PaymentService {
         time_zone: String,
         shopper: &Shopper,
     ) -> Result<PayResponse, PaymentError> {
-        let kind = match session.capture_mode {
-            CaptureMode::Capture => PaymentKind::PaymentV2,
-            CaptureMode::Authorize => PaymentKind::AuthorizationV2,
-        };
-        let payment = self
-            .open_payment(session, kind, session.amount, Some(card.summary()), None)
-            .await?;
+        let kind = payment.kind;
         let request = PaymentRequest {
             amount: RequestAmount::new(session.amount),
             currency: session.currency.clone(),
@@ -297,29 +314,19 @@ impl PaymentService {
         }
     }
 
+    /// Sends the recorded (`pending`) `payment` to the token form of `/payment` /
+    /// `/authorization` and records the answer.
     async fn pay_with_token(
         &self,
         session: &Session,
+        payment: Payment,
         card: &SavedCardRecord,
         billing: Address,
         time_zone: String,
         shopper: &Shopper,
     ) -> Result<PayResponse, PaymentError> {
         use secrecy::ExposeSecret as _;
-        let kind = match session.capture_mode {
-            CaptureMode::Capture => PaymentKind::TokenPayment,
-            CaptureMode::Authorize => PaymentKind::TokenAuthorization,
-        };
-        let summary = CardSummary::from_saved(card);
-        let payment = self
-            .open_payment(
-                session,
-                kind,
-                session.amount,
-                Some(summary),
-                Some(card.id.clone()),
-            )
-            .await?;
+        let kind = payment.kind;
         let request = PaymentRequest {
             amount: RequestAmount::new(session.amount),
             currency: session.currency.clone(),
@@ -350,7 +357,7 @@ impl PaymentService {
     }
 
     /// Releases the claim when no payment of the session is in flight or paid.
-    async fn release_session_if_idle(&self, session_id: &str) {
+    pub(crate) async fn release_session_if_idle(&self, session_id: &str) {
         match self.session_payments(session_id, 20).await {
             Ok(page)
                 if page

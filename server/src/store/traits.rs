@@ -23,6 +23,13 @@ pub trait SessionStore: Send + Sync {
     async fn create_session(&self, new: NewSession) -> StoreResult<Session>;
     /// The session with this id.
     async fn get_session(&self, id: &str) -> StoreResult<Option<Session>>;
+    /// The session with this id and, in the same read, the saved card `card_id` if it belongs
+    /// to the session's customer (what [`CustomerStore::get_card`] would return for it).
+    async fn get_session_with_card(
+        &self,
+        id: &str,
+        card_id: &str,
+    ) -> StoreResult<Option<(Session, Option<SavedCardRecord>)>>;
 }
 
 /// Payments and their forward-only state machine.
@@ -36,6 +43,18 @@ pub trait PaymentStore: Send + Sync {
     /// two. Durable before the call like `created`; if the call never happens the reconciler
     /// treats it as any pending payment whose id was never learned (review, never a charge).
     async fn create_pending_payment(&self, new: NewPayment) -> StoreResult<Payment>;
+    /// Takes the idempotency record `claim` (as [`begin_idempotent`] would, for a request
+    /// with digest `digest`) and records `new` in `pending`, atomically and in one round trip;
+    /// `None`, with nothing written, when the claim is already held. The pay call's way to
+    /// claim its session and record its payment before the gateway is called.
+    ///
+    /// [`begin_idempotent`]: IdempotencyStore::begin_idempotent
+    async fn claim_and_create_pending_payment(
+        &self,
+        claim: &IdempotencyKey,
+        digest: &BodyDigest,
+        new: NewPayment,
+    ) -> StoreResult<Option<Payment>>;
     /// The payment with this id.
     async fn get_payment(&self, id: &str) -> StoreResult<Option<Payment>>;
     /// The payment the gateway knows as `gateway_transaction_id`.

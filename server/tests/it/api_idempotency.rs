@@ -4,12 +4,16 @@
 
 use serde_json::json;
 
-use crate::api_support::{Harness, Reply, api_suite, cards, pay_body};
+use checkout_server::store::model::{IdempotencyBegin, IdempotencyKey};
+use checkout_server::store::prelude::*;
+
+use crate::api_support::{Harness, Reply, TestSession, api_suite, cards, pay_body};
 
 api_suite!(
     repeated_pay_is_replayed,
     concurrent_pays_charge_once,
-    merchant_posts_are_idempotent
+    merchant_posts_are_idempotent,
+    replayed_session_keeps_a_working_secret_that_is_never_stored
 );
 
 async fn repeated_pay_is_replayed(h: &Harness) {
@@ -71,17 +75,7 @@ async fn futures_join(
 
 async fn merchant_posts_are_idempotent(h: &Harness) {
     let body = json!({"amount": 4200, "currency": "EUR", "reference": "order-idem-1"});
-    let create = || async {
-        Reply::read(
-            h.merchant(reqwest::Method::POST, "/v1/sessions")
-                .header("Idempotency-Key", "create-order-idem-1")
-                .json(&body)
-                .send()
-                .await
-                .expect("sent"),
-        )
-        .await
-    };
+    let create = || create_session(h, &body, "create-order-idem-1");
     let first = create().await;
     assert_eq!(first.status, 201, "{}", first.text);
     let second = create().await;
@@ -117,4 +111,64 @@ async fn merchant_posts_are_idempotent(h: &Harness) {
         ),
         1
     );
+}
+
+/// The create answer an `Idempotency-Key` stores holds no client secret, yet the replay shows
+/// the same secret as the first answer, and it opens the session.
+async fn replayed_session_keeps_a_working_secret_that_is_never_stored(h: &Harness) {
+    let body = json!({"amount": 1500, "currency": "EUR", "reference": "order-idem-secret"});
+    let create = || create_session(h, &body, "create-order-idem-secret");
+    let first = create().await;
+    assert_eq!(first.status, 201, "{}", first.text);
+    let replay = create().await;
+    assert_eq!(replay.status, 201, "{}", replay.text);
+    assert_eq!(replay.headers["idempotent-replayed"], "true");
+    let secret = first.json["client_secret"].as_str().expect("secret");
+    assert_eq!(replay.json["client_secret"], secret);
+    assert_eq!(replay.json["id"], first.json["id"]);
+
+    let session = TestSession {
+        id: replay.json["id"].as_str().expect("id").to_owned(),
+        secret: secret.to_owned(),
+        reference: "order-idem-secret".into(),
+    };
+    let view = Reply::read(
+        h.checkout(reqwest::Method::GET, &session, "")
+            .send()
+            .await
+            .expect("sent"),
+    )
+    .await;
+    assert_eq!(view.status, 200, "{}", view.text);
+
+    let key =
+        IdempotencyKey::new("merchant:/v1/sessions", "create-order-idem-secret").expect("key");
+    let digest = BodyDigest::of(&serde_json::to_vec(&body).expect("json"));
+    let stored = h
+        .store()
+        .begin_idempotent(&key, &digest, time::OffsetDateTime::now_utc())
+        .await
+        .expect("store");
+    let IdempotencyBegin::Completed(stored) = stored else {
+        panic!("the create answer is stored");
+    };
+    assert!(stored.body.contains(&session.id), "{}", stored.body);
+    assert!(
+        !stored.body.contains(secret),
+        "the stored answer holds the secret"
+    );
+    assert!(!stored.body.contains("client_secret"), "{}", stored.body);
+}
+
+/// `POST /v1/sessions` with `body` under `Idempotency-Key: key`.
+async fn create_session(h: &Harness, body: &serde_json::Value, key: &str) -> Reply {
+    Reply::read(
+        h.merchant(reqwest::Method::POST, "/v1/sessions")
+            .header("Idempotency-Key", key)
+            .json(body)
+            .send()
+            .await
+            .expect("sent"),
+    )
+    .await
 }

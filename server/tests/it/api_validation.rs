@@ -350,6 +350,7 @@ async fn browser_credentials_are_checked(h: &Harness) {
     let expired = h
         .store()
         .create_session(NewSession {
+            id: new_session_id(),
             client_secret_hash: SecretHash::of("cs_expired_secret"),
             amount: 100,
             currency: "JPY".into(),

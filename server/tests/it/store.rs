@@ -43,6 +43,7 @@ macro_rules! store_suite {
 mod card_data;
 mod idempotency;
 mod leases;
+mod pay_path;
 mod records;
 mod schema;
 mod state_machine;
@@ -186,6 +187,7 @@ pub fn test_card() -> CardSummary {
 pub async fn new_session(db: &TestDb, customer_id: Option<&str>) -> Session {
     db.store
         .create_session(NewSession {
+            id: new_session_id(),
             client_secret_hash: SecretHash::of("cs_test_secret"),
             amount: 1000,
             currency: "EUR".into(),

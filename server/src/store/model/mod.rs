@@ -18,7 +18,7 @@ pub use customer::{Customer, NewCustomerToken};
 pub use idempotency::{IdempotencyBegin, IdempotencyKey, StoredResponse};
 pub use page::{BadCursor, MAX_PAGE_SIZE, Page, PageCursor, PaymentQuery, SubscriptionQuery};
 pub use payment::{Advance, NewPayment, Payment, PaymentChanges, PaymentKind};
-pub use session::{CaptureMode, NewSession, Session};
+pub use session::{CaptureMode, NewSession, Session, new_session_id};
 pub use subscription::{
     CycleStatus, CycleUpsert, NewCycle, NewSubscription, Subscription, SubscriptionCycle,
     SubscriptionSync, Synced,

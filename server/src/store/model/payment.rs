@@ -7,6 +7,7 @@ use subtle::ConstantTimeEq as _;
 use time::OffsetDateTime;
 
 use super::card::CardSummary;
+use super::session::CaptureMode;
 
 /// Which gateway call a payment uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,6 +48,14 @@ impl PaymentKind {
     /// Reads a stored name.
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|kind| kind.as_str() == name)
+    }
+
+    /// The kind of a saved-card payment in a session of `mode`.
+    pub fn token_for(mode: CaptureMode) -> Self {
+        match mode {
+            CaptureMode::Capture => Self::TokenPayment,
+            CaptureMode::Authorize => Self::TokenAuthorization,
+        }
     }
 }
 

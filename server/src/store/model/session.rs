@@ -40,6 +40,9 @@ impl CaptureMode {
 /// A session to create. The store assigns the id and `created_at`.
 #[derive(Clone, Debug)]
 pub struct NewSession {
+    /// Session id, chosen by the caller (a UUID from [`new_session_id`]): the client secret is
+    /// derived from it before the row is written.
+    pub id: String,
     /// Hash of the client secret given to the browser (the secret itself is never stored).
     pub client_secret_hash: SecretHash,
     /// Minor units of `currency`.
@@ -65,6 +68,9 @@ pub struct NewSession {
 impl NewSession {
     /// Checks the rules the schema also enforces, naming the field that breaks one.
     pub fn validate(&self) -> StoreResult<()> {
+        if self.id.is_empty() || self.id.len() > MAX_ID_CHARS || !self.id.is_ascii() {
+            return Err(invalid("id", "must be 1 to 64 ASCII characters"));
+        }
         let chars = self.reference.chars().count();
         if chars == 0 || chars > MAX_REFERENCE_CHARS {
             return Err(invalid("reference", "must be 1 to 45 characters"));
@@ -87,6 +93,11 @@ impl NewSession {
         }
         Ok(())
     }
+}
+
+/// A fresh session id.
+pub fn new_session_id() -> String {
+    uuid::Uuid::new_v4().to_string()
 }
 
 fn invalid(field: &'static str, reason: &'static str) -> StoreError {
@@ -140,6 +151,7 @@ mod tests {
 
     fn session() -> NewSession {
         NewSession {
+            id: new_session_id(),
             client_secret_hash: SecretHash::of("s"),
             amount: 1000,
             currency: "EUR".into(),

@@ -67,6 +67,47 @@ impl TryFrom<SavedCardRow> for SavedCardRecord {
     }
 }
 
+/// [`CARD_COLUMNS`] renamed `sc_*` (saved card), for a join where they may all be NULL (no
+/// such card) and beside a payment's own `card_*` columns.
+pub(crate) const JOINED_CARD_COLUMNS: &str = "id AS sc_id, customer_id AS sc_customer_id, \
+     gateway_token AS sc_gateway_token, brand AS sc_brand, last4 AS sc_last4, \
+     expiry_month AS sc_expiry_month, expiry_year AS sc_expiry_year, created_at AS sc_created_at";
+
+/// A saved card as a `LEFT JOIN` returns it ([`JOINED_CARD_COLUMNS`]).
+#[derive(FromRow)]
+pub(crate) struct JoinedCardRow {
+    sc_id: Option<String>,
+    sc_customer_id: Option<String>,
+    sc_gateway_token: Option<String>,
+    sc_brand: Option<String>,
+    sc_last4: Option<String>,
+    sc_expiry_month: Option<i64>,
+    sc_expiry_year: Option<i64>,
+    sc_created_at: Option<i64>,
+}
+
+impl JoinedCardRow {
+    /// The card, or `None` when the join found none.
+    pub(crate) fn into_card(self) -> StoreResult<Option<SavedCardRecord>> {
+        let Some(id) = self.sc_id else {
+            return Ok(None);
+        };
+        let missing = || StoreError::Corrupt("saved card");
+        SavedCardRow {
+            id,
+            customer_id: self.sc_customer_id.ok_or_else(missing)?,
+            gateway_token: self.sc_gateway_token.ok_or_else(missing)?,
+            brand: self.sc_brand.ok_or_else(missing)?,
+            last4: self.sc_last4.ok_or_else(missing)?,
+            expiry_month: self.sc_expiry_month.ok_or_else(missing)?,
+            expiry_year: self.sc_expiry_year.ok_or_else(missing)?,
+            created_at: self.sc_created_at.ok_or_else(missing)?,
+        }
+        .try_into()
+        .map(Some)
+    }
+}
+
 #[derive(FromRow)]
 pub(crate) struct CustomerIdRow {
     customer_id: String,

@@ -1,15 +1,18 @@
 //! Opening a store from `DATABASE_URL`: `postgres://…` selects Postgres, `sqlite:…` or a plain
-//! file path selects SQLite (file and directory created if missing, WAL mode). Migrations are
-//! applied before the store is handed out.
+//! file path selects SQLite (file and directory created if missing, WAL mode, checkpoints in
+//! the background). Migrations are applied before the store is handed out.
 
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use sqlx::Connection;
+use sqlx::pool::PoolConnectionMetadata;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
+use super::checkpoint::{self, Checkpointer};
 use super::{PostgresStore, SqliteStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::traits::Store;
@@ -20,6 +23,8 @@ const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 const MAX_CONNECTIONS: u32 = 10;
 /// How long to wait for a free connection from the pool.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
+/// A pooled connection idle for longer than this is pinged before it is handed out.
+const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
 
 /// Opens the store `database_url` names and brings its schema up to date.
 pub async fn connect(database_url: &str) -> StoreResult<Arc<dyn Store>> {
@@ -40,7 +45,8 @@ impl SqliteStore {
     /// `sqlite::memory:` or `data/x.db`) and applies the migrations.
     ///
     /// WAL with `synchronous = NORMAL`: readers never block the writer, and a commit survives
-    /// a crash of the process (only a power loss can drop the last commits).
+    /// a crash of the process (only a power loss can drop the last commits). WAL checkpoints
+    /// run on a background task ([`super::checkpoint`]), not inside a request's commit.
     pub async fn connect(url_or_path: &str) -> StoreResult<Self> {
         if url_or_path.is_empty() {
             return Err(StoreError::InvalidUrl("it is empty".into()));
@@ -63,16 +69,22 @@ impl SqliteStore {
             options
                 .journal_mode(SqliteJournalMode::Wal)
                 .synchronous(SqliteSynchronous::Normal)
+                .pragma("wal_autocheckpoint", checkpoint::FALLBACK_PAGES)
         };
+        // Checkpoints run in the background (`checkpoint`), on their own connection.
+        let checkpoints = (!in_memory).then(|| options.clone());
         // An in-memory database exists once per connection: keep exactly one.
         let max = if in_memory { 1 } else { MAX_CONNECTIONS };
         let pool = SqlitePoolOptions::new()
             .max_connections(max)
             .acquire_timeout(ACQUIRE_TIMEOUT)
+            .test_before_acquire(false)
+            .before_acquire(|conn, meta| Box::pin(ping_if_idle(conn, meta)))
             .connect_with(options)
             .await?;
-        let store = Self::from_pool(pool);
+        let mut store = Self::from_pool(pool);
         store.migrate().await?;
+        store.checkpointer = checkpoints.map(Checkpointer::spawn);
         Ok(store)
     }
 }
@@ -92,12 +104,29 @@ impl PostgresStore {
         let pool = PgPoolOptions::new()
             .max_connections(MAX_CONNECTIONS)
             .acquire_timeout(ACQUIRE_TIMEOUT)
+            .test_before_acquire(false)
+            .before_acquire(|conn, meta| Box::pin(ping_if_idle(conn, meta)))
             .connect_with(options)
             .await?;
         let store = Self::from_pool(pool);
         store.migrate().await?;
         Ok(store)
     }
+}
+
+/// sqlx pings every pooled connection before handing it out by default: one more round trip
+/// (on SQLite, one more hop to its worker thread) in front of every query. sqlx also pings each
+/// connection given back to the pool, so one in steady use was checked moments ago; only one
+/// that sat idle for a while is checked again (a server restart, an idle timeout on the way).
+/// A broken one is dropped and the pool hands out another.
+async fn ping_if_idle<C: Connection>(
+    conn: &mut C,
+    meta: PoolConnectionMetadata,
+) -> Result<bool, sqlx::Error> {
+    if meta.idle_for > PING_AFTER_IDLE {
+        conn.ping().await?;
+    }
+    Ok(true)
 }
 
 fn create_parent_dir(file: &Path) -> StoreResult<()> {

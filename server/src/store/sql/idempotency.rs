@@ -68,6 +68,8 @@ where
         request: &BodyDigest,
         now: OffsetDateTime,
     ) -> StoreResult<IdempotencyBegin> {
+        // On the pay call's path (`Idempotency-Key`): a hot connection (see `hot`).
+        let mut conn = self.hot.acquire(&self.pool).await?;
         for _ in 0..BEGIN_TRIES {
             let claimed = sqlx::query_as::<DB, IdRow>(
                 "INSERT INTO idempotency_records (scope, key, request_digest, status, created_at) \
@@ -78,9 +80,10 @@ where
             .bind(key.key().to_owned())
             .bind(request.as_hex().to_owned())
             .bind(ms(now))
-            .fetch_optional(&self.pool)
+            .fetch_optional(&mut *conn)
             .await?;
             if claimed.is_some() {
+                conn.keep();
                 return Ok(IdempotencyBegin::New);
             }
             let existing = sqlx::query_as::<DB, IdempotencyRow>(
@@ -89,9 +92,10 @@ where
             )
             .bind(key.scope().to_owned())
             .bind(key.key().to_owned())
-            .fetch_optional(&self.pool)
+            .fetch_optional(&mut *conn)
             .await?;
             if let Some(row) = existing {
+                conn.keep();
                 return row.outcome(request);
             }
         }
@@ -104,6 +108,7 @@ where
         response: &StoredResponse,
         now: OffsetDateTime,
     ) -> StoreResult<()> {
+        let mut conn = self.hot.acquire(&self.pool).await?;
         let done = sqlx::query_as::<DB, IdRow>(
             "UPDATE idempotency_records SET status = 'completed', response_status = $3, \
              response_body = $4, completed_at = $5 \
@@ -114,8 +119,9 @@ where
         .bind(i64::from(response.status))
         .bind(response.body.clone())
         .bind(ms(now))
-        .fetch_optional(&self.pool)
+        .fetch_optional(&mut *conn)
         .await?;
+        conn.keep();
         done.map(|_| ())
             .ok_or(StoreError::NotFound("idempotency key in progress"))
     }

@@ -1,24 +1,38 @@
-//! A payment's state step and the log of the gateway call that led to it, in one transaction.
+//! A payment's state step and the log of the gateway call that led to it, together.
 //!
-//! The pay path used to log the call (its own transaction: insert + counter update) and then
-//! step the payment: five round trips on Postgres after the gateway answered. Here the counter
-//! rides on the compare-and-set itself, and the log row is written in the same transaction, so
-//! the call is logged exactly when the outcome is recorded (both or neither) in four.
+//! One round trip ([`super::one_trip`]) does all of it, atomically: the compare-and-set (which
+//! also counts the call), or, when the payment does not move, only the count; and the log row.
+//! So the call is logged exactly when its outcome is recorded (both or neither), and the pay
+//! call records its result with one database exchange after the gateway answers.
 
 use checkout::contract::PaymentState;
-use sqlx::{Encode, Executor, FromRow, IntoArguments, Pool, Type};
+use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
-use super::Dialect;
-use super::activity::{INSERT_ATTEMPT, latency_us};
+use super::activity::latency_us;
 use super::codec::ms;
-use super::payments::{cas_step, expected_states};
+use super::one_trip::{OneTrip, fetch_atomic, transaction_script};
+use super::payments::{bind_step, expected_states, step_sql};
 use super::rows::{PAYMENT_COLUMNS, PaymentRow};
+use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::{Advance, NewAttempt, Payment, PaymentChanges};
 
+/// The attempt's columns; its values are `$23..$30`, after the step's `$1..$22`.
+const ATTEMPT_INSERT: &str = "INSERT INTO gateway_attempts (payment_id, subscription_id, \
+     endpoint, started_at, finished_at, latency_us, outcome, http_status) \
+     SELECT $23, $24, $25, $26, $27, $28, $29, $30";
+
+/// The payment after the step, and whether the step moved it (1) or only counted the call (0).
+#[derive(FromRow)]
+pub(crate) struct SteppedRow {
+    moved: i64,
+    #[sqlx(flatten)]
+    payment: PaymentRow,
+}
+
 /// [`PaymentStore::advance_payment_logged`](crate::store::traits::PaymentStore::advance_payment_logged).
 pub(crate) async fn advance_logged<DB>(
-    pool: &Pool<DB>,
+    store: &SqlStore<DB>,
     id: &str,
     from: &[PaymentState],
     to: PaymentState,
@@ -33,7 +47,7 @@ where
     for<'q> String: Encode<'q, DB> + Type<DB>,
     for<'q> Option<i64>: Encode<'q, DB>,
     for<'q> Option<String>: Encode<'q, DB>,
-    for<'r> PaymentRow: FromRow<'r, DB::Row>,
+    for<'r> SteppedRow: FromRow<'r, DB::Row>,
 {
     if attempt.payment_id.as_deref() != Some(id) {
         return Err(StoreError::Invalid {
@@ -43,34 +57,63 @@ where
     }
     let latency_us = latency_us(&attempt)?;
     let expected = expected_states(from, to, &changes)?;
-    let mut tx = pool.begin().await?;
-    let advance = match cas_step::<DB>(&mut tx, id, &expected, to, changes, 1).await? {
-        Some(payment) => Advance::Moved(payment),
-        // Not moved: the call is still counted and logged.
-        None => {
-            let sql = format!(
-                "UPDATE payments SET attempts = attempts + 1 WHERE id = $1 \
-                 RETURNING {PAYMENT_COLUMNS}"
-            );
-            let row = sqlx::query_as::<DB, PaymentRow>(&sql)
-                .bind(id.to_owned())
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or(StoreError::NotFound("payment"))?;
-            Advance::Unchanged(Payment::try_from(row)?)
-        }
-    };
-    sqlx::query(INSERT_ATTEMPT)
-        .bind(attempt.payment_id)
-        .bind(attempt.subscription_id)
-        .bind(attempt.endpoint)
-        .bind(ms(attempt.started_at))
-        .bind(ms(attempt.finished_at))
-        .bind(latency_us)
-        .bind(attempt.outcome.as_str().to_owned())
-        .bind(attempt.http_status.map(i64::from))
-        .execute(&mut *tx)
-        .await?;
-    tx.commit().await?;
-    Ok(advance)
+    let sql = logged_step_sql::<DB>();
+    let query = bind_step(
+        sqlx::query_as::<DB, SteppedRow>(&sql),
+        id,
+        &expected,
+        to,
+        changes,
+        1,
+    )?
+    .bind(attempt.payment_id)
+    .bind(attempt.subscription_id)
+    .bind(attempt.endpoint)
+    .bind(ms(attempt.started_at))
+    .bind(ms(attempt.finished_at))
+    .bind(latency_us)
+    .bind(attempt.outcome.as_str().to_owned())
+    .bind(attempt.http_status.map(i64::from));
+    let row = fetch_atomic(store, query)
+        .await
+        .map_err(|e| StoreError::on_unique(e, "gateway transaction id"))?
+        .into_iter()
+        .next()
+        // Neither update found the payment, and nothing was logged.
+        .ok_or(StoreError::NotFound("payment"))?;
+    let payment = Payment::try_from(row.payment)?;
+    Ok(if row.moved == 1 {
+        Advance::Moved(payment)
+    } else {
+        Advance::Unchanged(payment)
+    })
+}
+
+/// The step (`$1..$22`, see `payments::ADVANCE_SQL`), the count when it does not move
+/// (`$11` is the payment id), and the log row (`$23..$30`) when the payment exists.
+fn logged_step_sql<DB: Dialect>() -> String {
+    match DB::ONE_TRIP {
+        // Every part sees the same snapshot; `counted` and `logged` learn what `stepped` did
+        // from its RETURNING, so the row is updated once.
+        OneTrip::Cte => format!(
+            "WITH stepped AS ({step}), \
+             counted AS (UPDATE payments SET attempts = attempts + 1 \
+                 WHERE id = $11 AND NOT EXISTS (SELECT 1 FROM stepped) \
+                 RETURNING {PAYMENT_COLUMNS}), \
+             logged AS ({ATTEMPT_INSERT} \
+                 FROM (SELECT id FROM stepped UNION ALL SELECT id FROM counted) AS found) \
+             SELECT 1::BIGINT AS moved, {PAYMENT_COLUMNS} FROM stepped \
+             UNION ALL SELECT 0::BIGINT AS moved, {PAYMENT_COLUMNS} FROM counted",
+            step = step_sql(PAYMENT_COLUMNS)
+        ),
+        // `changes()` is what the previous statement changed: 1 when the step moved.
+        OneTrip::Transaction => transaction_script(&[
+            &step_sql(&format!("1 AS moved, {PAYMENT_COLUMNS}")),
+            &format!(
+                "UPDATE payments SET attempts = attempts + 1 WHERE id = $11 AND changes() = 0 \
+                 RETURNING 0 AS moved, {PAYMENT_COLUMNS}"
+            ),
+            &format!("{ATTEMPT_INSERT} WHERE EXISTS (SELECT 1 FROM payments WHERE id = $11)"),
+        ]),
+    }
 }

@@ -9,12 +9,16 @@
 
 mod activity;
 mod cards;
+mod checkpoint;
 mod codec;
 mod connect;
 mod fetch;
+mod hot;
 mod idempotency;
 mod leases;
 mod logged_step;
+mod new_payment;
+mod one_trip;
 mod payments;
 mod rows;
 mod sessions;
@@ -35,6 +39,10 @@ pub use connect::connect;
 /// A store on a pool of `DB` connections.
 pub struct SqlStore<DB: Database> {
     pool: Pool<DB>,
+    /// Connections the pay call's statements keep between uses ([`hot`]).
+    hot: hot::HotConnections<DB>,
+    /// SQLite's background WAL checkpoints ([`checkpoint`]), for a file opened by `connect`.
+    checkpointer: Option<checkpoint::Checkpointer>,
 }
 
 /// The store on SQLite (a single file in WAL mode; one writer at a time).
@@ -53,6 +61,8 @@ pub trait Dialect: Database {
     fn migrate(pool: &Pool<Self>) -> impl Future<Output = Result<(), MigrateError>> + Send;
     /// Rows a statement changed (sqlx has no backend-neutral accessor).
     fn rows_affected(result: &Self::QueryResult) -> u64;
+    /// How this backend runs several writes atomically in one round trip ([`one_trip`]).
+    const ONE_TRIP: one_trip::OneTrip;
 }
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -61,6 +71,7 @@ static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/postgres");
 impl Dialect for Sqlite {
     const BACKEND: &'static str = "sqlite";
     const SKIP_LOCKED: &'static str = "";
+    const ONE_TRIP: one_trip::OneTrip = one_trip::OneTrip::Transaction;
 
     fn migrate(pool: &Pool<Self>) -> impl Future<Output = Result<(), MigrateError>> + Send {
         SQLITE_MIGRATIONS.run(pool)
@@ -74,6 +85,7 @@ impl Dialect for Sqlite {
 impl Dialect for Postgres {
     const BACKEND: &'static str = "postgres";
     const SKIP_LOCKED: &'static str = "FOR UPDATE SKIP LOCKED";
+    const ONE_TRIP: one_trip::OneTrip = one_trip::OneTrip::Cte;
 
     fn migrate(pool: &Pool<Self>) -> impl Future<Output = Result<(), MigrateError>> + Send {
         POSTGRES_MIGRATIONS.run(pool)
@@ -87,7 +99,13 @@ impl Dialect for Postgres {
 impl<DB: Dialect> SqlStore<DB> {
     /// Wraps a pool without touching the schema; call [`SqlStore::migrate`] before use.
     pub fn from_pool(pool: Pool<DB>) -> Self {
-        Self { pool }
+        // A quarter of the pool at most, so other work always finds connections.
+        let hot = hot::HotConnections::new(pool.options().get_max_connections() as usize / 4);
+        Self {
+            pool,
+            hot,
+            checkpointer: None,
+        }
     }
 
     /// Applies the migrations not yet applied (a no-op when the schema is current).
@@ -127,6 +145,10 @@ where
     }
 
     async fn close(&self) {
+        if let Some(checkpointer) = &self.checkpointer {
+            checkpointer.stop();
+        }
+        self.hot.release_all();
         self.pool.close().await;
     }
 }

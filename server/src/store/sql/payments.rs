@@ -2,20 +2,21 @@
 
 use async_trait::async_trait;
 use checkout::contract::PaymentState;
+use sqlx::query::QueryAs;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::OffsetDateTime;
-use uuid::Uuid;
 
-use super::codec::{decline_name, int, int_opt, ms, ms_opt, unsigned};
+use super::codec::{decline_name, int_opt, ms, ms_opt, unsigned};
 use super::fetch::optional_by_key;
 use super::rows::{PAYMENT_COLUMNS, PaymentRow};
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::page::effective_limit;
 use crate::store::model::{
-    Advance, NewAttempt, NewPayment, Page, PageCursor, Payment, PaymentChanges, PaymentQuery,
+    Advance, IdempotencyKey, NewAttempt, NewPayment, Page, PageCursor, Payment, PaymentChanges,
+    PaymentQuery,
 };
-use crate::store::secret::generate_token;
+use crate::store::secret::BodyDigest;
 use crate::store::traits::PaymentStore;
 use crate::store::transitions::{ALL_STATES, can_advance, parse_state, state_name};
 
@@ -65,13 +66,23 @@ where
     for<'q> Option<String>: Encode<'q, DB>,
     for<'r> PaymentRow: FromRow<'r, DB::Row>,
     for<'r> StateCountRow: FromRow<'r, DB::Row>,
+    for<'r> super::logged_step::SteppedRow: FromRow<'r, DB::Row>,
 {
     async fn create_payment(&self, new: NewPayment) -> StoreResult<Payment> {
-        insert_payment::<DB>(&self.pool, new, PaymentState::Created).await
+        super::new_payment::insert_payment::<DB>(&self.pool, new, PaymentState::Created).await
     }
 
     async fn create_pending_payment(&self, new: NewPayment) -> StoreResult<Payment> {
-        insert_payment::<DB>(&self.pool, new, PaymentState::Pending).await
+        super::new_payment::insert_payment::<DB>(&self.pool, new, PaymentState::Pending).await
+    }
+
+    async fn claim_and_create_pending_payment(
+        &self,
+        claim: &IdempotencyKey,
+        digest: &BodyDigest,
+        new: NewPayment,
+    ) -> StoreResult<Option<Payment>> {
+        super::new_payment::claim_and_insert_pending::<DB>(self, claim, digest, new).await
     }
 
     async fn get_payment(&self, id: &str) -> StoreResult<Option<Payment>> {
@@ -114,7 +125,7 @@ where
         changes: PaymentChanges,
         attempt: NewAttempt,
     ) -> StoreResult<Advance> {
-        super::logged_step::advance_logged::<DB>(&self.pool, id, from, to, changes, attempt).await
+        super::logged_step::advance_logged::<DB>(self, id, from, to, changes, attempt).await
     }
 
     async fn note_gateway_transaction(
@@ -178,66 +189,6 @@ where
     }
 }
 
-/// Inserts `new` in its first state: `created`, or `pending` (then `pending_since` is now).
-async fn insert_payment<DB>(
-    pool: &sqlx::Pool<DB>,
-    new: NewPayment,
-    state: PaymentState,
-) -> StoreResult<Payment>
-where
-    DB: Dialect,
-    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
-    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
-    for<'q> i64: Encode<'q, DB> + Type<DB>,
-    for<'q> String: Encode<'q, DB> + Type<DB>,
-    for<'q> Option<i64>: Encode<'q, DB>,
-    for<'q> Option<String>: Encode<'q, DB>,
-    for<'r> PaymentRow: FromRow<'r, DB::Row>,
-{
-    if !matches!(state, PaymentState::Created | PaymentState::Pending) {
-        return Err(StoreError::Invalid {
-            field: "state",
-            reason: "a payment starts created or pending",
-        });
-    }
-    let now = ms(OffsetDateTime::now_utc());
-    let card = new.card.as_ref();
-    let sql = format!(
-        "INSERT INTO payments (id, session_id, customer_id, kind, state, amount, currency, \
-             merchant_txn_ref, card_brand, card_bin, card_last4, card_expiry_month, \
-             card_expiry_year, saved_card_id, webhook_token, review_deadline, next_check_at, \
-             pending_since, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
-             $17, $18, $19, $19) RETURNING {PAYMENT_COLUMNS}"
-    );
-    let row = sqlx::query_as::<DB, PaymentRow>(&sql)
-        .bind(Uuid::new_v4().to_string())
-        .bind(new.session_id)
-        .bind(new.customer_id)
-        .bind(new.kind.as_str().to_owned())
-        .bind(state_name(state).to_owned())
-        .bind(int(new.amount, "amount")?)
-        .bind(new.currency)
-        .bind(new.merchant_txn_ref)
-        .bind(card.map(|c| c.brand.id().to_owned()))
-        .bind(
-            card.and_then(|c| c.bin.as_ref())
-                .map(|b| b.as_str().to_owned()),
-        )
-        .bind(card.map(|c| c.last4.as_str().to_owned()))
-        .bind(card.map(|c| i64::from(c.expiry_month)))
-        .bind(card.map(|c| i64::from(c.expiry_year)))
-        .bind(new.saved_card_id)
-        .bind(secrecy::ExposeSecret::expose_secret(&generate_token("")).to_owned())
-        .bind(ms(new.review_deadline))
-        .bind(ms(new.next_check_at))
-        .bind((state == PaymentState::Pending).then_some(now))
-        .bind(now)
-        .fetch_one(pool)
-        .await?;
-    row.try_into()
-}
-
 /// The compare-and-set step on `conn`, adding `attempts` to the attempt counter when it moves;
 /// `None` when the payment was not in an `expected` state or a guard failed.
 pub(crate) async fn cas_step<DB>(
@@ -258,12 +209,44 @@ where
     for<'q> Option<String>: Encode<'q, DB>,
     for<'r> PaymentRow: FromRow<'r, DB::Row>,
 {
+    let sql = format!("{ADVANCE_SQL}{PAYMENT_COLUMNS}");
+    let query = sqlx::query_as::<DB, PaymentRow>(&sql);
+    bind_step(query, id, expected, to, changes, attempts)?
+        .fetch_optional(conn)
+        .await
+        .map_err(|e| StoreError::on_unique(e, "gateway transaction id"))?
+        .map(Payment::try_from)
+        .transpose()
+}
+
+/// [`ADVANCE_SQL`] followed by `returning` (the `RETURNING` list), for statements that embed
+/// the compare-and-set; bind it with [`bind_step`].
+pub(crate) fn step_sql(returning: &str) -> String {
+    format!("{ADVANCE_SQL}{returning}")
+}
+
+/// Binds `$1..$22` of [`ADVANCE_SQL`] for the step of payment `id` from one of `expected` to
+/// `to`, adding `attempts` to the counter when it moves.
+pub(crate) fn bind_step<'q, DB, R>(
+    query: QueryAs<'q, DB, R, <DB as sqlx::Database>::Arguments<'q>>,
+    id: &str,
+    expected: &[PaymentState],
+    to: PaymentState,
+    changes: PaymentChanges,
+    attempts: i64,
+) -> StoreResult<QueryAs<'q, DB, R, <DB as sqlx::Database>::Arguments<'q>>>
+where
+    DB: Dialect,
+    for<'a> i64: Encode<'a, DB> + Type<DB>,
+    for<'a> String: Encode<'a, DB> + Type<DB>,
+    for<'a> Option<i64>: Encode<'a, DB>,
+    for<'a> Option<String>: Encode<'a, DB>,
+{
     let first = *expected.first().ok_or(StoreError::Invalid {
         field: "from",
         reason: "names no state",
     })?;
-    let sql = format!("{ADVANCE_SQL}{PAYMENT_COLUMNS}");
-    let mut query = sqlx::query_as::<DB, PaymentRow>(&sql)
+    let mut query = query
         .bind(state_name(to).to_owned())
         .bind(changes.gateway_transaction_id)
         .bind(changes.gateway_ref)
@@ -279,13 +262,7 @@ where
         let state = expected.get(slot).unwrap_or(&first);
         query = query.bind(state_name(*state).to_owned());
     }
-    query
-        .bind(attempts)
-        .fetch_optional(conn)
-        .await
-        .map_err(|e| StoreError::on_unique(e, "gateway transaction id"))?
-        .map(Payment::try_from)
-        .transpose()
+    Ok(query.bind(attempts))
 }
 
 /// Checks a requested step against the state machine and the changes it carries, and returns

@@ -1,18 +1,25 @@
-//! Checkout sessions.
+//! Checkout sessions, alone or (for the pay call) with the saved card the shopper chose.
 
 use async_trait::async_trait;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::OffsetDateTime;
-use uuid::Uuid;
 
-use super::cards::{CustomerRow, upsert_customer_on};
+use super::cards::{CustomerRow, JOINED_CARD_COLUMNS, JoinedCardRow, upsert_customer_on};
 use super::codec::{int, ms};
-use super::fetch::optional_by_key;
 use super::rows::{SESSION_COLUMNS, SessionRow};
 use super::{Dialect, SqlStore};
 use crate::store::error::StoreResult;
-use crate::store::model::{NewSession, Session};
+use crate::store::model::{NewSession, SavedCardRecord, Session};
 use crate::store::traits::SessionStore;
+
+/// A session and the card a `LEFT JOIN` found for it.
+#[derive(FromRow)]
+pub(crate) struct SessionCardRow {
+    #[sqlx(flatten)]
+    session: SessionRow,
+    #[sqlx(flatten)]
+    card: JoinedCardRow,
+}
 
 #[async_trait]
 impl<DB> SessionStore for SqlStore<DB>
@@ -26,6 +33,7 @@ where
     for<'q> Option<String>: Encode<'q, DB>,
     for<'r> SessionRow: FromRow<'r, DB::Row>,
     for<'r> CustomerRow: FromRow<'r, DB::Row>,
+    for<'r> SessionCardRow: FromRow<'r, DB::Row>,
 {
     async fn create_session(&self, new: NewSession) -> StoreResult<Session> {
         new.validate()?;
@@ -40,7 +48,7 @@ where
              RETURNING {SESSION_COLUMNS}"
         );
         let row = sqlx::query_as::<DB, SessionRow>(&sql)
-            .bind(Uuid::new_v4().to_string())
+            .bind(new.id)
             .bind(new.client_secret_hash.to_hex())
             .bind(int(new.amount, "amount")?)
             .bind(new.currency)
@@ -59,7 +67,40 @@ where
     }
 
     async fn get_session(&self, id: &str) -> StoreResult<Option<Session>> {
+        // Every browser call's first statement: on a hot connection (see `hot`).
         let sql = format!("SELECT {SESSION_COLUMNS} FROM checkout_sessions WHERE id = $1");
-        optional_by_key::<DB, SessionRow, _>(&self.pool, &sql, id).await
+        let mut conn = self.hot.acquire(&self.pool).await?;
+        let row = sqlx::query_as::<DB, SessionRow>(&sql)
+            .bind(id.to_owned())
+            .fetch_optional(&mut *conn)
+            .await?;
+        conn.keep();
+        row.map(Session::try_from).transpose()
+    }
+
+    async fn get_session_with_card(
+        &self,
+        id: &str,
+        card_id: &str,
+    ) -> StoreResult<Option<(Session, Option<SavedCardRecord>)>> {
+        // The card's columns are renamed, so the session's need no qualifier.
+        let sql = format!(
+            "SELECT {SESSION_COLUMNS}, card.* FROM checkout_sessions \
+             LEFT JOIN (SELECT {JOINED_CARD_COLUMNS} FROM saved_cards WHERE id = $2) AS card \
+             ON card.sc_customer_id = checkout_sessions.customer_id \
+             WHERE checkout_sessions.id = $1"
+        );
+        // The pay call's first statement: on a hot connection (see `hot`).
+        let mut conn = self.hot.acquire(&self.pool).await?;
+        let found = sqlx::query_as::<DB, SessionCardRow>(&sql)
+            .bind(id.to_owned())
+            .bind(card_id.to_owned())
+            .fetch_optional(&mut *conn)
+            .await?;
+        conn.keep();
+        let Some(row) = found else {
+            return Ok(None);
+        };
+        Ok(Some((row.session.try_into()?, row.card.into_card()?)))
     }
 }

@@ -23,6 +23,7 @@ async fn sessions_keep_only_the_secret_hash(db: &TestDb) {
     let session = db
         .store
         .create_session(NewSession {
+            id: new_session_id(),
             client_secret_hash: SecretHash::of(secret.expose_secret()),
             amount: 1999,
             currency: "USD".into(),
@@ -80,6 +81,7 @@ async fn sessions_keep_only_the_secret_hash(db: &TestDb) {
 
 fn plain_session() -> NewSession {
     NewSession {
+        id: new_session_id(),
         client_secret_hash: SecretHash::of("x"),
         amount: 1,
         currency: "EUR".into(),
@@ -110,6 +112,8 @@ async fn saved_cards_list_and_delete_per_customer(db: &TestDb) {
         .save_card(card("alice", "tok-1", "3155"))
         .await
         .unwrap();
+    // Times are kept to the millisecond: make "oldest first" decidable.
+    tokio::time::sleep(std::time::Duration::from_millis(2)).await;
     let second = db
         .store
         .save_card(card("alice", "tok-2", "1005"))

@@ -1,0 +1,161 @@
+//! Recording a new payment: the plain insert, and the pay call's claim-and-insert, where the
+//! session's pay claim (an idempotency record, see `payments::claim`) and the payment that
+//! holds it are written together in one round trip ([`super::one_trip`]).
+
+use checkout::contract::PaymentState;
+use sqlx::query::QueryAs;
+use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::codec::{int, ms};
+use super::one_trip::{OneTrip, fetch_atomic, transaction_script};
+use super::rows::{PAYMENT_COLUMNS, PaymentRow};
+use super::{Dialect, SqlStore};
+use crate::store::error::{StoreError, StoreResult};
+use crate::store::model::{IdempotencyKey, NewPayment, Payment};
+use crate::store::secret::{BodyDigest, generate_token};
+use crate::store::transitions::state_name;
+
+/// The claim's insert: `$20` scope, `$21` key, `$22` digest, created now (`$19`). A claim
+/// already held inserts nothing.
+const INSERT_CLAIM: &str = "INSERT INTO idempotency_records \
+     (scope, key, request_digest, status, created_at) VALUES ($20, $21, $22, 'in_progress', $19) \
+     ON CONFLICT (scope, key) DO NOTHING";
+
+/// Columns an insert of a new payment sets, in the order of [`NEW_PAYMENT_VALUES`].
+const NEW_PAYMENT_COLUMNS: &str = "id, session_id, customer_id, kind, state, amount, \
+     currency, merchant_txn_ref, card_brand, card_bin, card_last4, card_expiry_month, \
+     card_expiry_year, saved_card_id, webhook_token, review_deadline, next_check_at, \
+     pending_since, created_at, updated_at";
+/// The parameters [`bind_new_payment`] binds, for [`NEW_PAYMENT_COLUMNS`] (`$19` is now).
+const NEW_PAYMENT_VALUES: &str =
+    "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19";
+
+/// A query returning a payment row.
+type PaymentQueryAs<'q, DB> = QueryAs<'q, DB, PaymentRow, <DB as sqlx::Database>::Arguments<'q>>;
+
+/// Inserts `new` in its first state: `created`, or `pending` (then `pending_since` is now).
+pub(crate) async fn insert_payment<DB>(
+    pool: &sqlx::Pool<DB>,
+    new: NewPayment,
+    state: PaymentState,
+) -> StoreResult<Payment>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<i64>: Encode<'q, DB>,
+    for<'q> Option<String>: Encode<'q, DB>,
+    for<'r> PaymentRow: FromRow<'r, DB::Row>,
+{
+    let sql = format!(
+        "INSERT INTO payments ({NEW_PAYMENT_COLUMNS}) VALUES ({NEW_PAYMENT_VALUES}) \
+         RETURNING {PAYMENT_COLUMNS}"
+    );
+    let now = ms(OffsetDateTime::now_utc());
+    let row = bind_new_payment(sqlx::query_as::<DB, PaymentRow>(&sql), new, state, now)?
+        .fetch_one(pool)
+        .await?;
+    row.try_into()
+}
+
+/// Binds `$1..$19` of [`NEW_PAYMENT_VALUES`]: `new` in its first state, `created` or
+/// `pending` (then `pending_since` is `now_ms`). The store assigns the id and webhook token.
+fn bind_new_payment<'q, DB>(
+    query: PaymentQueryAs<'q, DB>,
+    new: NewPayment,
+    state: PaymentState,
+    now_ms: i64,
+) -> StoreResult<PaymentQueryAs<'q, DB>>
+where
+    DB: Dialect,
+    for<'a> i64: Encode<'a, DB> + Type<DB>,
+    for<'a> String: Encode<'a, DB> + Type<DB>,
+    for<'a> Option<i64>: Encode<'a, DB>,
+    for<'a> Option<String>: Encode<'a, DB>,
+{
+    if !matches!(state, PaymentState::Created | PaymentState::Pending) {
+        return Err(StoreError::Invalid {
+            field: "state",
+            reason: "a payment starts created or pending",
+        });
+    }
+    let card = new.card.as_ref();
+    Ok(query
+        .bind(Uuid::new_v4().to_string())
+        .bind(new.session_id)
+        .bind(new.customer_id)
+        .bind(new.kind.as_str().to_owned())
+        .bind(state_name(state).to_owned())
+        .bind(int(new.amount, "amount")?)
+        .bind(new.currency)
+        .bind(new.merchant_txn_ref)
+        .bind(card.map(|c| c.brand.id().to_owned()))
+        .bind(
+            card.and_then(|c| c.bin.as_ref())
+                .map(|b| b.as_str().to_owned()),
+        )
+        .bind(card.map(|c| c.last4.as_str().to_owned()))
+        .bind(card.map(|c| i64::from(c.expiry_month)))
+        .bind(card.map(|c| i64::from(c.expiry_year)))
+        .bind(new.saved_card_id)
+        .bind(secrecy::ExposeSecret::expose_secret(&generate_token("")).to_owned())
+        .bind(ms(new.review_deadline))
+        .bind(ms(new.next_check_at))
+        .bind((state == PaymentState::Pending).then_some(now_ms))
+        .bind(now_ms))
+}
+
+/// [`PaymentStore::claim_and_create_pending_payment`](crate::store::traits::PaymentStore::claim_and_create_pending_payment).
+pub(crate) async fn claim_and_insert_pending<DB>(
+    store: &SqlStore<DB>,
+    claim: &IdempotencyKey,
+    digest: &BodyDigest,
+    new: NewPayment,
+) -> StoreResult<Option<Payment>>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<i64>: Encode<'q, DB>,
+    for<'q> Option<String>: Encode<'q, DB>,
+    for<'r> PaymentRow: FromRow<'r, DB::Row>,
+{
+    let sql = match DB::ONE_TRIP {
+        // The payment is selected from the claim's RETURNING: no claim, no payment.
+        OneTrip::Cte => format!(
+            "WITH claim AS ({INSERT_CLAIM} RETURNING key) \
+             INSERT INTO payments ({NEW_PAYMENT_COLUMNS}) SELECT {NEW_PAYMENT_VALUES} \
+             FROM claim RETURNING {PAYMENT_COLUMNS}"
+        ),
+        // `changes()` is what the claim's insert changed: 0 when the claim was held.
+        OneTrip::Transaction => transaction_script(&[
+            INSERT_CLAIM,
+            &format!(
+                "INSERT INTO payments ({NEW_PAYMENT_COLUMNS}) SELECT {NEW_PAYMENT_VALUES} \
+                 WHERE changes() = 1 RETURNING {PAYMENT_COLUMNS}"
+            ),
+        ]),
+    };
+    let now = ms(OffsetDateTime::now_utc());
+    let query = bind_new_payment(
+        sqlx::query_as::<DB, PaymentRow>(&sql),
+        new,
+        PaymentState::Pending,
+        now,
+    )?
+    .bind(claim.scope().to_owned())
+    .bind(claim.key().to_owned())
+    .bind(digest.as_hex().to_owned());
+    fetch_atomic(store, query)
+        .await?
+        .into_iter()
+        .next()
+        .map(Payment::try_from)
+        .transpose()
+}

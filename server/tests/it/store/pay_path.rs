@@ -1,0 +1,382 @@
+//! The pay call's round trips: the session read with its saved card, the claim taken with the
+//! payment recorded, and the outcome recorded with the call's log; each atomic, each one
+//! statement (or SQLite script), and a failed one leaves nothing behind.
+
+use std::sync::Arc;
+
+use checkout::card::Brand;
+use checkout::contract::PaymentState;
+use checkout_server::store::prelude::*;
+use secrecy::SecretString;
+use time::Duration;
+
+use super::{Raw, TestDb, new_session, now, pending_payment, test_card};
+
+store_suite!(
+    a_session_is_read_with_its_customers_card_only,
+    a_free_claim_records_the_payment_with_it,
+    of_concurrent_claims_exactly_one_records_a_payment,
+    a_failed_claim_leaves_neither_claim_nor_payment,
+    a_logged_step_moves_counts_and_logs_together,
+    a_logged_step_that_does_not_move_still_counts_and_logs,
+    a_logged_step_of_an_unknown_payment_logs_nothing,
+    sqlite_checkpoints_in_the_background,
+);
+
+fn claim(session_id: &str) -> IdempotencyKey {
+    IdempotencyKey::new("session-pay", session_id).expect("valid key")
+}
+
+fn claim_digest() -> BodyDigest {
+    BodyDigest::of(b"session-pay-claim")
+}
+
+fn new_payment_for(session: &Session) -> NewPayment {
+    NewPayment {
+        session_id: session.id.clone(),
+        customer_id: session.customer_id.clone(),
+        kind: PaymentKind::TokenPayment,
+        amount: session.amount,
+        currency: session.currency.clone(),
+        merchant_txn_ref: session.reference.clone(),
+        card: Some(test_card()),
+        saved_card_id: None,
+        next_check_at: now() + Duration::minutes(1),
+        review_deadline: now() + Duration::minutes(30),
+    }
+}
+
+async fn save_card(db: &TestDb, customer_id: &str, token: &str) -> SavedCardRecord {
+    db.store
+        .save_card(NewSavedCard {
+            customer_id: customer_id.into(),
+            gateway_token: SecretString::from(token.to_owned()),
+            brand: Brand::Visa,
+            last4: Last4::new("4242").unwrap(),
+            expiry_month: 12,
+            expiry_year: 2039,
+        })
+        .await
+        .unwrap()
+}
+
+fn attempt(payment_id: &str) -> NewAttempt {
+    let started = now();
+    NewAttempt {
+        payment_id: Some(payment_id.to_owned()),
+        subscription_id: None,
+        endpoint: "payment".into(),
+        started_at: started,
+        finished_at: started + Duration::milliseconds(3),
+        outcome: AttemptOutcome::Succeeded,
+        http_status: None,
+    }
+}
+
+fn approval() -> PaymentChanges {
+    PaymentChanges {
+        gateway_transaction_id: Some("gw-1".into()),
+        ..PaymentChanges::default()
+    }
+}
+
+async fn a_session_is_read_with_its_customers_card_only(db: &TestDb) {
+    let session = new_session(db, Some("cust-a")).await;
+    let own = save_card(db, "cust-a", "tok-a").await;
+    let other = save_card(db, "cust-b", "tok-b").await;
+    let (found, card) = db
+        .store
+        .get_session_with_card(&session.id, &own.id)
+        .await
+        .unwrap()
+        .expect("session found");
+    assert_eq!(found.id, session.id);
+    let card = card.expect("the customer's own card");
+    assert_eq!(card.id, own.id);
+    assert_eq!(card.customer_id, "cust-a");
+    let (_, card) = db
+        .store
+        .get_session_with_card(&session.id, &other.id)
+        .await
+        .unwrap()
+        .expect("session found");
+    assert!(card.is_none(), "another customer's card is not found");
+    let (_, card) = db
+        .store
+        .get_session_with_card(&session.id, "no-such-card")
+        .await
+        .unwrap()
+        .expect("session found");
+    assert!(card.is_none());
+    let anonymous = new_session(db, None).await;
+    let (_, card) = db
+        .store
+        .get_session_with_card(&anonymous.id, &own.id)
+        .await
+        .unwrap()
+        .expect("session found");
+    assert!(card.is_none(), "a session without customer has no cards");
+    assert!(
+        db.store
+            .get_session_with_card("no-such-session", &own.id)
+            .await
+            .unwrap()
+            .is_none()
+    );
+}
+
+async fn a_free_claim_records_the_payment_with_it(db: &TestDb) {
+    let session = new_session(db, Some("cust-1")).await;
+    let payment = db
+        .store
+        .claim_and_create_pending_payment(
+            &claim(&session.id),
+            &claim_digest(),
+            new_payment_for(&session),
+        )
+        .await
+        .unwrap()
+        .expect("the claim was free");
+    assert_eq!(payment.state, PaymentState::Pending);
+    assert_eq!(payment.session_id, session.id);
+    assert_eq!(payment.kind, PaymentKind::TokenPayment);
+    assert!(payment.pending_since.is_some());
+    let stored = db.store.get_payment(&payment.id).await.unwrap().unwrap();
+    assert_eq!(stored.id, payment.id);
+    // The claim is held, as `begin_idempotent` shows it.
+    assert!(matches!(
+        db.store
+            .begin_idempotent(&claim(&session.id), &claim_digest(), now())
+            .await
+            .unwrap(),
+        IdempotencyBegin::InProgress { .. }
+    ));
+    // A second claim of the same session writes nothing.
+    let again = db
+        .store
+        .claim_and_create_pending_payment(
+            &claim(&session.id),
+            &claim_digest(),
+            new_payment_for(&session),
+        )
+        .await
+        .unwrap();
+    assert!(again.is_none());
+    assert_eq!(payments_of(db, &session.id).await, 1);
+}
+
+async fn of_concurrent_claims_exactly_one_records_a_payment(db: &TestDb) {
+    let session = new_session(db, Some("cust-1")).await;
+    let other_instance = db.second_instance().await;
+    let mut tasks = Vec::new();
+    for i in 0..12 {
+        let store: Arc<dyn Store> = if i % 2 == 0 {
+            db.store.clone()
+        } else {
+            other_instance.clone()
+        };
+        let new = new_payment_for(&session);
+        let key = claim(&session.id);
+        tasks.push(tokio::spawn(async move {
+            store
+                .claim_and_create_pending_payment(&key, &claim_digest(), new)
+                .await
+                .expect("claim runs")
+        }));
+    }
+    let mut recorded = 0;
+    for task in tasks {
+        if task.await.expect("task finished").is_some() {
+            recorded += 1;
+        }
+    }
+    assert_eq!(recorded, 1);
+    assert_eq!(payments_of(db, &session.id).await, 1);
+    other_instance.close().await;
+}
+
+async fn a_failed_claim_leaves_neither_claim_nor_payment(db: &TestDb) {
+    let session = new_session(db, Some("cust-1")).await;
+    let mut broken = new_payment_for(&session);
+    // The schema refuses it (reference over 45 characters) after the claim was inserted.
+    broken.merchant_txn_ref = "r".repeat(46);
+    let failed = db
+        .store
+        .claim_and_create_pending_payment(&claim(&session.id), &claim_digest(), broken)
+        .await;
+    assert!(failed.is_err(), "{failed:?}");
+    assert_eq!(
+        db.store
+            .begin_idempotent(&claim(&session.id), &claim_digest(), now())
+            .await
+            .unwrap(),
+        IdempotencyBegin::New,
+        "the claim was rolled back with the payment"
+    );
+    db.store
+        .release_idempotent(&claim(&session.id))
+        .await
+        .unwrap();
+    assert_eq!(payments_of(db, &session.id).await, 0);
+    // The connection the failure happened on is usable again (or was replaced).
+    for _ in 0..3 {
+        let payment = db
+            .store
+            .claim_and_create_pending_payment(
+                &claim(&session.id),
+                &claim_digest(),
+                new_payment_for(&session),
+            )
+            .await
+            .unwrap()
+            .expect("free again");
+        db.store
+            .advance_payment(
+                &payment.id,
+                &[PaymentState::Pending],
+                PaymentState::Failed,
+                PaymentChanges::default(),
+            )
+            .await
+            .unwrap();
+        db.store
+            .release_idempotent(&claim(&session.id))
+            .await
+            .unwrap();
+    }
+    assert_eq!(payments_of(db, &session.id).await, 3);
+}
+
+async fn a_logged_step_moves_counts_and_logs_together(db: &TestDb) {
+    let payment = pending_payment(db, 1000).await;
+    let advance = db
+        .store
+        .advance_payment_logged(
+            &payment.id,
+            &[PaymentState::Pending],
+            PaymentState::Captured,
+            approval(),
+            attempt(&payment.id),
+        )
+        .await
+        .unwrap();
+    assert!(advance.moved());
+    let moved = advance.into_payment();
+    assert_eq!(moved.state, PaymentState::Captured);
+    assert_eq!(moved.gateway_transaction_id.as_deref(), Some("gw-1"));
+    assert_eq!(moved.captured_amount, 1000);
+    assert_eq!(moved.attempts, 1);
+    let log = db.store.list_attempts(&payment.id).await.unwrap();
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].endpoint, "payment");
+    assert_eq!(log[0].latency_us, 3_000);
+}
+
+async fn a_logged_step_that_does_not_move_still_counts_and_logs(db: &TestDb) {
+    let payment = pending_payment(db, 1000).await;
+    db.store
+        .advance_payment(
+            &payment.id,
+            &[PaymentState::Pending],
+            PaymentState::Declined,
+            PaymentChanges::default(),
+        )
+        .await
+        .unwrap();
+    let advance = db
+        .store
+        .advance_payment_logged(
+            &payment.id,
+            &[PaymentState::Pending],
+            PaymentState::Captured,
+            approval(),
+            attempt(&payment.id),
+        )
+        .await
+        .unwrap();
+    assert!(!advance.moved());
+    let unchanged = advance.into_payment();
+    assert_eq!(unchanged.state, PaymentState::Declined);
+    assert_eq!(unchanged.gateway_transaction_id, None);
+    assert_eq!(unchanged.attempts, 1);
+    assert_eq!(db.store.list_attempts(&payment.id).await.unwrap().len(), 1);
+}
+
+async fn a_logged_step_of_an_unknown_payment_logs_nothing(db: &TestDb) {
+    let missing = db
+        .store
+        .advance_payment_logged(
+            "no-such-payment",
+            &[PaymentState::Pending],
+            PaymentState::Captured,
+            approval(),
+            attempt("no-such-payment"),
+        )
+        .await;
+    assert!(
+        matches!(missing, Err(StoreError::NotFound("payment"))),
+        "{missing:?}"
+    );
+    assert!(
+        db.store
+            .list_attempts("no-such-payment")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    // The attempt must be the stepped payment's own.
+    let payment = pending_payment(db, 1000).await;
+    let mismatched = db
+        .store
+        .advance_payment_logged(
+            &payment.id,
+            &[PaymentState::Pending],
+            PaymentState::Captured,
+            approval(),
+            attempt("another-payment"),
+        )
+        .await;
+    assert!(matches!(mismatched, Err(StoreError::Invalid { .. })));
+}
+
+/// Commits do not checkpoint the WAL themselves (until it is large); a background task does,
+/// after which writers start the WAL over instead of growing it.
+async fn sqlite_checkpoints_in_the_background(db: &TestDb) {
+    let Raw::Sqlite { pool, path } = &db.raw else {
+        return;
+    };
+    let pages: i64 = sqlx::query_scalar("PRAGMA wal_autocheckpoint")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert!(pages >= 4096, "commits checkpoint at {pages} pages");
+    let wal = path.with_extension("db-wal");
+    let wal_size = || std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
+    for _ in 0..30 {
+        pending_payment(db, 1000).await;
+    }
+    let first = wal_size();
+    assert!(first > 0, "the WAL holds the writes");
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    for _ in 0..30 {
+        pending_payment(db, 1000).await;
+    }
+    let second = wal_size();
+    assert!(
+        second < first + first / 2,
+        "the WAL grew from {first} to {second} bytes: no checkpoint in between"
+    );
+}
+
+async fn payments_of(db: &TestDb, session_id: &str) -> usize {
+    db.store
+        .list_payments(PaymentQuery {
+            session_id: Some(session_id.to_owned()),
+            limit: 50,
+            ..PaymentQuery::default()
+        })
+        .await
+        .unwrap()
+        .items
+        .len()
+}
