@@ -61,6 +61,12 @@ async fn run(backend: Backend) {
         .with_writer(logs.clone())
         .with_ansi(false)
         .finish();
+    // tracing caches each callsite's interest for the whole process. While only one
+    // dispatcher is registered, a callsite first reached by another test's thread (which has
+    // no subscriber) is cached as "never", and this test would miss its events; with two or
+    // more registered, the interest is the union of all of them. Hence a second one, kept
+    // alive for the test.
+    let _anchor = tracing::Dispatch::new(tracing_subscriber::registry());
     // A current-thread runtime: the server's tasks run on this thread and log here.
     let _guard = tracing::subscriber::set_default(subscriber);
     let h = Harness::start(backend).await;
@@ -265,11 +271,36 @@ fn spaced(number: &str) -> String {
         .join(" ")
 }
 
-/// Whether `needle` occurs in `text` with no letter or digit directly before or after it.
+/// Whether `needle` occurs in `text` as a token of its own: no letter or digit directly before
+/// or after it, and not the whole or fractional part of a decimal number (timings such as
+/// `elapsed=739.1µs` in the database driver's debug lines are not a CVC).
 fn has_token(text: &str, needle: &str) -> bool {
     text.match_indices(needle).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = text[at + needle.len()..].chars().next();
-        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        let mut before = text[..at].chars().rev();
+        let mut after = text[at + needle.len()..].chars();
+        !continues_number(before.next(), before.next())
+            && !continues_number(after.next(), after.next())
     })
+}
+
+/// Whether `next` (and `then`, the character beyond it) carry a number on: a letter or digit,
+/// or a decimal separator followed by a digit.
+fn continues_number(next: Option<char>, then: Option<char>) -> bool {
+    match next {
+        Some('.' | ',') => then.is_some_and(|c| c.is_ascii_digit()),
+        Some(c) => c.is_alphanumeric(),
+        None => false,
+    }
+}
+
+#[test]
+fn tokens_are_told_from_decimal_numbers() {
+    assert!(has_token("cvc=739 ", "739"));
+    assert!(has_token("\"739\"", "739"));
+    assert!(has_token("739", "739"));
+    assert!(has_token("ends 739.", "739"));
+    assert!(!has_token("elapsed=739.1µs", "739"));
+    assert!(!has_token("elapsed=0.739s", "739"));
+    assert!(!has_token("id=a739b", "739"));
+    assert!(!has_token("17390", "739"));
 }
