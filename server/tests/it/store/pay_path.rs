@@ -73,6 +73,19 @@ fn attempt(payment_id: &str) -> NewAttempt {
     }
 }
 
+/// Steps `id` from pending to captured with an approval, logging an attempt of `attempt_of`.
+async fn capture_logged(db: &TestDb, id: &str, attempt_of: &str) -> StoreResult<Advance> {
+    db.store
+        .advance_payment_logged(
+            id,
+            &[PaymentState::Pending],
+            PaymentState::Captured,
+            approval(),
+            attempt(attempt_of),
+        )
+        .await
+}
+
 fn approval() -> PaymentChanges {
     PaymentChanges {
         gateway_transaction_id: Some("gw-1".into()),
@@ -249,17 +262,7 @@ async fn a_failed_claim_leaves_neither_claim_nor_payment(db: &TestDb) {
 
 async fn a_logged_step_moves_counts_and_logs_together(db: &TestDb) {
     let payment = pending_payment(db, 1000).await;
-    let advance = db
-        .store
-        .advance_payment_logged(
-            &payment.id,
-            &[PaymentState::Pending],
-            PaymentState::Captured,
-            approval(),
-            attempt(&payment.id),
-        )
-        .await
-        .unwrap();
+    let advance = capture_logged(db, &payment.id, &payment.id).await.unwrap();
     assert!(advance.moved());
     let moved = advance.into_payment();
     assert_eq!(moved.state, PaymentState::Captured);
@@ -283,17 +286,7 @@ async fn a_logged_step_that_does_not_move_still_counts_and_logs(db: &TestDb) {
         )
         .await
         .unwrap();
-    let advance = db
-        .store
-        .advance_payment_logged(
-            &payment.id,
-            &[PaymentState::Pending],
-            PaymentState::Captured,
-            approval(),
-            attempt(&payment.id),
-        )
-        .await
-        .unwrap();
+    let advance = capture_logged(db, &payment.id, &payment.id).await.unwrap();
     assert!(!advance.moved());
     let unchanged = advance.into_payment();
     assert_eq!(unchanged.state, PaymentState::Declined);
@@ -303,16 +296,7 @@ async fn a_logged_step_that_does_not_move_still_counts_and_logs(db: &TestDb) {
 }
 
 async fn a_logged_step_of_an_unknown_payment_logs_nothing(db: &TestDb) {
-    let missing = db
-        .store
-        .advance_payment_logged(
-            "no-such-payment",
-            &[PaymentState::Pending],
-            PaymentState::Captured,
-            approval(),
-            attempt("no-such-payment"),
-        )
-        .await;
+    let missing = capture_logged(db, "no-such-payment", "no-such-payment").await;
     assert!(
         matches!(missing, Err(StoreError::NotFound("payment"))),
         "{missing:?}"
@@ -326,16 +310,7 @@ async fn a_logged_step_of_an_unknown_payment_logs_nothing(db: &TestDb) {
     );
     // The attempt must be the stepped payment's own.
     let payment = pending_payment(db, 1000).await;
-    let mismatched = db
-        .store
-        .advance_payment_logged(
-            &payment.id,
-            &[PaymentState::Pending],
-            PaymentState::Captured,
-            approval(),
-            attempt("another-payment"),
-        )
-        .await;
+    let mismatched = capture_logged(db, &payment.id, "another-payment").await;
     assert!(matches!(mismatched, Err(StoreError::Invalid { .. })));
 }
 
