@@ -5,7 +5,10 @@
 //! causes no second gateway call; the same key with a different body is a 409. A request that
 //! arrives while the first is still running waits for its answer, so two concurrent identical
 //! requests make one gateway call. Only successful answers are stored: an error (validation,
-//! conflict, gateway trouble) releases the key, so a corrected retry runs again.
+//! conflict, gateway trouble) releases the key, so a corrected retry runs again. A key whose
+//! first request was cut off (the process died before storing its answer) is answered at once
+//! with 409 `idempotency_key_interrupted`: whether that request's work happened is for the
+//! client to look up, never for a blind second run to guess.
 
 use std::future::Future;
 use std::time::Duration;
@@ -18,6 +21,7 @@ use time::OffsetDateTime;
 
 use super::error::ApiFailure;
 use super::state::AppState;
+use crate::payments::abandoned_after;
 use crate::store::model::{IdempotencyBegin, IdempotencyKey, StoredResponse};
 use crate::store::prelude::*;
 
@@ -159,6 +163,16 @@ async fn claim(
                     message: "this Idempotency-Key was used with a different request".into(),
                     field: Some("Idempotency-Key".into()),
                 });
+            }
+            IdempotencyBegin::InProgress { since }
+                if now() - since > abandoned_after(state.config.gateway.timeout) =>
+            {
+                return Err(ApiFailure::conflict(
+                    "idempotency_key_interrupted",
+                    "the request first sent with this Idempotency-Key was interrupted before it \
+                     finished; look up the current state of what it changes, then retry with a \
+                     new key",
+                ));
             }
             IdempotencyBegin::InProgress { .. } if tokio::time::Instant::now() < deadline => {
                 tokio::time::sleep(POLL).await;

@@ -13,7 +13,7 @@
 use checkout::contract::PaymentState;
 use time::OffsetDateTime;
 
-use super::{PaymentError, PaymentService, later, now};
+use super::{PaymentError, PaymentService, abandoned_after, later, now};
 use crate::store::model::{
     CardSummary, IdempotencyBegin, IdempotencyKey, NewPayment, Payment, PaymentKind, Session,
 };
@@ -110,10 +110,7 @@ impl PaymentService {
             self.refuse_if_busy(session_id).await?;
             // Nothing in flight and nothing paid: the claimant died before recording its
             // payment, or its payment ended without releasing. Take over once it is stale.
-            let stale_after = time::Duration::try_from(self.settings().gateway_timeout * 2)
-                .unwrap_or(time::Duration::MINUTE)
-                + time::Duration::seconds(10);
-            if now() - since < stale_after {
+            if now() - since < abandoned_after(self.settings().gateway_timeout) {
                 // A payment that just ended declined gives the claim back right after its
                 // outcome is recorded: allow that moment before calling the session busy.
                 tokio::time::sleep(CLAIM_RETRY_DELAY).await;

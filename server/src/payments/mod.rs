@@ -157,6 +157,14 @@ pub(crate) fn now() -> OffsetDateTime {
     OffsetDateTime::now_utc()
 }
 
+/// How long after it began a request that holds a claim or an `Idempotency-Key` must have
+/// finished, whatever the gateway did: twice the gateway timeout and 10 s more. A claim still
+/// held after that belongs to a process that died.
+pub(crate) fn abandoned_after(gateway_timeout: Duration) -> time::Duration {
+    time::Duration::try_from(gateway_timeout * 2).unwrap_or(time::Duration::MINUTE)
+        + time::Duration::seconds(10)
+}
+
 /// `now + duration`, saturating.
 pub(crate) fn later(duration: Duration) -> OffsetDateTime {
     let span = time::Duration::try_from(duration).unwrap_or(time::Duration::DAY);

@@ -13,7 +13,8 @@ api_suite!(
     repeated_pay_is_replayed,
     concurrent_pays_charge_once,
     merchant_posts_are_idempotent,
-    replayed_session_keeps_a_working_secret_that_is_never_stored
+    replayed_session_keeps_a_working_secret_that_is_never_stored,
+    an_interrupted_key_is_reported_at_once
 );
 
 async fn repeated_pay_is_replayed(h: &Harness) {
@@ -158,6 +159,31 @@ async fn replayed_session_keeps_a_working_secret_that_is_never_stored(h: &Harnes
         "the stored answer holds the secret"
     );
     assert!(!stored.body.contains("client_secret"), "{}", stored.body);
+}
+
+/// A key whose first request died before its answer was stored (left "in progress" long ago)
+/// gets a clear 409 (not a wait ending in "still processing"); another body under the key is
+/// still a reuse.
+async fn an_interrupted_key_is_reported_at_once(h: &Harness) {
+    let body = json!({"amount": 700, "currency": "EUR", "reference": "order-idem-crashed"});
+    let key =
+        IdempotencyKey::new("merchant:/v1/sessions", "create-order-idem-crashed").expect("key");
+    let digest = BodyDigest::of(&serde_json::to_vec(&body).expect("json"));
+    let crashed_at = time::OffsetDateTime::now_utc() - time::Duration::minutes(10);
+    let begun = h
+        .store()
+        .begin_idempotent(&key, &digest, crashed_at)
+        .await
+        .expect("store");
+    assert!(matches!(begun, IdempotencyBegin::New));
+
+    create_session(h, &body, "create-order-idem-crashed")
+        .await
+        .assert_error(409, "idempotency_key_interrupted", None);
+    let other = json!({"amount": 800, "currency": "EUR", "reference": "order-idem-crashed"});
+    create_session(h, &other, "create-order-idem-crashed")
+        .await
+        .assert_error(409, "idempotency_key_reused", Some("Idempotency-Key"));
 }
 
 /// `POST /v1/sessions` with `body` under `Idempotency-Key: key`.
