@@ -27,6 +27,17 @@ fn claim(session_id: &str) -> IdempotencyKey {
     IdempotencyKey::new("session-pay", session_id).expect("valid key")
 }
 
+/// Takes `session`'s pay claim and records a pending payment with it.
+async fn claim_for(db: &TestDb, session: &Session) -> StoreResult<Option<Payment>> {
+    db.store
+        .claim_and_create_pending_payment(
+            &claim(&session.id),
+            &claim_digest(),
+            new_payment_for(session),
+        )
+        .await
+}
+
 fn claim_digest() -> BodyDigest {
     BodyDigest::of(b"session-pay-claim")
 }
@@ -140,13 +151,7 @@ async fn a_session_is_read_with_its_customers_card_only(db: &TestDb) {
 
 async fn a_free_claim_records_the_payment_with_it(db: &TestDb) {
     let session = new_session(db, Some("cust-1")).await;
-    let payment = db
-        .store
-        .claim_and_create_pending_payment(
-            &claim(&session.id),
-            &claim_digest(),
-            new_payment_for(&session),
-        )
+    let payment = claim_for(db, &session)
         .await
         .unwrap()
         .expect("the claim was free");
@@ -165,15 +170,7 @@ async fn a_free_claim_records_the_payment_with_it(db: &TestDb) {
         IdempotencyBegin::InProgress { .. }
     ));
     // A second claim of the same session writes nothing.
-    let again = db
-        .store
-        .claim_and_create_pending_payment(
-            &claim(&session.id),
-            &claim_digest(),
-            new_payment_for(&session),
-        )
-        .await
-        .unwrap();
+    let again = claim_for(db, &session).await.unwrap();
     assert!(again.is_none());
     assert_eq!(payments_of(db, &session.id).await, 1);
 }
@@ -233,16 +230,7 @@ async fn a_failed_claim_leaves_neither_claim_nor_payment(db: &TestDb) {
     assert_eq!(payments_of(db, &session.id).await, 0);
     // The connection the failure happened on is usable again (or was replaced).
     for _ in 0..3 {
-        let payment = db
-            .store
-            .claim_and_create_pending_payment(
-                &claim(&session.id),
-                &claim_digest(),
-                new_payment_for(&session),
-            )
-            .await
-            .unwrap()
-            .expect("free again");
+        let payment = claim_for(db, &session).await.unwrap().expect("free again");
         db.store
             .advance_payment(
                 &payment.id,
