@@ -17,7 +17,7 @@ use super::request::{Shopper, billing_address, browser_info, time_zone};
 use super::{PaymentError, PaymentService, now, payment_result};
 use crate::gateway::wire::{Address, PaymentMethod, PaymentRequest, RequestAmount};
 use crate::store::model::{
-    CaptureMode, CardSummary, Payment, PaymentChanges, PaymentKind, SavedCardRecord, Session,
+    CardSummary, Payment, PaymentChanges, PaymentKind, SavedCardRecord, Session,
 };
 
 /// Billing fields every checkout form asks for (the gateway wants a billing address; these
@@ -94,10 +94,7 @@ impl PaymentService {
             }
             (None, Method::Card(card)) => {
                 let browser = browser_info(&request.browser_info, &shopper.accept)?;
-                let kind = match session.capture_mode {
-                    CaptureMode::Capture => PaymentKind::PaymentV2,
-                    CaptureMode::Authorize => PaymentKind::AuthorizationV2,
-                };
+                let kind = PaymentKind::three_ds_for(session.capture_mode);
                 let new =
                     self.new_payment(session, kind, session.amount, Some(card.summary()), None);
                 let payment = self.claim_and_open(new).await?;

@@ -50,6 +50,14 @@ impl PaymentKind {
         Self::ALL.into_iter().find(|kind| kind.as_str() == name)
     }
 
+    /// The kind of a new-card (3-D Secure) payment in a session of `mode`.
+    pub fn three_ds_for(mode: CaptureMode) -> Self {
+        match mode {
+            CaptureMode::Capture => Self::PaymentV2,
+            CaptureMode::Authorize => Self::AuthorizationV2,
+        }
+    }
+
     /// The kind of a saved-card payment in a session of `mode`.
     pub fn token_for(mode: CaptureMode) -> Self {
         match mode {

@@ -1,6 +1,7 @@
 //! The gateway call log and webhook deliveries.
 
 use async_trait::async_trait;
+use sqlx::query::QueryAs;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
 use super::codec::{int_opt, ms};
@@ -14,11 +15,34 @@ use crate::store::model::{
 use crate::store::traits::ActivityStore;
 use crate::store::transitions::state_name;
 
-/// Logs one gateway call; `$1..$8` are its payment, subscription, endpoint, start, end,
-/// latency (see [`latency_us`]), outcome and HTTP status.
-pub(crate) const INSERT_ATTEMPT: &str = "INSERT INTO gateway_attempts (payment_id, \
-     subscription_id, endpoint, started_at, finished_at, latency_us, outcome, http_status) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+/// The columns of a new gateway-call log row, in the order [`bind_attempt`] binds them.
+pub(crate) const NEW_ATTEMPT_COLUMNS: &str = "payment_id, subscription_id, endpoint, \
+     started_at, finished_at, latency_us, outcome, http_status";
+
+/// Binds the eight values of `attempt`'s log row, for [`NEW_ATTEMPT_COLUMNS`]: its payment,
+/// subscription, endpoint, start, end, `latency_us` (see [`latency_us`]), outcome and status.
+pub(crate) fn bind_attempt<'q, DB, R>(
+    query: QueryAs<'q, DB, R, <DB as sqlx::Database>::Arguments<'q>>,
+    attempt: NewAttempt,
+    latency_us: i64,
+) -> QueryAs<'q, DB, R, <DB as sqlx::Database>::Arguments<'q>>
+where
+    DB: Dialect,
+    for<'a> i64: Encode<'a, DB> + Type<DB>,
+    for<'a> String: Encode<'a, DB> + Type<DB>,
+    for<'a> Option<i64>: Encode<'a, DB>,
+    for<'a> Option<String>: Encode<'a, DB>,
+{
+    query
+        .bind(attempt.payment_id)
+        .bind(attempt.subscription_id)
+        .bind(attempt.endpoint)
+        .bind(ms(attempt.started_at))
+        .bind(ms(attempt.finished_at))
+        .bind(latency_us)
+        .bind(attempt.outcome.as_str().to_owned())
+        .bind(attempt.http_status.map(i64::from))
+}
 
 /// The call's duration in microseconds; an end before the start is refused.
 pub(crate) fn latency_us(attempt: &NewAttempt) -> StoreResult<i64> {
@@ -48,19 +72,15 @@ where
     async fn record_attempt(&self, attempt: NewAttempt) -> StoreResult<GatewayAttempt> {
         let latency_us = latency_us(&attempt)?;
         let mut tx = self.pool.begin().await?;
-        let sql = format!("{INSERT_ATTEMPT} RETURNING {ATTEMPT_COLUMNS}");
-        let row = sqlx::query_as::<DB, AttemptRow>(&sql)
-            .bind(attempt.payment_id.clone())
-            .bind(attempt.subscription_id)
-            .bind(attempt.endpoint)
-            .bind(ms(attempt.started_at))
-            .bind(ms(attempt.finished_at))
-            .bind(latency_us)
-            .bind(attempt.outcome.as_str().to_owned())
-            .bind(attempt.http_status.map(i64::from))
+        let sql = format!(
+            "INSERT INTO gateway_attempts ({NEW_ATTEMPT_COLUMNS}) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {ATTEMPT_COLUMNS}"
+        );
+        let payment_id = attempt.payment_id.clone();
+        let row = bind_attempt(sqlx::query_as::<DB, AttemptRow>(&sql), attempt, latency_us)
             .fetch_one(&mut *tx)
             .await?;
-        if let Some(payment_id) = attempt.payment_id {
+        if let Some(payment_id) = payment_id {
             sqlx::query("UPDATE payments SET attempts = attempts + 1 WHERE id = $1")
                 .bind(payment_id)
                 .execute(&mut *tx)

@@ -18,7 +18,10 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use sqlx::pool::PoolConnection;
-use sqlx::{Database, Pool};
+use sqlx::query::QueryAs;
+use sqlx::{Database, Executor, FromRow, IntoArguments, Pool};
+
+use super::SqlStore;
 
 /// A connection unused for longer than this goes back to the pool, which tests it (as the
 /// pool tests its own idle connections, see `connect`).
@@ -90,6 +93,25 @@ impl<DB: Database> Drop for HotConnections<DB> {
                 drop(conn.detach());
             }
         }
+    }
+}
+
+impl<DB: Database> SqlStore<DB> {
+    /// Runs `query` on one of the hot connections and returns its row, if any; the
+    /// connection is kept for the next hot statement unless the query failed.
+    pub(crate) async fn fetch_optional_hot<'q, R>(
+        &self,
+        query: QueryAs<'q, DB, R, <DB as Database>::Arguments<'q>>,
+    ) -> Result<Option<R>, sqlx::Error>
+    where
+        for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+        <DB as Database>::Arguments<'q>: IntoArguments<'q, DB>,
+        R: for<'r> FromRow<'r, DB::Row> + Send + Unpin,
+    {
+        let mut conn = self.hot.acquire(&self.pool).await?;
+        let row = query.fetch_optional(&mut *conn).await?;
+        conn.keep();
+        Ok(row)
     }
 }
 

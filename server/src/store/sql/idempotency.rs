@@ -68,10 +68,9 @@ where
         request: &BodyDigest,
         now: OffsetDateTime,
     ) -> StoreResult<IdempotencyBegin> {
-        // On the pay call's path (`Idempotency-Key`): a hot connection (see `hot`).
-        let mut conn = self.hot.acquire(&self.pool).await?;
+        // On the pay call's path (`Idempotency-Key`): hot connections (see `hot`).
         for _ in 0..BEGIN_TRIES {
-            let claimed = sqlx::query_as::<DB, IdRow>(
+            let claim = sqlx::query_as::<DB, IdRow>(
                 "INSERT INTO idempotency_records (scope, key, request_digest, status, created_at) \
                  VALUES ($1, $2, $3, 'in_progress', $4) \
                  ON CONFLICT (scope, key) DO NOTHING RETURNING key AS id",
@@ -79,23 +78,18 @@ where
             .bind(key.scope().to_owned())
             .bind(key.key().to_owned())
             .bind(request.as_hex().to_owned())
-            .bind(ms(now))
-            .fetch_optional(&mut *conn)
-            .await?;
-            if claimed.is_some() {
-                conn.keep();
+            .bind(ms(now));
+            if self.fetch_optional_hot(claim).await?.is_some() {
                 return Ok(IdempotencyBegin::New);
             }
-            let existing = sqlx::query_as::<DB, IdempotencyRow>(
+            let look = sqlx::query_as::<DB, IdempotencyRow>(
                 "SELECT request_digest, status, response_status, response_body, created_at \
                  FROM idempotency_records WHERE scope = $1 AND key = $2",
             )
             .bind(key.scope().to_owned())
-            .bind(key.key().to_owned())
-            .fetch_optional(&mut *conn)
-            .await?;
+            .bind(key.key().to_owned());
+            let existing = self.fetch_optional_hot(look).await?;
             if let Some(row) = existing {
-                conn.keep();
                 return row.outcome(request);
             }
         }
@@ -108,8 +102,7 @@ where
         response: &StoredResponse,
         now: OffsetDateTime,
     ) -> StoreResult<()> {
-        let mut conn = self.hot.acquire(&self.pool).await?;
-        let done = sqlx::query_as::<DB, IdRow>(
+        let complete = sqlx::query_as::<DB, IdRow>(
             "UPDATE idempotency_records SET status = 'completed', response_status = $3, \
              response_body = $4, completed_at = $5 \
              WHERE scope = $1 AND key = $2 AND status = 'in_progress' RETURNING key AS id",
@@ -118,10 +111,8 @@ where
         .bind(key.key().to_owned())
         .bind(i64::from(response.status))
         .bind(response.body.clone())
-        .bind(ms(now))
-        .fetch_optional(&mut *conn)
-        .await?;
-        conn.keep();
+        .bind(ms(now));
+        let done = self.fetch_optional_hot(complete).await?;
         done.map(|_| ())
             .ok_or(StoreError::NotFound("idempotency key in progress"))
     }

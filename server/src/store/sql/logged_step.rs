@@ -8,8 +8,7 @@
 use checkout::contract::PaymentState;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
-use super::activity::latency_us;
-use super::codec::ms;
+use super::activity::{NEW_ATTEMPT_COLUMNS, bind_attempt, latency_us};
 use super::one_trip::{OneTrip, fetch_atomic, transaction_script};
 use super::payments::{bind_step, expected_states, step_sql};
 use super::rows::{PAYMENT_COLUMNS, PaymentRow};
@@ -17,10 +16,13 @@ use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::{Advance, NewAttempt, Payment, PaymentChanges};
 
-/// The attempt's columns; its values are `$23..$30`, after the step's `$1..$22`.
-const ATTEMPT_INSERT: &str = "INSERT INTO gateway_attempts (payment_id, subscription_id, \
-     endpoint, started_at, finished_at, latency_us, outcome, http_status) \
-     SELECT $23, $24, $25, $26, $27, $28, $29, $30";
+/// The attempt's insert; its values are `$23..$30`, after the step's `$1..$22`.
+fn attempt_insert() -> String {
+    format!(
+        "INSERT INTO gateway_attempts ({NEW_ATTEMPT_COLUMNS}) \
+         SELECT $23, $24, $25, $26, $27, $28, $29, $30"
+    )
+}
 
 /// The payment after the step, and whether the step moved it (1) or only counted the call (0).
 #[derive(FromRow)]
@@ -65,15 +67,8 @@ where
         to,
         changes,
         1,
-    )?
-    .bind(attempt.payment_id)
-    .bind(attempt.subscription_id)
-    .bind(attempt.endpoint)
-    .bind(ms(attempt.started_at))
-    .bind(ms(attempt.finished_at))
-    .bind(latency_us)
-    .bind(attempt.outcome.as_str().to_owned())
-    .bind(attempt.http_status.map(i64::from));
+    )?;
+    let query = bind_attempt(query, attempt, latency_us);
     let row = fetch_atomic(store, query)
         .await
         .map_err(|e| StoreError::on_unique(e, "gateway transaction id"))?
@@ -100,11 +95,12 @@ fn logged_step_sql<DB: Dialect>() -> String {
              counted AS (UPDATE payments SET attempts = attempts + 1 \
                  WHERE id = $11 AND NOT EXISTS (SELECT 1 FROM stepped) \
                  RETURNING {PAYMENT_COLUMNS}), \
-             logged AS ({ATTEMPT_INSERT} \
+             logged AS ({attempt} \
                  FROM (SELECT id FROM stepped UNION ALL SELECT id FROM counted) AS found) \
              SELECT 1::BIGINT AS moved, {PAYMENT_COLUMNS} FROM stepped \
              UNION ALL SELECT 0::BIGINT AS moved, {PAYMENT_COLUMNS} FROM counted",
-            step = step_sql(PAYMENT_COLUMNS)
+            step = step_sql(PAYMENT_COLUMNS),
+            attempt = attempt_insert(),
         ),
         // `changes()` is what the previous statement changed: 1 when the step moved.
         OneTrip::Transaction => transaction_script(&[
@@ -113,7 +109,10 @@ fn logged_step_sql<DB: Dialect>() -> String {
                 "UPDATE payments SET attempts = attempts + 1 WHERE id = $11 AND changes() = 0 \
                  RETURNING 0 AS moved, {PAYMENT_COLUMNS}"
             ),
-            &format!("{ATTEMPT_INSERT} WHERE EXISTS (SELECT 1 FROM payments WHERE id = $11)"),
+            &format!(
+                "{} WHERE EXISTS (SELECT 1 FROM payments WHERE id = $11)",
+                attempt_insert()
+            ),
         ]),
     }
 }

@@ -209,7 +209,7 @@ where
     for<'q> Option<String>: Encode<'q, DB>,
     for<'r> PaymentRow: FromRow<'r, DB::Row>,
 {
-    let sql = format!("{ADVANCE_SQL}{PAYMENT_COLUMNS}");
+    let sql = step_sql(PAYMENT_COLUMNS);
     let query = sqlx::query_as::<DB, PaymentRow>(&sql);
     bind_step(query, id, expected, to, changes, attempts)?
         .fetch_optional(conn)

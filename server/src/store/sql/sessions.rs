@@ -69,13 +69,10 @@ where
     async fn get_session(&self, id: &str) -> StoreResult<Option<Session>> {
         // Every browser call's first statement: on a hot connection (see `hot`).
         let sql = format!("SELECT {SESSION_COLUMNS} FROM checkout_sessions WHERE id = $1");
-        let mut conn = self.hot.acquire(&self.pool).await?;
-        let row = sqlx::query_as::<DB, SessionRow>(&sql)
-            .bind(id.to_owned())
-            .fetch_optional(&mut *conn)
-            .await?;
-        conn.keep();
-        row.map(Session::try_from).transpose()
+        self.fetch_optional_hot(sqlx::query_as::<DB, SessionRow>(&sql).bind(id.to_owned()))
+            .await?
+            .map(Session::try_from)
+            .transpose()
     }
 
     async fn get_session_with_card(
@@ -91,14 +88,10 @@ where
              WHERE checkout_sessions.id = $1"
         );
         // The pay call's first statement: on a hot connection (see `hot`).
-        let mut conn = self.hot.acquire(&self.pool).await?;
-        let found = sqlx::query_as::<DB, SessionCardRow>(&sql)
+        let query = sqlx::query_as::<DB, SessionCardRow>(&sql)
             .bind(id.to_owned())
-            .bind(card_id.to_owned())
-            .fetch_optional(&mut *conn)
-            .await?;
-        conn.keep();
-        let Some(row) = found else {
+            .bind(card_id.to_owned());
+        let Some(row) = self.fetch_optional_hot(query).await? else {
             return Ok(None);
         };
         Ok(Some((row.session.try_into()?, row.card.into_card()?)))
