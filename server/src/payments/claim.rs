@@ -13,6 +13,7 @@
 use checkout::contract::PaymentState;
 use time::OffsetDateTime;
 
+use super::pay::unknown_saved_card;
 use super::{PaymentError, PaymentService, abandoned_after, later, now};
 use crate::store::model::{
     CardSummary, IdempotencyBegin, IdempotencyKey, NewPayment, Payment, PaymentKind, Session,
@@ -82,6 +83,9 @@ impl PaymentService {
         {
             return Ok(payment);
         }
+        if let Some(card_id) = &new.saved_card_id {
+            self.confirm_saved_card(&new, card_id).await?;
+        }
         // Held: wait for it, refuse, or take an abandoned one over; then record the payment.
         let session_id = new.session_id.clone();
         self.claim_session(&session_id).await?;
@@ -92,6 +96,28 @@ impl PaymentService {
                 Err(error.into())
             }
         }
+    }
+
+    /// After a claim that recorded nothing for a payment with a saved card: fails unless the
+    /// card, read again from the database, is still the customer's with the details `new`
+    /// was made with (the claim itself re-checks them, so the copy read before may be stale).
+    async fn confirm_saved_card(
+        &self,
+        new: &NewPayment,
+        card_id: &str,
+    ) -> Result<(), PaymentError> {
+        let customer_id = new.customer_id.as_deref().unwrap_or_default();
+        let Some(card) = self.store().get_card(customer_id, card_id).await? else {
+            return Err(unknown_saved_card());
+        };
+        if new.card.as_ref() != Some(&CardSummary::from_saved(&card)) {
+            return Err(PaymentError::Conflict {
+                code: "saved_card_changed",
+                message: "the saved card was updated while paying; send the payment again".into(),
+                field: Some("saved_card_id".into()),
+            });
+        }
+        Ok(())
     }
 
     /// Claims `session_id` for one payment. Fails with `session_paid` when the session has

@@ -41,7 +41,8 @@ struct Prepared {
 }
 
 /// The saved card a pay request names, when the caller already read it with the session
-/// ([`Store::get_session_with_card`](crate::store::traits::SessionStore::get_session_with_card)).
+/// ([`Store::get_session_with_card`](crate::store::traits::SessionStore::get_session_with_card);
+/// perhaps a copy kept in memory, which the claim re-checks, see [`PaymentService::claim_and_open`]).
 #[derive(Debug)]
 pub enum SavedCardLookup {
     /// Not read yet: the pay call reads it.
@@ -218,15 +219,8 @@ impl PaymentService {
         today: YearMonth,
         lookup: SavedCardLookup,
     ) -> Result<SavedCardRecord, PaymentError> {
-        let unknown = || {
-            PaymentError::invalid(
-                "unknown_saved_card",
-                "saved_card_id",
-                "no such saved card for this customer",
-            )
-        };
         let Some(customer_id) = &session.customer_id else {
-            return Err(unknown());
+            return Err(unknown_saved_card());
         };
         let card = match lookup {
             SavedCardLookup::NotRead => self.store().get_card(customer_id, card_id).await?,
@@ -234,16 +228,21 @@ impl PaymentService {
                 card.filter(|c| c.id == card_id && &c.customer_id == customer_id)
             }
         }
-        .ok_or_else(unknown)?;
-        let expires = YearMonth::new(card.expiry_year, card.expiry_month);
-        if expires.is_some_and(|expires| expires < today) {
-            return Err(PaymentError::invalid(
+        .ok_or_else(unknown_saved_card)?;
+        if !is_expired(&card, today) {
+            return Ok(card);
+        }
+        // The copy read with the session may be older than a renewal saved since: look again
+        // before refusing. (A card in date is re-checked when the payment is recorded.)
+        match self.store().get_card(customer_id, card_id).await? {
+            Some(card) if !is_expired(&card, today) => Ok(card),
+            Some(_) => Err(PaymentError::invalid(
                 "expired",
                 "saved_card_id",
                 "the saved card has expired",
-            ));
+            )),
+            None => Err(unknown_saved_card()),
         }
-        Ok(card)
     }
 
     /// Sends the recorded (`pending`) `payment` to `paymentv2` / `authorizationv2`.
@@ -370,6 +369,20 @@ impl PaymentService {
             }
         }
     }
+}
+
+/// `saved_card_id` names no card of the session's customer.
+pub(crate) fn unknown_saved_card() -> PaymentError {
+    PaymentError::invalid(
+        "unknown_saved_card",
+        "saved_card_id",
+        "no such saved card for this customer",
+    )
+}
+
+/// Whether `card` expired before the month `today`.
+fn is_expired(card: &SavedCardRecord, today: YearMonth) -> bool {
+    YearMonth::new(card.expiry_year, card.expiry_month).is_some_and(|expires| expires < today)
 }
 
 /// The final (or "processing") answer for `payment`.

@@ -24,7 +24,9 @@ pub trait SessionStore: Send + Sync {
     /// The session with this id.
     async fn get_session(&self, id: &str) -> StoreResult<Option<Session>>;
     /// The session with this id and, in the same read, the saved card `card_id` if it belongs
-    /// to the session's customer (what [`CustomerStore::get_card`] would return for it).
+    /// to the session's customer (what [`CustomerStore::get_card`] returned for it when it was
+    /// last read or written: the card may come from memory, and
+    /// [`PaymentStore::claim_and_create_pending_payment`] re-checks it).
     async fn get_session_with_card(
         &self,
         id: &str,
@@ -45,8 +47,10 @@ pub trait PaymentStore: Send + Sync {
     async fn create_pending_payment(&self, new: NewPayment) -> StoreResult<Payment>;
     /// Takes the idempotency record `claim` (as [`begin_idempotent`] would, for a request
     /// with digest `digest`) and records `new` in `pending`, atomically and in one round trip;
-    /// `None`, with nothing written, when the claim is already held. The pay call's way to
-    /// claim its session and record its payment before the gateway is called.
+    /// `None`, with nothing written, when the claim is already held, or when `new` names a
+    /// saved card that is no longer its customer's with the details `new.card` gives (deleted,
+    /// or saved again with a new expiry, since it was read). The pay call's way to claim its
+    /// session and record its payment before the gateway is called.
     ///
     /// [`begin_idempotent`]: IdempotencyStore::begin_idempotent
     async fn claim_and_create_pending_payment(

@@ -2,18 +2,25 @@
 //! opt-in, token delivered with the confirmed webhook) is listed with brand, last four, expiry
 //! and creation time only; deleting it empties the list and makes a later pay with its id fail
 //! naming `saved_card_id`, without reaching the gateway. Another customer's card is a 404, and
-//! both routes want the merchant key.
+//! both routes want the merchant key. A card deleted through another server instance, while
+//! this one still holds its copy in memory, never pays either; one saved again there with a
+//! new expiry pays with the new details (once the stale copy is noticed, the shopper is asked
+//! to send the payment again, and nothing is charged in between).
 
 use std::time::Duration;
 
+use checkout_server::store::prelude::*;
 use serde_json::{Value, json};
 
 use crate::api_support::{
     Harness, Reply, TestSession, api_suite, browser_info, cards, eventually, param, pay_body,
 };
+use crate::ops_support::second_instance;
 
 api_suite!(
     list_then_delete_a_saved_card,
+    a_card_deleted_through_another_instance_never_pays,
+    a_card_saved_again_through_another_instance_pays_with_its_new_details,
     cards_of_other_customers_are_not_found,
     card_routes_need_the_merchant_key,
 );
@@ -138,6 +145,90 @@ async fn assert_no_saved_cards_in_view(h: &Harness, session: &TestSession) {
     .await;
     assert_eq!(reply.status, 200, "{}", reply.text);
     assert_eq!(reply.json["saved_cards"], json!([]));
+}
+
+async fn a_card_deleted_through_another_instance_never_pays(h: &Harness) {
+    let customer = new_customer();
+    let card = save_card_by_paying(h, &customer).await;
+    let card_id = card["id"].as_str().expect("card id");
+    // This instance saved the card and created the session: both are in its memory.
+    let session = h.session(1800, json!({"customer_id": customer})).await;
+    let other = second_instance(h).await;
+    assert!(
+        other
+            .store
+            .delete_card(&customer, card_id)
+            .await
+            .expect("deleted")
+    );
+
+    h.pay(&session, &pay_with_saved(&card["id"]), None)
+        .await
+        .assert_error(400, "unknown_saved_card", Some("saved_card_id"));
+    assert_eq!(h.gateway_charges(&session.reference), 0);
+    let payments = h
+        .state
+        .payments
+        .session_payments(&session.id, 10)
+        .await
+        .expect("payments");
+    assert!(payments.items.is_empty(), "{:?}", payments.items);
+    // Nothing is left claimed: a new card still pays the session.
+    let paid = h
+        .pay(&session, &pay_body(cards::VISA_OK, "123"), None)
+        .await;
+    assert_eq!(paid.json["next_action"], "redirect", "{}", paid.text);
+}
+
+/// Saves `customer`'s card `card_id` again through `store` with the expiry `month`/`year`.
+async fn save_again(store: &dyn Store, customer: &str, card_id: &str, month: u8, year: u16) {
+    let kept = store
+        .get_card(customer, card_id)
+        .await
+        .expect("read")
+        .expect("saved");
+    let saved = store
+        .save_card(NewSavedCard {
+            customer_id: customer.to_owned(),
+            gateway_token: kept.gateway_token,
+            brand: kept.brand,
+            last4: kept.last4,
+            expiry_month: month,
+            expiry_year: year,
+        })
+        .await
+        .expect("saved again");
+    assert_eq!(saved.id, card_id, "the same card");
+}
+
+async fn a_card_saved_again_through_another_instance_pays_with_its_new_details(h: &Harness) {
+    let customer = new_customer();
+    let card = save_card_by_paying(h, &customer).await;
+    let card_id = card["id"].as_str().expect("card id");
+    let other = second_instance(h).await;
+
+    // Elsewhere the card is renewed; this instance's copy still has the old expiry.
+    save_again(&*other.store, &customer, card_id, 6, 2033).await;
+    let session = h.session(1900, json!({"customer_id": customer})).await;
+    h.pay(&session, &pay_with_saved(&card["id"]), None)
+        .await
+        .assert_error(409, "saved_card_changed", Some("saved_card_id"));
+    assert_eq!(h.gateway_charges(&session.reference), 0);
+    let paid = h.pay(&session, &pay_with_saved(&card["id"]), None).await;
+    assert_eq!(paid.status, 200, "{}", paid.text);
+    assert_eq!(paid.json["result"]["state"], "captured", "{}", paid.text);
+    let payment = h.stored_payment(&session).await;
+    let summary = payment.card.expect("card summary");
+    assert_eq!((summary.expiry_month, summary.expiry_year), (6, 2033));
+
+    // Here the copy says expired; elsewhere the card was renewed: it pays at once.
+    save_again(&**h.store(), &customer, card_id, 1, 2020).await;
+    save_again(&*other.store, &customer, card_id, 9, 2034).await;
+    let later = h.session(2100, json!({"customer_id": customer})).await;
+    let paid = h.pay(&later, &pay_with_saved(&card["id"]), None).await;
+    assert_eq!(paid.status, 200, "{}", paid.text);
+    assert_eq!(paid.json["result"]["state"], "captured", "{}", paid.text);
+    assert_eq!(h.gateway_charges(&later.reference), 1);
 }
 
 async fn cards_of_other_customers_are_not_found(h: &Harness) {

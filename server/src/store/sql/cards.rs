@@ -1,5 +1,6 @@
 //! Customers, their saved cards (gateway token + brand, last four, expiry) and their
-//! self-service tokens (stored as hashes).
+//! self-service tokens (stored as hashes). Cards written or read are kept in memory for the
+//! pay call ([`super::recent`]); [`CustomerStore::get_card`] always reads the database.
 
 use async_trait::async_trait;
 use checkout::card::Brand;
@@ -187,7 +188,9 @@ where
             .fetch_one(&mut *tx)
             .await?;
         tx.commit().await?;
-        row.try_into()
+        let card = SavedCardRecord::try_from(row)?;
+        self.cards.keep(&card.id, card.clone());
+        Ok(card)
     }
 
     async fn list_cards(&self, customer_id: &str) -> StoreResult<Vec<SavedCardRecord>> {
@@ -195,7 +198,12 @@ where
             "SELECT {CARD_COLUMNS} FROM saved_cards WHERE customer_id = $1 \
              ORDER BY created_at, id"
         );
-        all_by_key::<DB, SavedCardRow, _>(&self.pool, &sql, customer_id).await
+        let cards: Vec<SavedCardRecord> =
+            all_by_key::<DB, SavedCardRow, _>(&self.pool, &sql, customer_id).await?;
+        for card in &cards {
+            self.cards.keep(&card.id, card.clone());
+        }
+        Ok(cards)
     }
 
     async fn get_card(
@@ -205,13 +213,18 @@ where
     ) -> StoreResult<Option<SavedCardRecord>> {
         let sql =
             format!("SELECT {CARD_COLUMNS} FROM saved_cards WHERE customer_id = $1 AND id = $2");
-        sqlx::query_as::<DB, SavedCardRow>(&sql)
+        let card = sqlx::query_as::<DB, SavedCardRow>(&sql)
             .bind(customer_id.to_owned())
             .bind(card_id.to_owned())
             .fetch_optional(&self.pool)
             .await?
             .map(SavedCardRecord::try_from)
-            .transpose()
+            .transpose()?;
+        match &card {
+            Some(card) => self.cards.keep(card_id, card.clone()),
+            None => self.cards.forget(card_id),
+        }
+        Ok(card)
     }
 
     async fn delete_card(&self, customer_id: &str, card_id: &str) -> StoreResult<bool> {
@@ -222,6 +235,7 @@ where
         .bind(card_id.to_owned())
         .fetch_optional(&self.pool)
         .await?;
+        self.cards.forget(card_id);
         Ok(deleted.is_some())
     }
 

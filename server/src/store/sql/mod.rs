@@ -20,6 +20,7 @@ mod logged_step;
 mod new_payment;
 mod one_trip;
 mod payments;
+mod recent;
 mod rows;
 mod sessions;
 mod stats;
@@ -32,6 +33,7 @@ use sqlx::migrate::{MigrateError, Migrator};
 use sqlx::{Database, Executor, Pool, Postgres, Sqlite};
 
 use super::error::StoreResult;
+use super::model::{SavedCardRecord, Session};
 use super::traits::Store;
 
 pub use connect::connect;
@@ -43,7 +45,14 @@ pub struct SqlStore<DB: Database> {
     hot: hot::HotConnections<DB>,
     /// SQLite's background WAL checkpoints ([`checkpoint`]), for a file opened by `connect`.
     checkpointer: Option<checkpoint::Checkpointer>,
+    /// Sessions this instance wrote or read ([`recent`]).
+    sessions: recent::Recent<Session>,
+    /// Saved cards this instance wrote or read; re-checked when used ([`recent`]).
+    cards: recent::Recent<SavedCardRecord>,
 }
+
+/// Sessions, and saved cards, kept in memory per instance (a few MB at most).
+const RECENT_CAPACITY: usize = 10_000;
 
 /// The store on SQLite (a single file in WAL mode; one writer at a time).
 pub type SqliteStore = SqlStore<Sqlite>;
@@ -105,6 +114,8 @@ impl<DB: Dialect> SqlStore<DB> {
             pool,
             hot,
             checkpointer: None,
+            sessions: recent::Recent::new(RECENT_CAPACITY),
+            cards: recent::Recent::new(RECENT_CAPACITY),
         }
     }
 

@@ -18,9 +18,15 @@ use crate::store::secret::{BodyDigest, generate_token};
 use crate::store::transitions::state_name;
 
 /// The claim's insert: `$20` scope, `$21` key, `$22` digest, created now (`$19`). A claim
-/// already held inserts nothing.
+/// already held inserts nothing, and so does a payment with a saved card (`$14`) that is no
+/// longer the customer's (`$3`) exactly as the payment describes it (`$9`, `$11`..`$13`):
+/// deleted, or saved again with other details, since the caller read it (perhaps from memory,
+/// see `recent`).
 const INSERT_CLAIM: &str = "INSERT INTO idempotency_records \
-     (scope, key, request_digest, status, created_at) VALUES ($20, $21, $22, 'in_progress', $19) \
+     (scope, key, request_digest, status, created_at) SELECT $20, $21, $22, 'in_progress', $19 \
+     WHERE $14 IS NULL OR EXISTS (SELECT 1 FROM saved_cards WHERE id = $14 \
+         AND customer_id = $3 AND brand = $9 AND last4 = $11 AND expiry_month = $12 \
+         AND expiry_year = $13) \
      ON CONFLICT (scope, key) DO NOTHING";
 
 /// Columns an insert of a new payment sets, in the order of [`NEW_PAYMENT_VALUES`].

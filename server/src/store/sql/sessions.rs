@@ -1,4 +1,6 @@
 //! Checkout sessions, alone or (for the pay call) with the saved card the shopper chose.
+//! Sessions never change once written, so each is kept in memory after it is written or read
+//! ([`super::recent`]), and so is the saved card read with one.
 
 use async_trait::async_trait;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
@@ -63,16 +65,26 @@ where
             .fetch_one(&mut *tx)
             .await?;
         tx.commit().await?;
-        row.try_into()
+        let session = Session::try_from(row)?;
+        self.sessions.keep(&session.id, session.clone());
+        Ok(session)
     }
 
     async fn get_session(&self, id: &str) -> StoreResult<Option<Session>> {
+        if let Some(session) = self.sessions.get(id) {
+            return Ok(Some(session));
+        }
         // Every browser call's first statement: on a hot connection (see `hot`).
         let sql = format!("SELECT {SESSION_COLUMNS} FROM checkout_sessions WHERE id = $1");
-        self.fetch_optional_hot(sqlx::query_as::<DB, SessionRow>(&sql).bind(id.to_owned()))
+        let found = self
+            .fetch_optional_hot(sqlx::query_as::<DB, SessionRow>(&sql).bind(id.to_owned()))
             .await?
             .map(Session::try_from)
-            .transpose()
+            .transpose()?;
+        if let Some(session) = &found {
+            self.sessions.keep(id, session.clone());
+        }
+        Ok(found)
     }
 
     async fn get_session_with_card(
@@ -80,6 +92,10 @@ where
         id: &str,
         card_id: &str,
     ) -> StoreResult<Option<(Session, Option<SavedCardRecord>)>> {
+        if let (Some(session), Some(card)) = (self.sessions.get(id), self.cards.get(card_id)) {
+            let owned = session.customer_id.as_ref() == Some(&card.customer_id);
+            return Ok(Some((session, owned.then_some(card))));
+        }
         // The card's columns are renamed, so the session's need no qualifier.
         let sql = format!(
             "SELECT {SESSION_COLUMNS}, card.* FROM checkout_sessions \
@@ -94,6 +110,12 @@ where
         let Some(row) = self.fetch_optional_hot(query).await? else {
             return Ok(None);
         };
-        Ok(Some((row.session.try_into()?, row.card.into_card()?)))
+        let session = Session::try_from(row.session)?;
+        let card = row.card.into_card()?;
+        self.sessions.keep(id, session.clone());
+        if let Some(card) = &card {
+            self.cards.keep(card_id, card.clone());
+        }
+        Ok(Some((session, card)))
     }
 }
