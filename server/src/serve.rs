@@ -134,6 +134,7 @@ impl Server {
             .with_graceful_shutdown(shutdown)
             .await
             .context("the server stopped with an error");
+        finish_background_work(&self.state).await;
         reconciler.abort();
         self.state.store.close().await;
         tracing::info!("checkout-server stopped");
@@ -214,6 +215,29 @@ pub async fn shutdown_signal() {
         () = terminate => {}
     }
     tracing::info!("shutting down: finishing in-flight requests");
+}
+
+/// Waits for the work requests left behind (a pay whose shopper disconnected, a webhook
+/// being judged), at most as long as a pay call can take; what is still running then is
+/// cut off and left to the reconciler (a pending payment settles through the status
+/// endpoint).
+async fn finish_background_work(state: &AppState) {
+    let tasks = &state.tasks;
+    tasks.close();
+    if tasks.is_empty() {
+        return;
+    }
+    tracing::info!(
+        tasks = tasks.len(),
+        "waiting for work the requests left behind"
+    );
+    let limit = crate::payments::abandoned_after(state.config.gateway.timeout).unsigned_abs();
+    if tokio::time::timeout(limit, tasks.wait()).await.is_err() {
+        tracing::warn!(
+            tasks = tasks.len(),
+            "stopping with work still running; the reconciler settles its payments"
+        );
+    }
 }
 
 #[cfg(test)]

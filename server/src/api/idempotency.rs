@@ -64,8 +64,9 @@ impl IntoResponse for Reply {
 /// Runs `work` at most once per (`scope`, key, `digest`) when the request carries an
 /// `Idempotency-Key`, and simply runs it otherwise.
 ///
-/// The work runs on its own task: a client that disconnects mid-request cannot cut a payment
-/// off between the gateway's answer and the store's record of it.
+/// The work runs on its own task, tracked in `state.tasks`: a client that disconnects
+/// mid-request cannot cut a payment off between the gateway's answer and the store's record of
+/// it, and neither can a shutdown, which waits for the task.
 pub async fn run_idempotent<F, Fut>(
     state: &AppState,
     headers: &HeaderMap,
@@ -78,7 +79,9 @@ where
     Fut: Future<Output = Result<Reply, ApiFailure>> + Send + 'static,
 {
     let raw = headers.get(IDEMPOTENCY_KEY).cloned();
-    let task = tokio::spawn(run(state.clone(), raw, scope, digest, work));
+    let task = state
+        .tasks
+        .spawn(run(state.clone(), raw, scope, digest, work));
     task.await.unwrap_or_else(|error| {
         ApiFailure::Internal(format!("request task failed: {error}")).into_response()
     })

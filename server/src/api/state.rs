@@ -1,9 +1,11 @@
-//! The router's shared state: configuration, store, gateway client, payment service and the
-//! merchant key digest. Cloning is one `Arc` increment; fields are public so new areas (rate
+//! The router's shared state: configuration, store, gateway client, payment service, the
+//! merchant key digest and the tasks that outlive their requests. Cloning is one `Arc` increment; fields are public so new areas (rate
 //! limits, metrics, the reconciler) can add what they need beside them.
 
 use std::ops::Deref;
 use std::sync::Arc;
+
+use tokio_util::task::TaskTracker;
 
 use super::auth::MerchantKey;
 use crate::config::Config;
@@ -31,6 +33,9 @@ pub struct AppShared {
     pub payments: PaymentService,
     /// Digest of `MERCHANT_SECRET_KEY`.
     pub merchant_key: MerchantKey,
+    /// Work that goes on after its request is answered or its client has left (a pay call's
+    /// gateway exchange, a webhook being judged): spawn it here, so shutdown waits for it.
+    pub tasks: TaskTracker,
 }
 
 impl AppState {
@@ -65,6 +70,7 @@ impl AppState {
                 store,
                 gateway,
                 payments,
+                tasks: TaskTracker::new(),
             }),
         }
     }

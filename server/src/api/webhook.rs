@@ -45,7 +45,7 @@ async fn receive(
         WebhookReceipt::First(event) => {
             tracing::info!(payment_id = %payment.id, event_id = event.id, claimed = ?claim.state, "webhook received");
             let payments = state.payments.clone();
-            tokio::spawn(async move {
+            state.tasks.spawn(async move {
                 match payments.judge_webhook(&event, claim).await {
                     Ok(verdict) => {
                         tracing::info!(payment_id = %event.payment_id, event_id = event.id, verdict = verdict.as_str(), "webhook judged")

@@ -54,7 +54,7 @@ async fn delete_card(h: &Harness, customer: &str, card_id: &str) -> Reply {
 
 /// Pays a session of `customer` with the save-card opt-in through 3DS, then waits for the
 /// webhook to store the card; returns the merchant listing's only card.
-async fn save_card_by_paying(h: &Harness, customer: &str) -> Value {
+pub(crate) async fn save_card_by_paying(h: &Harness, customer: &str) -> Value {
     let session = h.session(1000, json!({"customer_id": customer})).await;
     let mut body = pay_body(cards::VISA_OK, "123");
     body["save_card"] = json!(true);
@@ -75,7 +75,7 @@ async fn save_card_by_paying(h: &Harness, customer: &str) -> Value {
     listed[0].clone()
 }
 
-fn pay_with_saved(card_id: &Value) -> Value {
+pub(crate) fn pay_with_saved(card_id: &Value) -> Value {
     json!({
         "saved_card_id": card_id,
         "billing_address": {"country": "JP", "postal_code": "100-0001"},
@@ -83,7 +83,7 @@ fn pay_with_saved(card_id: &Value) -> Value {
     })
 }
 
-fn new_customer() -> String {
+pub(crate) fn new_customer() -> String {
     format!("cust-{}", uuid::Uuid::new_v4().simple())
 }
 

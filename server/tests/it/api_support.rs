@@ -215,8 +215,9 @@ impl Harness {
         }
     }
 
-    /// Stops the server (gracefully) and drops a Postgres schema.
-    pub async fn finish(mut self) {
+    /// Stops the server gracefully and waits until it has stopped (once; later calls do
+    /// nothing).
+    pub async fn stop(&mut self) {
         if let Some(shutdown) = self.shutdown.take() {
             let _ = shutdown.send(());
         }
@@ -227,6 +228,11 @@ impl Harness {
                 "server did not stop cleanly: {stopped:?}"
             );
         }
+    }
+
+    /// Stops the server (gracefully) and drops a Postgres schema.
+    pub async fn finish(mut self) {
+        self.stop().await;
         if let (Backend::Postgres(url), Some(schema)) = (&self.backend, &self.postgres_schema) {
             let admin = PgPool::connect(url).await.expect("postgres reachable");
             sqlx::query(&format!("DROP SCHEMA {schema} CASCADE"))

@@ -20,6 +20,7 @@ mod ops_health;
 mod ops_metrics;
 mod ops_openapi;
 mod ops_ready_gateway;
+mod ops_shutdown;
 mod ops_support;
 mod protection_body;
 mod protection_browser;
