@@ -1,6 +1,7 @@
 //! The router's shared state: configuration, store, gateway client, payment service, the
-//! merchant key digest and the tasks that outlive their requests. Cloning is one `Arc` increment; fields are public so new areas (rate
-//! limits, metrics, the reconciler) can add what they need beside them.
+//! merchant key digest and the tasks that outlive their requests. Cloning is one `Arc`
+//! increment; fields are public so new areas (rate limits, metrics, the reconciler) can add
+//! what they need beside them.
 
 use std::ops::Deref;
 use std::sync::Arc;

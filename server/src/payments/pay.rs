@@ -41,8 +41,9 @@ struct Prepared {
 }
 
 /// The saved card a pay request names, when the caller already read it with the session
-/// ([`Store::get_session_with_card`](crate::store::traits::SessionStore::get_session_with_card);
-/// perhaps a copy kept in memory, which the claim re-checks, see [`PaymentService::claim_and_open`]).
+/// ([`Store::get_session_with_card`](crate::store::traits::SessionStore::get_session_with_card)),
+/// perhaps from a copy kept in memory: recording the payment re-checks it
+/// (`PaymentService::claim_and_open`).
 #[derive(Debug)]
 pub enum SavedCardLookup {
     /// Not read yet: the pay call reads it.
