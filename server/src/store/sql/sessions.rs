@@ -6,13 +6,21 @@ use async_trait::async_trait;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::OffsetDateTime;
 
-use super::cards::{CustomerRow, JOINED_CARD_COLUMNS, JoinedCardRow, upsert_customer_on};
+use super::cards::{JOINED_CARD_COLUMNS, JoinedCardRow};
 use super::codec::{int, ms};
+use super::one_trip::{OneTrip, fetch_atomic, transaction_script};
 use super::rows::{SESSION_COLUMNS, SessionRow};
 use super::{Dialect, SqlStore};
-use crate::store::error::StoreResult;
+use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::{NewSession, SavedCardRecord, Session};
 use crate::store::traits::SessionStore;
+
+/// The session's customer (`$7`, e-mail `$8`, now `$11`), created, or its e-mail refreshed as
+/// [`upsert_customer_on`](super::cards::upsert_customer_on) does; nothing when the session names
+/// none. Runs with the session's insert in one round trip ([`super::one_trip`]).
+const UPSERT_SESSION_CUSTOMER: &str = "INSERT INTO customers (id, email, created_at) \
+     SELECT $7, $8, $11 WHERE $7 IS NOT NULL \
+     ON CONFLICT (id) DO UPDATE SET email = COALESCE(excluded.email, customers.email)";
 
 /// A session and the card a `LEFT JOIN` found for it.
 #[derive(FromRow)]
@@ -34,22 +42,20 @@ where
     for<'q> Option<i64>: Encode<'q, DB>,
     for<'q> Option<String>: Encode<'q, DB>,
     for<'r> SessionRow: FromRow<'r, DB::Row>,
-    for<'r> CustomerRow: FromRow<'r, DB::Row>,
     for<'r> SessionCardRow: FromRow<'r, DB::Row>,
 {
     async fn create_session(&self, new: NewSession) -> StoreResult<Session> {
         new.validate()?;
-        let now = ms(OffsetDateTime::now_utc());
-        let mut tx = self.pool.begin().await?;
-        if let Some(customer_id) = &new.customer_id {
-            upsert_customer_on::<DB>(&mut tx, customer_id, new.email.as_deref(), now).await?;
-        }
-        let sql = format!(
+        let insert = format!(
             "INSERT INTO checkout_sessions ({SESSION_COLUMNS}) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
              RETURNING {SESSION_COLUMNS}"
         );
-        let row = sqlx::query_as::<DB, SessionRow>(&sql)
+        let sql = match DB::ONE_TRIP {
+            OneTrip::Cte => format!("WITH customer AS ({UPSERT_SESSION_CUSTOMER}) {insert}"),
+            OneTrip::Transaction => transaction_script(&[UPSERT_SESSION_CUSTOMER, &insert]),
+        };
+        let query = sqlx::query_as::<DB, SessionRow>(&sql)
             .bind(new.id)
             .bind(new.client_secret_hash.to_hex())
             .bind(int(new.amount, "amount")?)
@@ -60,11 +66,13 @@ where
             .bind(new.email)
             .bind(new.plan_id)
             .bind(new.description)
-            .bind(now)
-            .bind(ms(new.expires_at))
-            .fetch_one(&mut *tx)
-            .await?;
-        tx.commit().await?;
+            .bind(ms(OffsetDateTime::now_utc()))
+            .bind(ms(new.expires_at));
+        let row = fetch_atomic(self, query)
+            .await?
+            .into_iter()
+            .next()
+            .ok_or(StoreError::Corrupt("checkout session"))?;
         let session = Session::try_from(row)?;
         self.sessions.keep(&session.id, session.clone());
         Ok(session)

@@ -54,6 +54,30 @@ async fn sessions_keep_only_the_secret_hash(db: &TestDb) {
         "session made the customer"
     );
     assert!(db.store.get_session("missing").await.unwrap().is_none());
+    // The instance that wrote it answers from memory; another reads the database.
+    let other = db.second_instance().await;
+    let from_db = other
+        .get_session(&session.id)
+        .await
+        .unwrap()
+        .expect("in the database");
+    assert!(from_db.verify_client_secret(secret.expose_secret()));
+    assert_eq!(
+        (
+            &from_db.reference,
+            &from_db.customer_id,
+            &from_db.email,
+            &from_db.plan_id
+        ),
+        (
+            &stored.reference,
+            &stored.customer_id,
+            &stored.email,
+            &stored.plan_id
+        )
+    );
+    assert_eq!(from_db.expires_at, stored.expires_at);
+    other.close().await;
 
     let mut too_long = NewSession {
         reference: "r".repeat(46),
