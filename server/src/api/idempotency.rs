@@ -5,10 +5,12 @@
 //! causes no second gateway call; the same key with a different body is a 409. A request that
 //! arrives while the first is still running waits for its answer, so two concurrent identical
 //! requests make one gateway call. Only successful answers are stored: an error (validation,
-//! conflict, gateway trouble) releases the key, so a corrected retry runs again. A key whose
-//! first request was cut off (the process died before storing its answer) is answered at once
-//! with 409 `idempotency_key_interrupted`: whether that request's work happened is for the
-//! client to look up, never for a blind second run to guess.
+//! conflict, gateway trouble) releases the key, so a corrected retry runs again. The answer is
+//! stored right after it is sent, so the write costs the client no time; a repeat arriving in
+//! between waits for it like any repeat of a running request. A key whose first request was
+//! cut off (the process died before storing its answer) is answered at once with 409
+//! `idempotency_key_interrupted`: whether that request's work happened is for the client to
+//! look up, never for a blind second run to guess.
 
 use std::future::Future;
 use std::time::Duration;
@@ -18,6 +20,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use time::OffsetDateTime;
+use tokio::sync::oneshot;
 
 use super::error::ApiFailure;
 use super::state::AppState;
@@ -66,7 +69,9 @@ impl IntoResponse for Reply {
 ///
 /// The work runs on its own task, tracked in `state.tasks`: a client that disconnects
 /// mid-request cannot cut a payment off between the gateway's answer and the store's record of
-/// it, and neither can a shutdown, which waits for the task.
+/// it, and neither can a shutdown, which waits for the task. The answer goes out as soon as it
+/// is ready; the key's record (the stored answer, or the key released after an error) is
+/// written right after, on the same task.
 pub async fn run_idempotent<F, Fut>(
     state: &AppState,
     headers: &HeaderMap,
@@ -79,28 +84,63 @@ where
     Fut: Future<Output = Result<Reply, ApiFailure>> + Send + 'static,
 {
     let raw = headers.get(IDEMPOTENCY_KEY).cloned();
-    let task = state
-        .tasks
-        .spawn(run(state.clone(), raw, scope, digest, work));
-    task.await.unwrap_or_else(|error| {
-        ApiFailure::Internal(format!("request task failed: {error}")).into_response()
+    let (answer, answered) = oneshot::channel();
+    let task_state = state.clone();
+    state.tasks.spawn(async move {
+        let (response, record) = run(&task_state, raw, scope, digest, work).await;
+        // Unlike the answer, the record waits for nothing: a repeat that arrives before it is
+        // written finds the key in progress and waits for it.
+        let _ = answer.send(response);
+        if let Some(record) = record {
+            record.write(&task_state).await;
+        }
+    });
+    answered.await.unwrap_or_else(|_| {
+        ApiFailure::Internal("the request's task stopped before answering".into()).into_response()
     })
 }
 
+/// What the store keeps of a key once its request has run.
+enum KeyRecord {
+    /// A successful answer, replayed to repeats of the request.
+    Answer(IdempotencyKey, StoredResponse),
+    /// An error: the key is released, so a corrected retry runs again.
+    Released(IdempotencyKey),
+}
+
+impl KeyRecord {
+    async fn write(self, state: &AppState) {
+        let (written, failure) = match &self {
+            Self::Answer(key, stored) => (
+                state.store.complete_idempotent(key, stored, now()).await,
+                "could not store an idempotent answer",
+            ),
+            Self::Released(key) => (
+                state.store.release_idempotent(key).await,
+                "could not release an idempotency key",
+            ),
+        };
+        if let Err(error) = written {
+            tracing::error!(%error, "{failure}");
+        }
+    }
+}
+
+/// The answer for the request, and what to record for its key (none without a key, or when
+/// the answer is a replay or a refusal of the key).
 async fn run<F, Fut>(
-    state: AppState,
+    state: &AppState,
     raw: Option<HeaderValue>,
     scope: String,
     digest: BodyDigest,
     work: F,
-) -> Response
+) -> (Response, Option<KeyRecord>)
 where
     F: FnOnce() -> Fut,
     Fut: Future<Output = Result<Reply, ApiFailure>>,
 {
-    let state = &state;
     let Some(raw) = raw else {
-        return into_response(work().await);
+        return (into_response(work().await), None);
     };
     let key = match raw
         .to_str()
@@ -109,37 +149,28 @@ where
     {
         Ok(key) => key,
         Err(()) => {
-            return ApiFailure::invalid(
+            let refusal = ApiFailure::invalid(
                 "invalid_idempotency_key",
                 "Idempotency-Key",
                 "must be 1 to 255 visible ASCII characters",
-            )
-            .into_response();
+            );
+            return (refusal.into_response(), None);
         }
     };
     match claim(state, &key, &digest).await {
         Ok(Claimed::Run) => {}
-        Ok(Claimed::Replay(stored)) => return replay(stored),
-        Err(failure) => return failure.into_response(),
+        Ok(Claimed::Replay(stored)) => return (replay(stored), None),
+        Err(failure) => return (failure.into_response(), None),
     }
-    let outcome = work().await;
-    match outcome {
+    match work().await {
         Ok(reply) if reply.status.is_success() => {
             let stored = StoredResponse {
                 status: reply.status.as_u16(),
                 body: reply.body.clone(),
             };
-            if let Err(error) = state.store.complete_idempotent(&key, &stored, now()).await {
-                tracing::error!(%error, "could not store an idempotent answer");
-            }
-            reply.into_response()
+            (reply.into_response(), Some(KeyRecord::Answer(key, stored)))
         }
-        other => {
-            if let Err(error) = state.store.release_idempotent(&key).await {
-                tracing::error!(%error, "could not release an idempotency key");
-            }
-            into_response(other)
-        }
+        other => (into_response(other), Some(KeyRecord::Released(key))),
     }
 }
 
