@@ -247,19 +247,8 @@ async fn a_failed_claim_leaves_neither_claim_nor_payment(db: &TestDb) {
         .claim_and_create_pending_payment(&claim(&session.id), &claim_digest(), broken)
         .await;
     assert!(failed.is_err(), "{failed:?}");
-    assert_eq!(
-        db.store
-            .begin_idempotent(&claim(&session.id), &claim_digest(), now())
-            .await
-            .unwrap(),
-        IdempotencyBegin::New,
-        "the claim was rolled back with the payment"
-    );
-    db.store
-        .release_idempotent(&claim(&session.id))
-        .await
-        .unwrap();
-    assert_eq!(payments_of(db, &session.id).await, 0);
+    // The claim was rolled back with the payment.
+    assert_nothing_claimed(db, &session).await;
     // The connection the failure happened on is usable again (or was replaced).
     for _ in 0..3 {
         let payment = claim_for(db, &session).await.unwrap().expect("free again");
