@@ -114,6 +114,11 @@ pub(crate) struct CustomerIdRow {
     customer_id: String,
 }
 
+/// How an insert of a customer that exists already refreshes its e-mail (a `NULL` one keeps the
+/// old).
+pub(crate) const REFRESH_EMAIL: &str =
+    "ON CONFLICT (id) DO UPDATE SET email = COALESCE(excluded.email, customers.email)";
+
 /// Creates the customer or refreshes its e-mail, on a connection already in use (so it can
 /// share a transaction with the insert that needs the customer).
 pub(crate) async fn upsert_customer_on<DB>(
@@ -132,17 +137,17 @@ where
     for<'q> Option<String>: Encode<'q, DB>,
     for<'r> CustomerRow: FromRow<'r, DB::Row>,
 {
-    sqlx::query_as::<DB, CustomerRow>(
-        "INSERT INTO customers (id, email, created_at) VALUES ($1, $2, $3) \
-         ON CONFLICT (id) DO UPDATE SET email = COALESCE(excluded.email, customers.email) \
-         RETURNING id, email, created_at",
-    )
-    .bind(id.to_owned())
-    .bind(email.map(str::to_owned))
-    .bind(now_ms)
-    .fetch_one(conn)
-    .await?
-    .try_into()
+    let sql = format!(
+        "INSERT INTO customers (id, email, created_at) VALUES ($1, $2, $3) {REFRESH_EMAIL} \
+         RETURNING id, email, created_at"
+    );
+    sqlx::query_as::<DB, CustomerRow>(&sql)
+        .bind(id.to_owned())
+        .bind(email.map(str::to_owned))
+        .bind(now_ms)
+        .fetch_one(conn)
+        .await?
+        .try_into()
 }
 
 #[async_trait]

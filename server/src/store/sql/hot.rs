@@ -1,13 +1,13 @@
-//! A few connections the pay call's statements keep between uses instead of giving them back
+//! A few connections the checkout's statements keep between uses instead of giving them back
 //! to the pool.
 //!
 //! sqlx tests every connection given back to its pool with a ping: one more round trip (on
 //! SQLite, one more hand-off to the connection's worker thread) after each statement, running
-//! beside the next one on a machine with few cores. The pay call's statements (the session
-//! read, the claim with the payment, the outcome with its log, and with an `Idempotency-Key`
-//! the key's record) take their connections here instead, most recently used first; one goes
-//! back to the pool (and its test) only when a statement fails, is interrupted, or it sat
-//! unused for a while.
+//! beside the next one on a machine with few cores. The checkout's statements (the session's
+//! creation and read, the claim with the payment, the outcome with its log, and with an
+//! `Idempotency-Key` the key's record) take their connections here instead, most recently
+//! used first; one goes back to the pool (and its test) only when a statement fails, is
+//! interrupted, or it sat unused for a while.
 //!
 //! They stay checked out of the pool, so they count against its size: at most
 //! [`HotConnections::new`]'s `max` wait here, and none when the pool is too small to spare one.

@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::OffsetDateTime;
 
-use super::cards::{JOINED_CARD_COLUMNS, JoinedCardRow};
+use super::cards::{JOINED_CARD_COLUMNS, JoinedCardRow, REFRESH_EMAIL};
 use super::codec::{int, ms};
 use super::one_trip::{OneTrip, fetch_atomic, transaction_script};
 use super::rows::{SESSION_COLUMNS, SessionRow};
@@ -15,12 +15,15 @@ use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::{NewSession, SavedCardRecord, Session};
 use crate::store::traits::SessionStore;
 
-/// The session's customer (`$7`, e-mail `$8`, now `$11`), created, or its e-mail refreshed as
-/// [`upsert_customer_on`](super::cards::upsert_customer_on) does; nothing when the session names
-/// none. Runs with the session's insert in one round trip ([`super::one_trip`]).
-const UPSERT_SESSION_CUSTOMER: &str = "INSERT INTO customers (id, email, created_at) \
-     SELECT $7, $8, $11 WHERE $7 IS NOT NULL \
-     ON CONFLICT (id) DO UPDATE SET email = COALESCE(excluded.email, customers.email)";
+/// The session's customer (`$7`, e-mail `$8`, now `$11`), created or its e-mail refreshed;
+/// nothing when the session names none. Runs with the session's insert in one round trip
+/// ([`super::one_trip`]).
+fn upsert_session_customer() -> String {
+    format!(
+        "INSERT INTO customers (id, email, created_at) SELECT $7, $8, $11 \
+         WHERE $7 IS NOT NULL {REFRESH_EMAIL}"
+    )
+}
 
 /// A session and the card a `LEFT JOIN` found for it.
 #[derive(FromRow)]
@@ -52,8 +55,8 @@ where
              RETURNING {SESSION_COLUMNS}"
         );
         let sql = match DB::ONE_TRIP {
-            OneTrip::Cte => format!("WITH customer AS ({UPSERT_SESSION_CUSTOMER}) {insert}"),
-            OneTrip::Transaction => transaction_script(&[UPSERT_SESSION_CUSTOMER, &insert]),
+            OneTrip::Cte => format!("WITH customer AS ({}) {insert}", upsert_session_customer()),
+            OneTrip::Transaction => transaction_script(&[&upsert_session_customer(), &insert]),
         };
         let query = sqlx::query_as::<DB, SessionRow>(&sql)
             .bind(new.id)
