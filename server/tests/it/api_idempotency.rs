@@ -1,20 +1,26 @@
 //! `Idempotency-Key` and double pays: the same key and body replay the stored answer with no
 //! second gateway call; another body under the same key is a 409; concurrent pays — with one
-//! key or with none — make exactly one gateway call, counted at the emulator.
+//! key or with none — make exactly one gateway call, counted at the emulator. The pay call
+//! takes its key in the statement that records its payment: a repeat after a declined payment
+//! (claim free again) still replays, and a new key on a busy session is refused and released.
+
+use std::time::Duration;
 
 use serde_json::json;
 
 use checkout_server::store::model::{IdempotencyBegin, IdempotencyKey};
 use checkout_server::store::prelude::*;
 
-use crate::api_support::{Harness, Reply, TestSession, api_suite, cards, pay_body};
+use crate::api_support::{Harness, Reply, TestSession, api_suite, cards, eventually, pay_body};
 
 api_suite!(
     repeated_pay_is_replayed,
     concurrent_pays_charge_once,
     merchant_posts_are_idempotent,
     replayed_session_keeps_a_working_secret_that_is_never_stored,
-    an_interrupted_key_is_reported_at_once
+    an_interrupted_key_is_reported_at_once,
+    a_key_whose_payment_was_declined_replays_it,
+    a_new_key_on_a_busy_session_is_refused_and_released,
 );
 
 async fn repeated_pay_is_replayed(h: &Harness) {
@@ -184,6 +190,72 @@ async fn an_interrupted_key_is_reported_at_once(h: &Harness) {
     create_session(h, &other, "create-order-idem-crashed")
         .await
         .assert_error(409, "idempotency_key_reused", Some("Idempotency-Key"));
+}
+
+async fn a_key_whose_payment_was_declined_replays_it(h: &Harness) {
+    let session = h.session(1300, json!({})).await;
+    let body = pay_body(cards::DO_NOT_HONOUR, "123");
+    let first = h.pay(&session, &body, Some("declined-once")).await;
+    assert_eq!(first.json["next_action"], "redirect", "{}", first.text);
+    let redirect = first.json["redirect_url"].as_str().expect("url");
+    h.complete_3ds(redirect, "approve").await;
+    assert_eq!(h.result(&session).await["state"], "declined");
+
+    // The session may be paid again, but not under the same key: that is a repeat.
+    let again = h.pay(&session, &body, Some("declined-once")).await;
+    assert_eq!(again.status, 200, "{}", again.text);
+    assert_eq!(again.text, first.text);
+    assert_eq!(again.headers["idempotent-replayed"], "true");
+    assert_eq!(h.gateway_charges(&session.reference), 1);
+    let payments = h
+        .state
+        .payments
+        .session_payments(&session.id, 10)
+        .await
+        .expect("payments");
+    assert_eq!(payments.items.len(), 1, "no second payment");
+
+    let fresh = h
+        .pay(
+            &session,
+            &pay_body(cards::VISA_OK, "123"),
+            Some("second-try"),
+        )
+        .await;
+    assert_eq!(fresh.json["next_action"], "redirect", "{}", fresh.text);
+    assert_eq!(h.gateway_charges(&session.reference), 2);
+}
+
+async fn a_new_key_on_a_busy_session_is_refused_and_released(h: &Harness) {
+    let session = h.session(1400, json!({})).await;
+    let first = h
+        .pay(&session, &pay_body(cards::CHALLENGE, "123"), Some("tab-1"))
+        .await;
+    assert_eq!(first.json["next_action"], "redirect", "{}", first.text);
+    // The first payment waits at the ACS page: another tab's key is refused, not kept.
+    let body = pay_body(cards::VISA_OK, "123");
+    for _ in 0..2 {
+        h.pay(&session, &body, Some("tab-2"))
+            .await
+            .assert_error(409, "payment_in_progress", None);
+    }
+    let key = IdempotencyKey::new(format!("pay:{}", session.id), "tab-2").expect("key");
+    let digest = BodyDigest::of(&serde_json::to_vec(&body).expect("json"));
+    // Released right after the answer went out.
+    eventually(
+        "the refused request's key released",
+        Duration::from_secs(2),
+        || async {
+            let found = h
+                .store()
+                .begin_idempotent(&key, &digest, time::OffsetDateTime::now_utc())
+                .await
+                .expect("store");
+            (found == IdempotencyBegin::New).then_some(())
+        },
+    )
+    .await;
+    assert_eq!(h.gateway_charges(&session.reference), 1);
 }
 
 /// `POST /v1/sessions` with `body` under `Idempotency-Key: key`.
