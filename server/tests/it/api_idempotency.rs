@@ -207,13 +207,11 @@ async fn a_key_whose_payment_was_declined_replays_it(h: &Harness) {
     assert_eq!(again.text, first.text);
     assert_eq!(again.headers["idempotent-replayed"], "true");
     assert_eq!(h.gateway_charges(&session.reference), 1);
-    let payments = h
-        .state
-        .payments
-        .session_payments(&session.id, 10)
-        .await
-        .expect("payments");
-    assert_eq!(payments.items.len(), 1, "no second payment");
+    assert_eq!(
+        h.stored_payments(&session).await.len(),
+        1,
+        "no second payment"
+    );
 
     let fresh = h
         .pay(

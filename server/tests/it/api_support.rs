@@ -391,6 +391,16 @@ impl Harness {
         reply.json
     }
 
+    /// Every payment of `session` as stored, newest first.
+    pub async fn stored_payments(&self, session: &TestSession) -> Vec<Payment> {
+        self.state
+            .payments
+            .session_payments(&session.id, 50)
+            .await
+            .expect("payments")
+            .items
+    }
+
     /// The payment (store record) of a session, newest first.
     pub async fn stored_payment(&self, session: &TestSession) -> Payment {
         let page = self
