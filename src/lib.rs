@@ -1,6 +1,8 @@
-//! `checkout`: the card checkout component merchants embed, and the card rules it shares with
-//! `checkout-server`. Built without the default `ui` feature, only the pure rules compile, so the
-//! server validates a card with exactly the code the browser runs.
+//! `checkout`: the card checkout component merchants embed, and what it shares with the servers:
+//! the card rules, the browser contract and the ISO 4217 table. Built without the default `ui`
+//! feature only those compile, so the server validates a card with exactly the code the browser
+//! runs; the `server` feature adds the gateway's wire types, which `checkout-server`'s client
+//! and `checkout-sandbox`'s emulator read and write from either side.
 //!
 //! With `ui` (the wasm build), the JS API is: `mount(element, options)` returning a `Checkout`
 //! handle (`unmount()`, `setLocale(tag)`), `unmount(checkout)`, and the `<card-checkout>`
@@ -8,6 +10,11 @@
 
 pub mod card;
 pub mod contract;
+pub mod currency;
+#[cfg(feature = "server")]
+pub mod json;
+#[cfg(feature = "server")]
+pub mod wire;
 
 #[cfg(feature = "ui")]
 pub mod browser;

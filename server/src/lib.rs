@@ -1,16 +1,19 @@
 //! `checkout-server`: the service a merchant runs beside the shop. It holds the gateway
 //! credentials, prices payments, calls the gateway and stores what happened.
+//!
+//! Layers, each using only those below it: [`config`] → [`api`] (HTTP) → the services
+//! ([`payments`], [`subscriptions`], [`reconcile`]), which know nothing of HTTP → [`store`]
+//! and [`gateway`]. No emulator and no demo shop here: the binary mounts checkout-sandbox's
+//! ([`serve::Mounts`]).
 
 pub mod api;
 pub mod config;
-pub mod demo;
 pub mod failpoint;
 pub mod gateway;
 pub mod logging;
 pub mod metrics;
 pub mod payments;
 pub mod reconcile;
-pub mod sandbox;
 pub mod serve;
 pub mod store;
 pub mod subscriptions;

@@ -1,7 +1,7 @@
 //! Running the checkout server: open the store (migrations applied), build the gateway client
-//! — or, without `GATEWAY_BASE_URL`, mount the gateway emulator under [`SANDBOX_PREFIX`] on the
-//! same listener and point the client at it — then serve until SIGTERM or Ctrl-C, letting
-//! in-flight requests finish.
+//! for `GATEWAY_BASE_URL` — or, without it, for an in-process gateway that the caller mounts on
+//! the same listener ([`Mounts`]) — then serve until SIGTERM or Ctrl-C, letting in-flight
+//! requests finish. This crate knows no emulator: the `checkout-server` binary composes one in.
 
 use std::future::Future;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -14,19 +14,38 @@ use tokio::net::TcpListener;
 use crate::api::{self, AppState};
 use crate::config::Config;
 use crate::gateway::{GatewayClient, GatewayConfig};
-use crate::sandbox::{self, SandboxConfig, SandboxState};
 
-/// Where the in-process emulator is mounted.
-pub const SANDBOX_PREFIX: &str = "/_sandbox";
-
-/// Serves `config` until the process is asked to stop; prints where everything is.
-pub async fn serve(config: Config) -> anyhow::Result<()> {
+/// Serves `config` with `mounts` until the process is asked to stop; prints where everything
+/// is.
+pub async fn serve(
+    config: Config,
+    mounts: impl FnOnce(&Addresses) -> Mounts,
+) -> anyhow::Result<()> {
     let listener = TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("cannot listen on {} (LISTEN)", config.listen))?;
-    let server = Server::build(config, listener).await?;
+    let server = Server::build(config, listener, mounts).await?;
     server.print_banner();
     server.run(shutdown_signal()).await
+}
+
+/// Where a server being built can be reached, for whoever mounts something beside its API.
+#[derive(Debug, Clone)]
+pub struct Addresses {
+    /// The public base URL (`PUBLIC_BASE_URL`, or `http://<listening address>`).
+    pub public: String,
+    /// A base URL this process can connect to (the bound address, "any" as loopback).
+    pub internal: String,
+}
+
+/// What the caller mounts beside the API.
+#[derive(Default)]
+pub struct Mounts {
+    /// An in-process gateway, `(path prefix, router)`: with no `GATEWAY_BASE_URL` the client
+    /// calls it at `<internal address><prefix>`. Without either, the server does not start.
+    pub gateway: Option<(String, Router)>,
+    /// A site answering every path the API does not route (the demo shop).
+    pub site: Option<Router>,
 }
 
 /// A server ready to run: store open, gateway chosen, router built, socket bound.
@@ -34,45 +53,40 @@ pub struct Server {
     listener: TcpListener,
     router: Router,
     state: AppState,
-    sandbox: Option<SandboxState>,
+    in_process_gateway: Option<String>,
+    has_site: bool,
     address: SocketAddr,
 }
 
 impl Server {
-    /// Builds the server on `listener`, with the emulator's default settings if it runs.
-    pub async fn build(config: Config, listener: TcpListener) -> anyhow::Result<Self> {
-        Self::build_with(config, listener, SandboxConfig::default()).await
-    }
-
-    /// Builds the server on `listener`; `sandbox` is the template for the in-process emulator
-    /// (its keys and public URL are set from `config`), unused with a real gateway.
-    pub async fn build_with(
+    /// Builds the server on `listener` with what `mounts` returns once the server's addresses
+    /// are known.
+    pub async fn build(
         config: Config,
         listener: TcpListener,
-        sandbox: SandboxConfig,
+        mounts: impl FnOnce(&Addresses) -> Mounts,
     ) -> anyhow::Result<Self> {
         let address = listener
             .local_addr()
             .context("cannot read the listening address")?;
-        let base_url = config.public_base_url_for(address);
+        let addresses = Addresses {
+            public: config.public_base_url_for(address),
+            internal: format!("http://{}", reachable(address)),
+        };
+        let mounts = mounts(&addresses);
+        let base_url = addresses.public;
         let store = crate::store::connect(config.database_url.expose_secret())
             .await
             .context("cannot open the database (DATABASE_URL)")?;
         let gateway_settings = &config.gateway;
-        let (gateway_base, sandbox) = match &gateway_settings.base_url {
-            Some(url) => (url.clone(), None),
-            None => {
-                let emulator = SandboxState::new(SandboxConfig {
-                    api_key: gateway_settings.api_key.clone(),
-                    x_api_key: gateway_settings.x_api_key.clone(),
-                    public_base_url: Some(format!("{base_url}{SANDBOX_PREFIX}")),
-                    ..sandbox
-                });
-                (
-                    format!("http://{}{SANDBOX_PREFIX}", reachable(address)),
-                    Some(emulator),
-                )
+        let (gateway_base, in_process) = match (&gateway_settings.base_url, &mounts.gateway) {
+            (Some(url), _) => (url.clone(), None),
+            (None, Some((prefix, _))) => {
+                (format!("{}{prefix}", addresses.internal), Some(prefix.clone()))
             }
+            (None, None) => anyhow::bail!(
+                "GATEWAY_BASE_URL is unset and no in-process gateway is mounted"
+            ),
         };
         let mut client_config = GatewayConfig::new(
             gateway_base,
@@ -84,15 +98,17 @@ impl Server {
         let gateway = GatewayClient::new(client_config)
             .context("cannot build the gateway client (GATEWAY_*)")?;
         let state = AppState::new(config, base_url, store, gateway);
-        let mut router = api::app(state.clone());
-        if let Some(emulator) = &sandbox {
-            router = router.nest(SANDBOX_PREFIX, sandbox::router(emulator.clone()));
+        let has_site = mounts.site.is_some();
+        let mut router = api::app(state.clone(), mounts.site);
+        if let (Some(prefix), Some((_, gateway))) = (&in_process, mounts.gateway) {
+            router = router.nest(prefix, gateway);
         }
         Ok(Self {
             listener,
             router,
             state,
-            sandbox,
+            in_process_gateway: in_process,
+            has_site,
             address,
         })
     }
@@ -110,11 +126,6 @@ impl Server {
     /// The application state (store, gateway, payments, config).
     pub fn state(&self) -> &AppState {
         &self.state
-    }
-
-    /// The in-process emulator, when no real gateway is configured.
-    pub fn sandbox(&self) -> Option<&SandboxState> {
-        self.sandbox.as_ref()
     }
 
     /// Serves until `shutdown` completes, then finishes in-flight requests and closes the
@@ -146,7 +157,9 @@ impl Server {
         let base = self.base_url();
         let config = &self.state.config;
         println!("checkout-server listening on {}", self.address);
-        println!("  demo shop:      {base}/");
+        if self.has_site {
+            println!("  demo shop:      {base}/");
+        }
         println!(
             "  merchant API:   {base}/v1/sessions  (Authorization: Bearer <MERCHANT_SECRET_KEY>)"
         );
@@ -158,14 +171,15 @@ impl Server {
                 config.merchant.secret_key.expose_secret()
             );
         }
-        match &config.gateway.base_url {
-            Some(url) => println!(
+        match (&config.gateway.base_url, &self.in_process_gateway) {
+            (Some(url), _) => println!(
                 "  gateway:        {url} (merchant {})",
                 config.gateway.merchant_id
             ),
-            None => {
+            (None, prefix) => {
+                let prefix = prefix.as_deref().unwrap_or_default();
                 println!(
-                    "  gateway:        {base}{SANDBOX_PREFIX} (in-process emulator; test cards in docs/sandbox.md)"
+                    "  gateway:        {base}{prefix} (in-process emulator; test cards in docs/sandbox.md)"
                 );
                 println!(
                     "*** SANDBOX: no real money. No GATEWAY_BASE_URL is set; payments go to the built-in emulator. ***"

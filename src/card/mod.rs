@@ -15,6 +15,7 @@ pub mod format;
 pub mod holder;
 pub mod luhn;
 pub mod number;
+mod scrub;
 mod secret_text;
 
 pub use brand::{Brand, detect as detect_brand};
@@ -23,4 +24,5 @@ pub use error::CardError;
 pub use expiry::{Expiry, YearMonth};
 pub use format::{format_expiry, format_number};
 pub use holder::{CardholderName, MAX_NAME_CHARS};
+pub use scrub::scrub;
 pub use number::{CardNumber, MAX_NUMBER_LENGTH, MIN_NUMBER_LENGTH};

@@ -35,35 +35,9 @@ pub fn decimal_amount(minor: u64, exponent: u8) -> String {
     text
 }
 
-/// ISO 4217 codes whose minor-unit exponent is not 2, packed three letters each.
-const EXPONENT_0: &str = "BIFCLPDJFGNFISKJPYKMFKRWPYGRWFUGXUYIVNDVUVXAFXOFXPF";
-const EXPONENT_3: &str = "BHDIQDJODKWDLYDOMRTND";
-const EXPONENT_4: &str = "CLFUYW";
-
-/// The ISO 4217 minor-unit exponent of `currency` (JPY 0, EUR 2, KWD 3), for payloads that
-/// carry a currency without its exponent. Unknown codes count as 2.
-pub fn currency_exponent(currency: &str) -> u8 {
-    let listed = |table: &str| {
-        currency.len() == 3
-            && table
-                .as_bytes()
-                .chunks(3)
-                .any(|code| code.eq_ignore_ascii_case(currency.as_bytes()))
-    };
-    if listed(EXPONENT_0) {
-        0
-    } else if listed(EXPONENT_3) {
-        3
-    } else if listed(EXPONENT_4) {
-        4
-    } else {
-        2
-    }
-}
-
 /// `minor` units of `currency` in its ISO exponent, formatted for `locale`.
 pub fn money(locale: Locale, minor: u64, currency: &str) -> String {
-    format_money(locale, minor, currency_exponent(currency), currency)
+    format_money(locale, minor, crate::currency::exponent_or_two(currency), currency)
 }
 
 /// `minor` units of `currency` formatted for `locale` (`€12.34`, `12,34 €`, `￥500`).
@@ -104,17 +78,5 @@ mod tests {
         assert_eq!(decimal_amount(5, 3), "0.005");
         assert_eq!(decimal_amount(123_456, 3), "123.456");
         assert_eq!(decimal_amount(100, 2), "1.00");
-    }
-
-    #[test]
-    fn exponents_follow_iso_4217() {
-        assert_eq!(currency_exponent("JPY"), 0);
-        assert_eq!(currency_exponent("krw"), 0);
-        assert_eq!(currency_exponent("EUR"), 2);
-        assert_eq!(currency_exponent("KWD"), 3);
-        assert_eq!(currency_exponent("CLF"), 4);
-        // A code straddling two table entries must not match.
-        assert_eq!(currency_exponent("IFC"), 2);
-        assert_eq!(currency_exponent("JP"), 2);
     }
 }

@@ -11,7 +11,7 @@ mod format;
 mod messages;
 
 pub use format::{
-    currency_exponent, decimal_amount, format_date, format_money, money, region_list,
+    decimal_amount, format_date, format_money, money, region_list,
 };
 pub use messages::Msg;
 

@@ -25,7 +25,7 @@ use super::json::{Json, JsonWithDigest};
 use super::state::AppState;
 use crate::payments::Shopper;
 use crate::payments::pay::{BILLING_FIELDS, SavedCardLookup};
-use crate::sandbox::currency::Currency;
+use checkout::currency::Currency;
 use crate::store::model::Session;
 
 /// The browser routes.

@@ -40,7 +40,7 @@ pub use checkout::CheckoutSession;
 pub use client_ip::{ClientIp, client_ip};
 pub use customer_tokens::CustomerAuth;
 pub use error::ApiFailure;
-pub use json::{Json, JsonWithDigest, MaybeJson, parse as parse_json};
+pub use json::{Json, JsonWithDigest, MaybeJson};
 pub use sessions::{CreateSession, create_session};
 pub use state::{AppShared, AppState};
 
@@ -57,13 +57,19 @@ pub fn routes() -> Router<AppState> {
         .merge(customer_cards::routes())
         .merge(customer_subscriptions::routes())
         .merge(ops::routes())
-        .merge(crate::demo::routes())
 }
 
-/// The whole API with fallbacks and layers, ready to serve. Serve it with
+/// The whole API with fallbacks and layers, ready to serve; `site` (the demo shop) answers
+/// every path the API does not route, behind the same layers. Serve it with
 /// `into_make_service_with_connect_info::<SocketAddr>()`: the pay call needs the peer address.
-pub fn app(state: AppState) -> Router {
-    let routed = routes()
+pub fn app(state: AppState, site: Option<Router>) -> Router {
+    let mut routed = routes();
+    if let Some(site) = site {
+        routed = routed
+            .route_service("/", site.clone())
+            .route_service("/{*path}", site);
+    }
+    let routed = routed
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);
     protect::apply(routed, &state)

@@ -7,7 +7,7 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::sandbox::currency::Currency;
+use checkout::currency::Currency;
 use crate::store::model::{CaptureMode, CardSummary, Payment, Session, WebhookEvent};
 
 /// A checkout session as the merchant sees it.

@@ -23,7 +23,8 @@
 //! | `MAX_BODY_BYTES`, `PAY_RATE_LIMIT_*`, `CUSTOMER_TOKEN_TTL_SECONDS`, `SUBSCRIPTION_POLL_SECONDS` | see [`OpsSettings`] | protection, tokens, polling |
 //!
 //! The file uses the same names in lower case and may hold the plan catalogue
-//! ([`plans`]). Without `GATEWAY_BASE_URL` and without plans in the file, a demo catalogue is used.
+//! ([`plans`]). Without `GATEWAY_BASE_URL`, what the file and environment leave unset comes from
+//! [`EmulatorDefaults`], supplied by whoever mounts the in-process emulator.
 
 mod error;
 mod ops;
@@ -35,6 +36,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::Path;
 use std::time::Duration;
 
+use checkout::contract::PlanTerms;
 use secrecy::SecretString;
 
 pub use error::ConfigError;
@@ -42,7 +44,6 @@ pub use ops::OpsSettings;
 pub use plans::{PlanCatalogue, first_charge};
 pub use source::KEYS;
 
-use crate::sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY};
 use crate::store::secret::generate_token;
 use source::{Layers, Setting};
 
@@ -134,6 +135,20 @@ pub struct Timing {
     pub reconcile_interval: Duration,
 }
 
+/// What the configuration falls back to while no gateway is configured (`GATEWAY_BASE_URL`
+/// unset), supplied by whoever mounts the in-process emulator: the credentials it accepts
+/// (unless `GATEWAY_API_KEY`/`GATEWAY_X_API_KEY` are set) and the plans its demo shop sells
+/// (unless the file has a `[plans]` table).
+#[derive(Debug, Clone, Default)]
+pub struct EmulatorDefaults {
+    /// `GATEWAY_API_KEY` without a gateway.
+    pub api_key: String,
+    /// `GATEWAY_X_API_KEY` without a gateway.
+    pub x_api_key: String,
+    /// The plan catalogue without a gateway.
+    pub plans: Vec<PlanTerms>,
+}
+
 /// `LOG_FORMAT`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LogFormat {
@@ -145,27 +160,32 @@ pub enum LogFormat {
 
 impl Config {
     /// Reads `file` (if given) and the process environment.
-    pub fn load(file: Option<&Path>) -> Result<Self, ConfigError> {
-        Self::load_from(file, &|key| std::env::var(key).ok())
+    pub fn load(file: Option<&Path>, emulator: &EmulatorDefaults) -> Result<Self, ConfigError> {
+        Self::load_from(file, &|key| std::env::var(key).ok(), emulator)
     }
 
     /// Reads `file` (if given) and the variables `env` returns.
     pub fn load_from(
         file: Option<&Path>,
         env: &dyn Fn(&str) -> Option<String>,
+        emulator: &EmulatorDefaults,
     ) -> Result<Self, ConfigError> {
-        Self::resolve(&Layers::read(file, env)?)
+        Self::resolve(&Layers::read(file, env)?, emulator)
     }
 
     /// A configuration from `(key, value)` pairs alone, as if they were the environment
     /// (tests and embedding).
-    pub fn from_pairs(pairs: &[(&str, &str)]) -> Result<Self, ConfigError> {
-        Self::load_from(None, &|key| {
+    pub fn from_pairs(
+        pairs: &[(&str, &str)],
+        emulator: &EmulatorDefaults,
+    ) -> Result<Self, ConfigError> {
+        let env = |key: &str| {
             pairs
                 .iter()
                 .find(|(k, _)| *k == key)
                 .map(|(_, v)| (*v).to_owned())
-        })
+        };
+        Self::load_from(None, &env, emulator)
     }
 
     /// The public base URL once the listening address is known.
@@ -175,9 +195,9 @@ impl Config {
             .unwrap_or_else(|| format!("http://{bound}"))
     }
 
-    fn resolve(layers: &Layers) -> Result<Self, ConfigError> {
+    fn resolve(layers: &Layers, emulator: &EmulatorDefaults) -> Result<Self, ConfigError> {
         let get = |key| layers.get(key);
-        let gateway = gateway_settings(layers)?;
+        let gateway = gateway_settings(layers, emulator)?;
         let sandbox = gateway.is_sandbox();
         let (secret_key, secret_key_generated) = match get("MERCHANT_SECRET_KEY") {
             Some(s) => (values::secret(s, MIN_SECRET_CHARS)?, false),
@@ -186,7 +206,7 @@ impl Config {
         };
         let plans = match &layers.plans {
             Some(source) => PlanCatalogue::from_source(source)?,
-            None if sandbox => PlanCatalogue::demo(),
+            None if sandbox => emulator.plans.iter().cloned().collect(),
             None => PlanCatalogue::default(),
         };
         Ok(Self {
@@ -231,7 +251,10 @@ impl Config {
     }
 }
 
-fn gateway_settings(layers: &Layers) -> Result<GatewaySettings, ConfigError> {
+fn gateway_settings(
+    layers: &Layers,
+    emulator: &EmulatorDefaults,
+) -> Result<GatewaySettings, ConfigError> {
     let get = |key| layers.get(key);
     let base_url = get("GATEWAY_BASE_URL").map(values::base_url).transpose()?;
     let required = |key: &'static str, sandbox_default: &str| match get(key) {
@@ -239,8 +262,8 @@ fn gateway_settings(layers: &Layers) -> Result<GatewaySettings, ConfigError> {
         None if base_url.is_none() => Ok(SecretString::from(sandbox_default.to_owned())),
         None => Err(missing(key)),
     };
-    let api_key = required("GATEWAY_API_KEY", DEFAULT_API_KEY)?;
-    let x_api_key = required("GATEWAY_X_API_KEY", DEFAULT_X_API_KEY)?;
+    let api_key = required("GATEWAY_API_KEY", &emulator.api_key)?;
+    let x_api_key = required("GATEWAY_X_API_KEY", &emulator.x_api_key)?;
     let merchant_id = match get("GATEWAY_MERCHANT_ID") {
         Some(s) => values::text(s, 128)?,
         None if base_url.is_none() => SANDBOX_MERCHANT_ID.to_owned(),
@@ -306,27 +329,49 @@ fn missing(key: &'static str) -> ConfigError {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use secrecy::ExposeSecret as _;
 
     use super::*;
 
+    /// The emulator's defaults as a test supplies them.
+    pub(crate) fn emulator() -> EmulatorDefaults {
+        EmulatorDefaults {
+            api_key: "emulator-key".into(),
+            x_api_key: "emulator-x-key".into(),
+            plans: vec![PlanTerms {
+                id: "pro".into(),
+                name: "Pro".into(),
+                description: String::new(),
+                amount: 5,
+                currency: "JPY".into(),
+                cycle_unit: checkout::contract::CycleUnit::Days,
+                cycle_interval: 1,
+                trial_days: None,
+                discount: None,
+                max_cycles: 1,
+            }],
+        }
+    }
+
     #[test]
     fn defaults_run_the_sandbox() {
-        let config = Config::from_pairs(&[]).expect("defaults are valid");
+        let config = Config::from_pairs(&[], &emulator()).expect("defaults are valid");
         assert_eq!(config.listen.to_string(), DEFAULT_LISTEN);
         assert!(config.gateway.is_sandbox());
         assert!(config.merchant.secret_key_generated);
         assert!(config.merchant.secret_key.expose_secret().len() >= MIN_SECRET_CHARS);
         assert_eq!(config.database_url.expose_secret(), DEFAULT_DATABASE_URL);
-        assert!(!config.plans.is_empty());
+        assert!(config.plans.get("pro").is_some());
+        assert_eq!(config.gateway.api_key.expose_secret(), "emulator-key");
+        assert_eq!(config.gateway.x_api_key.expose_secret(), "emulator-x-key");
         let bound: SocketAddr = "127.0.0.1:4321".parse().expect("addr");
         assert_eq!(config.public_base_url_for(bound), "http://127.0.0.1:4321");
     }
 
     #[test]
     fn a_real_gateway_needs_its_credentials_and_the_merchant_key() {
-        let err = Config::from_pairs(&[("GATEWAY_BASE_URL", "https://api.example")])
+        let err = Config::from_pairs(&[("GATEWAY_BASE_URL", "https://api.example")], &emulator())
             .expect_err("credentials missing");
         assert!(
             err.to_string().starts_with("GATEWAY_API_KEY is required"),
@@ -338,7 +383,9 @@ mod tests {
             ("GATEWAY_X_API_KEY", "x"),
             ("GATEWAY_MERCHANT_ID", "m-1"),
             ("MERCHANT_SECRET_KEY", "0123456789abcdef"),
-        ])
+            ],
+            &emulator(),
+        )
         .expect("complete");
         assert_eq!(
             config.gateway.base_url.as_deref(),
@@ -360,7 +407,7 @@ mod tests {
             ("GATEWAY_TIMEOUT_MS", "0"),
             ("PAYMENT_REVIEW_AFTER_SECONDS", "60"),
         ] {
-            let err = Config::from_pairs(&[(key, value)])
+            let err = Config::from_pairs(&[(key, value)], &emulator())
                 .expect_err(key)
                 .to_string();
             assert!(
@@ -380,7 +427,7 @@ mod tests {
         )
         .expect("write");
         let env = |key: &str| (key == "SESSION_TTL_SECONDS").then(|| "300".to_owned());
-        let config = Config::load_from(Some(&path), &env).expect("valid");
+        let config = Config::load_from(Some(&path), &env, &emulator()).expect("valid");
         assert_eq!(config.listen.port(), 9000);
         assert_eq!(config.timing.session_ttl, Duration::from_secs(300));
         assert_eq!(config.plans.len(), 1);

@@ -98,11 +98,12 @@ fn narrow(value: u64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::tests::emulator;
     use crate::config::Config;
 
     #[test]
     fn defaults_and_overrides() {
-        let config = Config::from_pairs(&[]).expect("defaults");
+        let config = Config::from_pairs(&[], &emulator()).expect("defaults");
         assert_eq!(config.ops, OpsSettings::default());
         let config = Config::from_pairs(&[
             ("MAX_BODY_BYTES", "2048"),
@@ -110,7 +111,9 @@ mod tests {
             ("PAY_RATE_LIMIT_PER_SESSION", "2"),
             ("CUSTOMER_TOKEN_TTL_SECONDS", "120"),
             ("SUBSCRIPTION_POLL_SECONDS", "5"),
-        ])
+            ],
+            &emulator(),
+        )
         .expect("valid");
         assert_eq!(config.ops.max_body_bytes, 2048);
         assert_eq!(
@@ -130,7 +133,7 @@ mod tests {
             ("CUSTOMER_TOKEN_TTL_SECONDS", "5"),
             ("SUBSCRIPTION_POLL_SECONDS", "-1"),
         ] {
-            let err = Config::from_pairs(&[(key, value)])
+            let err = Config::from_pairs(&[(key, value)], &emulator())
                 .expect_err(key)
                 .to_string();
             assert!(

@@ -22,7 +22,7 @@ use serde::Deserialize;
 
 use super::error::ConfigError;
 use super::source::PlanSource;
-use crate::sandbox::currency::Currency;
+use checkout::currency::Currency;
 
 /// Longest plan id.
 pub const MAX_PLAN_ID_CHARS: usize = 64;
@@ -52,61 +52,6 @@ impl PlanCatalogue {
     /// True when no plan is configured.
     pub fn is_empty(&self) -> bool {
         self.plans.is_empty()
-    }
-
-    /// The catalogue used with the in-process emulator when the file configures none: a plain
-    /// monthly plan, a weekly plan with a discount, and a monthly plan with a free trial and a
-    /// discount, so the demo shop can sell every kind.
-    pub fn demo() -> Self {
-        let plans = [
-            PlanTerms {
-                id: "demo-monthly".into(),
-                name: "Demo monthly".into(),
-                description: "A demo subscription billed every month, twelve times".into(),
-                amount: 980,
-                currency: "JPY".into(),
-                cycle_unit: CycleUnit::Months,
-                cycle_interval: 1,
-                trial_days: None,
-                discount: None,
-                max_cycles: 12,
-            },
-            PlanTerms {
-                id: "demo-weekly".into(),
-                name: "Demo weekly".into(),
-                description: "A demo subscription billed every week, 10% off the first four".into(),
-                amount: 500,
-                currency: "USD".into(),
-                cycle_unit: CycleUnit::Weeks,
-                cycle_interval: 1,
-                trial_days: None,
-                discount: Some(Discount {
-                    percentage: 10,
-                    cycles: 4,
-                }),
-                max_cycles: 52,
-            },
-            PlanTerms {
-                id: "demo-trial".into(),
-                name: "Demo trial".into(),
-                description:
-                    "A demo subscription billed every month after a 7-day free trial, 20% off the first two"
-                        .into(),
-                amount: 1200,
-                currency: "EUR".into(),
-                cycle_unit: CycleUnit::Months,
-                cycle_interval: 1,
-                trial_days: Some(7),
-                discount: Some(Discount {
-                    percentage: 20,
-                    cycles: 2,
-                }),
-                max_cycles: 12,
-            },
-        ];
-        Self {
-            plans: plans.into_iter().map(|p| (p.id.clone(), p)).collect(),
-        }
     }
 
     /// Reads and checks the `[plans]` tables of the config file.
@@ -322,29 +267,13 @@ mod tests {
 
     #[test]
     fn trial_plans_charge_nothing_at_creation() {
-        let mut plan = PlanCatalogue::demo()
-            .get("demo-monthly")
-            .cloned()
-            .expect("demo plan");
+        let catalogue = PlanCatalogue::from_source(&source(
+            "[plans.pro]\nname = \"P\"\namount = 980\ncurrency = \"JPY\"\ncycle_unit = \"months\"\nmax_cycles = 12\n",
+        ))
+        .expect("valid plan");
+        let mut plan = catalogue.get("pro").cloned().expect("plan");
         assert_eq!(first_charge(&plan), 980);
         plan.trial_days = Some(7);
         assert_eq!(first_charge(&plan), 0);
-    }
-
-    #[test]
-    fn the_demo_catalogue_sells_a_trial_with_a_discount() {
-        let demo = PlanCatalogue::demo();
-        assert_eq!(demo.len(), 3);
-        let trial = demo.get("demo-trial").expect("demo plan");
-        assert_eq!(trial.trial_days, Some(7));
-        assert_eq!(
-            trial.discount.map(|d| (d.percentage, d.cycles)),
-            Some((20, 2))
-        );
-        assert_eq!(
-            (trial.max_cycles, trial.cycle_unit),
-            (12, CycleUnit::Months)
-        );
-        assert_eq!(first_charge(trial), 0);
     }
 }

@@ -14,8 +14,8 @@ use super::config::GatewayConfig;
 use super::error::GatewayError;
 use super::outcome;
 use super::transport::{Reply, Transport};
-use super::wire::validate::{self, WireValidationError};
-use super::wire::{
+use checkout::wire::validate::{self, WireValidationError};
+use checkout::wire::{
     CaptureRequest, PaymentRequest, RefundRequest, SubscriptionListResponse,
     SubscriptionPaymentRequest, SubscriptionResponse, ThreeDsInitiationResponse,
     TransactionResponse, VoidRequest,

@@ -8,7 +8,7 @@
 
 use thiserror::Error;
 
-use super::wire::{TransactionResponse, WireValidationError};
+use checkout::wire::{TransactionResponse, WireValidationError};
 
 /// What went wrong talking to the gateway.
 #[derive(Debug, Error)]

@@ -1,6 +1,6 @@
-//! The payment gateway: wire types for every endpoint and the typed async client.
+//! The payment gateway's typed async client. Its wire types (request and response bodies of
+//! every endpoint) live in [`checkout::wire`], shared with the emulator (`checkout-sandbox`).
 //!
-//! - [`wire`]: request and response bodies, shared with the emulator in `crate::sandbox`.
 //! - [`GatewayClient`]: one async method per endpoint, with [`GatewayConfig`] and
 //!   [`RetryPolicy`]; failures are [`GatewayError`]s.
 
@@ -10,7 +10,6 @@ mod error;
 mod outcome;
 mod retry;
 mod transport;
-pub mod wire;
 
 pub use client::GatewayClient;
 pub use config::GatewayConfig;

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::error::GatewayError;
 use super::transport::Reply;
-use super::wire::{
+use checkout::wire::{
     GatewayResponse, SubscriptionResponse, ThreeDsInitiationResponse, TransactionResponse,
 };
 

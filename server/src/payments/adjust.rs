@@ -12,7 +12,7 @@ use checkout::contract::PaymentState;
 use super::outcome::changes_from;
 use super::{PaymentError, PaymentService, now};
 use crate::gateway::GatewayError;
-use crate::gateway::wire::{
+use checkout::wire::{
     CaptureRequest, RefundRequest, RequestAmount, TransactionResponse, VoidRequest,
 };
 use crate::store::model::{Payment, PaymentChanges};

@@ -9,7 +9,7 @@ use secrecy::SecretString;
 use time::OffsetDateTime;
 
 use super::PaymentError;
-use crate::gateway::wire::Card;
+use checkout::wire::Card;
 use crate::store::model::CardSummary;
 
 /// A validated card. `Debug` shows the masked number and `***` for the CVC.

@@ -10,7 +10,7 @@ use time::OffsetDateTime;
 
 use super::{PaymentError, PaymentService, now};
 use crate::gateway::GatewayError;
-use crate::gateway::wire::TransactionResponse;
+use checkout::wire::TransactionResponse;
 use crate::store::model::{AttemptOutcome, NewAttempt, Payment, PaymentChanges, PaymentKind};
 use crate::store::transitions::can_advance;
 

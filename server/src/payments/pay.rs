@@ -15,7 +15,7 @@ use super::card_input::{ParsedCard, year_month};
 use super::outcome::{Attempt, is_unknown};
 use super::request::{Shopper, billing_address, browser_info, time_zone};
 use super::{PaymentError, PaymentService, now, payment_result};
-use crate::gateway::wire::{Address, PaymentMethod, PaymentRequest, RequestAmount};
+use checkout::wire::{Address, PaymentMethod, PaymentRequest, RequestAmount};
 use crate::store::model::{
     CardSummary, Payment, PaymentChanges, PaymentKind, SavedCardRecord, Session,
 };
@@ -255,7 +255,7 @@ impl PaymentService {
         card: &ParsedCard,
         save_card: bool,
         billing: Address,
-        browser: crate::gateway::wire::BrowserInfo,
+        browser: checkout::wire::BrowserInfo,
         time_zone: String,
         shopper: &Shopper,
     ) -> Result<PayResponse, PaymentError> {

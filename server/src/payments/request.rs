@@ -8,7 +8,7 @@ use std::net::IpAddr;
 use checkout::contract::{self, BillingField};
 
 use super::PaymentError;
-use crate::gateway::wire;
+use checkout::wire;
 
 /// Longest `Accept` header passed on.
 const MAX_ACCEPT_CHARS: usize = 1024;

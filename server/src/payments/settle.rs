@@ -11,7 +11,7 @@ use checkout::contract::{DeclineCode, PaymentState};
 use super::outcome::{approved_state, changes_from, decline_code};
 use super::{PaymentError, PaymentService, now};
 use crate::gateway::GatewayError;
-use crate::gateway::wire::{GatewayResponseType, TransactionResponse, TransactionType};
+use checkout::wire::{GatewayResponseType, TransactionResponse, TransactionType};
 use crate::store::StoreError;
 use crate::store::model::{Payment, PaymentKind};
 

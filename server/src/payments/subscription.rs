@@ -11,7 +11,7 @@ use super::pay::answer;
 use super::request::Shopper;
 use super::{PaymentError, PaymentService, now};
 use crate::config::first_charge;
-use crate::gateway::wire::{
+use checkout::wire::{
     self, Address, CycleType, PaymentMethod, RequestAmount, SubscriptionDetails,
     SubscriptionEndType, SubscriptionPaymentRequest, SubscriptionPlanRequest, TransactionResponse,
     TrialPeriodType,

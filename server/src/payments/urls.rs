@@ -5,7 +5,7 @@
 
 use reqwest::Url;
 
-use crate::gateway::wire::ReturnUrl;
+use checkout::wire::ReturnUrl;
 use crate::store::model::Payment;
 
 /// Route of the webhook receiver: the payment id and its unguessable path token.

@@ -10,7 +10,7 @@ use secrecy::SecretString;
 
 use super::settle::{StatusVerdict, is_transaction_id};
 use super::{PaymentError, PaymentService, now};
-use crate::gateway::wire::{GatewayResponseType, TransactionResponse};
+use checkout::wire::{GatewayResponseType, TransactionResponse};
 use crate::store::model::{
     NewSavedCard, NewWebhookEvent, Payment, PaymentKind, WebhookEvent, WebhookReceipt,
     WebhookVerdict,

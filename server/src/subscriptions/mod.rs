@@ -21,7 +21,7 @@ pub use error::SubscriptionError;
 
 use crate::api::AppState;
 use crate::config::PlanCatalogue;
-use crate::gateway::wire::SubscriptionDetails;
+use checkout::wire::SubscriptionDetails;
 use crate::gateway::{GatewayClient, GatewayError};
 use crate::payments::outcome::attempt_outcome;
 use crate::store::Store;

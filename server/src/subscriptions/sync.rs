@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use time::OffsetDateTime;
 
-use crate::gateway::wire::{
+use checkout::wire::{
     SubscriptionDetails, SubscriptionPaymentStatus, SubscriptionTransaction,
 };
 use crate::payments::subscription::subscription_status;

@@ -7,7 +7,7 @@ use checkout::contract::{
 use serde::Serialize;
 
 use crate::api::views::rfc3339;
-use crate::gateway::wire::{CycleType, SubscriptionDetails, TrialPeriodType};
+use checkout::wire::{CycleType, SubscriptionDetails, TrialPeriodType};
 use crate::store::model::{CycleStatus, Subscription, SubscriptionCycle};
 
 /// A subscription as the merchant API shows it.

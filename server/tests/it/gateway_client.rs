@@ -2,7 +2,7 @@
 //! bodies for every endpoint; declines, 401, 404; ids and bodies checked before sending;
 //! credentials absent from `Debug` and errors.
 
-use checkout_server::gateway::wire::*;
+use checkout::wire::*;
 use checkout_server::gateway::{API_PREFIX, GatewayClient, GatewayError};
 use serde_json::{Value, json};
 

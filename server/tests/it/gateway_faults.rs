@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use checkout_server::gateway::GatewayError;
-use checkout_server::gateway::wire::PaymentRequest;
+use checkout::wire::PaymentRequest;
 use tokio::net::TcpListener;
 
 use super::gateway_test_server::{Action, TestServer, config};

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use checkout_server::gateway::wire::*;
+use checkout::wire::*;
 use secrecy::ExposeSecret;
 use serde::Serialize;
 use serde::de::DeserializeOwned;

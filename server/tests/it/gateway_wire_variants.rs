@@ -1,7 +1,7 @@
 //! Fixture tests for the tolerance real traffic needs: amounts and refs in either JSON type,
 //! nulls, unknown fields and enum values, either status-code key, four-digit years.
 
-use checkout_server::gateway::wire::*;
+use checkout::wire::*;
 use serde_json::Value;
 
 use super::gateway_wire::{assert_same_keys, exact_round_trip, parse, reserialise};

@@ -11,7 +11,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::api::error::ApiFailure;
-use crate::api::json::declares_json;
+use checkout::json::declares_json;
 
 /// Middleware: the size and type rules, given the limit in bytes.
 pub async fn guard_body(State(limit): State<usize>, request: Request, next: Next) -> Response {
@@ -29,7 +29,7 @@ pub async fn guard_body(State(limit): State<usize>, request: Request, next: Next
     );
     let has_body = declared.is_some_and(|length| length > 0)
         || request.headers().contains_key(TRANSFER_ENCODING);
-    if writes && has_body && request.uri().path().starts_with("/v1/") && !declares_json(&request) {
+    if writes && has_body && request.uri().path().starts_with("/v1/") && !declares_json(request.headers()) {
         return ApiFailure::UnsupportedMediaType.into_response();
     }
     next.run(request).await

@@ -1,0 +1,87 @@
+//! ACS sessions: one per 3DS payment, found by an unguessable token in the `redirect_url`,
+//! decided at most once.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use uuid::Uuid;
+
+use checkout::wire::ReturnUrl;
+use crate::charge::{ChargeCard, ChargePurpose};
+use crate::faults::Fault;
+
+/// A 3DS payment waiting for (or past) the cardholder's visit.
+#[derive(Debug, Clone)]
+pub struct AcsSession {
+    /// The pending transaction.
+    pub transaction_id: Uuid,
+    /// The card to charge once authenticated (no CVC).
+    pub(crate) card: ChargeCard,
+    /// Why it is charged.
+    pub purpose: ChargePurpose,
+    /// True: show the Approve/Reject page. False: frictionless, decided on the first visit.
+    pub challenge: bool,
+    /// Where the cardholder and the webhook go.
+    pub return_url: ReturnUrl,
+    /// Store the card on approval.
+    pub store_payment_method: bool,
+    /// Webhook faults the starting call asked for.
+    pub webhook_faults: Vec<Fault>,
+    /// True once approved or rejected.
+    pub decided: bool,
+}
+
+/// Why a session cannot be decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DecisionRefused {
+    /// No session has this token.
+    Unknown,
+    /// It was already approved or rejected.
+    AlreadyDecided,
+}
+
+/// The open and decided sessions, by token.
+#[derive(Debug, Default)]
+pub struct AcsSessions {
+    sessions: Mutex<HashMap<String, AcsSession>>,
+}
+
+impl AcsSessions {
+    /// Keeps `session` and returns its token: 32 random bytes, base64url (43 characters).
+    pub fn open(&self, session: AcsSession) -> String {
+        let token = URL_SAFE_NO_PAD.encode(rand::random::<[u8; 32]>());
+        self.lock().insert(token.clone(), session);
+        token
+    }
+
+    /// The session with this token.
+    pub fn get(&self, token: &str) -> Option<AcsSession> {
+        self.lock().get(token).cloned()
+    }
+
+    /// Marks the session decided and returns it, exactly once per token.
+    pub fn begin_decision(&self, token: &str) -> Result<AcsSession, DecisionRefused> {
+        let mut sessions = self.lock();
+        let session = sessions.get_mut(token).ok_or(DecisionRefused::Unknown)?;
+        if session.decided {
+            return Err(DecisionRefused::AlreadyDecided);
+        }
+        session.decided = true;
+        Ok(session.clone())
+    }
+
+    /// Sessions not yet decided.
+    pub fn open_count(&self) -> usize {
+        self.lock()
+            .values()
+            .filter(|session| !session.decided)
+            .count()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, AcsSession>> {
+        // Inserts and single-entry edits only: a poisoned map is still consistent.
+        self.sessions.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}

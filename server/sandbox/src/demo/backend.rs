@@ -1,0 +1,211 @@
+//! The demo "shop backend": what a merchant's own server does before the checkout component
+//! can run. It prices what was picked itself, creates the checkout session with
+//! `POST /v1/sessions` (`MERCHANT_SECRET_KEY`), and hands the page only a session id and its
+//! client secret.
+//!
+//! | method, path | body | answer |
+//! |---|---|---|
+//! | `GET /demo/catalogue` | | `{merchant_name, items, plans}` |
+//! | `POST /demo/sessions` | `{item, guest?}`: an item id or a plan id | 201 `{id, client_secret, description}` |
+//! | `POST /demo/customer-token` | `{}` or none | 201 `{customer_token, expires_at}` |
+//!
+//! The shopper is the customer named by the `demo_customer` cookie ([`DemoCustomer`]), so a
+//! card saved on one purchase is offered on the next; a POST from another site is refused
+//! (the cookie is the credential here).
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::header::ORIGIN;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use checkout::contract::PlanTerms;
+use checkout::json::JsonRejection;
+use serde::{Deserialize, Serialize};
+
+use super::ShopState;
+use super::catalogue::{ITEMS, Item, item};
+use super::customer::DemoCustomer;
+use super::error::DemoError;
+use super::merchant_api::NewSession;
+use super::orders::{self, Order};
+
+/// `GET /demo/catalogue`.
+#[derive(Debug, Serialize)]
+pub struct Catalogue<'a> {
+    /// `MERCHANT_NAME`.
+    pub merchant_name: &'a str,
+    /// One-off items.
+    pub items: &'a [Item],
+    /// Subscription plans (their ids are items too).
+    pub plans: Vec<&'a PlanTerms>,
+}
+
+/// Body of `POST /demo/sessions`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionRequest {
+    /// An item id of the catalogue, or a plan id for a subscription.
+    pub item: String,
+    /// True: buy without a customer (no saved cards offered, none saved). Ignored for plans.
+    #[serde(default)]
+    pub guest: bool,
+}
+
+/// A session the page mounts the component with.
+#[derive(Debug, Serialize)]
+pub struct SessionHandle {
+    /// Checkout session id (`session` attribute of the component).
+    pub id: String,
+    /// Its client secret (`client-secret` attribute).
+    pub client_secret: String,
+    /// What is being bought.
+    pub description: String,
+}
+
+/// Answer of `POST /demo/customer-token`.
+#[derive(Debug, Serialize)]
+pub struct CustomerTokenHandle {
+    /// `customer-token` attribute of the component in mode `subscriptions`.
+    pub customer_token: String,
+    /// RFC 3339.
+    pub expires_at: String,
+}
+
+/// `GET /demo/catalogue`.
+pub async fn catalogue(State(shop): State<ShopState>, headers: HeaderMap) -> Response {
+    let customer = DemoCustomer::from_headers(&headers);
+    let body = Catalogue {
+        merchant_name: &shop.merchant_name,
+        items: &ITEMS,
+        plans: shop.plans.iter().collect(),
+    };
+    with_cookie(&customer, Json(body).into_response())
+}
+
+/// `POST /demo/sessions`: a checkout session for one item, or for a plan's first payment.
+pub async fn sessions(
+    State(shop): State<ShopState>,
+    headers: HeaderMap,
+    body: Result<checkout::json::Json<SessionRequest>, JsonRejection>,
+) -> Result<Response, DemoError> {
+    same_origin(&shop, &headers)?;
+    let checkout::json::Json(request) = body?;
+    let customer = DemoCustomer::from_headers(&headers);
+    let picked = request.item.trim();
+    let session = if let Some(item) = item(picked) {
+        NewSession {
+            amount: Some(item.amount),
+            currency: Some(item.currency.to_owned()),
+            reference: order_reference(),
+            capture: Some(item.capture),
+            customer_id: (!request.guest).then(|| customer.id.clone()),
+            plan_id: None,
+            description: item.name.to_owned(),
+        }
+    } else if let Some(plan) = shop.plans.iter().find(|plan| plan.id == picked) {
+        NewSession {
+            amount: None,
+            currency: None,
+            reference: order_reference(),
+            capture: None,
+            customer_id: Some(customer.id.clone()),
+            plan_id: Some(plan.id.clone()),
+            description: plan.name.clone(),
+        }
+    } else {
+        return Err(DemoError::Invalid {
+            code: "unknown_item",
+            field: Some("item".to_owned()),
+            message: "item: no such item or plan in the catalogue (GET /demo/catalogue lists them)"
+                .to_owned(),
+        });
+    };
+    let created = shop.merchant_api.create_session(&session).await?;
+    orders::remember(
+        &created.id,
+        Order {
+            client_secret: created.client_secret.clone(),
+            customer_id: session.customer_id,
+        },
+    );
+    let handle = SessionHandle {
+        id: created.id,
+        client_secret: created.client_secret,
+        description: session.description,
+    };
+    Ok(with_cookie(
+        &customer,
+        (StatusCode::CREATED, Json(handle)).into_response(),
+    ))
+}
+
+/// `POST /demo/customer-token`: a short-lived token for the customer's self-service view,
+/// issued by `POST /v1/customers/{id}/tokens` (lifetime `CUSTOMER_TOKEN_TTL_SECONDS`).
+pub async fn customer_token(
+    State(shop): State<ShopState>,
+    headers: HeaderMap,
+) -> Result<Response, DemoError> {
+    same_origin(&shop, &headers)?;
+    let customer = DemoCustomer::from_headers(&headers);
+    let issued = shop.merchant_api.customer_token(&customer.id).await?;
+    let body = CustomerTokenHandle {
+        customer_token: issued.token,
+        expires_at: issued.expires_at,
+    };
+    Ok(with_cookie(
+        &customer,
+        (StatusCode::CREATED, Json(body)).into_response(),
+    ))
+}
+
+/// Refuses a cookie-authenticated POST sent by a page of another site (CSRF).
+fn same_origin(shop: &ShopState, headers: &HeaderMap) -> Result<(), DemoError> {
+    let refused = || DemoError::CrossOrigin;
+    let fetch_site = headers.get("sec-fetch-site").map(|site| site.as_bytes());
+    if matches!(fetch_site, Some(b"cross-site" | b"same-site")) {
+        return Err(refused());
+    }
+    match headers.get(ORIGIN).map(|o| o.to_str()) {
+        None => Ok(()),
+        Some(Ok(origin)) if origin == shop.origin => Ok(()),
+        Some(_) => Err(refused()),
+    }
+}
+
+/// `scheme://host[:port]` of a base URL.
+pub fn own_origin(base: &str) -> String {
+    reqwest::Url::parse(base).map_or_else(
+        |_| base.to_owned(),
+        |url| url.origin().ascii_serialization(),
+    )
+}
+
+/// A fresh order reference: `demo-` and 32 hex digits (37 characters, under the 45 allowed).
+fn order_reference() -> String {
+    format!("demo-{}", uuid::Uuid::new_v4().simple())
+}
+
+/// Adds the customer cookie to `response` when the shopper is new.
+pub fn with_cookie(customer: &DemoCustomer, mut response: Response) -> Response {
+    if let Some((name, value)) = customer.set_cookie() {
+        response.headers_mut().append(name, value);
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_and_references() {
+        assert_eq!(own_origin("http://127.0.0.1:8080"), "http://127.0.0.1:8080");
+        assert_eq!(
+            own_origin("https://pay.example/shop"),
+            "https://pay.example"
+        );
+        let reference = order_reference();
+        assert_eq!(reference.len(), 37);
+        assert_ne!(reference, order_reference());
+    }
+}

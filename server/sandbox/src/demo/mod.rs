@@ -1,0 +1,57 @@
+//! The demo shop, mounted by the `checkout-server` binary beside the in-process gateway
+//! emulator (never with a real gateway: its backend creates sessions for anyone who asks,
+//! which only makes sense with play money): the pages trunk builds into `dist/` ([`pages`]), a
+//! small catalogue ([`catalogue`], [`plans`]) and the shop backend the pages call to get a
+//! checkout session ([`backend`]). The backend is a client of checkout-server's merchant API
+//! ([`merchant_api`]), exactly as a real shop's backend is; the shopper is kept in a cookie
+//! ([`customer`]) and their orders are remembered so the page they land on after 3-D Secure can
+//! show the result ([`orders`]).
+
+pub mod backend;
+pub mod catalogue;
+pub mod customer;
+pub mod error;
+pub mod merchant_api;
+pub mod orders;
+pub mod pages;
+pub mod plans;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::routing::{any, get, post};
+use checkout::contract::PlanTerms;
+use tower_http::compression::CompressionLayer;
+
+pub use error::DemoError;
+pub use merchant_api::MerchantApi;
+
+/// What the demo shop knows of its merchant.
+#[derive(Debug)]
+pub struct DemoShop {
+    /// `MERCHANT_NAME`, shown in the shop.
+    pub merchant_name: String,
+    /// The subscription plans checkout-server sells (their ids are items too).
+    pub plans: Vec<PlanTerms>,
+    /// checkout-server's merchant API, called with the merchant's secret key.
+    pub merchant_api: MerchantApi,
+    /// `scheme://host[:port]` of the shop's pages (checkout-server's public origin): a
+    /// cookie-authenticated POST from any other origin is refused.
+    pub origin: String,
+}
+
+/// The demo shop's shared state.
+pub type ShopState = Arc<DemoShop>;
+
+/// The demo routes: `/demo/...` and every other path as a file of the built shop, compressed
+/// (brotli or gzip, as the browser accepts) since the wasm bundle is most of the page's weight.
+pub fn router(shop: DemoShop) -> Router {
+    Router::new()
+        .route("/demo/catalogue", get(backend::catalogue))
+        .route("/demo/sessions", post(backend::sessions))
+        .route("/demo/customer-token", post(backend::customer_token))
+        .route("/", any(pages::serve))
+        .route("/{*path}", any(pages::serve))
+        .layer(CompressionLayer::new())
+        .with_state(Arc::new(shop))
+}

@@ -1,0 +1,67 @@
+//! The emulator and the demo shop as checkout-server mounts them when no gateway is configured:
+//! the emulator under [`PREFIX`] on checkout-server's own listener, the shop on every path its
+//! API does not route. Built from plain values (addresses, keys, the merchant's name and plans)
+//! so this crate needs nothing of checkout-server.
+
+use axum::Router;
+use checkout::contract::PlanTerms;
+use secrecy::SecretString;
+
+use crate::demo::{self, DemoShop, MerchantApi};
+use crate::{SandboxConfig, SandboxState};
+
+/// Where the in-process emulator is mounted.
+pub const PREFIX: &str = "/_sandbox";
+
+/// What the in-process pair needs to know of the server it runs in.
+#[derive(Debug)]
+pub struct Host {
+    /// The server's public base URL (browsers reach the 3-D Secure page and the shop there).
+    pub public_url: String,
+    /// A base URL this process reaches the server at (the shop calls the merchant API there).
+    pub internal_url: String,
+    /// The gateway credentials the server's client sends (the emulator accepts exactly these).
+    pub api_key: SecretString,
+    /// The `x-api-key` the client sends.
+    pub x_api_key: SecretString,
+    /// The merchant's secret key for the merchant API.
+    pub merchant_secret_key: SecretString,
+    /// `MERCHANT_NAME`.
+    pub merchant_name: String,
+    /// The plans the server sells.
+    pub plans: Vec<PlanTerms>,
+}
+
+/// The emulator and the shop, ready to mount.
+pub struct InProcess {
+    /// The emulator's state (tests reach its ledger and clock through it).
+    pub state: SandboxState,
+    /// The emulator's routes, to nest under [`PREFIX`].
+    pub gateway: Router,
+    /// The demo shop's routes.
+    pub shop: Router,
+}
+
+impl InProcess {
+    /// The emulator configured from `template` with the host's keys and its public URL under
+    /// [`PREFIX`], and the demo shop of the host's merchant.
+    pub fn new(template: SandboxConfig, host: Host) -> Self {
+        let state = SandboxState::new(SandboxConfig {
+            api_key: host.api_key,
+            x_api_key: host.x_api_key,
+            public_base_url: Some(format!("{}{PREFIX}", host.public_url)),
+            ..template
+        });
+        let shop = demo::router(DemoShop {
+            merchant_name: host.merchant_name,
+            plans: host.plans,
+            merchant_api: MerchantApi::new(host.internal_url, host.merchant_secret_key),
+            origin: demo::backend::own_origin(&host.public_url),
+        });
+        Self {
+            gateway: crate::router(state.clone()),
+            state,
+            shop,
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! `checkout-server` command line. Each subcommand is one function; `anyhow` lives only here.
+//! The binary is where checkout-server meets checkout-sandbox ([`compose`]).
+//!
+//! - `checkout-server serve [--config checkout.toml]`: run the checkout server (configuration:
+//!   defaults, then the file, then environment variables; see `checkout_server::config`).
+//!   Without `GATEWAY_BASE_URL` the gateway emulator runs in-process: no real money.
+//! - `checkout-server sandbox --listen 127.0.0.1:8090 [--api-key K --x-api-key X]`: run the
+//!   gateway emulator alone, printing its base URL and the credentials it accepts.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use checkout_sandbox::api::API_PREFIX;
+use checkout_sandbox::faults::ArmedFault;
+use checkout_sandbox::{self as sandbox, DEFAULT_API_KEY, DEFAULT_X_API_KEY, SandboxConfig};
+use checkout_server::config::{Config, LogFormat};
+use clap::{Args, Parser, Subcommand};
+use secrecy::{ExposeSecret, SecretString};
+use tokio::net::TcpListener;
+
+mod compose;
+
+/// The merchant's checkout server and its gateway emulator.
+#[derive(Debug, Parser)]
+#[command(name = "checkout-server", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the checkout server (with the in-process gateway emulator unless GATEWAY_BASE_URL
+    /// is set).
+    Serve(ServeArgs),
+    /// Run the gateway emulator alone (docs/sandbox.md).
+    Sandbox(SandboxArgs),
+}
+
+/// Options of `checkout-server serve`; every setting is a config-file key or an environment
+/// variable (LISTEN, DATABASE_URL, GATEWAY_BASE_URL, MERCHANT_SECRET_KEY, ...).
+#[derive(Debug, Args)]
+struct ServeArgs {
+    /// TOML configuration file (keys in lower case, plans under [plans.<id>]); environment
+    /// variables override it.
+    #[arg(long, value_name = "FILE", env = "CHECKOUT_CONFIG")]
+    config: Option<PathBuf>,
+}
+
+/// Options of `checkout-server sandbox`.
+#[derive(Debug, Args)]
+struct SandboxArgs {
+    /// Address to listen on; port 0 picks a free port.
+    #[arg(long, env = "SANDBOX_LISTEN", default_value = "127.0.0.1:8090")]
+    listen: SocketAddr,
+    /// API key accepted as the Basic username.
+    #[arg(long, env = "SANDBOX_API_KEY", default_value = DEFAULT_API_KEY)]
+    api_key: String,
+    /// Value accepted in the `x-api-key` header.
+    #[arg(long, env = "SANDBOX_X_API_KEY", default_value = DEFAULT_X_API_KEY)]
+    x_api_key: String,
+    /// Public URL of the emulator when it sits behind a proxy (default: http://<listen>).
+    #[arg(long, env = "SANDBOX_PUBLIC_BASE_URL")]
+    public_base_url: Option<String>,
+    /// Seconds the hanging test card (4000000000000259) takes to answer.
+    #[arg(long, default_value_t = 120)]
+    hang_seconds: u64,
+    /// Webhook attempts in total, the first included.
+    #[arg(long, default_value_t = 8)]
+    webhook_attempts: u32,
+    /// Milliseconds before the second webhook attempt; doubles per attempt up to 60 s.
+    #[arg(long, default_value_t = 1000)]
+    webhook_base_delay_ms: u64,
+    /// Fault active for the whole run, `[ENDPOINT=]FAULT[*COUNT]`, e.g.
+    /// `payment=status:503:after*2` or `latency:200`; repeatable.
+    #[arg(long = "fault", value_name = "[ENDPOINT=]FAULT[*COUNT]")]
+    faults: Vec<ArmedFault>,
+    /// Merchant legal name shown on transactions and the 3DS page.
+    #[arg(long, default_value = "Sandbox Merchant Ltd")]
+    merchant_name: String,
+    /// Merchant id (`mid`) shown on transactions.
+    #[arg(long, default_value = "SANDBOX-MID-0001")]
+    merchant_mid: String,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    match Cli::parse().command {
+        Command::Serve(args) => run_serve(args).await,
+        Command::Sandbox(args) => {
+            checkout_server::logging::init(LogFormat::Text).context("cannot start logging")?;
+            run_sandbox(args).await
+        }
+    }
+}
+
+/// Loads the configuration (a bad value stops here, naming its key), starts logging in the
+/// configured format and serves until SIGTERM or Ctrl-C.
+async fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
+    let config = Config::load(args.config.as_deref(), &compose::emulator_defaults())
+        .context("configuration")?;
+    checkout_server::logging::init(config.log_format).context("cannot start logging")?;
+    let mounts = compose::mounts(&config);
+    checkout_server::serve::serve(config, mounts).await
+}
+
+async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(!args.api_key.is_empty(), "--api-key must not be empty");
+    anyhow::ensure!(!args.x_api_key.is_empty(), "--x-api-key must not be empty");
+    anyhow::ensure!(
+        args.webhook_attempts > 0,
+        "--webhook-attempts must be at least 1"
+    );
+    let listener = TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.listen))?;
+    let address = listener
+        .local_addr()
+        .context("cannot read the listening address")?;
+    let base_url = args.public_base_url.clone().map_or_else(
+        || format!("http://{address}"),
+        |url| url.trim_end_matches('/').to_owned(),
+    );
+    let defaults = SandboxConfig::default();
+    let config = SandboxConfig {
+        api_key: SecretString::from(args.api_key),
+        x_api_key: SecretString::from(args.x_api_key),
+        public_base_url: Some(base_url.clone()),
+        webhook: sandbox::WebhookRetry {
+            max_attempts: args.webhook_attempts,
+            base_delay: Duration::from_millis(args.webhook_base_delay_ms),
+            ..defaults.webhook
+        },
+        hang: Duration::from_secs(args.hang_seconds),
+        merchant_legal_name: args.merchant_name,
+        merchant_mid: args.merchant_mid,
+        default_faults: args.faults,
+        ..defaults
+    };
+    print_banner(&base_url, &config);
+    tokio::select! {
+        served = sandbox::serve(config, listener) => served.context("the emulator stopped")?,
+        signal = tokio::signal::ctrl_c() => {
+            signal.context("cannot listen for Ctrl-C")?;
+            tracing::info!("stopping the emulator");
+        }
+    }
+    Ok(())
+}
+
+/// Tells the operator where the emulator is and which credentials it accepts (sandbox keys,
+/// meant to be shared with the test client).
+fn print_banner(base_url: &str, config: &SandboxConfig) {
+    let api_key = config.api_key.expose_secret();
+    println!("gateway emulator listening on {base_url}");
+    println!("  API base URL:   {base_url}{API_PREFIX}");
+    println!("  API key:        {api_key}");
+    println!("  Authorization:  Basic {}", BASE64.encode(api_key));
+    println!("  x-api-key:      {}", config.x_api_key.expose_secret());
+    println!("  control API:    {base_url}/sandbox/state, /sandbox/faults, /sandbox/clock/advance");
+    for fault in &config.default_faults {
+        println!(
+            "  fault:          {} on {}",
+            fault.fault,
+            fault.endpoint.as_deref().unwrap_or("every endpoint")
+        );
+    }
+}
