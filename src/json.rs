@@ -59,7 +59,11 @@ impl IntoResponse for JsonRejection {
             Self::Invalid(invalid) if invalid.is_syntax() => {
                 (StatusCode::BAD_REQUEST, "invalid_json", None)
             }
-            Self::Invalid(invalid) => (StatusCode::BAD_REQUEST, "invalid_field", invalid.field.clone()),
+            Self::Invalid(invalid) => (
+                StatusCode::BAD_REQUEST,
+                "invalid_field",
+                invalid.field.clone(),
+            ),
         };
         let mut body = ApiError::new(code, self.to_string());
         body.error.field = field;
@@ -195,7 +199,10 @@ mod tests {
         assert!(!error.message.contains("4242"), "{error}");
         let error = failure(r#"{"card": {"number": "1"}, "amount": 1}"#);
         assert_eq!(error.field.as_deref(), Some("card.expiry_month"));
-        assert!(error.message.contains("missing field `expiry_month`"), "{error}");
+        assert!(
+            error.message.contains("missing field `expiry_month`"),
+            "{error}"
+        );
         let error = failure(r#"{"card": {"number": "1", "expiry_month": "1"}, "amount": -5}"#);
         assert_eq!(error.field.as_deref(), Some("amount"));
         let error = failure(r#"{"card": {"number": "1", "expiry_month": "1"}}"#);
@@ -206,7 +213,10 @@ mod tests {
     fn syntax_errors_have_no_field_and_a_position() {
         let error = failure(r#"{"card": "#);
         assert!(error.is_syntax());
-        assert!(error.message.starts_with("the body is not valid JSON"), "{error}");
+        assert!(
+            error.message.starts_with("the body is not valid JSON"),
+            "{error}"
+        );
         assert!(error.message.contains("line 1"), "{error}");
         let error = failure(r#"{"card": {"number": "1", "expiry_month": "1"}, "amount": 1} x"#);
         assert!(error.is_syntax());

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use axum::body::Bytes;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use checkout_server::sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox, SandboxConfig};
+use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox, SandboxConfig};
 use serde_json::json;
 
 /// Benchmark parameters from the command line.

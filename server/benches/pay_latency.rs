@@ -15,9 +15,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use checkout_server::config::Config;
-use checkout_server::sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox, SandboxConfig};
-use checkout_server::serve::Server;
+use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox, SandboxConfig};
+use checkout_server::config::{Config, EmulatorDefaults};
+use checkout_server::serve::{Mounts, Server};
 use checkout_server::store::prelude::*;
 use secrecy::SecretString;
 use serde_json::{Value, json};
@@ -302,21 +302,25 @@ struct BenchServer {
 }
 
 async fn start_server(database_url: &str, sandbox: &Sandbox, token: &str) -> BenchServer {
-    let config = Config::from_pairs(&[
-        ("DATABASE_URL", database_url),
-        ("GATEWAY_BASE_URL", sandbox.base_url()),
-        ("GATEWAY_API_KEY", DEFAULT_API_KEY),
-        ("GATEWAY_X_API_KEY", DEFAULT_X_API_KEY),
-        ("GATEWAY_MERCHANT_ID", "bench-merchant"),
-        ("MERCHANT_SECRET_KEY", MERCHANT_KEY),
-        ("PAY_RATE_LIMIT_PER_IP", "100000"),
-        ("RECONCILE_INTERVAL_SECONDS", "86400"),
-    ])
+    let config = Config::from_pairs(
+        &[
+            ("DATABASE_URL", database_url),
+            ("GATEWAY_BASE_URL", sandbox.base_url()),
+            ("GATEWAY_API_KEY", DEFAULT_API_KEY),
+            ("GATEWAY_X_API_KEY", DEFAULT_X_API_KEY),
+            ("GATEWAY_MERCHANT_ID", "bench-merchant"),
+            ("MERCHANT_SECRET_KEY", MERCHANT_KEY),
+            ("PAY_RATE_LIMIT_PER_IP", "100000"),
+            ("RECONCILE_INTERVAL_SECONDS", "86400"),
+        ],
+        &EmulatorDefaults::default(),
+    )
     .expect("bench configuration");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
-    let server = Server::build_with(config, listener, SandboxConfig::default())
+    // A real gateway (the emulator on its own port, as a remote gateway would be).
+    let server = Server::build(config, listener, |_| Mounts::default())
         .await
         .expect("server builds");
     let base = server.base_url().to_owned();

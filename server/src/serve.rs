@@ -81,12 +81,13 @@ impl Server {
         let gateway_settings = &config.gateway;
         let (gateway_base, in_process) = match (&gateway_settings.base_url, &mounts.gateway) {
             (Some(url), _) => (url.clone(), None),
-            (None, Some((prefix, _))) => {
-                (format!("{}{prefix}", addresses.internal), Some(prefix.clone()))
-            }
-            (None, None) => anyhow::bail!(
-                "GATEWAY_BASE_URL is unset and no in-process gateway is mounted"
+            (None, Some((prefix, _))) => (
+                format!("{}{prefix}", addresses.internal),
+                Some(prefix.clone()),
             ),
+            (None, None) => {
+                anyhow::bail!("GATEWAY_BASE_URL is unset and no in-process gateway is mounted")
+            }
         };
         let mut client_config = GatewayConfig::new(
             gateway_base,

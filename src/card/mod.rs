@@ -24,5 +24,5 @@ pub use error::CardError;
 pub use expiry::{Expiry, YearMonth};
 pub use format::{format_expiry, format_number};
 pub use holder::{CardholderName, MAX_NAME_CHARS};
-pub use scrub::scrub;
 pub use number::{CardNumber, MAX_NUMBER_LENGTH, MIN_NUMBER_LENGTH};
+pub use scrub::scrub;

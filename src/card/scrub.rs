@@ -74,7 +74,10 @@ mod tests {
     #[test]
     fn masks_long_digit_runs_only() {
         assert_eq!(scrub("a 4242424242424242 b 12"), "a **************** b 12");
-        assert_eq!(scrub("amount 12345678 on 2026-11-24"), "amount 12345678 on 2026-11-24");
+        assert_eq!(
+            scrub("amount 12345678 on 2026-11-24"),
+            "amount 12345678 on 2026-11-24"
+        );
         assert_eq!(scrub("card 520000123"), "card *********");
     }
 }

@@ -37,7 +37,12 @@ pub fn decimal_amount(minor: u64, exponent: u8) -> String {
 
 /// `minor` units of `currency` in its ISO exponent, formatted for `locale`.
 pub fn money(locale: Locale, minor: u64, currency: &str) -> String {
-    format_money(locale, minor, crate::currency::exponent_or_two(currency), currency)
+    format_money(
+        locale,
+        minor,
+        crate::currency::exponent_or_two(currency),
+        currency,
+    )
 }
 
 /// `minor` units of `currency` formatted for `locale` (`€12.34`, `12,34 €`, `￥500`).

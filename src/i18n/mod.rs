@@ -10,9 +10,7 @@ mod en;
 mod format;
 mod messages;
 
-pub use format::{
-    decimal_amount, format_date, format_money, money, region_list,
-};
+pub use format::{decimal_amount, format_date, format_money, money, region_list};
 pub use messages::Msg;
 
 /// A language the component speaks.

@@ -10,7 +10,6 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::card_check::{CardSnapshot, ValidatedCard, year_month};
-use checkout::currency::Currency;
 use super::error::{SandboxError, codes};
 use super::ledger::{
     Decline, MerchantContext, MoneyState, Outcome, RecordKind, StateSummary, TransactionRecord,
@@ -19,6 +18,7 @@ use super::ledger::{
 use super::render::{payment_response, payment_status};
 use super::state::SandboxState;
 use super::test_cards::{CardBehaviour, EXPIRED_CARD, INSUFFICIENT_FUNDS, behaviour_of};
+use checkout::currency::Currency;
 use checkout::wire::{Address, TransactionResponse, TransactionType};
 
 /// What pays: full card details or a token from an earlier stored payment.

@@ -4,8 +4,8 @@
 
 use uuid::Uuid;
 
-use checkout::currency::Currency;
 use super::error::SandboxError;
+use checkout::currency::Currency;
 use checkout::wire::{ReturnUrl, WireValidationError};
 
 /// Largest amount accepted, in minor units (twelve digits): keeps every sum far from overflow.

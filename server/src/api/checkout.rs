@@ -25,8 +25,8 @@ use super::json::{Json, JsonWithDigest};
 use super::state::AppState;
 use crate::payments::Shopper;
 use crate::payments::pay::{BILLING_FIELDS, SavedCardLookup};
-use checkout::currency::Currency;
 use crate::store::model::Session;
+use checkout::currency::Currency;
 
 /// The browser routes.
 pub fn routes() -> Router<AppState> {

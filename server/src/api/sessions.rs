@@ -23,10 +23,10 @@ use super::state::AppState;
 use super::views::SessionView;
 use crate::config::first_charge;
 use crate::payments::request::is_email;
-use checkout::currency::Currency;
 use crate::store::model::session::{MAX_ID_CHARS, MAX_REFERENCE_CHARS};
 use crate::store::model::{CaptureMode, NewSession, new_session_id};
 use crate::store::prelude::*;
+use checkout::currency::Currency;
 
 /// The session routes.
 pub fn routes() -> Router<AppState> {

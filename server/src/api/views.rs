@@ -7,8 +7,8 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use checkout::currency::Currency;
 use crate::store::model::{CaptureMode, CardSummary, Payment, Session, WebhookEvent};
+use checkout::currency::Currency;
 
 /// A checkout session as the merchant sees it.
 #[derive(Debug, Clone, Serialize)]

@@ -377,12 +377,13 @@ pub(crate) mod tests {
             err.to_string().starts_with("GATEWAY_API_KEY is required"),
             "{err}"
         );
-        let config = Config::from_pairs(&[
-            ("GATEWAY_BASE_URL", "https://api.example/"),
-            ("GATEWAY_API_KEY", "k"),
-            ("GATEWAY_X_API_KEY", "x"),
-            ("GATEWAY_MERCHANT_ID", "m-1"),
-            ("MERCHANT_SECRET_KEY", "0123456789abcdef"),
+        let config = Config::from_pairs(
+            &[
+                ("GATEWAY_BASE_URL", "https://api.example/"),
+                ("GATEWAY_API_KEY", "k"),
+                ("GATEWAY_X_API_KEY", "x"),
+                ("GATEWAY_MERCHANT_ID", "m-1"),
+                ("MERCHANT_SECRET_KEY", "0123456789abcdef"),
             ],
             &emulator(),
         )

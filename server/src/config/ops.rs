@@ -98,19 +98,20 @@ fn narrow(value: u64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::tests::emulator;
     use crate::config::Config;
+    use crate::config::tests::emulator;
 
     #[test]
     fn defaults_and_overrides() {
         let config = Config::from_pairs(&[], &emulator()).expect("defaults");
         assert_eq!(config.ops, OpsSettings::default());
-        let config = Config::from_pairs(&[
-            ("MAX_BODY_BYTES", "2048"),
-            ("PAY_RATE_LIMIT_PER_IP", "3"),
-            ("PAY_RATE_LIMIT_PER_SESSION", "2"),
-            ("CUSTOMER_TOKEN_TTL_SECONDS", "120"),
-            ("SUBSCRIPTION_POLL_SECONDS", "5"),
+        let config = Config::from_pairs(
+            &[
+                ("MAX_BODY_BYTES", "2048"),
+                ("PAY_RATE_LIMIT_PER_IP", "3"),
+                ("PAY_RATE_LIMIT_PER_SESSION", "2"),
+                ("CUSTOMER_TOKEN_TTL_SECONDS", "120"),
+                ("SUBSCRIPTION_POLL_SECONDS", "5"),
             ],
             &emulator(),
         )

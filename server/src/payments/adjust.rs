@@ -12,10 +12,10 @@ use checkout::contract::PaymentState;
 use super::outcome::changes_from;
 use super::{PaymentError, PaymentService, now};
 use crate::gateway::GatewayError;
+use crate::store::model::{Payment, PaymentChanges};
 use checkout::wire::{
     CaptureRequest, RefundRequest, RequestAmount, TransactionResponse, VoidRequest,
 };
-use crate::store::model::{Payment, PaymentChanges};
 
 /// How long an operation may hold a payment.
 const LEASE: Duration = Duration::from_secs(120);

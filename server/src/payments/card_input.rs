@@ -9,8 +9,8 @@ use secrecy::SecretString;
 use time::OffsetDateTime;
 
 use super::PaymentError;
-use checkout::wire::Card;
 use crate::store::model::CardSummary;
+use checkout::wire::Card;
 
 /// A validated card. `Debug` shows the masked number and `***` for the CVC.
 #[derive(Debug, Clone)]

@@ -10,9 +10,9 @@ use time::OffsetDateTime;
 
 use super::{PaymentError, PaymentService, now};
 use crate::gateway::GatewayError;
-use checkout::wire::TransactionResponse;
 use crate::store::model::{AttemptOutcome, NewAttempt, Payment, PaymentChanges, PaymentKind};
 use crate::store::transitions::can_advance;
+use checkout::wire::TransactionResponse;
 
 /// `gateway_response.code` of a 3DS authentication the cardholder did not pass. The contract
 /// shows no decline codes; this is the emulator's (docs/sandbox.md), and any other code falls

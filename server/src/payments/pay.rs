@@ -15,10 +15,10 @@ use super::card_input::{ParsedCard, year_month};
 use super::outcome::{Attempt, is_unknown};
 use super::request::{Shopper, billing_address, browser_info, time_zone};
 use super::{PaymentError, PaymentService, now, payment_result};
-use checkout::wire::{Address, PaymentMethod, PaymentRequest, RequestAmount};
 use crate::store::model::{
     CardSummary, Payment, PaymentChanges, PaymentKind, SavedCardRecord, Session,
 };
+use checkout::wire::{Address, PaymentMethod, PaymentRequest, RequestAmount};
 
 /// Billing fields every checkout form asks for (the gateway wants a billing address; these
 /// two are what issuers' risk checks use most).

@@ -11,9 +11,9 @@ use checkout::contract::{DeclineCode, PaymentState};
 use super::outcome::{approved_state, changes_from, decline_code};
 use super::{PaymentError, PaymentService, now};
 use crate::gateway::GatewayError;
-use checkout::wire::{GatewayResponseType, TransactionResponse, TransactionType};
 use crate::store::StoreError;
 use crate::store::model::{Payment, PaymentKind};
+use checkout::wire::{GatewayResponseType, TransactionResponse, TransactionType};
 
 /// Where the gateway says a transaction stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,15 +11,15 @@ use super::pay::answer;
 use super::request::Shopper;
 use super::{PaymentError, PaymentService, now};
 use crate::config::first_charge;
+use crate::store::model::{
+    CycleStatus, NewCycle, NewSubscription, Payment, PaymentChanges, PaymentKind, Session,
+};
+use checkout::contract::PayResponse;
 use checkout::wire::{
     self, Address, CycleType, PaymentMethod, RequestAmount, SubscriptionDetails,
     SubscriptionEndType, SubscriptionPaymentRequest, SubscriptionPlanRequest, TransactionResponse,
     TrialPeriodType,
 };
-use crate::store::model::{
-    CycleStatus, NewCycle, NewSubscription, Payment, PaymentChanges, PaymentKind, Session,
-};
-use checkout::contract::PayResponse;
 
 impl PaymentService {
     /// Starts the subscription `plan_id` for `session` with `card`.
@@ -174,14 +174,28 @@ pub fn subscription_status(details: &SubscriptionDetails) -> SubscriptionStatus 
 
 #[cfg(test)]
 mod tests {
+    use checkout::contract::{CycleUnit, Discount};
+
     use super::*;
-    use crate::config::PlanCatalogue;
 
     #[test]
     fn plan_terms_become_the_gateway_plan() {
-        let catalogue = PlanCatalogue::demo();
-        let weekly = catalogue.get("demo-weekly").expect("demo plan");
-        let request = plan_request(weekly);
+        let weekly = PlanTerms {
+            id: "weekly".into(),
+            name: "Weekly".into(),
+            description: String::new(),
+            amount: 500,
+            currency: "USD".into(),
+            cycle_unit: CycleUnit::Weeks,
+            cycle_interval: 1,
+            trial_days: None,
+            discount: Some(Discount {
+                percentage: 10,
+                cycles: 4,
+            }),
+            max_cycles: 52,
+        };
+        let request = plan_request(&weekly);
         assert_eq!(request.cycle_type, CycleType::Weekly);
         assert!(request.has_discount);
         assert_eq!(request.discount_percentage, 10);

@@ -5,8 +5,8 @@
 
 use reqwest::Url;
 
-use checkout::wire::ReturnUrl;
 use crate::store::model::Payment;
+use checkout::wire::ReturnUrl;
 
 /// Route of the webhook receiver: the payment id and its unguessable path token.
 pub const WEBHOOK_ROUTE: &str = "/hooks/gateway/{payment_id}/{token}";

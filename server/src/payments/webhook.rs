@@ -10,12 +10,12 @@ use secrecy::SecretString;
 
 use super::settle::{StatusVerdict, is_transaction_id};
 use super::{PaymentError, PaymentService, now};
-use checkout::wire::{GatewayResponseType, TransactionResponse};
 use crate::store::model::{
     NewSavedCard, NewWebhookEvent, Payment, PaymentKind, WebhookEvent, WebhookReceipt,
     WebhookVerdict,
 };
 use crate::store::prelude::*;
+use checkout::wire::{GatewayResponseType, TransactionResponse};
 
 /// What a notification claims, read leniently (an unreadable body claims nothing).
 #[derive(Debug, Clone, Default)]

@@ -21,13 +21,13 @@ pub use error::SubscriptionError;
 
 use crate::api::AppState;
 use crate::config::PlanCatalogue;
-use checkout::wire::SubscriptionDetails;
 use crate::gateway::{GatewayClient, GatewayError};
 use crate::payments::outcome::attempt_outcome;
 use crate::store::Store;
 use crate::store::model::{
     CycleStatus, CycleUpsert, NewAttempt, Page, Subscription, SubscriptionCycle, SubscriptionQuery,
 };
+use checkout::wire::SubscriptionDetails;
 
 /// The subscription operations over the server's store and gateway (borrowed: building one
 /// costs nothing).

@@ -11,12 +11,10 @@ use std::time::Duration;
 
 use time::OffsetDateTime;
 
-use checkout::wire::{
-    SubscriptionDetails, SubscriptionPaymentStatus, SubscriptionTransaction,
-};
 use crate::payments::subscription::subscription_status;
 use crate::store::model::subscription::is_final;
 use crate::store::model::{CycleStatus, NewCycle, SubscriptionSync};
+use checkout::wire::{SubscriptionDetails, SubscriptionPaymentStatus, SubscriptionTransaction};
 
 /// A poll is never scheduled sooner than this after a charge date (the gateway bills in the
 /// background around that time).

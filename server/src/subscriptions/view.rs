@@ -7,8 +7,8 @@ use checkout::contract::{
 use serde::Serialize;
 
 use crate::api::views::rfc3339;
-use checkout::wire::{CycleType, SubscriptionDetails, TrialPeriodType};
 use crate::store::model::{CycleStatus, Subscription, SubscriptionCycle};
+use checkout::wire::{CycleType, SubscriptionDetails, TrialPeriodType};
 
 /// A subscription as the merchant API shows it.
 #[derive(Debug, Clone, Serialize)]

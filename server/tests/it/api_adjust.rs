@@ -1,7 +1,7 @@
 //! Authorization, then the merchant's capture (partial), refunds (partial, then the rest;
 //! never above what was captured) and void, each checked against the emulator's ledger.
 
-use checkout_server::sandbox::ledger::RecordKind;
+use checkout_sandbox::ledger::RecordKind;
 use serde_json::{Value, json};
 
 use crate::api_support::{Harness, Reply, TestSession, api_suite, cards};

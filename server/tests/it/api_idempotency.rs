@@ -114,7 +114,7 @@ async fn merchant_posts_are_idempotent(h: &Harness) {
     assert_eq!(
         h.gateway_records(
             &session.reference,
-            checkout_server::sandbox::ledger::RecordKind::Capture
+            checkout_sandbox::ledger::RecordKind::Capture
         ),
         1
     );

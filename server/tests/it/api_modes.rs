@@ -2,8 +2,8 @@
 //! `GATEWAY_BASE_URL`, the subscription pay call, an unknown 3DS start outcome left pending,
 //! and `customer_ip` taken from the socket unless the peer is a trusted proxy.
 
-use checkout_server::sandbox::faults::{ArmedFault, Fault};
-use checkout_server::sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox};
+use checkout_sandbox::faults::{ArmedFault, Fault};
+use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox};
 use checkout_server::store::prelude::*;
 use serde_json::json;
 

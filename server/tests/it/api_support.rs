@@ -15,10 +15,10 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::{RawQuery, State};
 use axum::routing::get;
+use checkout_sandbox::SandboxState;
+use checkout_sandbox::ledger::RecordKind;
 use checkout_server::api::AppState;
 use checkout_server::config::Config;
-use checkout_server::sandbox::SandboxState;
-use checkout_server::sandbox::ledger::RecordKind;
 use checkout_server::serve::Server;
 use checkout_server::store::prelude::*;
 use reqwest::redirect::Policy;
@@ -27,6 +27,7 @@ use sqlx::postgres::PgPool;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+use crate::compose;
 use crate::sandbox_support::{AcsForm, fast_config};
 use crate::store::POSTGRES_ENV;
 
@@ -177,19 +178,24 @@ impl Harness {
         ];
         pairs.retain(|(key, _)| !extra.iter().any(|(k, _)| k == key));
         pairs.extend_from_slice(extra);
-        let config = Config::from_pairs(&pairs).expect("test configuration is valid");
+        let config = Config::from_pairs(&pairs, &compose::emulator_defaults())
+            .expect("test configuration is valid");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
-        let server = Server::build_with(config, listener, fast_config())
-            .await
-            .expect("server builds");
+        let mut emulator = None;
+        let composed = config.clone();
+        let server = Server::build(config, listener, |addresses| {
+            let sandbox = compose::in_process(&composed, fast_config(), addresses);
+            emulator = sandbox.as_ref().map(|sandbox| sandbox.state.clone());
+            compose::mount(sandbox)
+        })
+        .await
+        .expect("server builds");
         let base = server.base_url().to_owned();
         let state = server.state().clone();
-        let sandbox = server.sandbox().cloned().unwrap_or_else(|| {
-            checkout_server::sandbox::SandboxState::new(
-                checkout_server::sandbox::SandboxConfig::default(),
-            )
+        let sandbox = emulator.unwrap_or_else(|| {
+            checkout_sandbox::SandboxState::new(checkout_sandbox::SandboxConfig::default())
         });
         let (shutdown, stop) = oneshot::channel::<()>();
         let task = tokio::spawn(server.run(async move {

@@ -175,7 +175,7 @@ async fn authorization_is_chosen_by_endpoint(h: &Harness) {
     assert_eq!(
         h.gateway_records(
             &session.reference,
-            checkout_server::sandbox::ledger::RecordKind::Authorization
+            checkout_sandbox::ledger::RecordKind::Authorization
         ),
         1
     );

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use checkout_server::sandbox::ledger::RecordKind;
+use checkout_sandbox::ledger::RecordKind;
 use checkout_server::store::prelude::*;
 use serde_json::{Value, json};
 

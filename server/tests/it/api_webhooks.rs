@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use checkout_server::sandbox::faults::{ArmedFault, Fault};
-use checkout_server::sandbox::webhook::DeliveryState;
+use checkout_sandbox::faults::{ArmedFault, Fault};
+use checkout_sandbox::webhook::DeliveryState;
 use checkout_server::store::model::{Payment, WebhookVerdict};
 use secrecy::ExposeSecret as _;
 use serde_json::{Value, json};

@@ -187,7 +187,7 @@ async fn the_landing_shows_only_the_shoppers_own_order() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pages_come_from_the_build_and_unknown_paths_stay_404() {
     let h = Harness::start(Backend::Sqlite).await;
-    let built = checkout_server::demo::pages::dist_dir()
+    let built = checkout_sandbox::demo::pages::dist_dir()
         .join("index.html")
         .is_file();
     let home = h

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use checkout_server::gateway::GatewayError;
 use checkout::wire::PaymentRequest;
+use checkout_server::gateway::GatewayError;
 use tokio::net::TcpListener;
 
 use super::gateway_test_server::{Action, TestServer, config};

@@ -1,5 +1,10 @@
 //! The server's integration tests: one binary, one submodule per area.
 
+/// The binary's composition of checkout-server with checkout-sandbox, shared so the tests
+/// run the servers exactly as `checkout-server serve` does.
+#[path = "../../src/bin/checkout-server/compose.rs"]
+mod compose;
+
 mod api_adjust;
 mod api_card_data;
 mod api_customer_cards;

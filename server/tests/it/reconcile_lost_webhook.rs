@@ -4,7 +4,7 @@
 //! through the status endpoint and settles the payment, once.
 
 use checkout::contract::PaymentState;
-use checkout_server::sandbox::webhook::DeliveryState;
+use checkout_sandbox::webhook::DeliveryState;
 
 use crate::api_support::{Harness, cards, param};
 use crate::ops_support::{arm, ops_suite, reconciler};

@@ -4,8 +4,8 @@
 //! ever sent again, by the reconciler or by a repeated pay call.
 
 use checkout::contract::PaymentState;
-use checkout_server::sandbox::DEFAULT_X_API_KEY;
-use checkout_server::serve::SANDBOX_PREFIX;
+use checkout_sandbox::DEFAULT_X_API_KEY;
+use checkout_sandbox::in_process::PREFIX as SANDBOX_PREFIX;
 use checkout_server::store::prelude::*;
 use secrecy::SecretString;
 use serde_json::json;

@@ -3,7 +3,7 @@
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use checkout_server::sandbox::{DEFAULT_X_API_KEY, SandboxConfig};
+use checkout_sandbox::{DEFAULT_X_API_KEY, SandboxConfig};
 use secrecy::SecretString;
 
 use super::sandbox_support::{Gateway, basic_default, fast_config, payment_body};

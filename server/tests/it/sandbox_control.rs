@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 
 use axum::Router;
-use checkout_server::sandbox::{self, SandboxState};
+use checkout_sandbox::{self as sandbox, SandboxState};
 use serde_json::json;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use checkout_server::sandbox::SandboxConfig;
+use checkout_sandbox::SandboxConfig;
 use serde_json::{Value, json};
 
 use super::sandbox_support::{

@@ -11,7 +11,7 @@ mod timing;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use checkout_server::sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox, SandboxConfig};
+use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox, SandboxConfig};
 use reqwest::Method;
 use serde_json::{Value, json};
 use time::OffsetDateTime;

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use checkout_server::sandbox::SandboxConfig;
+use checkout_sandbox::SandboxConfig;
 use serde_json::Value;
 
 use super::{Emulator, VISA, creation, history, id_of, plan};

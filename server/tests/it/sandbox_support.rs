@@ -12,9 +12,7 @@ use axum::extract::State;
 use axum::http::{Method, StatusCode, Uri};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use checkout_server::sandbox::{
-    DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox, SandboxConfig, WebhookRetry,
-};
+use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox, SandboxConfig, WebhookRetry};
 use reqwest::redirect::Policy;
 use serde_json::{Value, json};
 

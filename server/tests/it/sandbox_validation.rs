@@ -2,7 +2,7 @@
 //! problems are 406, malformed JSON and wrong types are 400, unknown ids 404, oversized bodies
 //! 413, unknown endpoints and methods get the JSON failure body too. Nothing is recorded.
 
-use checkout_server::sandbox::SandboxConfig;
+use checkout_sandbox::SandboxConfig;
 use serde_json::{Value, json};
 
 use super::sandbox_support::{Gateway, fast_config, payment_body};

@@ -10,7 +10,7 @@ use time::format_description::well_known::Rfc3339;
 use super::sandbox_support::{
     Gateway, Receiver, fast_config, pass_through, reserve_address, three_ds_body, three_ds_body_at,
 };
-use checkout_server::sandbox::{SandboxConfig, WebhookRetry};
+use checkout_sandbox::{SandboxConfig, WebhookRetry};
 
 const WAIT: Duration = Duration::from_secs(5);
 

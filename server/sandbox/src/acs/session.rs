@@ -8,9 +8,9 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use uuid::Uuid;
 
-use checkout::wire::ReturnUrl;
 use crate::charge::{ChargeCard, ChargePurpose};
 use crate::faults::Fault;
+use checkout::wire::ReturnUrl;
 
 /// A 3DS payment waiting for (or past) the cardholder's visit.
 #[derive(Debug, Clone)]

@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use super::routes::ACS_PATH;
 use super::session::AcsSession;
-use checkout::wire::{ReturnUrl, StatusCodeField, ThreeDsInitiationResponse};
 use crate::charge::{ChargeCard, ChargeRequest, new_record, record_kind};
 use crate::error::SandboxError;
 use crate::faults::Fault;
 use crate::ledger::Outcome;
 use crate::state::SandboxState;
 use crate::test_cards::CardBehaviour;
+use checkout::wire::{ReturnUrl, StatusCodeField, ThreeDsInitiationResponse};
 
 /// A started 3DS payment. The answer also carries `is_live: false`, like every emulator answer.
 #[derive(Debug, Clone)]

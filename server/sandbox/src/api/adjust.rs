@@ -7,13 +7,13 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
-use checkout::wire::{AmountAdjustmentRequest, VoidRequest};
 use crate::error::SandboxError;
 use crate::json::WireJson;
 use crate::ledger::TransactionRecord;
 use crate::render::payment_response;
 use crate::state::SandboxState;
 use crate::validate;
+use checkout::wire::{AmountAdjustmentRequest, VoidRequest};
 
 /// `POST /capture` `{transactionId, amount, merchant_id, notes?}`.
 pub async fn capture(

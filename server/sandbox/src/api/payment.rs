@@ -7,12 +7,12 @@ use axum::response::{IntoResponse, Response};
 
 use super::extract::PeerIp;
 use super::request::check_payment;
-use checkout::wire::{PaymentRequest, TransactionType};
 use crate::charge::charge;
 use crate::error::SandboxError;
 use crate::json::WireJson;
 use crate::state::SandboxState;
 use crate::test_cards::CardBehaviour;
+use checkout::wire::{PaymentRequest, TransactionType};
 
 /// `POST /payment`: authorize and capture (`transaction_type` `CAPTURE`).
 pub async fn payment(

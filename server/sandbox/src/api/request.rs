@@ -2,12 +2,12 @@
 //! validation), a known currency, a bounded amount, absolute return addresses on 3DS calls,
 //! and the card checked with the shared card rules.
 
-use checkout::wire::{PaymentMethodType, PaymentRequest, ReturnUrl, TransactionType};
 use crate::card_check::ValidatedCard;
 use crate::charge::{ChargePurpose, ChargeRequest, ChargeSource};
 use crate::error::SandboxError;
 use crate::state::SandboxState;
 use crate::validate;
+use checkout::wire::{PaymentMethodType, PaymentRequest, ReturnUrl, TransactionType};
 
 /// A checked payment request and, on 3DS calls, its return addresses.
 pub struct CheckedPayment {

@@ -6,11 +6,11 @@ use axum::Json;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
 
-use checkout::wire::TransactionResponse;
 use crate::error::SandboxError;
 use crate::render::status_response;
 use crate::state::SandboxState;
 use crate::validate;
+use checkout::wire::TransactionResponse;
 
 /// The transaction's current state.
 pub async fn status(

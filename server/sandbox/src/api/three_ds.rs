@@ -9,13 +9,13 @@ use axum::{Extension, Json};
 
 use super::extract::PeerIp;
 use super::request::check_payment;
-use checkout::wire::{PaymentRequest, TransactionType};
 use crate::acs;
 use crate::error::SandboxError;
 use crate::faults::RequestedWebhookFaults;
 use crate::json::WireJson;
 use crate::state::SandboxState;
 use crate::test_cards::CardBehaviour;
+use checkout::wire::{PaymentRequest, TransactionType};
 
 /// `POST /paymentv2`: 3DS purchase.
 pub async fn payment_v2(

@@ -24,8 +24,8 @@ use tower::ServiceExt as _;
 use tower_http::services::ServeDir;
 
 use super::customer::DemoCustomer;
-use super::orders;
 use super::error::DemoError;
+use super::orders;
 
 /// Environment variable naming the directory of the built pages.
 pub const DIST_DIR_VAR: &str = "DEMO_DIST_DIR";
@@ -160,8 +160,7 @@ async fn with_page_policy(
             parts.headers.insert(CONTENT_SECURITY_POLICY, value);
         }
         Err(_) => {
-            return DemoError::Internal("a page policy is not a valid header")
-                .into_response();
+            return DemoError::Internal("a page policy is not a valid header").into_response();
         }
     }
     parts

@@ -63,7 +63,10 @@ mod tests {
     fn the_demo_catalogue_sells_a_trial_with_a_discount() {
         let demo = plans();
         assert_eq!(demo.len(), 3);
-        let trial = demo.iter().find(|p| p.id == "demo-trial").expect("demo plan");
+        let trial = demo
+            .iter()
+            .find(|p| p.id == "demo-trial")
+            .expect("demo plan");
         assert_eq!(trial.trial_days, Some(7));
         assert_eq!(
             trial.discount.map(|d| (d.percentage, d.cycles)),

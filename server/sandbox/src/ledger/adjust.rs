@@ -221,10 +221,10 @@ fn follow_up(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use checkout::wire::Address;
     use crate::card_check::CardSnapshot;
-    use checkout::currency::Currency;
     use crate::ledger::{Decline, MerchantContext, StateSummary};
+    use checkout::currency::Currency;
+    use checkout::wire::Address;
 
     const MERCHANT: &str = "m-1";
 
@@ -411,9 +411,6 @@ mod tests {
             codes::VOID_NOT_OPEN
         );
         let voided = ledger.get(&auth).expect("recorded");
-        assert_eq!(
-            StateSummary::of(&voided).code,
-            crate::ledger::VOID_OK
-        );
+        assert_eq!(StateSummary::of(&voided).code, crate::ledger::VOID_OK);
     }
 }

@@ -6,9 +6,9 @@ use std::sync::Arc;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use checkout::wire::{Address, TransactionType};
 use crate::card_check::CardSnapshot;
 use checkout::currency::Currency;
+use checkout::wire::{Address, TransactionType};
 
 /// What a transaction is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

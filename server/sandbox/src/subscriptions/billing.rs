@@ -14,12 +14,12 @@
 
 use super::history::ChargeResult;
 use super::subscription::{CycleBilling, Subscription};
-use checkout::wire::TransactionType;
 use crate::charge::{ChargePurpose, ChargeRequest, ChargeSource, charge};
-use checkout::currency::Currency;
 use crate::error::SandboxError;
 use crate::ledger::MerchantContext;
 use crate::state::SandboxState;
+use checkout::currency::Currency;
+use checkout::wire::TransactionType;
 
 /// What later cycles are charged with: the card token stored by the creation charge and the
 /// merchant facts of the creation request, repeated on every cycle's transaction.

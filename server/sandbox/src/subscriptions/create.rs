@@ -27,19 +27,19 @@ use super::manage::into_sandbox_error;
 use super::plan_request::PlanRequest;
 use super::render::{View, subscription_details};
 use super::terms::PlanTerms;
-use checkout::wire::{
-    PaymentMethodType, SubscriptionPaymentRequest, SubscriptionPlanRequest, TransactionType,
-};
 use crate::api::PeerIp;
 use crate::card_check::ValidatedCard;
 use crate::charge::{ChargeOutcome, ChargePurpose, ChargeRequest, ChargeSource, charge};
-use checkout::currency::Currency;
 use crate::error::SandboxError;
 use crate::json::WireJson;
 use crate::ledger::MerchantContext;
 use crate::state::SandboxState;
 use crate::test_cards::CardBehaviour;
 use crate::validate;
+use checkout::currency::Currency;
+use checkout::wire::{
+    PaymentMethodType, SubscriptionPaymentRequest, SubscriptionPlanRequest, TransactionType,
+};
 
 /// `POST /subscription/payment`.
 pub async fn create(

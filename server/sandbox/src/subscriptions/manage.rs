@@ -17,11 +17,11 @@ use super::billing::bill_subscription;
 use super::error::{CODE_TRANSITION_REFUSED, SubscriptionError};
 use super::render::{View, subscription_details};
 use super::status::Operation;
+use crate::error::SandboxError;
+use crate::state::SandboxState;
 use checkout::wire::{
     GatewayResponse, StatusCodeField, SubscriptionListResponse, SubscriptionResponse,
 };
-use crate::error::SandboxError;
-use crate::state::SandboxState;
 
 /// `gateway_response.code` of a successful pause, resume or cancel.
 pub const SUBSCRIPTION_UPDATED: &str = "INFO3000";

@@ -29,7 +29,11 @@ pub async fn guard_body(State(limit): State<usize>, request: Request, next: Next
     );
     let has_body = declared.is_some_and(|length| length > 0)
         || request.headers().contains_key(TRANSFER_ENCODING);
-    if writes && has_body && request.uri().path().starts_with("/v1/") && !declares_json(request.headers()) {
+    if writes
+        && has_body
+        && request.uri().path().starts_with("/v1/")
+        && !declares_json(request.headers())
+    {
         return ApiFailure::UnsupportedMediaType.into_response();
     }
     next.run(request).await

@@ -1,7 +1,8 @@
 //! Where the binary puts the two crates together: without `GATEWAY_BASE_URL`, checkout-server
 //! runs with checkout-sandbox's emulator mounted in-process (its keys and demo plans as the
 //! configuration's defaults) and the demo shop on every path the API does not route. With a
-//! real gateway nothing of the sandbox is mounted.
+//! real gateway nothing of the sandbox is mounted. The integration tests compose their servers
+//! with this same file.
 
 use checkout_sandbox::in_process::{Host, InProcess, PREFIX};
 use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, SandboxConfig, demo};
@@ -17,23 +18,30 @@ pub fn emulator_defaults() -> EmulatorDefaults {
     }
 }
 
-/// What to mount beside the API of a server configured by `config`.
-pub fn mounts(config: &Config) -> impl FnOnce(&Addresses) -> Mounts + use<> {
-    let config = config.clone();
-    move |addresses| {
-        if config.gateway.base_url.is_some() {
-            return Mounts::default();
-        }
-        let sandbox = InProcess::new(SandboxConfig::default(), host(&config, addresses));
-        Mounts {
-            gateway: Some((PREFIX.to_owned(), sandbox.gateway)),
-            site: Some(sandbox.shop),
-        }
-    }
+/// The emulator (configured from `template`) and demo shop for a server configured by
+/// `config` at `addresses`; `None` with a real gateway.
+pub fn in_process(
+    config: &Config,
+    template: SandboxConfig,
+    addresses: &Addresses,
+) -> Option<InProcess> {
+    config
+        .gateway
+        .base_url
+        .is_none()
+        .then(|| InProcess::new(template, host(config, addresses)))
+}
+
+/// Mounts `sandbox`: the emulator under [`PREFIX`], the shop on every other path.
+pub fn mount(sandbox: Option<InProcess>) -> Mounts {
+    sandbox.map_or_else(Mounts::default, |sandbox| Mounts {
+        gateway: Some((PREFIX.to_owned(), sandbox.gateway)),
+        site: Some(sandbox.shop),
+    })
 }
 
 /// What the in-process emulator and shop need to know of the server at `addresses`.
-pub fn host(config: &Config, addresses: &Addresses) -> Host {
+fn host(config: &Config, addresses: &Addresses) -> Host {
     Host {
         public_url: addresses.public.clone(),
         internal_url: addresses.internal.clone(),

@@ -104,7 +104,14 @@ async fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
     let config = Config::load(args.config.as_deref(), &compose::emulator_defaults())
         .context("configuration")?;
     checkout_server::logging::init(config.log_format).context("cannot start logging")?;
-    let mounts = compose::mounts(&config);
+    let composed = config.clone();
+    let mounts = move |addresses: &_| {
+        compose::mount(compose::in_process(
+            &composed,
+            SandboxConfig::default(),
+            addresses,
+        ))
+    };
     checkout_server::serve::serve(config, mounts).await
 }
 
