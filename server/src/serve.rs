@@ -139,7 +139,7 @@ impl Server {
             .router
             .into_make_service_with_connect_info::<SocketAddr>();
         let reconciler = crate::reconcile::spawn(
-            self.state.clone(),
+            self.state.reconciler_services(),
             self.state.config.timing.reconcile_interval,
         );
         let served = axum::serve(self.listener, service)

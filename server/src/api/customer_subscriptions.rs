@@ -20,10 +20,9 @@ use super::error::ApiFailure;
 use super::idempotency::{Reply, run_idempotent};
 use super::json::{Json, MaybeJson};
 use super::state::AppState;
+use super::subscription_views::customer_view;
 use super::subscriptions::NoFields;
 use crate::store::model::{MAX_PAGE_SIZE, Subscription, SubscriptionQuery};
-use crate::subscriptions::Subscriptions;
-use crate::subscriptions::view::customer_view;
 
 /// The customer's subscription routes.
 pub fn routes() -> Router<AppState> {
@@ -39,7 +38,7 @@ async fn list(
     State(state): State<AppState>,
     customer: CustomerAuth,
 ) -> Result<Json<CustomerSubscriptions>, ApiFailure> {
-    let subscriptions = Subscriptions::of(&state);
+    let subscriptions = state.subscriptions();
     let page = subscriptions
         .list(SubscriptionQuery {
             customer_id: Some(customer.customer_id),
@@ -61,7 +60,8 @@ async fn show(
     customer: CustomerAuth,
     Path(id): Path<String>,
 ) -> Result<Json<SubscriptionView>, ApiFailure> {
-    let subscription = Subscriptions::of(&state)
+    let subscription = state
+        .subscriptions()
         .find_owned(&id, &customer.customer_id)
         .await?;
     Ok(Json(view(&state, &subscription).await?))
@@ -136,7 +136,7 @@ async fn act(
     );
     let task_state = state.clone();
     run_idempotent(&state, &headers, scope, body.digest, move || async move {
-        let subscriptions = Subscriptions::of(&task_state);
+        let subscriptions = task_state.subscriptions();
         let subscription = subscriptions.find_owned(&id, &customer.customer_id).await?;
         let updated = subscriptions.act(&subscription, action).await?;
         Reply::json(StatusCode::OK, &view(&task_state, &updated).await?)
@@ -148,7 +148,7 @@ async fn view(
     state: &AppState,
     subscription: &Subscription,
 ) -> Result<SubscriptionView, ApiFailure> {
-    let subscriptions = Subscriptions::of(state);
+    let subscriptions = state.subscriptions();
     let cycles = subscriptions.history(subscription).await?;
     let plan = subscriptions.terms(subscription).await?;
     Ok(customer_view(subscription, plan, &cycles))

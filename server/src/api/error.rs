@@ -7,7 +7,6 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use checkout::contract::ApiError;
 
-use crate::payments::PaymentError;
 use crate::store::StoreError;
 
 /// Why a request failed, as the client will be told.
@@ -206,12 +205,6 @@ impl From<StoreError> for ApiFailure {
             }
             other => Self::Internal(other.to_string()),
         }
-    }
-}
-
-impl From<PaymentError> for ApiFailure {
-    fn from(error: PaymentError) -> Self {
-        error.into_api()
     }
 }
 

@@ -12,7 +12,9 @@ use super::auth::MerchantKey;
 use crate::config::Config;
 use crate::gateway::GatewayClient;
 use crate::payments::{PaymentService, PaymentSettings, PublicUrls};
+use crate::reconcile::ReconcileServices;
 use crate::store::Store;
+use crate::subscriptions::Subscriptions;
 
 /// Handle to the server's state (the axum router state).
 #[derive(Clone)]
@@ -73,6 +75,28 @@ impl AppState {
                 payments,
                 tasks: TaskTracker::new(),
             }),
+        }
+    }
+}
+
+impl AppState {
+    /// The subscription operations over this server's store, gateway and plans.
+    pub fn subscriptions(&self) -> Subscriptions<'_> {
+        Subscriptions::new(
+            self.store.as_ref(),
+            &self.gateway,
+            &self.config.plans,
+            self.config.ops.subscription_poll,
+        )
+    }
+
+    /// What a reconciler of this server works with.
+    pub fn reconciler_services(&self) -> ReconcileServices {
+        ReconcileServices {
+            config: self.config.clone(),
+            store: self.store.clone(),
+            gateway: self.gateway.clone(),
+            payments: self.payments.clone(),
         }
     }
 }

@@ -21,10 +21,9 @@ use super::idempotency::{Reply, run_idempotent};
 use super::json::{Json, MaybeJson};
 use super::query;
 use super::state::AppState;
+use super::subscription_views::MerchantSubscription;
 use crate::store::model::subscription::parse_status;
 use crate::store::model::{Subscription, SubscriptionQuery};
-use crate::subscriptions::Subscriptions;
-use crate::subscriptions::view::MerchantSubscription;
 
 /// The merchant's subscription routes.
 pub fn routes() -> Router<AppState> {
@@ -56,7 +55,7 @@ async fn list(
     RawQuery(query): RawQuery,
 ) -> Result<Json<SubscriptionList>, ApiFailure> {
     let query = subscription_query(query.as_deref().unwrap_or_default())?;
-    let subscriptions = Subscriptions::of(&state);
+    let subscriptions = state.subscriptions();
     let page = subscriptions.list(query).await?;
     Ok(Json(SubscriptionList {
         data: page
@@ -75,7 +74,7 @@ async fn show(
     RawQuery(query): RawQuery,
 ) -> Result<Json<MerchantSubscription>, ApiFailure> {
     let refresh = refresh_flag(query.as_deref().unwrap_or_default())?;
-    let subscriptions = Subscriptions::of(&state);
+    let subscriptions = state.subscriptions();
     let mut subscription = subscriptions.find(&id).await?;
     if refresh {
         subscription = subscriptions
@@ -127,7 +126,7 @@ async fn act(
     let scope = format!("merchant:/v1/subscriptions/{id}/{}", action.as_str());
     let task_state = state.clone();
     run_idempotent(&state, &headers, scope, body.digest, move || async move {
-        let subscriptions = Subscriptions::of(&task_state);
+        let subscriptions = task_state.subscriptions();
         let subscription = subscriptions.find(&id).await?;
         let updated = subscriptions.act(&subscription, action).await?;
         Reply::json(StatusCode::OK, &detail(&task_state, &updated).await?)
@@ -140,7 +139,7 @@ async fn detail(
     state: &AppState,
     subscription: &Subscription,
 ) -> Result<MerchantSubscription, ApiFailure> {
-    let subscriptions = Subscriptions::of(state);
+    let subscriptions = state.subscriptions();
     let cycles = subscriptions.history(subscription).await?;
     Ok(MerchantSubscription::new(
         subscription,

@@ -1,6 +1,5 @@
-//! The payment layer's one error type, and how each variant reaches the client.
+//! The payment layer's one error type. It knows nothing of HTTP: `api` maps it to answers.
 
-use crate::api::ApiFailure;
 use crate::gateway::GatewayError;
 use crate::store::StoreError;
 
@@ -62,59 +61,5 @@ impl PaymentError {
             message: message.into(),
             field: None,
         }
-    }
-
-    /// The HTTP failure for this error.
-    pub fn into_api(self) -> ApiFailure {
-        match self {
-            Self::Invalid {
-                code,
-                field,
-                message,
-            } => ApiFailure::BadRequest {
-                code,
-                message: format!("{field}: {message}"),
-                field: Some(field),
-            },
-            Self::NotFound(what) => ApiFailure::NotFound(what),
-            Self::Conflict {
-                code,
-                message,
-                field,
-            } => ApiFailure::Conflict {
-                code,
-                message,
-                field,
-            },
-            Self::SessionExpired => ApiFailure::Gone {
-                code: "session_expired",
-                message: "the checkout session has expired",
-            },
-            Self::Gateway(error) => gateway_failure(error),
-            Self::Store(error) => ApiFailure::from(error),
-        }
-    }
-}
-
-/// A gateway refusal the merchant can act on is a 409 with the gateway's own message; an
-/// unreachable gateway is a 503; anything else a 502 (cause logged).
-fn gateway_failure(error: GatewayError) -> ApiFailure {
-    match error {
-        GatewayError::Rejected { message, code, .. } => ApiFailure::conflict(
-            "gateway_refused",
-            format!(
-                "the gateway refused the request ({}): {}",
-                code.as_deref().unwrap_or("no code"),
-                message.as_deref().unwrap_or("no message")
-            ),
-        ),
-        GatewayError::Declined { code, message, .. } => ApiFailure::conflict(
-            "gateway_declined",
-            format!("the gateway declined the request ({code}): {message}"),
-        ),
-        GatewayError::Transport { .. } | GatewayError::Unavailable { .. } => {
-            ApiFailure::Unavailable(error.to_string())
-        }
-        other => ApiFailure::Gateway(other.to_string()),
     }
 }

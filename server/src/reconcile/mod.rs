@@ -17,21 +17,52 @@
 pub mod payments;
 pub mod subscriptions;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use time::OffsetDateTime;
 use tokio::task::{JoinHandle, JoinSet};
 
-use crate::api::AppState;
+use crate::config::Config;
+use crate::gateway::GatewayClient;
 use crate::metrics::reconcile::{self as metric, Event};
+use crate::payments::PaymentService;
+use crate::store::Store;
+use crate::subscriptions::Subscriptions;
 
 /// Most rows one pass claims of each kind; a full batch starts another pass at once.
 pub const BATCH: u32 = 32;
 
-/// One reconciler: the server's state and the name its leases carry.
-#[derive(Clone, Debug)]
+/// What a reconciler works with: the server's configuration, store, gateway and payment
+/// service (the same ones its API uses).
+#[derive(Clone)]
+pub struct ReconcileServices {
+    /// The configuration the server started with.
+    pub config: Config,
+    /// The database.
+    pub store: Arc<dyn Store>,
+    /// The gateway client.
+    pub gateway: GatewayClient,
+    /// Payments (settling through the status endpoint).
+    pub payments: PaymentService,
+}
+
+impl ReconcileServices {
+    /// The subscription operations over the same store, gateway and plans.
+    pub fn subscriptions(&self) -> Subscriptions<'_> {
+        Subscriptions::new(
+            self.store.as_ref(),
+            &self.gateway,
+            &self.config.plans,
+            self.config.ops.subscription_poll,
+        )
+    }
+}
+
+/// One reconciler: what it works with and the name its leases carry.
+#[derive(Clone)]
 pub struct Reconciler {
-    state: AppState,
+    state: ReconcileServices,
     owner: String,
 }
 
@@ -75,13 +106,13 @@ impl PassReport {
 
 impl Reconciler {
     /// A reconciler leasing rows as this process (`PaymentService::instance_id`).
-    pub fn new(state: AppState) -> Self {
+    pub fn new(state: ReconcileServices) -> Self {
         let owner = format!("reconciler-{}", state.payments.instance_id());
         Self { state, owner }
     }
 
     /// A reconciler with its own lease name (a second instance in tests).
-    pub fn with_owner(state: AppState, owner: impl Into<String>) -> Self {
+    pub fn with_owner(state: ReconcileServices, owner: impl Into<String>) -> Self {
         Self {
             state,
             owner: owner.into(),
@@ -179,7 +210,7 @@ async fn collect(mut tasks: JoinSet<PassReport>) -> PassReport {
 
 /// Runs the reconciler every `interval` (first pass at once) until the task is aborted.
 /// Aborting is safe at any point: leases expire and every step is a compare-and-set.
-pub fn spawn(state: AppState, interval: Duration) -> JoinHandle<()> {
+pub fn spawn(state: ReconcileServices, interval: Duration) -> JoinHandle<()> {
     let reconciler = Reconciler::new(state);
     tokio::spawn(async move {
         tracing::info!(

@@ -6,7 +6,6 @@ use time::OffsetDateTime;
 use super::{PassReport, Reconciler, count};
 use crate::metrics::reconcile::Event;
 use crate::store::model::Subscription;
-use crate::subscriptions::Subscriptions;
 
 impl Reconciler {
     /// Polls one claimed subscription and gives its lease back.
@@ -20,10 +19,7 @@ impl Reconciler {
             ..PassReport::default()
         };
         count(Event::SubscriptionPolled, 1);
-        let retry = match Subscriptions::of(&self.state)
-            .poll(&subscription, now)
-            .await
-        {
+        let retry = match self.state.subscriptions().poll(&subscription, now).await {
             Ok((_, applied)) => {
                 report.cycles_paid = applied.new_paid_cycles.len();
                 report.cycles_failed = applied.new_failed_cycles.len();

@@ -1,6 +1,5 @@
-//! The subscription layer's one error type, and how each variant reaches the client.
+//! The subscription layer's one error type. It knows nothing of HTTP: `api` maps it to answers.
 
-use crate::api::ApiFailure;
 use crate::gateway::GatewayError;
 use crate::store::StoreError;
 
@@ -24,49 +23,4 @@ pub enum SubscriptionError {
     /// The store failed.
     #[error("store: {0}")]
     Store(#[from] StoreError),
-}
-
-impl From<SubscriptionError> for ApiFailure {
-    fn from(error: SubscriptionError) -> Self {
-        match error {
-            SubscriptionError::NotFound => ApiFailure::NotFound("subscription"),
-            SubscriptionError::Refused { code, message } => ApiFailure::conflict(code, message),
-            SubscriptionError::Gateway(
-                error @ (GatewayError::Transport { .. }
-                | GatewayError::Unavailable { .. }
-                | GatewayError::OutcomeUnknown { .. }),
-            ) => ApiFailure::Unavailable(error.to_string()),
-            SubscriptionError::Gateway(error) => ApiFailure::Gateway(error.to_string()),
-            SubscriptionError::Store(error) => ApiFailure::from(error),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use axum::http::StatusCode;
-
-    use super::*;
-
-    #[test]
-    fn refusals_are_conflicts_and_outages_are_503() {
-        let refused = SubscriptionError::Refused {
-            code: "subscription_transition_refused",
-            message: "cannot resume an active subscription".into(),
-        };
-        let failure = ApiFailure::from(refused);
-        assert_eq!(failure.status(), StatusCode::CONFLICT);
-        assert_eq!(failure.body().error.code, "subscription_transition_refused");
-        let outage = SubscriptionError::Gateway(GatewayError::OutcomeUnknown {
-            reason: "timeout".into(),
-        });
-        assert_eq!(
-            ApiFailure::from(outage).status(),
-            StatusCode::SERVICE_UNAVAILABLE
-        );
-        assert_eq!(
-            ApiFailure::from(SubscriptionError::NotFound).status(),
-            StatusCode::NOT_FOUND
-        );
-    }
 }

@@ -9,7 +9,7 @@
 pub mod error;
 pub mod manage;
 pub mod sync;
-pub mod view;
+pub mod terms;
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -19,7 +19,6 @@ use time::OffsetDateTime;
 
 pub use error::SubscriptionError;
 
-use crate::api::AppState;
 use crate::config::PlanCatalogue;
 use crate::gateway::{GatewayClient, GatewayError};
 use crate::payments::outcome::attempt_outcome;
@@ -51,13 +50,19 @@ pub struct Applied {
 }
 
 impl<'a> Subscriptions<'a> {
-    /// The operations over `state`'s store, gateway and plans.
-    pub fn of(state: &'a AppState) -> Self {
+    /// The operations over `store` and `gateway` for the plans of `plans`; a live
+    /// subscription is polled every `poll_every`.
+    pub fn new(
+        store: &'a dyn Store,
+        gateway: &'a GatewayClient,
+        plans: &'a PlanCatalogue,
+        poll_every: Duration,
+    ) -> Self {
         Self {
-            store: state.store.as_ref(),
-            gateway: &state.gateway,
-            plans: &state.config.plans,
-            poll_every: state.config.ops.subscription_poll,
+            store,
+            gateway,
+            plans,
+            poll_every,
         }
     }
 
@@ -118,7 +123,7 @@ impl<'a> Subscriptions<'a> {
             .gateway
             .subscription_get(&subscription.gateway_subscription_id)
             .await?;
-        Ok(view::terms_from_gateway(
+        Ok(terms::terms_from_gateway(
             &subscription.plan_id,
             &response.subscription_details,
         ))

@@ -99,7 +99,7 @@ pub fn arm(h: &Harness, fault: &str) {
 
 /// A reconciler of the harness's own server.
 pub fn reconciler(h: &Harness) -> Reconciler {
-    Reconciler::new(h.state.clone())
+    Reconciler::new(h.state.reconciler_services())
 }
 
 /// `now` plus `seconds`.

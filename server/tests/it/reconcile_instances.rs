@@ -53,8 +53,8 @@ async fn two_instances_never_double_process(h: &Harness) {
     }
 
     let other = second_instance(h).await;
-    let first = Reconciler::new(h.state.clone());
-    let second = Reconciler::new(other.clone());
+    let first = Reconciler::new(h.state.reconciler_services());
+    let second = Reconciler::new(other.reconciler_services());
     assert_ne!(first.owner(), second.owner());
     let (a, b) = tokio::join!(first.run_once(), second.run_once());
     assert_eq!(
