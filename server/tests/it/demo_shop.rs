@@ -1,4 +1,4 @@
-//! The demo shop's backend (`server/src/demo/`): only there with the in-process emulator; its
+//! The demo shop's backend (`server/sandbox/src/demo/`): only there with the in-process emulator; its
 //! sessions are priced by the server and tied to the shopper's cookie; its customer tokens
 //! open the self-service API; the landing after 3-D Secure shows only the shopper's own order;
 //! cross-site POSTs are refused; unknown files are the API's 404.
