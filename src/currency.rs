@@ -89,11 +89,11 @@ const CODES: &str = concat!(
     "TRYTTDTWDTZSUAHUGXUSDUSNUYIUYUUYWUZSVEDVESVNDVUVWSTXAFXCDXCGXOFXPFYERZARZMWZWG",
 );
 /// Listed codes whose minor unit has no decimals.
-const EXPONENT_0: &str = concat!("BIFCLPDJFGNFISKJPYKMFKRWPYGRWFUGXUYIVNDVUVXAFXOFXPF",);
+const EXPONENT_0: &str = "BIFCLPDJFGNFISKJPYKMFKRWPYGRWFUGXUYIVNDVUVXAFXOFXPF";
 /// Listed codes with three decimals.
-const EXPONENT_3: &str = concat!("BHDIQDJODKWDLYDOMRTND",);
+const EXPONENT_3: &str = "BHDIQDJODKWDLYDOMRTND";
 /// Listed codes with four decimals.
-const EXPONENT_4: &str = concat!("CLFUYW",);
+const EXPONENT_4: &str = "CLFUYW";
 
 #[cfg(test)]
 mod tests {
