@@ -1,0 +1,18 @@
+//! The HTTP API end to end over loopback, server and in-process emulator: sessions, pay, 3-D
+//! Secure, tokens and saved cards, idempotency, webhooks, validation, card data, and the
+//! protection layers (body, browser, headers, rate limits).
+
+mod adjust;
+mod card_data;
+pub mod customer_cards;
+mod idempotency;
+mod modes;
+mod protection_body;
+mod protection_browser;
+mod protection_headers;
+mod protection_limits;
+pub mod support;
+mod three_ds;
+mod tokens;
+mod validation;
+pub mod webhooks;

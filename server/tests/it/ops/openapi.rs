@@ -1,0 +1,226 @@
+//! `/openapi.json`: a valid OpenAPI 3.1 document that covers every route the API registers.
+//!
+//! axum cannot list a router's routes, so the test walks the router's source instead: every
+//! `.route(PATH, METHODS)` call in `server/src/api/` (path literals and the route constants
+//! they use), each method of it, must be an operation of the document, and the document may
+//! describe nothing else. Every operation must declare responses, and every `$ref` resolve.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use checkout::contract::routes::{
+    CHECKOUT_ROUTE, CUSTOMER_SUBSCRIPTIONS_ROUTE, PAY_ROUTE, RESULT_ROUTE,
+};
+use checkout_server::api::ops::OPENAPI_JSON;
+use checkout_server::payments::urls::{RETURN_ROUTE, WEBHOOK_ROUTE};
+use serde_json::Value;
+
+use crate::api::support::Harness;
+use crate::ops::support::{ops_suite, send};
+
+const CONFIG: &[(&str, &str)] = &[];
+
+const METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
+
+ops_suite!(the_document_is_served);
+
+/// The route constants used in `.route(...)` calls, by name.
+fn constant(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "CHECKOUT_ROUTE" => CHECKOUT_ROUTE,
+        "PAY_ROUTE" => PAY_ROUTE,
+        "RESULT_ROUTE" => RESULT_ROUTE,
+        "CUSTOMER_SUBSCRIPTIONS_ROUTE" => CUSTOMER_SUBSCRIPTIONS_ROUTE,
+        "WEBHOOK_ROUTE" => WEBHOOK_ROUTE,
+        "RETURN_ROUTE" => RETURN_ROUTE,
+        _ => return None,
+    })
+}
+
+/// The text between the parenthesis opening at `open` and its match.
+fn balanced(text: &str, open: usize) -> &str {
+    let mut depth = 0usize;
+    for (offset, ch) in text[open..].char_indices() {
+        match ch {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return &text[open + 1..open + offset];
+                }
+            }
+            _ => {}
+        }
+    }
+    panic!("unbalanced parentheses in a .route(...) call");
+}
+
+/// `(path, method)` of every route registered in the API's source files.
+fn source_routes() -> BTreeSet<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src")
+        .join("api");
+    let mut files = vec![dir.clone()];
+    let mut routes = BTreeSet::new();
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            for entry in std::fs::read_dir(&path).expect("readable dir") {
+                files.push(entry.expect("entry").path());
+            }
+            continue;
+        }
+        if path.extension().and_then(|e| e.to_str()) != Some("rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("readable source");
+        let mut from = 0;
+        while let Some(found) = text[from..].find(".route(") {
+            let open = from + found + ".route".len();
+            let call = balanced(&text, open);
+            from = open + call.len();
+            let (first, rest) = call.split_once(',').expect("route(path, methods)");
+            let first = first.trim();
+            let route = match first.strip_prefix('"').and_then(|p| p.strip_suffix('"')) {
+                Some(literal) => literal.to_owned(),
+                None => constant(first)
+                    .unwrap_or_else(|| {
+                        panic!(
+                            "{}: unknown route constant {first}; teach the test",
+                            path.display()
+                        )
+                    })
+                    .to_owned(),
+            };
+            for method in METHODS {
+                let called = rest.match_indices(&format!("{method}(")).any(|(at, _)| {
+                    at == 0
+                        || !rest.as_bytes()[at - 1].is_ascii_alphanumeric()
+                            && rest.as_bytes()[at - 1] != b'_'
+                });
+                if called {
+                    routes.insert((route.clone(), method.to_owned()));
+                }
+            }
+        }
+    }
+    routes
+}
+
+fn document_routes(doc: &Value) -> BTreeSet<(String, String)> {
+    let mut routes = BTreeSet::new();
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for method in METHODS {
+            if item.get(method).is_some() {
+                routes.insert((path.clone(), method.to_owned()));
+            }
+        }
+    }
+    routes
+}
+
+fn check_refs(value: &Value, doc: &Value, at: &str) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(target)) = map.get("$ref") {
+                let pointer = target
+                    .strip_prefix('#')
+                    .unwrap_or_else(|| panic!("{at}: external $ref {target}"));
+                assert!(
+                    doc.pointer(pointer).is_some(),
+                    "{at}: $ref {target} does not resolve"
+                );
+            }
+            for (key, inner) in map {
+                check_refs(inner, doc, &format!("{at}/{key}"));
+            }
+        }
+        Value::Array(items) => {
+            for (index, inner) in items.iter().enumerate() {
+                check_refs(inner, doc, &format!("{at}/{index}"));
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn every_route_is_documented_and_nothing_else() {
+    let doc: Value = serde_json::from_str(OPENAPI_JSON).expect("the document is JSON");
+    assert!(
+        doc["openapi"]
+            .as_str()
+            .is_some_and(|v| v.starts_with("3.1.")),
+        "OpenAPI 3.1"
+    );
+    let source = source_routes();
+    assert!(
+        source.len() >= 25,
+        "the walk found too few routes: {source:?}"
+    );
+    assert!(source.contains(&("/v1/checkout/{session_id}/pay".into(), "post".into())));
+    let documented = document_routes(&doc);
+    let missing: Vec<_> = source.difference(&documented).collect();
+    assert!(
+        missing.is_empty(),
+        "routes missing from openapi.json: {missing:?}"
+    );
+    let extra: Vec<_> = documented.difference(&source).collect();
+    assert!(
+        extra.is_empty(),
+        "openapi.json describes routes the server does not have: {extra:?}"
+    );
+}
+
+#[test]
+fn operations_are_complete_and_refs_resolve() {
+    let doc: Value = serde_json::from_str(OPENAPI_JSON).expect("the document is JSON");
+    let mut ids = BTreeSet::new();
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for method in METHODS {
+            let Some(operation) = item.get(method) else {
+                continue;
+            };
+            let where_ = format!("{method} {path}");
+            let id = operation["operationId"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{where_}: no operationId"));
+            assert!(
+                ids.insert(id.to_owned()),
+                "{where_}: duplicate operationId {id}"
+            );
+            assert!(
+                operation["summary"].as_str().is_some_and(|s| !s.is_empty()),
+                "{where_}: no summary"
+            );
+            let responses = operation["responses"]
+                .as_object()
+                .unwrap_or_else(|| panic!("{where_}: no responses"));
+            assert!(!responses.is_empty(), "{where_}: no responses");
+            for name in path.split('{').skip(1).filter_map(|p| p.split('}').next()) {
+                let declared = operation["parameters"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .chain(item["parameters"].as_array().into_iter().flatten())
+                    .any(|p| {
+                        p["in"] == "path" && p["name"] == name
+                            || p["$ref"]
+                                .as_str()
+                                .is_some_and(|r| r.ends_with(&format!("/{name}")))
+                    });
+                assert!(declared, "{where_}: path parameter {name} not declared");
+            }
+        }
+    }
+    check_refs(&doc, &doc, "#");
+}
+
+async fn the_document_is_served(h: &Harness) {
+    let reply = send(h.api.get(format!("{}/openapi.json", h.base))).await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.headers["content-type"], "application/json");
+    assert_eq!(
+        reply.json,
+        serde_json::from_str::<Value>(OPENAPI_JSON).expect("JSON")
+    );
+}

@@ -1,0 +1,8 @@
+//! The reconciler: settling what a lost webhook or an abandoned 3-D Secure left pending, review
+//! deadlines, timeouts, several instances.
+
+mod background;
+mod instances;
+mod lost_webhook;
+mod review;
+mod timeout;

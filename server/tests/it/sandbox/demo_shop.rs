@@ -1,0 +1,324 @@
+//! The demo shop's backend (`server/sandbox/src/demo/`): only there with the in-process emulator; its
+//! sessions are priced by the server and tied to the shopper's cookie; its customer tokens
+//! open the self-service API; the landing after 3-D Secure shows only the shopper's own order;
+//! cross-site POSTs are refused; unknown files are the API's 404.
+
+use reqwest::Method;
+use reqwest::header::{COOKIE, LOCATION, ORIGIN, SET_COOKIE};
+use serde_json::{Value, json};
+
+use crate::api::support::{Backend, Harness};
+
+const ALICE: &str = "demo_customer=demo-0123456789abcdef0123456789abcdef";
+const BOB: &str = "demo_customer=demo-fedcba9876543210fedcba9876543210";
+
+async fn post(h: &Harness, path: &str, cookie: &str, body: Value) -> reqwest::Response {
+    h.api
+        .post(format!("{}{path}", h.base))
+        .header(COOKIE, cookie)
+        .json(&body)
+        .send()
+        .await
+        .expect("request")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_are_priced_by_the_server_and_tied_to_the_shopper() {
+    let h = Harness::start(Backend::Sqlite).await;
+    let catalogue = h
+        .api
+        .get(format!("{}/demo/catalogue", h.base))
+        .send()
+        .await
+        .expect("catalogue");
+    assert_eq!(catalogue.status(), 200);
+    let cookie = catalogue
+        .headers()
+        .get(SET_COOKIE)
+        .expect("a new shopper gets a cookie")
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    assert!(
+        cookie.starts_with("demo_customer=demo-") && cookie.contains("HttpOnly"),
+        "{cookie}"
+    );
+    let catalogue: Value = catalogue.json().await.expect("json");
+    assert!(
+        catalogue["items"]
+            .as_array()
+            .is_some_and(|i| i.iter().any(|i| i["id"] == "tshirt"))
+    );
+    let plan_id = catalogue["plans"][0]["id"]
+        .as_str()
+        .expect("the sandbox has plans")
+        .to_owned();
+
+    let created = post(&h, "/demo/sessions", ALICE, json!({"item": "tshirt"})).await;
+    assert_eq!(created.status(), 201);
+    assert!(
+        created.headers().get(SET_COOKIE).is_none(),
+        "a known shopper keeps their cookie"
+    );
+    let created: Value = created.json().await.expect("json");
+    assert!(
+        created["client_secret"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("cs_")),
+        "{created}"
+    );
+    let id = created["id"].as_str().expect("id");
+    let session: Value = h
+        .merchant(Method::GET, &format!("/v1/sessions/{id}"))
+        .send()
+        .await
+        .expect("get")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(
+        (session["amount"].clone(), session["currency"].clone()),
+        (json!(2500), json!("EUR"))
+    );
+    assert_eq!(
+        session["customer_id"],
+        "demo-0123456789abcdef0123456789abcdef"
+    );
+
+    let subscription: Value = post(&h, "/demo/sessions", ALICE, json!({"item": plan_id}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    let session: Value = h
+        .merchant(
+            Method::GET,
+            &format!("/v1/sessions/{}", subscription["id"].as_str().expect("id")),
+        )
+        .send()
+        .await
+        .expect("get")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(session["plan_id"], plan_id.as_str());
+
+    let unknown = post(&h, "/demo/sessions", ALICE, json!({"item": "yacht"})).await;
+    assert_eq!(unknown.status(), 400);
+    let unknown: Value = unknown.json().await.expect("json");
+    assert_eq!(unknown["error"]["field"], "item", "{unknown}");
+
+    let cross_site = h
+        .api
+        .post(format!("{}/demo/sessions", h.base))
+        .header(COOKIE, ALICE)
+        .header(ORIGIN, "http://evil.example")
+        .json(&json!({"item": "tshirt"}))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(cross_site.status(), 401);
+    h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_customer_token_opens_the_self_service_api() {
+    let h = Harness::start(Backend::Sqlite).await;
+    let issued = post(&h, "/demo/customer-token", ALICE, json!({})).await;
+    assert_eq!(issued.status(), 201);
+    let issued: Value = issued.json().await.expect("json");
+    let token = issued["customer_token"].as_str().expect("token");
+    let list = h
+        .api
+        .get(format!("{}/v1/customer/subscriptions", h.base))
+        .header("X-Customer-Token", token)
+        .send()
+        .await
+        .expect("list");
+    assert_eq!(list.status(), 200);
+    h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_landing_shows_only_the_shoppers_own_order() {
+    let h = Harness::start(Backend::Sqlite).await;
+    let created: Value = post(&h, "/demo/sessions", ALICE, json!({"item": "teapot"}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    let id = created["id"].as_str().expect("id");
+    let landing = format!("{}/?checkout=paid&session_id={id}&payment_id=p", h.base);
+    let own = h
+        .api
+        .get(&landing)
+        .header(COOKIE, ALICE)
+        .send()
+        .await
+        .expect("landing");
+    assert_eq!(own.status(), 303);
+    let location = own
+        .headers()
+        .get(LOCATION)
+        .expect("location")
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    assert!(location.starts_with("/?session="), "{location}");
+    assert!(
+        location.contains(&format!("session={id}")) && location.contains("mode=result"),
+        "{location}"
+    );
+    assert!(
+        location.contains(created["client_secret"].as_str().expect("secret")),
+        "{location}"
+    );
+    let other = h
+        .api
+        .get(&landing)
+        .header(COOKIE, BOB)
+        .send()
+        .await
+        .expect("landing");
+    assert_ne!(other.status(), 303, "another shopper gets no secret");
+    h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_come_from_the_build_and_unknown_paths_stay_404() {
+    let h = Harness::start(Backend::Sqlite).await;
+    let built = checkout_sandbox::demo::pages::dist_dir()
+        .join("index.html")
+        .is_file();
+    let home = h
+        .api
+        .get(format!("{}/", h.base))
+        .send()
+        .await
+        .expect("home");
+    if built {
+        assert_eq!(home.status(), 200);
+        let policy = home
+            .headers()
+            .get("content-security-policy")
+            .expect("csp")
+            .to_str()
+            .expect("ascii")
+            .to_owned();
+        assert!(
+            policy.contains("'wasm-unsafe-eval'") && policy.contains("frame-ancestors 'none'"),
+            "{policy}"
+        );
+        assert_revalidation_keeps_the_page_policy(&h, &home, &policy).await;
+        for encoding in ["br", "gzip"] {
+            let css = h
+                .api
+                .get(format!("{}/checkout.css", h.base))
+                .header("accept-encoding", encoding)
+                .send()
+                .await
+                .expect("stylesheet");
+            assert_eq!(css.status(), 200);
+            assert_eq!(
+                css.headers().get("content-encoding").map(|v| v.as_bytes()),
+                Some(encoding.as_bytes()),
+                "the shop's files are sent compressed"
+            );
+        }
+    } else {
+        assert_eq!(home.status(), 503);
+        assert!(home.text().await.expect("text").contains("trunk build"));
+    }
+    let missing = h
+        .api
+        .get(format!("{}/no-such-file.js", h.base))
+        .send()
+        .await
+        .expect("missing");
+    assert_eq!(missing.status(), 404);
+    let missing: Value = missing.json().await.expect("the API's error shape");
+    assert_eq!(missing["error"]["code"], "not_found");
+    let post_unknown = h
+        .api
+        .post(format!("{}/v1/nowhere", h.base))
+        .json(&json!({}))
+        .send()
+        .await
+        .expect("post");
+    assert_eq!(post_unknown.status(), 404);
+    h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_a_real_gateway_there_is_no_demo() {
+    let h = Harness::start_with(
+        Backend::Sqlite,
+        &[
+            ("GATEWAY_BASE_URL", "http://127.0.0.1:9"),
+            ("GATEWAY_API_KEY", "k"),
+            ("GATEWAY_X_API_KEY", "x"),
+            ("GATEWAY_MERCHANT_ID", "m-1"),
+        ],
+    )
+    .await;
+    for path in ["/demo/catalogue", "/"] {
+        let answer = h
+            .api
+            .get(format!("{}{path}", h.base))
+            .send()
+            .await
+            .expect("get");
+        assert_eq!(answer.status(), 404, "{path}");
+    }
+    let create = post(&h, "/demo/sessions", ALICE, json!({"item": "tshirt"})).await;
+    assert_eq!(create.status(), 404);
+    h.finish().await;
+}
+
+/// A browser revalidating its stored copy of a page gets the page again with its own CSP (a
+/// 304 would carry no policy of the page); a stylesheet may still be answered 304, without a
+/// CSP that would replace the stored one.
+async fn assert_revalidation_keeps_the_page_policy(
+    h: &Harness,
+    home: &reqwest::Response,
+    policy: &str,
+) {
+    let stamp = home
+        .headers()
+        .get("last-modified")
+        .expect("pages carry last-modified")
+        .clone();
+    let again = h
+        .api
+        .get(format!("{}/", h.base))
+        .header("if-modified-since", stamp)
+        .send()
+        .await
+        .expect("revalidate home");
+    assert_eq!(again.status(), 200, "a page is never answered 304");
+    assert_eq!(
+        again
+            .headers()
+            .get("content-security-policy")
+            .and_then(|v| v.to_str().ok()),
+        Some(policy)
+    );
+    let style = h
+        .api
+        .get(format!("{}/shop.css", h.base))
+        .send()
+        .await
+        .expect("stylesheet");
+    let Some(stamp) = style.headers().get("last-modified").cloned() else {
+        return;
+    };
+    let cached = h
+        .api
+        .get(format!("{}/shop.css", h.base))
+        .header("if-modified-since", stamp)
+        .send()
+        .await
+        .expect("revalidate stylesheet");
+    assert_eq!(cached.status(), 304);
+    assert!(cached.headers().get("content-security-policy").is_none());
+}
