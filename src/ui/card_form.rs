@@ -3,7 +3,7 @@
 
 use super::checkout::Stage;
 use super::context::Ctx;
-use super::dom::{H, h, on_window};
+use super::dom::{El, el, on_window};
 use super::field::field;
 use super::field_kind::FieldKind;
 use super::form_state::FormState;
@@ -23,7 +23,7 @@ pub fn card_form(
     form: FormState,
     stage: RwSignal<Stage>,
     outcome: RwSignal<Outcome>,
-) -> H {
+) -> El {
     let amount = format_money(c.loc, view.amount, view.currency_exponent, &view.currency);
     let (plan, label) = match &view.kind {
         CheckoutKind::Subscription { plan } => (
@@ -44,14 +44,14 @@ pub fn card_form(
             form.busy.set(false);
         }
     });
-    let card_fields = h("div").cls("cc-card").region(move || {
+    let card_fields = el("div").class("cc-card").region(move || {
         if form.saved.get().is_some() {
             return None;
         }
         let save = can_save.then(|| {
-            let input = h("input")
+            let input = el("input")
                 .id("cc-save")
-                .at("type", "checkbox")
+                .attr("type", "checkbox")
                 .bind(move |e| {
                     let checked = form.save_card.get();
                     e.unchecked_ref::<web_sys::HtmlInputElement>()
@@ -64,23 +64,23 @@ pub fn card_form(
                     .checked();
                 form.save_card.set(checked);
             });
-            h("label")
-                .cls("cc-check")
-                .at("for", "cc-save")
-                .kid(input)
-                .kid(h("span").txt(c.t(Msg::SaveCard)))
+            el("label")
+                .class("cc-check")
+                .attr("for", "cc-save")
+                .child(input)
+                .child(el("span").text(c.t(Msg::SaveCard)))
         });
         Some(
-            h("div")
-                .kid(field(c, form, FieldKind::Name))
-                .kid(field(c, form, FieldKind::Number))
-                .kid(
-                    h("div")
-                        .cls("cc-row")
-                        .kid(field(c, form, FieldKind::Expiry))
-                        .kid(field(c, form, FieldKind::Cvc)),
+            el("div")
+                .child(field(c, form, FieldKind::Name))
+                .child(field(c, form, FieldKind::Number))
+                .child(
+                    el("div")
+                        .class("cc-row")
+                        .child(field(c, form, FieldKind::Expiry))
+                        .child(field(c, form, FieldKind::Cvc)),
                 )
-                .maybe(save),
+                .optional_child(save),
         )
     });
     let billing = form
@@ -89,39 +89,39 @@ pub fn card_form(
         .map(|kind| field(c, form, kind))
         .collect();
     let processing = c.t(Msg::Processing);
-    let form_element = h("form")
-        .cls("cc-form")
-        .at("novalidate", "")
+    let form_element = el("form")
+        .class("cc-form")
+        .attr("novalidate", "")
         .on("submit", move |ev| {
             ev.prevent_default();
             ev.stop_propagation();
             submit(c, form, stage, outcome);
         })
-        .kid(
-            h("header")
-                .cls("cc-header")
-                .kid(
-                    h("p")
+        .child(
+            el("header")
+                .class("cc-header")
+                .child(
+                    el("p")
                         .id("cc-merchant")
-                        .cls("cc-muted")
-                        .txt(&view.merchant_name),
+                        .class("cc-muted")
+                        .text(&view.merchant_name),
                 )
-                .kid(
-                    h("p")
+                .child(
+                    el("p")
                         .id("cc-description")
-                        .txt(view.description.as_deref().unwrap_or_default()),
+                        .text(view.description.as_deref().unwrap_or_default()),
                 )
-                .kid(h("p").id("cc-amount").cls("cc-amount").txt(&amount)),
+                .child(el("p").id("cc-amount").class("cc-amount").text(&amount)),
         )
-        .maybe(plan)
-        .maybe(saved)
-        .kid(card_fields)
-        .kids(billing)
-        .kid(
-            h("p")
+        .optional_child(plan)
+        .optional_child(saved)
+        .child(card_fields)
+        .children(billing)
+        .child(
+            el("p")
                 .id("cc-alert")
-                .cls("cc-alert")
-                .at("role", "alert")
+                .class("cc-alert")
+                .attr("role", "alert")
                 .text_of(move || {
                     form.alert
                         .get()
@@ -130,11 +130,11 @@ pub fn card_form(
                         .to_owned()
                 }),
         )
-        .kid(
-            h("button")
+        .child(
+            el("button")
                 .id("cc-submit")
-                .cls("cc-button")
-                .at("type", "submit")
+                .class("cc-button")
+                .attr("type", "submit")
                 .bind(move |e| {
                     let busy = form.busy.get();
                     let button: &web_sys::HtmlButtonElement = e.unchecked_ref();
@@ -143,12 +143,12 @@ pub fn card_form(
                     e.set_text_content(Some(if busy { processing } else { &label }));
                 }),
         )
-        .kid(
-            h("p")
+        .child(
+            el("p")
                 .id("cc-status")
-                .cls("cc-sr-only")
-                .at("role", "status")
-                .at("aria-live", "polite")
+                .class("cc-sr-only")
+                .attr("role", "status")
+                .attr("aria-live", "polite")
                 .text_of(move || form.notice.get()),
         );
     form.form_ref.set_value(Some(form_element.0.clone()));

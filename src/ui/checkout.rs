@@ -3,7 +3,7 @@
 
 use super::card_form::card_form;
 use super::context::Ctx;
-use super::dom::{H, h};
+use super::dom::{El, el};
 use super::form_state::FormState;
 use super::ready;
 use super::result::{Outcome, panel};
@@ -28,7 +28,7 @@ pub enum Stage {
 }
 
 /// The checkout view for the session in `ctx`.
-pub fn checkout(ctx: Ctx) -> H {
+pub fn checkout(ctx: Ctx) -> El {
     let stage = RwSignal::new(Stage::Loading);
     let outcome = RwSignal::new(Outcome::default());
     // Weak: the task must not keep an unmounted component's state alive (its late answer would
@@ -63,19 +63,19 @@ pub fn checkout(ctx: Ctx) -> H {
             }
         }
     });
-    h("div").cls("cc-checkout").region(move || {
+    el("div").class("cc-checkout").region(move || {
         let c = ctx.rendering();
         Some(match stage.get() {
-            Stage::Loading => h("p")
+            Stage::Loading => el("p")
                 .id("cc-loading")
-                .cls("cc-muted")
-                .at("role", "status")
-                .txt(c.t(Msg::Loading)),
-            Stage::LoadFailed => h("p")
+                .class("cc-muted")
+                .attr("role", "status")
+                .text(c.t(Msg::Loading)),
+            Stage::LoadFailed => el("p")
                 .id("cc-load-error")
-                .cls("cc-alert")
-                .at("role", "alert")
-                .txt(c.t(Msg::LoadFailed)),
+                .class("cc-alert")
+                .attr("role", "alert")
+                .text(c.t(Msg::LoadFailed)),
             Stage::Form(shown) => card_form(c, &shown.0, shown.1, stage, outcome),
             Stage::Done => panel(ctx, outcome),
         })

@@ -1,7 +1,11 @@
-//! A tiny DOM builder on leptos's reactive core. Each element is built once; reactive parts are
-//! `RenderEffect`s over boxed closures and event handlers are boxed closures, so a new binding
-//! adds only its own body to the wasm, not a new monomorphised view type. Effects and handlers
-//! belong to the current reactive owner and are released with it (on re-render or unmount).
+//! A tiny DOM builder on leptos's reactive core: `el("label").class("field").attr("for", id)
+//! .child(...)`. Each element is built once; reactive parts are `RenderEffect`s over boxed
+//! closures and event handlers are boxed closures, so a new binding adds only its own body to
+//! the wasm, not a new monomorphised view type. Effects and handlers belong to the current
+//! reactive owner and are released with it (on re-render or unmount).
+//!
+//! Why not leptos's `view!`: measured, the builder costs half the bytes of `view!` for the
+//! form's shape, and the bundle's size is what a shopper on a slow phone waits for.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -10,15 +14,15 @@ use web_sys::{Element, Event};
 
 /// An element under construction.
 #[derive(Clone)]
-pub struct H(pub Element);
+pub struct El(pub Element);
 
 /// A new `<tag>` (an empty `<div>` if the document is unavailable, which never happens in a
 /// page).
-pub fn h(tag: &str) -> H {
+pub fn el(tag: &str) -> El {
     let element = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.create_element(tag).ok());
-    H(element.unwrap_or_else(|| JsCast::unchecked_into(js_sys::Object::new())))
+    El(element.unwrap_or_else(|| JsCast::unchecked_into(js_sys::Object::new())))
 }
 
 /// Runs `f` now and again whenever a signal it read changes, until the current owner goes.
@@ -68,46 +72,46 @@ pub fn on_window(event: &'static str, f: impl Fn(Event) + 'static) {
     StoredValue::new_local(WindowListener { event, closure });
 }
 
-impl H {
+impl El {
     /// Sets an attribute.
-    pub fn at(self, name: &str, value: &str) -> Self {
+    pub fn attr(self, name: &str, value: &str) -> Self {
         set_attr(&self.0, name, Some(value));
         self
     }
 
     /// Sets `id`.
     pub fn id(self, id: &str) -> Self {
-        self.at("id", id)
+        self.attr("id", id)
     }
 
     /// Sets `class`.
-    pub fn cls(self, class: &str) -> Self {
-        self.at("class", class)
+    pub fn class(self, class: &str) -> Self {
+        self.attr("class", class)
     }
 
     /// Appends text.
-    pub fn txt(self, text: &str) -> Self {
+    pub fn text(self, text: &str) -> Self {
         let _ = self.0.append_with_str_1(text);
         self
     }
 
     /// Appends a child element.
-    pub fn kid(self, child: H) -> Self {
+    pub fn child(self, child: El) -> Self {
         let _ = self.0.append_child(&child.0);
         self
     }
 
     /// Appends a child when there is one.
-    pub fn maybe(self, child: Option<H>) -> Self {
+    pub fn optional_child(self, child: Option<El>) -> Self {
         match child {
-            Some(child) => self.kid(child),
+            Some(child) => self.child(child),
             None => self,
         }
     }
 
     /// Appends children.
-    pub fn kids(self, children: Vec<H>) -> Self {
-        children.into_iter().fold(self, H::kid)
+    pub fn children(self, children: Vec<El>) -> Self {
+        children.into_iter().fold(self, El::child)
     }
 
     /// Handles `event`.
@@ -139,7 +143,7 @@ impl H {
 
     /// Replaces the children with `f()` now and whenever a signal `f` read changes; what the
     /// previous render created (effects, handlers) is released first.
-    pub fn region(self, f: impl Fn() -> Option<H> + 'static) -> Self {
+    pub fn region(self, f: impl Fn() -> Option<El> + 'static) -> Self {
         self.bind(move |e| match f() {
             Some(child) => e.replace_children_with_node_1(&child.0),
             None => e.replace_children_with_node_0(),

@@ -3,7 +3,7 @@
 
 use super::context::Ctx;
 use super::countries::countries;
-use super::dom::{H, h};
+use super::dom::{El, el};
 use super::field_kind::FieldKind;
 use super::form_state::FormState;
 use crate::card::Brand;
@@ -12,24 +12,25 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// Renders `kind` bound to `form`; typing emits the `change` event.
-pub fn field(c: Ctx, form: FormState, kind: FieldKind) -> H {
+pub fn field(c: Ctx, form: FormState, kind: FieldKind) -> El {
     let state = form.field(kind);
     let id = kind.id();
     let error_id = kind.error_id();
     let control = if kind == FieldKind::Country {
         let current = state.value.get_untracked();
-        let mut select = h("select").kid(h("option").at("value", "").txt(c.t(Msg::ChooseCountry)));
+        let mut select =
+            el("select").child(el("option").attr("value", "").text(c.t(Msg::ChooseCountry)));
         for (code, name) in countries(c.loc) {
-            let option = h("option").at("value", &code).txt(&name);
-            select = select.kid(if code == current {
-                option.at("selected", "")
+            let option = el("option").attr("value", &code).text(&name);
+            select = select.child(if code == current {
+                option.attr("selected", "")
             } else {
                 option
             });
         }
         select
     } else {
-        let input = h("input").at("type", kind.input_type()).bind(move |e| {
+        let input = el("input").attr("type", kind.input_type()).bind(move |e| {
             let value = state.value.get();
             let input: &web_sys::HtmlInputElement = e.unchecked_ref();
             if input.value() != value {
@@ -37,7 +38,7 @@ pub fn field(c: Ctx, form: FormState, kind: FieldKind) -> H {
             }
         });
         match kind.inputmode() {
-            Some(mode) => input.at("inputmode", mode),
+            Some(mode) => input.attr("inputmode", mode),
             None => input,
         }
     };
@@ -49,9 +50,9 @@ pub fn field(c: Ctx, form: FormState, kind: FieldKind) -> H {
     };
     let control = control
         .id(id)
-        .at("name", id)
-        .at("autocomplete", kind.autocomplete())
-        .at("aria-required", "true")
+        .attr("name", id)
+        .attr("autocomplete", kind.autocomplete())
+        .attr("aria-required", "true")
         .attr_of("aria-invalid", move || state.error.get().map(|_| "true"))
         .attr_of("aria-describedby", move || {
             state.error.get().map(|_| error_id)
@@ -68,7 +69,7 @@ pub fn field(c: Ctx, form: FormState, kind: FieldKind) -> H {
         })
         .on("blur", move |_| form.on_blur(kind));
     let brand = (kind == FieldKind::Number).then(|| {
-        h("span").id("cc-brand").cls("cc-brand").bind(move |e| {
+        el("span").id("cc-brand").class("cc-brand").bind(move |e| {
             let brand = form.brand();
             let _ = e.set_attribute("data-brand", brand.id());
             e.set_text_content(Some(match brand {
@@ -77,13 +78,13 @@ pub fn field(c: Ctx, form: FormState, kind: FieldKind) -> H {
             }));
         })
     });
-    h("div")
-        .cls("cc-field")
-        .at("data-field", id)
-        .kid(h("label").at("for", id).txt(c.t(kind.label())))
-        .kid(control)
-        .maybe(brand)
-        .kid(h("p").id(error_id).cls("cc-error").text_of(move || {
+    el("div")
+        .class("cc-field")
+        .attr("data-field", id)
+        .child(el("label").attr("for", id).text(c.t(kind.label())))
+        .child(control)
+        .optional_child(brand)
+        .child(el("p").id(error_id).class("cc-error").text_of(move || {
             state
                 .error
                 .get()

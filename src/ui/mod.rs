@@ -23,23 +23,23 @@ pub use plan_terms::interval_text;
 
 use crate::embed::events::ReadyDetail;
 use crate::embed::options::Mode;
-use dom::{H, h};
+use dom::{El, el};
 use leptos::prelude::*;
 
 /// The whole component for `mode`: `<div class="cc-root" data-mode=.. lang=..>`.
-pub fn app(ctx: Ctx, mode: Mode) -> H {
+pub fn app(ctx: Ctx, mode: Mode) -> El {
     let body = match mode {
         Mode::Checkout => checkout::checkout(ctx),
         Mode::Result => result::result_page(ctx),
         Mode::Subscriptions => subscriptions::subscriptions(ctx),
     };
-    h("div")
-        .cls("cc-root")
-        .at("data-mode", mode.as_str())
+    el("div")
+        .class("cc-root")
+        .attr("data-mode", mode.as_str())
         .bind(move |e| dom::set_attr(e, "lang", Some(ctx.locale.get().tag())))
         // The inputs' own `change` events stay inside: `change` outside is the component's.
         .on("change", |ev| ev.stop_propagation())
-        .kid(body)
+        .child(body)
 }
 
 /// Announces that `mode`'s first usable view is on screen (after the current render).

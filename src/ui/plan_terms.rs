@@ -2,7 +2,7 @@
 //! payments), shown before paying and in the management view.
 
 use super::context::Ctx;
-use super::dom::{H, h};
+use super::dom::{El, el};
 use crate::contract::{CycleUnit, PlanTerms};
 use crate::i18n::{Locale, Msg, fill, money, number_text};
 
@@ -67,28 +67,28 @@ pub fn terms_lines(locale: Locale, plan: &PlanTerms) -> Vec<Line> {
 }
 
 /// A `<ul>` of lines, each `<li data-testid=...>`.
-pub fn line_list(lines: Vec<Line>) -> H {
-    h("ul").cls("cc-terms").kids(
+pub fn line_list(lines: Vec<Line>) -> El {
+    el("ul").class("cc-terms").children(
         lines
             .into_iter()
-            .map(|(testid, text)| h("li").at("data-testid", testid).txt(&text))
+            .map(|(testid, text)| el("li").attr("data-testid", testid).text(&text))
             .collect(),
     )
 }
 
 /// The plan box above a subscription's pay button; `due_now` is the session amount.
-pub fn plan_terms(c: Ctx, plan: &PlanTerms, due_now: u64, currency: &str) -> H {
+pub fn plan_terms(c: Ctx, plan: &PlanTerms, due_now: u64, currency: &str) -> El {
     let mut lines = terms_lines(c.loc, plan);
     lines.push((
         "plan-due",
         fill(c.t(Msg::DueToday), &[&money(c.loc, due_now, currency)]),
     ));
-    h("section")
+    el("section")
         .id("cc-plan")
-        .cls("cc-plan")
-        .kid(h("h2").id("cc-plan-name").txt(&plan.name))
-        .kid(h("p").cls("cc-muted").txt(&plan.description))
-        .kid(line_list(lines))
+        .class("cc-plan")
+        .child(el("h2").id("cc-plan-name").text(&plan.name))
+        .child(el("p").class("cc-muted").text(&plan.description))
+        .child(line_list(lines))
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! after which a "check again" button restarts the polling.
 
 use super::context::Ctx;
-use super::dom::{H, h};
+use super::dom::{El, el};
 use super::ready;
 use crate::browser::clock::sleep;
 use crate::browser::http::FetchError;
@@ -139,12 +139,12 @@ fn describe(ctx: Ctx, outcome: &Outcome) -> (&'static str, Msg, String) {
 }
 
 /// The result panel; its status region is persistent so screen readers hear each change.
-pub fn panel(ctx: Ctx, outcome: RwSignal<Outcome>) -> H {
-    h("section")
+pub fn panel(ctx: Ctx, outcome: RwSignal<Outcome>) -> El {
+    el("section")
         .id("cc-result")
-        .cls("cc-result")
-        .at("role", "status")
-        .at("aria-live", "polite")
+        .class("cc-result")
+        .attr("role", "status")
+        .attr("aria-live", "polite")
         .region(move || {
             let c = ctx.rendering();
             let current = outcome.get();
@@ -154,26 +154,26 @@ pub fn panel(ctx: Ctx, outcome: RwSignal<Outcome>) -> H {
                 .as_ref()
                 .is_some_and(|r| r.state.is_settled());
             let retry = (!current.polling && !settled).then(|| {
-                h("button")
+                el("button")
                     .id("cc-check-again")
-                    .cls("cc-button")
-                    .at("type", "button")
-                    .txt(c.t(Msg::CheckAgain))
+                    .class("cc-button")
+                    .attr("type", "button")
+                    .text(c.t(Msg::CheckAgain))
                     .on("click", move |_| watch(ctx, outcome))
             });
             Some(
-                h("div")
-                    .cls("cc-outcome")
-                    .at("data-state", state)
-                    .kid(h("h2").id("cc-result-title").txt(c.t(heading)))
-                    .kid(h("p").id("cc-result-detail").txt(&detail))
-                    .maybe(retry),
+                el("div")
+                    .class("cc-outcome")
+                    .attr("data-state", state)
+                    .child(el("h2").id("cc-result-title").text(c.t(heading)))
+                    .child(el("p").id("cc-result-detail").text(&detail))
+                    .optional_child(retry),
             )
         })
 }
 
 /// Mode `result`: the return page after 3D Secure.
-pub fn result_page(ctx: Ctx) -> H {
+pub fn result_page(ctx: Ctx) -> El {
     let outcome = RwSignal::new(Outcome::default());
     watch(ctx, outcome);
     ready(ctx, Mode::Result);

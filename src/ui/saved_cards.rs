@@ -2,7 +2,7 @@
 //! card". Choosing a saved card hides the card fields: one click on pay, no CVC.
 
 use super::context::Ctx;
-use super::dom::{H, h};
+use super::dom::{El, el};
 use super::form_state::FormState;
 use crate::browser::clock::today;
 use crate::contract::SavedCard;
@@ -29,12 +29,12 @@ fn expiry_text(card: &SavedCard) -> String {
 }
 
 /// The saved-card fieldset; expired cards are listed but cannot be chosen.
-pub fn saved_cards(c: Ctx, form: FormState, cards: &[SavedCard]) -> H {
+pub fn saved_cards(c: Ctx, form: FormState, cards: &[SavedCard]) -> El {
     let now = today();
-    let mut set = h("fieldset")
+    let mut set = el("fieldset")
         .id("cc-saved")
-        .cls("cc-saved")
-        .kid(h("legend").txt(c.t(Msg::SavedCards)));
+        .class("cc-saved")
+        .child(el("legend").text(c.t(Msg::SavedCards)));
     for card in cards {
         let label = [
             card.brand.display_name(),
@@ -46,7 +46,7 @@ pub fn saved_cards(c: Ctx, form: FormState, cards: &[SavedCard]) -> H {
         .concat();
         let expired = (card.expiry_year, card.expiry_month) < (now.year(), now.month());
         let dom_id = ["cc-saved-", &card.id].concat();
-        set = set.kid(choice(
+        set = set.child(choice(
             c,
             form,
             Some(card.id.clone()),
@@ -55,7 +55,7 @@ pub fn saved_cards(c: Ctx, form: FormState, cards: &[SavedCard]) -> H {
             expired,
         ));
     }
-    set.kid(choice(
+    set.child(choice(
         c,
         form,
         None,
@@ -72,11 +72,11 @@ fn choice(
     dom_id: &str,
     label: &str,
     disabled: bool,
-) -> H {
+) -> El {
     let mine = card_id.clone();
-    let mut input = h("input")
-        .at("type", "radio")
-        .at("name", "cc-saved-card")
+    let mut input = el("input")
+        .attr("type", "radio")
+        .attr("name", "cc-saved-card")
         .id(dom_id)
         .bind(move |e| {
             let chosen = form.saved.with(|chosen| *chosen == mine);
@@ -90,11 +90,11 @@ fn choice(
             c.emit("change", &form.change_detail());
         });
     if disabled {
-        input = input.at("disabled", "");
+        input = input.attr("disabled", "");
     }
-    h("label")
-        .cls("cc-choice")
-        .at("for", dom_id)
-        .kid(input)
-        .kid(h("span").txt(label))
+    el("label")
+        .class("cc-choice")
+        .attr("for", dom_id)
+        .child(input)
+        .child(el("span").text(label))
 }

@@ -2,7 +2,7 @@
 //! and cycles paid; pause, resume and cancel behind an inline confirmation; charge history.
 
 use super::context::Ctx;
-use super::dom::{self, H, h};
+use super::dom::{self, El, el};
 use super::plan_terms::{Line, line_list, price_line};
 use super::ready;
 use crate::browser::clock::sleep;
@@ -36,7 +36,7 @@ struct Manage {
 }
 
 /// The management view for the customer token in `ctx`.
-pub fn subscriptions(ctx: Ctx) -> H {
+pub fn subscriptions(ctx: Ctx) -> El {
     let m = Manage {
         ctx,
         list: RwSignal::new(List::Loading),
@@ -62,34 +62,36 @@ pub fn subscriptions(ctx: Ctx) -> H {
             }
         }
     });
-    let section = h("section")
+    let section = el("section")
         .id("cc-subscriptions")
-        .cls("cc-subscriptions")
-        .kid(h("div").region(move || {
+        .class("cc-subscriptions")
+        .child(el("div").region(move || {
             let c = ctx.rendering();
-            let mut body = h("div").kid(
-                h("h2")
+            let mut body = el("div").child(
+                el("h2")
                     .id("cc-subscriptions-title")
-                    .txt(c.t(Msg::SubscriptionsTitle)),
+                    .text(c.t(Msg::SubscriptionsTitle)),
             );
             body = match m.list.get() {
-                List::Loading => body.kid(h("p").cls("cc-muted").txt(c.t(Msg::Loading))),
-                List::Failed => body.kid(h("p").cls("cc-alert").txt(c.t(Msg::LoadFailed))),
-                List::Loaded(subs) if subs.is_empty() => body.kid(
-                    h("p")
+                List::Loading => body.child(el("p").class("cc-muted").text(c.t(Msg::Loading))),
+                List::Failed => body.child(el("p").class("cc-alert").text(c.t(Msg::LoadFailed))),
+                List::Loaded(subs) if subs.is_empty() => body.child(
+                    el("p")
                         .id("cc-subscriptions-empty")
-                        .txt(c.t(Msg::SubscriptionsEmpty)),
+                        .text(c.t(Msg::SubscriptionsEmpty)),
                 ),
-                List::Loaded(subs) => body.kids(subs.into_iter().map(|s| row(m, c, s)).collect()),
+                List::Loaded(subs) => {
+                    body.children(subs.into_iter().map(|s| row(m, c, s)).collect())
+                }
             };
             Some(body)
         }))
-        .kid(
-            h("p")
+        .child(
+            el("p")
                 .id("cc-subs-status")
-                .cls("cc-sr-only")
-                .at("role", "status")
-                .at("aria-live", "polite")
+                .class("cc-sr-only")
+                .attr("role", "status")
+                .attr("aria-live", "polite")
                 .text_of(move || {
                     let c = ctx.rendering();
                     m.notice
@@ -113,7 +115,7 @@ fn status_text(status: SubscriptionStatus) -> (&'static str, Msg) {
 }
 
 /// One subscription: terms, actions (or the confirmation), history.
-fn row(m: Manage, c: Ctx, sub: SubscriptionView) -> H {
+fn row(m: Manage, c: Ctx, sub: SubscriptionView) -> El {
     let (status_id, status_msg) = status_text(sub.status);
     let mut lines: Vec<Line> = vec![("subscription-price", price_line(c.loc, &sub.plan))];
     if let Some(date) = sub.next_payment_date.as_deref()
@@ -154,22 +156,22 @@ fn row(m: Manage, c: Ctx, sub: SubscriptionView) -> H {
                 .collect()
         }
     };
-    h("article")
-        .cls("cc-sub")
-        .at("data-testid", "subscription")
-        .at("data-id", &sub.id)
-        .at("data-status", status_id)
-        .kid(
-            h("h3").txt(&sub.plan.name).txt(" ").kid(
-                h("span")
-                    .cls("cc-badge")
-                    .at("data-testid", "subscription-status")
-                    .txt(c.t(status_msg)),
+    el("article")
+        .class("cc-sub")
+        .attr("data-testid", "subscription")
+        .attr("data-id", &sub.id)
+        .attr("data-status", status_id)
+        .child(
+            el("h3").text(&sub.plan.name).text(" ").child(
+                el("span")
+                    .class("cc-badge")
+                    .attr("data-testid", "subscription-status")
+                    .text(c.t(status_msg)),
             ),
         )
-        .kid(line_list(lines))
-        .kid(h("div").cls("cc-actions").kids(controls))
-        .kid(history(c, &sub))
+        .child(line_list(lines))
+        .child(el("div").class("cc-actions").children(controls))
+        .child(history(c, &sub))
 }
 
 fn action_label(action: SubscriptionAction) -> (Msg, Msg) {
@@ -185,16 +187,16 @@ fn button_id(sub_id: &str, suffix: &str) -> String {
     ["cc-sub-", sub_id, "-", suffix].concat()
 }
 
-fn button(id: &str, class: &str, testid: &str, label: &str) -> H {
-    h("button")
+fn button(id: &str, class: &str, testid: &str, label: &str) -> El {
+    el("button")
         .id(id)
-        .cls(class)
-        .at("type", "button")
-        .at("data-testid", testid)
-        .txt(label)
+        .class(class)
+        .attr("type", "button")
+        .attr("data-testid", testid)
+        .text(label)
 }
 
-fn ask_button(m: Manage, c: Ctx, sub_id: String, action: SubscriptionAction) -> H {
+fn ask_button(m: Manage, c: Ctx, sub_id: String, action: SubscriptionAction) -> El {
     let id = button_id(&sub_id, action.as_str());
     let focus_id = button_id(&sub_id, "confirm");
     button(
@@ -210,7 +212,7 @@ fn ask_button(m: Manage, c: Ctx, sub_id: String, action: SubscriptionAction) -> 
     })
 }
 
-fn confirm(m: Manage, c: Ctx, sub_id: String, action: SubscriptionAction) -> H {
+fn confirm(m: Manage, c: Ctx, sub_id: String, action: SubscriptionAction) -> El {
     let question_id = button_id(&sub_id, "question");
     let back_focus = button_id(&sub_id, action.as_str());
     let run_id = sub_id.clone();
@@ -232,13 +234,13 @@ fn confirm(m: Manage, c: Ctx, sub_id: String, action: SubscriptionAction) -> H {
         m.asking.set(None);
         focus_later(m, back_focus.clone());
     });
-    h("div")
-        .cls("cc-confirm")
-        .at("role", "group")
-        .at("aria-labelledby", &question_id)
-        .kid(h("p").id(&question_id).txt(c.t(action_label(action).1)))
-        .kid(yes)
-        .kid(back)
+    el("div")
+        .class("cc-confirm")
+        .attr("role", "group")
+        .attr("aria-labelledby", &question_id)
+        .child(el("p").id(&question_id).text(c.t(action_label(action).1)))
+        .child(yes)
+        .child(back)
 }
 
 /// Sends the confirmed action with its own idempotency key and puts the answer in the list.
@@ -284,49 +286,49 @@ fn run(m: Manage, sub_id: String, action: SubscriptionAction) {
 }
 
 /// The charge history in a disclosure.
-fn history(c: Ctx, sub: &SubscriptionView) -> H {
-    let details = h("details")
-        .cls("cc-details")
-        .at("data-testid", "subscription-history")
-        .kid(h("summary").txt(c.t(Msg::History)));
+fn history(c: Ctx, sub: &SubscriptionView) -> El {
+    let details = el("details")
+        .class("cc-details")
+        .attr("data-testid", "subscription-history")
+        .child(el("summary").text(c.t(Msg::History)));
     if sub.history.is_empty() {
-        return details.kid(h("p").txt(c.t(Msg::HistoryEmpty)));
+        return details.child(el("p").text(c.t(Msg::HistoryEmpty)));
     }
-    let cell = |tag: &str, text: &str| h(tag).txt(text);
-    let mut head = h("tr");
+    let cell = |tag: &str, text: &str| el(tag).text(text);
+    let mut head = el("tr");
     for msg in [
         Msg::ColPayment,
         Msg::ColDate,
         Msg::ColAmount,
         Msg::ColStatus,
     ] {
-        head = head.kid(cell("th", c.t(msg)).at("scope", "col"));
+        head = head.child(cell("th", c.t(msg)).attr("scope", "col"));
     }
-    let mut body = h("tbody");
+    let mut body = el("tbody");
     for charge in &sub.history {
         let status = c.t(if charge.succeeded {
             Msg::ChargePaid
         } else {
             Msg::ChargeFailed
         });
-        body = body.kid(
-            h("tr")
-                .at("data-testid", "charge")
-                .at(
+        body = body.child(
+            el("tr")
+                .attr("data-testid", "charge")
+                .attr(
                     "data-succeeded",
                     if charge.succeeded { "true" } else { "false" },
                 )
-                .kid(cell("td", &number_text(u64::from(charge.cycle))))
-                .kid(cell("td", &format_date(c.loc, &charge.date)))
-                .kid(cell("td", &money(c.loc, charge.amount, &charge.currency)))
-                .kid(cell("td", status)),
+                .child(cell("td", &number_text(u64::from(charge.cycle))))
+                .child(cell("td", &format_date(c.loc, &charge.date)))
+                .child(cell("td", &money(c.loc, charge.amount, &charge.currency)))
+                .child(cell("td", status)),
         );
     }
-    details.kid(
-        h("table")
-            .cls("cc-history")
-            .kid(h("thead").kid(head))
-            .kid(body),
+    details.child(
+        el("table")
+            .class("cc-history")
+            .child(el("thead").child(head))
+            .child(body),
     )
 }
 

@@ -1,5 +1,5 @@
 //! Shared helpers of the subscription, reconciler, protection and operations tests. They run
-//! on the API harness (`api_support`: the whole server with the in-process emulator) with
+//! on the API harness (`api::support`: the whole server with the in-process emulator) with
 //! the extra settings each file names in its `CONFIG`, and `ops_suite!` runs every scenario
 //! on SQLite and, when `TEST_DATABASE_URL_POSTGRES` is set, on Postgres.
 
