@@ -2,12 +2,9 @@
 //! client's transport reports every HTTP attempt here ([`observe`]) with the URL path it
 //! called; the path is reduced to a fixed endpoint name so ids never become labels.
 
-use std::fmt::Write as _;
-use std::sync::LazyLock;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use super::histogram::Histogram;
+use metrics::{counter, describe_counter, describe_histogram, histogram};
 
 /// Endpoint names, as the gateway client's tracing spans name them; `other` catches the rest.
 pub const ENDPOINTS: [&str; 15] = [
@@ -41,31 +38,40 @@ pub enum CallResult {
 }
 
 impl CallResult {
-    fn slot(self) -> usize {
+    fn label(self) -> &'static str {
         match self {
-            Self::Status(status) if status < 400 => 0,
-            Self::Status(status) if status < 500 => 1,
-            Self::Status(_) => 2,
-            Self::Failed => 3,
+            Self::Status(status) if status < 400 => RESULTS[0],
+            Self::Status(status) if status < 500 => RESULTS[1],
+            Self::Status(_) => RESULTS[2],
+            Self::Failed => RESULTS[3],
         }
     }
 }
 
-struct GatewayMetrics {
-    latency: [Histogram; ENDPOINTS.len()],
-    results: [[AtomicU64; RESULTS.len()]; ENDPOINTS.len()],
+/// Records one attempt to `path` (the URL path, API prefix included) that took `elapsed`.
+/// An endpoint's first attempt also shows its other results at zero, so a rate over them is
+/// defined from the start.
+pub fn observe(path: &str, elapsed: Duration, result: CallResult) {
+    super::recorder();
+    let endpoint = endpoint_label(path);
+    histogram!("checkout_gateway_request_duration_seconds", "endpoint" => endpoint)
+        .record(elapsed.as_secs_f64());
+    for label in RESULTS {
+        let counted = u64::from(label == result.label());
+        counter!("checkout_gateway_requests_total", "endpoint" => endpoint, "result" => label)
+            .increment(counted);
+    }
 }
 
-static GATEWAY: LazyLock<GatewayMetrics> = LazyLock::new(|| GatewayMetrics {
-    latency: std::array::from_fn(|_| Histogram::default()),
-    results: std::array::from_fn(|_| std::array::from_fn(|_| AtomicU64::new(0))),
-});
-
-/// Records one attempt to `path` (the URL path, API prefix included) that took `elapsed`.
-pub fn observe(path: &str, elapsed: Duration, result: CallResult) {
-    let slot = endpoint_slot(path);
-    GATEWAY.latency[slot].observe(elapsed);
-    GATEWAY.results[slot][result.slot()].fetch_add(1, Ordering::Relaxed);
+pub(super) fn describe() {
+    describe_histogram!(
+        "checkout_gateway_request_duration_seconds",
+        "Time of one HTTP attempt to the gateway, by endpoint."
+    );
+    describe_counter!(
+        "checkout_gateway_requests_total",
+        "HTTP attempts to the gateway, by endpoint and result."
+    );
 }
 
 /// The endpoint name of a gateway URL path.
@@ -94,31 +100,6 @@ fn endpoint_slot(path: &str) -> usize {
         .iter()
         .position(|known| *known == name)
         .unwrap_or(ENDPOINTS.len() - 1)
-}
-
-/// Writes the gateway metrics; endpoints never called are left out.
-pub(super) fn write(out: &mut String) {
-    let called: Vec<usize> = (0..ENDPOINTS.len())
-        .filter(|slot| GATEWAY.latency[*slot].count() > 0)
-        .collect();
-    out.push_str("# HELP checkout_gateway_request_duration_seconds Time of one HTTP attempt to the gateway, by endpoint.\n");
-    out.push_str("# TYPE checkout_gateway_request_duration_seconds histogram\n");
-    for slot in &called {
-        let labels = format!("endpoint=\"{}\"", ENDPOINTS[*slot]);
-        GATEWAY.latency[*slot].write(out, "checkout_gateway_request_duration_seconds", &labels);
-    }
-    out.push_str("# HELP checkout_gateway_requests_total HTTP attempts to the gateway, by endpoint and result.\n");
-    out.push_str("# TYPE checkout_gateway_requests_total counter\n");
-    for slot in &called {
-        for (index, result) in RESULTS.iter().enumerate() {
-            let count = GATEWAY.results[*slot][index].load(Ordering::Relaxed);
-            let _ = writeln!(
-                out,
-                "checkout_gateway_requests_total{{endpoint=\"{}\",result=\"{result}\"}} {count}",
-                ENDPOINTS[*slot]
-            );
-        }
-    }
 }
 
 #[cfg(test)]
@@ -154,8 +135,7 @@ mod tests {
             Duration::from_millis(2),
             CallResult::Status(200),
         );
-        let mut out = String::new();
-        write(&mut out);
+        let out = crate::metrics::recorder().render();
         assert!(out.contains("checkout_gateway_request_duration_seconds_bucket{endpoint=\"subscription_pause\",le=\"0.0025\"}"), "{out}");
         assert!(
             out.contains(

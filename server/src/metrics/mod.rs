@@ -1,4 +1,6 @@
-//! `/metrics` in the Prometheus text format (version 0.0.4), hand-rolled on atomics.
+//! `/metrics` in the Prometheus text format (version 0.0.4), through the `metrics` facade and
+//! `metrics-exporter-prometheus`'s recorder (no listener of its own: our `/metrics` route
+//! renders it).
 //!
 //! | metric | type | source |
 //! |---|---|---|
@@ -14,15 +16,19 @@
 //! | `checkout_http_request_duration_seconds{route}` | histogram | every request served |
 //! | `checkout_store_up` | gauge | 1 when the store answered the queries above |
 //!
-//! Store figures cover the whole database (every instance); counters cover this process.
+//! Store figures cover the whole database (every instance): they are set as gauges from the
+//! store just before each render. Counters and histograms cover this process: the recorder is
+//! process-wide, installed once, as the atomics it replaced were (several servers in one test
+//! process share it; tests compare before and after).
 
 pub mod gateway;
-pub mod histogram;
 pub mod http;
 pub mod reconcile;
 
-use std::fmt::Write as _;
+use std::sync::OnceLock;
 
+use metrics::{describe_gauge, gauge};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use time::OffsetDateTime;
 
 use crate::store::Store;
@@ -31,22 +37,64 @@ use crate::store::transitions::state_name;
 /// The `Content-Type` of the exposition format.
 pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
-/// Every metric, as the text `/metrics` answers.
-pub async fn render(store: &dyn Store) -> String {
-    let mut out = String::with_capacity(8 * 1024);
-    let store_up = write_store_figures(&mut out, store).await;
-    out.push_str(
-        "# HELP checkout_store_up Whether the store answered the queries of this scrape.\n",
-    );
-    out.push_str("# TYPE checkout_store_up gauge\n");
-    let _ = writeln!(out, "checkout_store_up {}", u8::from(store_up));
-    reconcile::write(&mut out);
-    gateway::write(&mut out);
-    http::write(&mut out);
-    out
+/// Upper bounds of the latency buckets, in seconds (1 ms to 30 s).
+const LATENCY_BOUNDS: [f64; 14] = [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
+];
+
+/// The process's recorder, installed on first use (the first metric recorded or rendered).
+pub fn recorder() -> &'static PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE.get_or_init(|| {
+        let recorder = PrometheusBuilder::new()
+            .set_buckets_for_metric(
+                Matcher::Suffix("_duration_seconds".to_owned()),
+                &LATENCY_BOUNDS,
+            )
+            .map(PrometheusBuilder::build_recorder)
+            .unwrap_or_else(|_| PrometheusBuilder::new().build_recorder());
+        let handle = recorder.handle();
+        if metrics::set_global_recorder(recorder).is_err() {
+            tracing::warn!("metrics: another recorder was installed first; /metrics stays empty");
+        }
+        describe();
+        handle
+    })
 }
 
-async fn write_store_figures(out: &mut String, store: &dyn Store) -> bool {
+/// Every metric, as the text `/metrics` answers.
+pub async fn render(store: &dyn Store) -> String {
+    let handle = recorder();
+    let store_up = set_store_figures(store).await;
+    gauge!("checkout_store_up").set(f64::from(u8::from(store_up)));
+    handle.render()
+}
+
+fn describe() {
+    describe_gauge!("checkout_payments", "Payments in the store, by state.");
+    describe_gauge!(
+        "checkout_webhook_events",
+        "Webhook deliveries received, by verdict."
+    );
+    describe_gauge!(
+        "checkout_reconciler_backlog",
+        "Items due for the reconciler and not yet handled."
+    );
+    describe_gauge!(
+        "checkout_reconciler_lag_seconds",
+        "How long the oldest overdue reconciler item has waited."
+    );
+    describe_gauge!(
+        "checkout_store_up",
+        "Whether the store answered the queries of this scrape."
+    );
+    gateway::describe();
+    http::describe();
+    reconcile::describe();
+}
+
+/// Sets the store's gauges; false when the store did not answer (they keep their last values).
+async fn set_store_figures(store: &dyn Store) -> bool {
     let now = OffsetDateTime::now_utc();
     let (payments, webhooks, backlog) = match tokio::try_join!(
         store.count_payments_by_state(),
@@ -59,48 +107,16 @@ async fn write_store_figures(out: &mut String, store: &dyn Store) -> bool {
             return false;
         }
     };
-    out.push_str("# HELP checkout_payments Payments in the store, by state.\n");
-    out.push_str("# TYPE checkout_payments gauge\n");
     for (state, count) in payments {
-        let _ = writeln!(
-            out,
-            "checkout_payments{{state=\"{}\"}} {count}",
-            state_name(state)
-        );
+        gauge!("checkout_payments", "state" => state_name(state)).set(count as f64);
     }
-    out.push_str("# HELP checkout_webhook_events Webhook deliveries received, by verdict.\n");
-    out.push_str("# TYPE checkout_webhook_events gauge\n");
     for (verdict, count) in webhooks {
-        let _ = writeln!(
-            out,
-            "checkout_webhook_events{{verdict=\"{}\"}} {count}",
-            verdict.as_str()
-        );
+        gauge!("checkout_webhook_events", "verdict" => verdict.as_str()).set(count as f64);
     }
-    out.push_str(
-        "# HELP checkout_reconciler_backlog Items due for the reconciler and not yet handled.\n",
-    );
-    out.push_str("# TYPE checkout_reconciler_backlog gauge\n");
-    let _ = writeln!(
-        out,
-        "checkout_reconciler_backlog{{kind=\"payments\"}} {}",
-        backlog.payments_due
-    );
-    let _ = writeln!(
-        out,
-        "checkout_reconciler_backlog{{kind=\"subscriptions\"}} {}",
-        backlog.subscriptions_due
-    );
-    out.push_str("# HELP checkout_reconciler_lag_seconds How long the oldest overdue reconciler item has waited.\n");
-    out.push_str("# TYPE checkout_reconciler_lag_seconds gauge\n");
-    let lag_ms = backlog.lag_at(now).whole_milliseconds();
-    let lag_us = u64::try_from(lag_ms.max(0))
-        .unwrap_or(u64::MAX)
-        .saturating_mul(1000);
-    let _ = writeln!(
-        out,
-        "checkout_reconciler_lag_seconds {}",
-        histogram::seconds(lag_us)
-    );
+    gauge!("checkout_reconciler_backlog", "kind" => "payments").set(backlog.payments_due as f64);
+    gauge!("checkout_reconciler_backlog", "kind" => "subscriptions")
+        .set(backlog.subscriptions_due as f64);
+    let lag = backlog.lag_at(now).as_seconds_f64().max(0.0);
+    gauge!("checkout_reconciler_lag_seconds").set(lag);
     true
 }

@@ -1,8 +1,7 @@
 //! What the reconciler did, for `/metrics`: passes, payments settled or sent to review,
 //! subscription cycles recorded, failures, and when the last pass finished.
 
-use std::fmt::Write as _;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use metrics::{counter, describe_counter, describe_gauge, gauge};
 
 /// One kind of reconciler event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,46 +35,31 @@ const EVENTS: [(Event, &str); 8] = [
     (Event::CycleFailed, "cycle_failed"),
 ];
 
-static COUNTS: [AtomicU64; EVENTS.len()] = [const { AtomicU64::new(0) }; EVENTS.len()];
-static LAST_PASS_UNIX: AtomicI64 = AtomicI64::new(0);
-
 /// Counts one event.
 pub fn count(event: Event) {
-    if let Some(slot) = EVENTS.iter().position(|(e, _)| *e == event) {
-        COUNTS[slot].fetch_add(1, Ordering::Relaxed);
+    super::recorder();
+    if let Some((_, name)) = EVENTS.iter().find(|(e, _)| *e == event) {
+        counter!("checkout_reconciler_events_total", "event" => *name).increment(1);
     }
 }
 
 /// Notes that a pass finished at `unix_seconds`.
 pub fn pass_finished(unix_seconds: i64) {
     count(Event::Pass);
-    LAST_PASS_UNIX.store(unix_seconds, Ordering::Relaxed);
+    gauge!("checkout_reconciler_last_pass_timestamp_seconds").set(unix_seconds as f64);
 }
 
-/// When the last pass of this process finished (Unix seconds), if one did.
-pub fn last_pass() -> Option<i64> {
-    match LAST_PASS_UNIX.load(Ordering::Relaxed) {
-        0 => None,
-        at => Some(at),
-    }
-}
-
-/// Writes the counters and the last pass time.
-pub(super) fn write(out: &mut String) {
-    out.push_str(
-        "# HELP checkout_reconciler_events_total What the reconciler of this process did.\n",
+/// Describes the reconciler's metrics and shows every event from zero.
+pub(super) fn describe() {
+    describe_counter!(
+        "checkout_reconciler_events_total",
+        "What the reconciler of this process did."
     );
-    out.push_str("# TYPE checkout_reconciler_events_total counter\n");
-    for (slot, (_, name)) in EVENTS.iter().enumerate() {
-        let value = COUNTS[slot].load(Ordering::Relaxed);
-        let _ = writeln!(
-            out,
-            "checkout_reconciler_events_total{{event=\"{name}\"}} {value}"
-        );
-    }
-    if let Some(at) = last_pass() {
-        out.push_str("# HELP checkout_reconciler_last_pass_timestamp_seconds When this process's reconciler last finished a pass.\n");
-        out.push_str("# TYPE checkout_reconciler_last_pass_timestamp_seconds gauge\n");
-        let _ = writeln!(out, "checkout_reconciler_last_pass_timestamp_seconds {at}");
+    describe_gauge!(
+        "checkout_reconciler_last_pass_timestamp_seconds",
+        "When this process's reconciler last finished a pass."
+    );
+    for (_, name) in EVENTS {
+        counter!("checkout_reconciler_events_total", "event" => name).increment(0);
     }
 }
