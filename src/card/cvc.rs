@@ -1,13 +1,12 @@
-//! `Cvc`: the card security code, kept as a string ("012" stays "012") and never shown.
+//! `Cvc`: the card security code, kept as text ("012" stays "012") in a [`CardSecret`] and
+//! never shown.
 
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, de};
-
 use super::brand::Brand;
 use super::error::CardError;
-use super::secret_text::deserialize_secret_text;
+use super::secret::CardSecret;
 
 /// Fewest digits a security code has (all brands but Amex).
 const MIN_CVC_LENGTH: usize = 3;
@@ -16,10 +15,10 @@ const MAX_CVC_LENGTH: usize = 4;
 
 /// A security code of 3 or 4 ASCII digits.
 ///
-/// `Debug` and `Display` print `***`. There is deliberately no `Serialize`: the digits leave
-/// only through [`Cvc::expose_cvc`]. It must never be stored.
+/// `Debug` and `Display` print `***`. The digits leave only through [`Cvc::secret`]. It must
+/// never be stored.
 #[derive(Clone, PartialEq, Eq)]
-pub struct Cvc(String);
+pub struct Cvc(CardSecret);
 
 impl Cvc {
     /// Parses a security code; surrounding whitespace is ignored.
@@ -35,17 +34,17 @@ impl Cvc {
             return Err(CardError::InvalidCvc);
         }
         check_length(code.len(), brand)?;
-        Ok(Self(code.to_owned()))
+        Ok(Self(CardSecret::new(code)))
     }
 
     /// Checks an already parsed code against the card's brand, for callers that parse the
     /// number and the code separately (e.g. from one JSON body).
     pub fn check_brand(&self, brand: Brand) -> Result<(), CardError> {
-        check_length(self.0.len(), Some(brand))
+        check_length(self.0.expose().len(), Some(brand))
     }
 
-    /// The digits. Call this only where the gateway request is built; never log or store it.
-    pub fn expose_cvc(&self) -> &str {
+    /// The digits, still masked: for the request body that carries them.
+    pub fn secret(&self) -> &CardSecret {
         &self.0
     }
 }
@@ -87,14 +86,6 @@ impl FromStr for Cvc {
     }
 }
 
-impl<'de> Deserialize<'de> for Cvc {
-    /// Brand-agnostic (3 or 4 digits); follow with [`Cvc::check_brand`].
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = deserialize_secret_text(deserializer, "a security code as a string")?;
-        Self::parse(&text, None).map_err(de::Error::custom)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,9 +94,9 @@ mod tests {
     #[test]
     fn keeps_leading_zeros() {
         let cvc = Cvc::parse("012", None).expect("valid");
-        assert_eq!(cvc.expose_cvc(), "012");
+        assert_eq!(cvc.secret().expose(), "012");
         assert_eq!(
-            Cvc::parse(" 0123 ", None).expect("valid").expose_cvc(),
+            Cvc::parse(" 0123 ", None).expect("valid").secret().expose(),
             "0123"
         );
     }
@@ -143,13 +134,10 @@ mod tests {
     }
 
     #[test]
-    fn from_str_and_deserialize() {
+    fn from_str_is_brand_agnostic() {
         let cvc: Cvc = "737".parse().expect("valid");
-        let json: Cvc = serde_json::from_str(r#""737""#).expect("valid");
-        assert_eq!(cvc, json);
-        let as_number = serde_json::from_str::<Cvc>("737").expect_err("type");
-        assert!(!as_number.to_string().contains("737"));
-        let too_long = serde_json::from_str::<Cvc>(r#""73737""#).expect_err("length");
+        assert_eq!(cvc, Cvc::parse("737", None).expect("valid"));
+        let too_long = "73737".parse::<Cvc>().expect_err("length");
         assert!(!too_long.to_string().contains("73737"));
     }
 

@@ -1,6 +1,7 @@
 //! Card rules with no web dependencies: number (Luhn, brand, masking), expiry, CVC, cardholder
-//! name, and as-you-type formatting. The browser form and `checkout-server` both compile this,
-//! so a card is judged by the same code on each side.
+//! name, as-you-type formatting, and [`CardSecret`], the one masking type the number and CVC
+//! travel in from the form's parse to the gateway request. The browser form, `checkout-server`
+//! and the emulator all compile this, so a card is judged by the same code on each side.
 //!
 //! Each value type validates when it is built and there is no combined "card input" type:
 //! the form and the server compose [`CardNumber`], [`Expiry`], [`Cvc`] and [`CardholderName`]
@@ -16,7 +17,7 @@ pub mod holder;
 pub mod luhn;
 pub mod number;
 mod scrub;
-mod secret_text;
+mod secret;
 
 pub use brand::{Brand, detect as detect_brand};
 pub use cvc::Cvc;
@@ -26,3 +27,4 @@ pub use format::{format_expiry, format_number};
 pub use holder::{CardholderName, MAX_NAME_CHARS};
 pub use number::{CardNumber, MAX_NUMBER_LENGTH, MIN_NUMBER_LENGTH};
 pub use scrub::scrub;
+pub use secret::CardSecret;

@@ -1,15 +1,15 @@
 //! `CardNumber`: a validated card number that never shows more than its first six and last
-//! four digits, except through [`CardNumber::expose_number`] where the gateway request is built.
+//! four digits. The digits live in its [`CardSecret`].
 
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, de};
+use secrecy::zeroize::Zeroizing;
 
 use super::brand::Brand;
 use super::error::CardError;
 use super::luhn;
-use super::secret_text::deserialize_secret_text;
+use super::secret::CardSecret;
 
 /// Fewest digits of any card number.
 pub const MIN_NUMBER_LENGTH: usize = 12;
@@ -20,14 +20,17 @@ pub const MAX_NUMBER_LENGTH: usize = 19;
 const SHOWN_PREFIX: usize = 6;
 /// Trailing digits shown when masked.
 const SHOWN_SUFFIX: usize = 4;
+/// What stands for the hidden digits, whatever their count: the gateway's masked form.
+const HIDDEN: &str = "******";
 
 /// A card number that is all digits, 12–19 long, valid for its brand and passes Luhn.
 ///
-/// `Debug` and `Display` print the masked form (`520000******1005`). There is deliberately no
-/// `Serialize`: the digits leave only through [`CardNumber::expose_number`].
+/// `Debug` and `Display` print the masked form the gateway uses for every length: first six,
+/// six `*`, last four (`520000******1005`). The digits leave only through
+/// [`CardNumber::secret`].
 #[derive(Clone, PartialEq, Eq)]
 pub struct CardNumber {
-    digits: String,
+    digits: CardSecret,
     brand: Brand,
 }
 
@@ -36,7 +39,8 @@ impl CardNumber {
     /// besides ASCII digits is refused. Checks length (overall and for the detected brand),
     /// then Luhn.
     pub fn parse(input: &str) -> Result<Self, CardError> {
-        let mut digits = String::with_capacity(MAX_NUMBER_LENGTH);
+        // Zeroed when dropped, on every path: it holds the digits until they are in the secret.
+        let mut digits = Zeroizing::new(String::with_capacity(MAX_NUMBER_LENGTH));
         for ch in input.chars() {
             match ch {
                 ' ' | '-' => {}
@@ -62,7 +66,10 @@ impl CardNumber {
         if !luhn::is_valid(&digits) {
             return Err(CardError::LuhnFailed);
         }
-        Ok(Self { digits, brand })
+        Ok(Self {
+            digits: CardSecret::new(&digits),
+            brand,
+        })
     }
 
     /// The brand the number's leading digits indicate (`Unknown` if none).
@@ -72,45 +79,35 @@ impl CardNumber {
 
     /// The first six digits: the issuer identification number.
     pub fn bin(&self) -> &str {
-        &self.digits[..SHOWN_PREFIX]
+        &self.digits.expose()[..SHOWN_PREFIX]
     }
 
     /// The last four digits.
     pub fn last4(&self) -> &str {
-        &self.digits[self.digits.len() - SHOWN_SUFFIX..]
+        let digits = self.digits.expose();
+        &digits[digits.len() - SHOWN_SUFFIX..]
     }
 
     /// Number of digits.
     pub fn len(&self) -> usize {
-        self.digits.len()
+        self.digits.expose().len()
     }
 
     /// Always false: a parsed number has at least 12 digits. Present for API symmetry.
     pub fn is_empty(&self) -> bool {
-        self.digits.is_empty()
+        self.digits.expose().is_empty()
     }
 
-    /// First six, one `*` per hidden digit, last four: `520000******1005`.
-    pub fn masked(&self) -> String {
-        self.to_string()
-    }
-
-    /// The full digits. Call this only where the gateway request is built; never log it.
-    pub fn expose_number(&self) -> &str {
+    /// The digits, still masked: for the request body that carries them.
+    pub fn secret(&self) -> &CardSecret {
         &self.digits
-    }
-
-    fn hidden_digits(&self) -> usize {
-        self.digits.len() - SHOWN_PREFIX - SHOWN_SUFFIX
     }
 }
 
 impl fmt::Display for CardNumber {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.bin())?;
-        for _ in 0..self.hidden_digits() {
-            f.write_str("*")?;
-        }
+        f.write_str(HIDDEN)?;
         f.write_str(self.last4())
     }
 }
@@ -126,13 +123,6 @@ impl FromStr for CardNumber {
 
     fn from_str(input: &str) -> Result<Self, Self::Err> {
         Self::parse(input)
-    }
-}
-
-impl<'de> Deserialize<'de> for CardNumber {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = deserialize_secret_text(deserializer, "a card number as a string")?;
-        Self::parse(&text).map_err(de::Error::custom)
     }
 }
 
@@ -164,7 +154,7 @@ mod tests {
         for (input, brand) in cases {
             let number = parse(input).unwrap_or_else(|e| panic!("{input}: {e}"));
             assert_eq!(number.brand(), brand, "{input}");
-            assert_eq!(number.expose_number(), input);
+            assert_eq!(number.secret().expose(), input);
         }
     }
 
@@ -189,7 +179,7 @@ mod tests {
     #[test]
     fn strips_spaces_and_dashes_only() {
         let number = parse(" 4242 4242-4242 4242 ").expect("separators allowed");
-        assert_eq!(number.expose_number(), "4242424242424242");
+        assert_eq!(number.secret().expose(), "4242424242424242");
         assert_eq!(parse("4242.4242.4242.4242"), Err(CardError::InvalidNumber));
         assert_eq!(
             parse("4242\t4242424242424242"),
@@ -220,25 +210,19 @@ mod tests {
         let number = parse("5200000000001005").expect("valid");
         assert_eq!(number.bin(), "520000");
         assert_eq!(number.last4(), "1005");
-        assert_eq!(number.masked(), "520000******1005");
         assert_eq!(number.to_string(), "520000******1005");
         assert_eq!(format!("{number:?}"), "CardNumber(520000******1005)");
         let amex = parse("378282246310005").expect("valid");
-        assert_eq!(amex.masked(), "378282*****0005");
+        assert_eq!(amex.to_string(), "378282******0005");
         assert_eq!(amex.len(), 15);
     }
 
     #[test]
-    fn from_str_and_deserialize_validate() {
+    fn from_str_validates() {
         let number: CardNumber = "4242 4242 4242 4242".parse().expect("valid");
         assert_eq!(number.last4(), "4242");
-        let json: CardNumber = serde_json::from_str(r#""4242424242424242""#).expect("valid");
-        assert_eq!(json, number);
-        let bad = serde_json::from_str::<CardNumber>(r#""4242424242424241""#).expect_err("luhn");
+        let bad = "4242424242424241".parse::<CardNumber>().expect_err("luhn");
         assert!(bad.to_string().contains("not valid"));
-        assert!(!bad.to_string().contains("4242424242424241"));
-        let as_number = serde_json::from_str::<CardNumber>("4242424242424242").expect_err("type");
-        assert!(!as_number.to_string().contains("4242424242424242"));
     }
 
     /// A valid number of the given prefix and total length.
@@ -259,9 +243,10 @@ mod tests {
             let debug = format!("{number:?}");
             let display = format!("{number}");
             prop_assert!(!debug.contains(&digits));
-            prop_assert!(!display.contains(&digits));
-            prop_assert!(!number.masked().contains(&digits));
-            prop_assert_eq!(number.masked().chars().filter(|c| *c == '*').count(), length - 10);
+            prop_assert_eq!(display.len(), 16);
+            prop_assert_eq!(&display[6..12], HIDDEN);
+            prop_assert_eq!(&display[..6], &digits[..6]);
+            prop_assert_eq!(&display[12..], &digits[length - 4..]);
         }
 
         #[test]
@@ -281,7 +266,7 @@ mod tests {
             let digits = complete(prefix, &fill, length);
             let number = CardNumber::parse(&digits).expect("valid by construction");
             prop_assert_eq!(number.brand(), brand);
-            prop_assert_eq!(number.expose_number(), digits.as_str());
+            prop_assert_eq!(number.secret().expose(), digits.as_str());
         }
     }
 }

@@ -10,7 +10,6 @@ mod decline;
 mod error;
 mod pay;
 pub mod routes;
-mod sensitive;
 mod session;
 mod subscription;
 
@@ -19,7 +18,6 @@ pub use customer::{CustomerSubscriptions, SubscriptionAction};
 pub use decline::DeclineCode;
 pub use error::{ApiError, ApiErrorBody};
 pub use pay::{Address, CardFields, PayRequest, PayResponse, PaymentResult, PaymentState};
-pub use sensitive::Sensitive;
 pub use session::{BillingField, CheckoutKind, CheckoutView, SavedCard};
 pub use subscription::{
     CycleUnit, Discount, PlanTerms, SubscriptionCharge, SubscriptionStatus, SubscriptionView,

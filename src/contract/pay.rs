@@ -1,6 +1,7 @@
 //! The pay call and its answer: `POST /v1/checkout/{session_id}/pay`, `GET .../result`.
 
-use super::{BrowserInfo, DeclineCode, Sensitive};
+use super::{BrowserInfo, DeclineCode};
+use crate::card::CardSecret;
 use serde::{Deserialize, Serialize};
 
 /// Body of the pay call. Exactly one of `card` and `saved_card_id` is present.
@@ -25,16 +26,19 @@ pub struct PayRequest {
 }
 
 /// A card as typed. The server parses it with `checkout::card`, the same rules the form used.
+/// The number and CVC stay in [`CardSecret`]s: `Debug` never shows them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CardFields {
     /// Card number, spaces allowed.
-    pub number: Sensitive,
+    #[serde(serialize_with = "CardSecret::serialize_exposed")]
+    pub number: CardSecret,
     /// `1`..`12`, one or two digits.
     pub expiry_month: String,
     /// Two or four digits.
     pub expiry_year: String,
     /// Security code.
-    pub cvc: Sensitive,
+    #[serde(serialize_with = "CardSecret::serialize_exposed")]
+    pub cvc: CardSecret,
     /// Cardholder name.
     pub name: String,
 }
@@ -161,14 +165,18 @@ mod tests {
     #[test]
     fn card_fields_debug_never_shows_the_number_or_cvc() {
         let card = CardFields {
-            number: Sensitive::new("4242 4242 4242 4242"),
+            number: CardSecret::new("4242 4242 4242 4242"),
             expiry_month: "12".into(),
             expiry_year: "30".into(),
-            cvc: Sensitive::new("987"),
+            cvc: CardSecret::new("987"),
             name: "A Person".into(),
         };
         let shown = format!("{card:?}");
         assert!(!shown.contains("4242"));
         assert!(!shown.contains("987"));
+        let json = serde_json::to_value(&card).unwrap();
+        assert_eq!(json["number"], "4242 4242 4242 4242");
+        assert_eq!(json["cvc"], "987");
+        assert_eq!(serde_json::from_value::<CardFields>(json).unwrap(), card);
     }
 }

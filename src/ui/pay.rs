@@ -13,9 +13,7 @@ use crate::browser::ids::random_uuid;
 use crate::browser::info;
 use crate::browser::navigate::{go_top, is_web_url};
 use crate::card::{CardNumber, CardholderName, Cvc, Expiry};
-use crate::contract::{
-    Address, CardFields, PayRequest, PayResponse, PaymentResult, PaymentState, Sensitive,
-};
+use crate::contract::{Address, CardFields, PayRequest, PayResponse, PaymentResult, PaymentState};
 use crate::embed::events::{ErrorDetail, RedirectDetail, SubmitDetail};
 use crate::i18n::{Msg, fill};
 use leptos::prelude::*;
@@ -82,17 +80,17 @@ fn pay_request(form: &FormState) -> Option<PayRequest> {
     })
 }
 
-/// Card fields parsed by the card rules; the number and CVC go out only as [`Sensitive`].
+/// Card fields parsed by the card rules; the number and CVC go out in their `CardSecret`s.
 fn card_fields(form: &FormState) -> Option<CardFields> {
     let number = CardNumber::parse(&form.value(FieldKind::Number)).ok()?;
     let expiry = Expiry::parse_combined(&form.value(FieldKind::Expiry), today()).ok()?;
     let cvc = Cvc::parse(&form.value(FieldKind::Cvc), Some(number.brand())).ok()?;
     let name = CardholderName::parse(&form.value(FieldKind::Name)).ok()?;
     Some(CardFields {
-        number: Sensitive::new(number.expose_number()),
+        number: number.secret().clone(),
         expiry_month: expiry.month_2(),
         expiry_year: expiry.year_4(),
-        cvc: Sensitive::new(cvc.expose_cvc()),
+        cvc: cvc.secret().clone(),
         name: name.as_str().to_owned(),
     })
 }

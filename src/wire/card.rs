@@ -1,10 +1,11 @@
 //! The `card` object of a payment request (gateway-interface.md, "Card").
 //!
-//! The number and CVC are `SecretString`s: `Debug` prints `[REDACTED]`, and the raw text is
+//! The number and CVC are [`CardSecret`]s: `Debug` never shows them, and the raw text is
 //! exposed only by the serializer that writes the request body to the gateway.
 
-use secrecy::{ExposeSecret, SecretString};
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
+
+use crate::card::CardSecret;
 
 use super::scalars::lenient;
 
@@ -15,8 +16,8 @@ use super::scalars::lenient;
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Card {
     /// Card verification code; a string so leading zeros survive ("012").
-    #[serde(serialize_with = "expose")]
-    pub cvc: SecretString,
+    #[serde(serialize_with = "CardSecret::serialize_exposed")]
+    pub cvc: CardSecret,
     /// Expiry month, two digits ("05").
     #[serde(deserialize_with = "lenient::string")]
     pub expiry_month: String,
@@ -26,13 +27,8 @@ pub struct Card {
     /// Cardholder name.
     pub name: String,
     /// Full card number (digits only).
-    #[serde(serialize_with = "expose")]
-    pub number: SecretString,
-}
-
-/// Writes a secret's text; the one place a card number or CVC leaves its masking type.
-fn expose<S: Serializer>(secret: &SecretString, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(secret.expose_secret())
+    #[serde(serialize_with = "CardSecret::serialize_exposed")]
+    pub number: CardSecret,
 }
 
 #[cfg(test)]
@@ -41,11 +37,11 @@ mod tests {
 
     fn card() -> Card {
         Card {
-            cvc: SecretString::from("012"),
+            cvc: CardSecret::new("012"),
             expiry_month: "05".into(),
             expiry_year: "28".into(),
             name: "Jane Doe".into(),
-            number: SecretString::from("5200000000001005"),
+            number: CardSecret::new("5200000000001005"),
         }
     }
 
@@ -63,6 +59,6 @@ mod tests {
         assert_eq!(json["number"], "5200000000001005");
         assert_eq!(json["cvc"], "012");
         let back: Card = serde_json::from_value(json).unwrap();
-        assert_eq!(back.cvc.expose_secret(), "012");
+        assert_eq!(back.cvc.expose(), "012");
     }
 }

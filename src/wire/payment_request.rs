@@ -5,7 +5,6 @@
 //! together with `payment_method: {type, store_payment_method: true}`. [`PaymentRequest::validate`]
 //! enforces the combinations the contract allows.
 
-use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
 
 use super::address::Address;
@@ -147,8 +146,8 @@ pub(crate) fn validate_common(fields: &CommonFields<'_>) -> Validation {
 
 /// Shape checks on card fields; brand and Luhn rules belong to the `checkout::card` module.
 pub(crate) fn validate_card(card: &Card) -> Validation {
-    validate::digits("card.number", card.number.expose_secret(), 12, 19)?;
-    validate::digits("card.cvc", card.cvc.expose_secret(), 3, 4)?;
+    validate::digits("card.number", card.number.expose(), 12, 19)?;
+    validate::digits("card.cvc", card.cvc.expose(), 3, 4)?;
     validate::digits("card.expiry_month", &card.expiry_month, 2, 2)?;
     let month_ok = matches!(card.expiry_month.parse::<u8>(), Ok(1..=12));
     if !month_ok {

@@ -3,7 +3,6 @@
 //! brand), and the masked snapshot responses show.
 
 use checkout::card::{CardError, CardNumber, CardholderName, Cvc, Expiry, YearMonth};
-use secrecy::ExposeSecret;
 use time::OffsetDateTime;
 
 use super::error::SandboxError;
@@ -27,10 +26,10 @@ impl ValidatedCard {
     /// Validates `card` as of `now` (the sandbox clock). Number, expiry and CVC problems are
     /// 406 (`ERR0004`); a bad name is 400 (`ERR0003`). Messages name the field, never the value.
     pub fn from_wire(card: &wire::Card, now: OffsetDateTime) -> Result<Self, SandboxError> {
-        let number = CardNumber::parse(card.number.expose_secret()).map_err(card_error)?;
+        let number = CardNumber::parse(card.number.expose()).map_err(card_error)?;
         let expiry = Expiry::parse(&card.expiry_month, &card.expiry_year, year_month(now))
             .map_err(card_error)?;
-        let cvc = Cvc::parse(card.cvc.expose_secret(), Some(number.brand())).map_err(card_error)?;
+        let cvc = Cvc::parse(card.cvc.expose(), Some(number.brand())).map_err(card_error)?;
         let name = CardholderName::parse(&card.name).map_err(card_error)?;
         Ok(Self {
             number,
@@ -43,7 +42,7 @@ impl ValidatedCard {
     /// The card as responses show it.
     pub fn snapshot(&self) -> CardSnapshot {
         CardSnapshot {
-            masked_number: masked_number(&self.number),
+            masked_number: self.number.to_string(),
             name: self.name.as_str().to_owned(),
             exp_month: self.expiry.month_2(),
             exp_year: self.expiry.year_2(),
@@ -55,7 +54,8 @@ impl ValidatedCard {
 /// What responses show of a card: nothing that could be charged.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CardSnapshot {
-    /// First six, `******`, last four (`520000******1005`).
+    /// First six, `******`, last four (`520000******1005`): `CardNumber`'s `Display`, the form
+    /// gateway-notes.md describes for every length.
     pub masked_number: String,
     /// Cardholder name.
     pub name: String,
@@ -65,11 +65,6 @@ pub struct CardSnapshot {
     pub exp_year: String,
     /// Upper-case brand id (`VISA`, `MASTERCARD`, `AMEX`).
     pub scheme: String,
-}
-
-/// First six, exactly six `*`, last four: the form gateway-notes.md describes for every length.
-pub fn masked_number(number: &CardNumber) -> String {
-    format!("{}******{}", number.bin(), number.last4())
 }
 
 /// The calendar month of `now`, for expiry checks.
@@ -99,18 +94,18 @@ fn card_error(error: CardError) -> SandboxError {
 
 #[cfg(test)]
 mod tests {
-    use secrecy::SecretString;
+    use checkout::card::CardSecret;
     use time::macros::datetime;
 
     use super::*;
 
     fn card(number: &str, month: &str, year: &str, cvc: &str) -> wire::Card {
         wire::Card {
-            cvc: SecretString::from(cvc),
+            cvc: CardSecret::new(cvc),
             expiry_month: month.into(),
             expiry_year: year.into(),
             name: "Jane Doe".into(),
-            number: SecretString::from(number),
+            number: CardSecret::new(number),
         }
     }
 

@@ -168,7 +168,7 @@ impl ChargeCard {
     pub fn resolve(state: &SandboxState, source: &ChargeSource) -> Result<Self, SandboxError> {
         match source {
             ChargeSource::Card(card) => Ok(Self {
-                behaviour: behaviour_of(card.number.expose_number()),
+                behaviour: behaviour_of(card.number.secret().expose()),
                 number: card.number.clone(),
                 expiry: card.expiry,
                 snapshot: Arc::new(card.snapshot()),
@@ -182,7 +182,7 @@ impl ChargeCard {
                     )
                 })?;
                 Ok(Self {
-                    behaviour: behaviour_of(stored.number.expose_number()),
+                    behaviour: behaviour_of(stored.number.secret().expose()),
                     number: stored.number,
                     expiry: stored.expiry,
                     snapshot: Arc::new(stored.snapshot),
@@ -213,7 +213,10 @@ pub(crate) fn decide(
     match card.behaviour {
         CardBehaviour::Decline(decline) => issuer(decline),
         CardBehaviour::Velocity => {
-            if state.velocity.record_use(card.number.expose_number(), now) {
+            if state
+                .velocity
+                .record_use(card.number.secret().expose(), now)
+            {
                 Outcome::Approved
             } else {
                 Outcome::Declined(Decline {

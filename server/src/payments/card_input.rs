@@ -5,7 +5,6 @@
 
 use checkout::card::{CardError, CardNumber, CardholderName, Cvc, Expiry, YearMonth};
 use checkout::contract::CardFields;
-use secrecy::SecretString;
 use time::OffsetDateTime;
 
 use super::PaymentError;
@@ -42,15 +41,15 @@ impl ParsedCard {
         })
     }
 
-    /// The gateway's `card` object: two-digit month and year, the raw number and CVC wrapped
-    /// again in `SecretString` (serialised only into the request body).
+    /// The gateway's `card` object: two-digit month and year, the number and CVC in their
+    /// `CardSecret`s (exposed only by the request body's serializer).
     pub fn wire(&self) -> Card {
         Card {
-            cvc: SecretString::from(self.cvc.expose_cvc().to_owned()),
+            cvc: self.cvc.secret().clone(),
             expiry_month: self.expiry.month_2(),
             expiry_year: self.expiry.year_2(),
             name: self.name.as_str().to_owned(),
-            number: SecretString::from(self.number.expose_number().to_owned()),
+            number: self.number.secret().clone(),
         }
     }
 
@@ -79,17 +78,16 @@ fn card_error(error: CardError) -> PaymentError {
 
 #[cfg(test)]
 mod tests {
-    use checkout::contract::Sensitive;
-    use secrecy::ExposeSecret as _;
+    use checkout::card::CardSecret;
 
     use super::*;
 
     fn fields(number: &str, month: &str, year: &str, cvc: &str) -> CardFields {
         CardFields {
-            number: Sensitive::new(number),
+            number: CardSecret::new(number),
             expiry_month: month.into(),
             expiry_year: year.into(),
-            cvc: Sensitive::new(cvc),
+            cvc: CardSecret::new(cvc),
             name: "Jane Doe".into(),
         }
     }
@@ -115,8 +113,8 @@ mod tests {
         let wire = card.wire();
         assert_eq!(wire.expiry_month, "05");
         assert_eq!(wire.expiry_year, "30");
-        assert_eq!(wire.cvc.expose_secret(), "012");
-        assert_eq!(wire.number.expose_secret(), "4242424242424242");
+        assert_eq!(wire.cvc.expose(), "012");
+        assert_eq!(wire.number.expose(), "4242424242424242");
         assert_eq!(card.summary().last4.as_str(), "4242");
         let shown = format!("{card:?}");
         assert!(

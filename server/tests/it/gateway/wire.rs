@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+use checkout::card::CardSecret;
 use checkout::wire::*;
-use secrecy::ExposeSecret;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -99,7 +99,7 @@ fn request_card_is_masked_in_debug_but_sent_in_full() {
     assert!(!shown.contains("5200000000001005"), "{shown}");
     assert!(!shown.contains("\"123\""), "{shown}");
     let card = request.card.as_ref().expect("card");
-    assert_eq!(card.number.expose_secret(), "5200000000001005");
+    assert_eq!(card.number.expose(), "5200000000001005");
     assert_eq!(reserialise(&request)["card"]["cvc"], "123");
 }
 
@@ -334,7 +334,7 @@ fn invalid_requests_name_the_field() {
 
     let (_, mut bad_cvc) = parse::<PaymentRequest>("request_payment_card");
     if let Some(card) = bad_cvc.card.as_mut() {
-        card.cvc = "12".into();
+        card.cvc = CardSecret::new("12");
     }
     let error = bad_cvc.validate(false).unwrap_err();
     assert_eq!(error.field, "card.cvc");
