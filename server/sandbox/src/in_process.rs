@@ -56,7 +56,8 @@ impl InProcess {
             merchant_name: host.merchant_name,
             plans: host.plans,
             merchant_api: MerchantApi::new(host.internal_url, host.merchant_secret_key),
-            origin: demo::backend::own_origin(&host.public_url),
+            origin: demo::pages::own_origin(&host.public_url),
+            checkout_server: host.public_url,
         });
         Self {
             gateway: crate::router(state.clone()),

@@ -15,6 +15,7 @@ mod customer_cards;
 mod customer_subscriptions;
 mod customer_tokens;
 mod error;
+pub mod frame;
 pub mod idempotency;
 mod json;
 pub mod ops;
@@ -59,6 +60,7 @@ pub fn routes() -> Router<AppState> {
         .merge(customer_cards::routes())
         .merge(customer_subscriptions::routes())
         .merge(ops::routes())
+        .merge(frame::routes())
 }
 
 /// The whole API with fallbacks and layers, ready to serve; `site` (the demo shop) answers

@@ -12,7 +12,8 @@
 //! | `GATEWAY_CONNECT_TIMEOUT_MS`, `GATEWAY_TIMEOUT_MS` | 5000, 30000 | gateway time limits |
 //! | `MERCHANT_SECRET_KEY` | generated per run (sandbox only) | the shop backend's bearer key, ≥ 16 chars |
 //! | `MERCHANT_NAME` | `Demo Shop` | shown on the checkout form |
-//! | `ALLOWED_ORIGINS` | none | comma-separated shop origins allowed to call the browser API |
+//! | `ALLOWED_ORIGINS` | none | comma-separated shop origins allowed to embed the form and call the browser API |
+//! | `COMPONENT_DIR` | `dist` | the component trunk built (`/frame/`, the card form's frame) |
 //! | `SUCCESS_URL`, `DECLINE_URL` | `<PUBLIC_BASE_URL>/` | where the customer goes after 3DS |
 //! | `TRUSTED_PROXIES` | none | peers whose `X-Forwarded-For` is believed |
 //! | `SESSION_TTL_SECONDS` | 3600 | how long a checkout session can be paid |
@@ -33,7 +34,7 @@ mod source;
 mod values;
 
 use std::net::{IpAddr, SocketAddr};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use checkout::contract::PlanTerms;
@@ -51,6 +52,8 @@ use source::{Layers, Setting};
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 /// Default `DATABASE_URL`: a SQLite file under `./data/`.
 pub const DEFAULT_DATABASE_URL: &str = "data/checkout.db";
+/// Default `COMPONENT_DIR`: where `trunk build` writes (relative to the working directory).
+pub const DEFAULT_COMPONENT_DIR: &str = "dist";
 /// Default `GATEWAY_MERCHANT_ID` with the emulator.
 pub const SANDBOX_MERCHANT_ID: &str = "sandbox-merchant";
 /// Fewest characters of `MERCHANT_SECRET_KEY`.
@@ -79,6 +82,8 @@ pub struct Config {
     pub plans: PlanCatalogue,
     /// Protection limits, customer tokens, subscription poll (`config/ops.rs`).
     pub ops: OpsSettings,
+    /// `COMPONENT_DIR`: the built component served under `/frame/`.
+    pub component_dir: PathBuf,
 }
 
 /// Where the gateway is and how to call it.
@@ -247,6 +252,10 @@ impl Config {
             },
             plans,
             ops: OpsSettings::resolve(layers)?,
+            component_dir: get("COMPONENT_DIR")
+                .map(values::path)
+                .transpose()?
+                .unwrap_or_else(|| PathBuf::from(DEFAULT_COMPONENT_DIR)),
         })
     }
 }

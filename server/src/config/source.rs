@@ -31,6 +31,7 @@ pub const KEYS: &[&str] = &[
     "PAYMENT_REVIEW_AFTER_SECONDS",
     "RECONCILE_INTERVAL_SECONDS",
     "LOG_FORMAT",
+    "COMPONENT_DIR",
     // config/ops.rs
     "MAX_BODY_BYTES",
     "PAY_RATE_LIMIT_PER_IP",

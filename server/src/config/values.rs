@@ -2,6 +2,7 @@
 //! values are never quoted in an error.
 
 use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use reqwest::Url;
@@ -162,6 +163,15 @@ pub fn text(setting: &Setting, max_chars: usize) -> Result<String, ConfigError> 
         return Err(invalid(setting, "must not contain control characters"));
     }
     Ok(value.to_owned())
+}
+
+/// A directory path; empty is refused.
+pub fn path(setting: &Setting) -> Result<PathBuf, ConfigError> {
+    let value = setting.value.trim();
+    if value.is_empty() {
+        return Err(invalid(setting, "must name a directory"));
+    }
+    Ok(PathBuf::from(value))
 }
 
 /// One of `choices` (case-insensitive), returned in lower case.

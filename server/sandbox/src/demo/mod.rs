@@ -1,6 +1,7 @@
 //! The demo shop, mounted by the `checkout-server` binary beside the in-process gateway
 //! emulator (never with a real gateway: its backend creates sessions for anyone who asks,
-//! which only makes sense with play money): the pages trunk builds into `dist/` ([`pages`]), a
+//! which only makes sense with play money): the shop's page, which embeds the card form through
+//! checkout-server's `/checkout.js` as any shop does ([`pages`]), a
 //! small catalogue ([`catalogue`], [`plans`]) and the shop backend the pages call to get a
 //! checkout session ([`backend`]). The backend is a client of checkout-server's merchant API
 //! ([`merchant_api`]), exactly as a real shop's backend is; the shopper is kept in a cookie
@@ -19,7 +20,7 @@ pub mod plans;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::routing::{any, get, post};
+use axum::routing::{get, post};
 use checkout::contract::PlanTerms;
 use tower_http::compression::CompressionLayer;
 
@@ -38,20 +39,25 @@ pub struct DemoShop {
     /// `scheme://host[:port]` of the shop's pages (checkout-server's public origin): a
     /// cookie-authenticated POST from any other origin is refused.
     pub origin: String,
+    /// checkout-server's public base URL: the page loads `/checkout.js` from there.
+    pub checkout_server: String,
 }
 
 /// The demo shop's shared state.
 pub type ShopState = Arc<DemoShop>;
 
-/// The demo routes: `/demo/...` and every other path as a file of the built shop, compressed
-/// (brotli or gzip, as the browser accepts) since the wasm bundle is most of the page's weight.
+/// The demo routes: `/demo/...`, the page and its two files, compressed (brotli or gzip, as
+/// the browser accepts).
 pub fn router(shop: DemoShop) -> Router {
     Router::new()
         .route("/demo/catalogue", get(backend::catalogue))
         .route("/demo/sessions", post(backend::sessions))
+        .route("/demo/orders/{session_id}", get(backend::order))
         .route("/demo/customer-token", post(backend::customer_token))
-        .route("/", any(pages::serve))
-        .route("/{*path}", any(pages::serve))
+        .route("/", get(pages::index))
+        .route("/shop.js", get(pages::script))
+        .route("/shop.css", get(pages::stylesheet))
+        .fallback(|| async { DemoError::NotFound })
         .layer(CompressionLayer::new())
         .with_state(Arc::new(shop))
 }

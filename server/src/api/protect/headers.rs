@@ -1,7 +1,8 @@
 //! Security headers on every answer, and a Content-Security-Policy on every page.
 //!
 //! Always (unless the handler set its own): `X-Content-Type-Options: nosniff`,
-//! `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY`, and `Strict-Transport-Security`
+//! `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY` (unless the handler's CSP names
+//! who may frame it: the card form's frame), and `Strict-Transport-Security`
 //! when the server is reached over https. HTML answers get [`PAGE_CSP`] (no inline script or
 //! style, nothing from other origins, no framing) plus `Cross-Origin-Opener-Policy` and
 //! `Permissions-Policy`; a page that needs more (a nonce) sets its own CSP, which is kept.
@@ -53,13 +54,15 @@ pub async fn add_security_headers(
     let not_modified = response.status() == StatusCode::NOT_MODIFIED;
     let headers = response.headers_mut();
     let html = is_html(headers);
-    let fixed: [(HeaderName, &'static str); 3] = [
+    let fixed: [(HeaderName, &'static str); 2] = [
         (X_CONTENT_TYPE_OPTIONS, "nosniff"),
         (REFERRER_POLICY, "no-referrer"),
-        (X_FRAME_OPTIONS, "DENY"),
     ];
     for (name, value) in fixed {
         set_default(headers, name, value);
+    }
+    if !framing_allowed(headers) {
+        set_default(headers, X_FRAME_OPTIONS, "DENY");
     }
     if policy.hsts {
         set_default(
@@ -98,6 +101,20 @@ fn is_html(headers: &HeaderMap) -> bool {
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("text/html"))
+}
+
+/// True when the handler's own CSP names who may frame the answer (the card form's frame):
+/// `X-Frame-Options: DENY` would then contradict it.
+fn framing_allowed(headers: &HeaderMap) -> bool {
+    headers
+        .get(CONTENT_SECURITY_POLICY)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|csp| {
+            csp.split(';')
+                .map(str::trim)
+                .find_map(|directive| directive.strip_prefix("frame-ancestors "))
+        })
+        .is_some_and(|sources| sources.trim() != "'none'")
 }
 
 fn set_default(headers: &mut HeaderMap, name: HeaderName, value: &'static str) {

@@ -1,13 +1,13 @@
-// The demo shop page: what a merchant's page around the component looks like. Everything the
-// page needs comes from the query string, or from the server's sandbox-only demo endpoints:
-//   GET  {server}/demo/catalogue                -> {merchant_name, items, plans}
-//   POST {server}/demo/sessions        {item}   -> {id, client_secret}  (the "shop backend")
-//   POST {server}/demo/customer-token  {}       -> {customer_token}
-// Query parameters: session, client_secret, server, locale, mode (checkout|result|
-// subscriptions), customer_token, page=subscriptions.
+// The demo shop page: what a merchant's page around the component looks like. <card-checkout>
+// comes from checkout-server's /checkout.js (index.html); the rest from the shop's backend:
+//   GET  /demo/catalogue                -> {merchant_name, items, plans}
+//   POST /demo/sessions        {item}   -> {id, client_secret}  (the "shop backend")
+//   GET  /demo/orders/{session}         -> {id, client_secret}  (the shopper's own order)
+//   POST /demo/customer-token  {}       -> {customer_token}
+// Query parameters: session, locale, mode (checkout|result|subscriptions), page=subscriptions.
+// The client secret and customer token never go into an address: the page asks its backend.
 
 const params = new URLSearchParams(location.search);
-const server = params.get("server") || "";
 const main = document.getElementById("shop");
 const log = document.getElementById("shop-events");
 const localeSelect = document.getElementById("shop-locale");
@@ -20,13 +20,12 @@ function element(tag, text) {
 
 function keep(query) {
   const next = new URLSearchParams(query);
-  if (server) next.set("server", server);
   if (localeSelect.value) next.set("locale", localeSelect.value);
   return "?" + next.toString();
 }
 
 async function post(path, body) {
-  const response = await fetch(server + path, {
+  const response = await fetch(path, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
@@ -80,7 +79,7 @@ function offer(list, id, title, lines, label) {
     buy.disabled = true;
     try {
       const session = await post("/demo/sessions", { item: id });
-      location.search = keep({ session: session.id, client_secret: session.client_secret });
+      location.search = keep({ session: session.id });
     } catch (error) {
       buy.disabled = false;
       showError(error);
@@ -95,7 +94,7 @@ function offer(list, id, title, lines, label) {
 async function catalogue() {
   let shop;
   try {
-    const response = await fetch(server + "/demo/catalogue");
+    const response = await fetch("/demo/catalogue");
     if (!response.ok) throw new Error("/demo/catalogue answered " + response.status);
     shop = await response.json();
   } catch (error) {
@@ -116,6 +115,25 @@ async function catalogue() {
   main.append(list);
 }
 
+// The checkout (or, back from 3-D Secure, the result) of one of the shopper's orders.
+async function order(session) {
+  let found;
+  try {
+    const response = await fetch("/demo/orders/" + encodeURIComponent(session));
+    if (!response.ok) throw new Error("this order is not yours or no longer known");
+    found = await response.json();
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  component({
+    session,
+    "client-secret": found.client_secret,
+    locale: params.get("locale"),
+    mode: params.get("mode") || "checkout",
+  });
+}
+
 async function subscriptions() {
   let token = params.get("customer_token");
   if (!token) {
@@ -126,7 +144,7 @@ async function subscriptions() {
       return;
     }
   }
-  component({ mode: "subscriptions", "customer-token": token, server, locale: params.get("locale") });
+  component({ mode: "subscriptions", "customer-token": token, locale: params.get("locale") });
 }
 
 localeSelect.value = params.get("locale") || "";
@@ -134,13 +152,7 @@ const session = params.get("session");
 if (params.get("page") === "subscriptions" || params.get("mode") === "subscriptions") {
   subscriptions();
 } else if (session) {
-  component({
-    session,
-    "client-secret": params.get("client_secret"),
-    server,
-    locale: params.get("locale"),
-    mode: params.get("mode") || "checkout",
-  });
+  order(session);
 } else {
   catalogue();
 }

@@ -1,0 +1,283 @@
+//! `POST /frame/`: the frame document. The loader posts the page's options into the frame it
+//! made (a form aimed at the `<iframe>`), so the client secret and customer token travel in a
+//! request body, never in a URL, a log line or a `Referer`.
+//!
+//! The page's origin is the `origin` field. It must equal the `Origin` header the browser
+//! sent and be one of `ALLOWED_ORIGINS` (or this server's own). The answer is the built page
+//! (`COMPONENT_DIR/index.html`) with the options inserted as JSON before `</head>`, framed
+//! only by that origin (CSP `frame-ancestors`), never stored (`no-store`).
+
+use std::collections::BTreeMap;
+
+use axum::Form;
+use axum::extract::State;
+use axum::extract::rejection::FormRejection;
+use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ORIGIN};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+
+use super::policy::frame_policy;
+use crate::api::protect::csrf::TrustedOrigins;
+use crate::api::state::AppState;
+
+/// Longest option value accepted (ids, secrets, tokens, tags).
+const MAX_OPTION_CHARS: usize = 256;
+/// Longest theme value accepted (a font stack, a colour, a shadow).
+const MAX_THEME_VALUE_CHARS: usize = 200;
+/// Most theme properties accepted.
+const MAX_THEME_PROPERTIES: usize = 32;
+
+/// What the loader posts.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct FrameRequest {
+    /// The embedding page's origin (`location.origin`).
+    origin: String,
+    session: String,
+    client_secret: String,
+    customer_token: String,
+    mode: String,
+    locale: String,
+    /// JSON object of the element's `--cc-*` custom properties.
+    theme: String,
+}
+
+/// The options written into the document for `www/frame.js`.
+#[derive(Debug, Serialize)]
+struct FrameConfig<'a> {
+    origin: &'a str,
+    session: &'a str,
+    client_secret: &'a str,
+    customer_token: &'a str,
+    mode: &'a str,
+    locale: &'a str,
+    theme: BTreeMap<String, String>,
+}
+
+/// Why a frame document is refused.
+#[derive(Debug, PartialEq, Eq)]
+pub enum FrameRefusal {
+    /// The body is not a form.
+    Unreadable,
+    /// `field` is too long, has control characters or an unknown value.
+    Invalid(&'static str),
+    /// The `Origin` header is missing or differs from the `origin` field.
+    OriginMismatch,
+    /// The origin is not in `ALLOWED_ORIGINS`.
+    OriginNotAllowed(String),
+    /// `COMPONENT_DIR` holds no built page.
+    NotBuilt,
+}
+
+impl IntoResponse for FrameRefusal {
+    fn into_response(self) -> Response {
+        let (status, text) = match self {
+            Self::Unreadable => (
+                StatusCode::BAD_REQUEST,
+                "The payment form was asked for without its options.".to_owned(),
+            ),
+            Self::Invalid(field) => (
+                StatusCode::BAD_REQUEST,
+                format!("The payment form's option `{field}` is not valid."),
+            ),
+            Self::OriginMismatch => (
+                StatusCode::FORBIDDEN,
+                "The payment form must be opened by the page's own loader (checkout.js)."
+                    .to_owned(),
+            ),
+            Self::OriginNotAllowed(origin) => (
+                StatusCode::FORBIDDEN,
+                format!("{origin} may not embed this payment form: it is not in ALLOWED_ORIGINS."),
+            ),
+            Self::NotBuilt => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "The payment form is not built on this server (see COMPONENT_DIR).".to_owned(),
+            ),
+        };
+        tracing::warn!(status = status.as_u16(), reason = %text, "frame document refused");
+        // Plain text, no script: it may show inside any page's frame so the shop's developer
+        // reads why.
+        (
+            status,
+            [
+                (CONTENT_TYPE, "text/plain; charset=utf-8"),
+                (CACHE_CONTROL, "no-store"),
+                (
+                    CONTENT_SECURITY_POLICY,
+                    "default-src 'none'; frame-ancestors *",
+                ),
+            ],
+            text,
+        )
+            .into_response()
+    }
+}
+
+/// The frame document for the page that posted `form`.
+pub async fn serve(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    form: Result<Form<FrameRequest>, FormRejection>,
+) -> Result<Response, FrameRefusal> {
+    let Form(request) = form.map_err(|_| FrameRefusal::Unreadable)?;
+    let sent_origin = headers.get(ORIGIN).map(HeaderValue::as_bytes);
+    if sent_origin != Some(request.origin.as_bytes()) {
+        return Err(FrameRefusal::OriginMismatch);
+    }
+    let trusted = TrustedOrigins::new(&state.config.merchant.allowed_origins, &state.urls.base);
+    if !trusted.admits(Some(request.origin.as_bytes()), None) {
+        return Err(FrameRefusal::OriginNotAllowed(request.origin));
+    }
+    let config = FrameConfig {
+        origin: &request.origin,
+        session: option("session", &request.session)?,
+        client_secret: option("client_secret", &request.client_secret)?,
+        customer_token: option("customer_token", &request.customer_token)?,
+        mode: match request.mode.as_str() {
+            mode @ ("" | "checkout" | "result" | "subscriptions") => mode,
+            _ => return Err(FrameRefusal::Invalid("mode")),
+        },
+        locale: option("locale", &request.locale)?,
+        theme: theme(&request.theme)?,
+    };
+    let template = tokio::fs::read_to_string(state.config.component_dir.join("index.html"))
+        .await
+        .map_err(|_| FrameRefusal::NotBuilt)?;
+    let html = with_config(&template, &config).ok_or(FrameRefusal::NotBuilt)?;
+    let policy = HeaderValue::from_str(&frame_policy(&template, &request.origin))
+        .map_err(|_| FrameRefusal::Invalid("origin"))?;
+    Ok((
+        [
+            (
+                CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            ),
+            (CACHE_CONTROL, HeaderValue::from_static("no-store")),
+            (CONTENT_SECURITY_POLICY, policy),
+        ],
+        html,
+    )
+        .into_response())
+}
+
+/// `value` if it is short and printable.
+fn option<'a>(field: &'static str, value: &'a str) -> Result<&'a str, FrameRefusal> {
+    let printable = value.chars().all(|c| !c.is_control());
+    if value.chars().count() <= MAX_OPTION_CHARS && printable {
+        Ok(value)
+    } else {
+        Err(FrameRefusal::Invalid(field))
+    }
+}
+
+/// The theme's custom properties: `--cc-` names and values that cannot leave a declaration
+/// or load anything (no `;`, braces, angle brackets, backslashes or `url(`).
+fn theme(json: &str) -> Result<BTreeMap<String, String>, FrameRefusal> {
+    if json.is_empty() {
+        return Ok(BTreeMap::new());
+    }
+    let properties: BTreeMap<String, String> =
+        serde_json::from_str(json).map_err(|_| FrameRefusal::Invalid("theme"))?;
+    if properties.len() > MAX_THEME_PROPERTIES {
+        return Err(FrameRefusal::Invalid("theme"));
+    }
+    let name_ok = |name: &str| {
+        name.strip_prefix("--cc-").is_some_and(|rest| {
+            !rest.is_empty()
+                && rest.len() <= 40
+                && rest.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
+        })
+    };
+    let value_ok = |value: &str| {
+        value.chars().count() <= MAX_THEME_VALUE_CHARS
+            && !value.to_ascii_lowercase().contains("url(")
+            && !value
+                .chars()
+                .any(|c| c.is_control() || matches!(c, ';' | '{' | '}' | '<' | '>' | '\\'))
+    };
+    if properties
+        .iter()
+        .all(|(name, value)| name_ok(name) && value_ok(value))
+    {
+        Ok(properties)
+    } else {
+        Err(FrameRefusal::Invalid("theme"))
+    }
+}
+
+/// `template` with `config` as a JSON data block before `</head>`; `None` without one.
+fn with_config(template: &str, config: &FrameConfig<'_>) -> Option<String> {
+    let json = serde_json::to_string(config).ok()?;
+    // Inside <script> only `</script` could end the block; escaping every `<`, `>` and `&`
+    // leaves the JSON the same to a parser and gives HTML nothing to see.
+    let json = json
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026");
+    let at = template.find("</head>")?;
+    let block =
+        format!("<script type=\"application/json\" id=\"checkout-config\">{json}</script>\n");
+    Some([&template[..at], &block, &template[at..]].concat())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(theme: BTreeMap<String, String>) -> FrameConfig<'static> {
+        FrameConfig {
+            origin: "https://shop.example",
+            session: "s_1",
+            client_secret: "cs_</script><b>",
+            customer_token: "",
+            mode: "",
+            locale: "de",
+            theme,
+        }
+    }
+
+    #[test]
+    fn the_config_cannot_end_its_script_block() {
+        let html = with_config(
+            "<head><title>t</title></head><body></body>",
+            &config(BTreeMap::new()),
+        )
+        .expect("has a head");
+        assert_eq!(html.matches("</script>").count(), 1, "{html}");
+        assert!(
+            html.contains("cs_\\u003c/script\\u003e\\u003cb\\u003e"),
+            "{html}"
+        );
+        let start = html.find("\">").expect("block") + 2;
+        let end = html.find("</script>").expect("end");
+        let back: serde_json::Value = serde_json::from_str(&html[start..end]).expect("JSON");
+        assert_eq!(back["client_secret"], "cs_</script><b>");
+        assert!(with_config("<p>no head</p>", &config(BTreeMap::new())).is_none());
+    }
+
+    #[test]
+    fn theme_takes_only_plain_custom_properties() {
+        let good = theme(r##"{"--cc-accent": "#0a7", "--cc-font": "\"Inter\", sans-serif"}"##)
+            .expect("valid");
+        assert_eq!(good.len(), 2);
+        assert!(theme("").expect("empty").is_empty());
+        for bad in [
+            r#"{"color": "red"}"#,
+            r#"{"--cc-accent": "red; background: url(x)"}"#,
+            r#"{"--cc-accent": "URL(https://x)"}"#,
+            r#"{"--cc-accent": "}</style>"}"#,
+            r#"{"--cc-Accent": "red"}"#,
+            r#"["--cc-accent"]"#,
+        ] {
+            assert_eq!(theme(bad), Err(FrameRefusal::Invalid("theme")), "{bad}");
+        }
+    }
+
+    #[test]
+    fn options_must_be_short_and_printable() {
+        assert_eq!(option("session", "s_1"), Ok("s_1"));
+        assert!(option("session", "a\nb").is_err());
+        assert!(option("session", &"x".repeat(MAX_OPTION_CHARS + 1)).is_err());
+    }
+}

@@ -1,0 +1,32 @@
+//! The isolated card form: what a shop's page loads from checkout-server so that no script on
+//! that page can ever read a card number.
+//!
+//! - `GET /checkout.js` ([`loader`]): the loader the shop includes. It defines
+//!   `<card-checkout>` and `CardCheckout.mount`, and puts the form in an `<iframe>` here.
+//! - `POST /frame/` ([`document`]): the frame document, with the page's options in its body
+//!   (so the client secret and customer token never travel in a URL). Only an origin of
+//!   `ALLOWED_ORIGINS` (or this server's) gets it, and only that origin may frame it.
+//! - `GET /frame/{*file}` ([`assets`]): the component trunk built into `COMPONENT_DIR`.
+//!
+//! The message protocol between the two windows is in `js/loader.js` and `www/frame.js`.
+
+pub mod assets;
+pub mod document;
+pub mod loader;
+pub mod policy;
+
+use axum::Router;
+use axum::routing::{get, post};
+
+use super::state::AppState;
+
+/// Where the frame and its files are served.
+pub const FRAME_PATH: &str = "/frame/";
+
+/// The loader, the frame document and the component's files.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/checkout.js", get(loader::serve))
+        .route(FRAME_PATH, post(document::serve))
+        .route("/frame/{*file}", get(assets::serve))
+}

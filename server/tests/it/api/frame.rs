@@ -1,0 +1,208 @@
+//! The isolated card form's server side: `GET /checkout.js`, `POST /frame/` and the component's
+//! files under `/frame/`. The component here is a stand-in `COMPONENT_DIR` written by the test
+//! (a page with one inline script and two files), so these checks need no trunk build.
+
+use std::path::Path;
+
+use reqwest::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, ETAG, IF_NONE_MATCH, ORIGIN};
+use serde_json::Value;
+
+use super::support::{Backend, Harness};
+
+const SHOP: &str = "https://shop.example";
+const INLINE: &str = "import init from '/frame/checkout-0123456789abcdef.js';";
+
+/// A built component as trunk lays it out.
+fn component(dir: &Path) {
+    std::fs::write(
+        dir.join("index.html"),
+        format!("<!doctype html><html><head><script type=\"module\">{INLINE}</script></head><body><main id=\"checkout\"></main></body></html>"),
+    )
+    .expect("page");
+    std::fs::write(
+        dir.join("checkout-0123456789abcdef.js"),
+        "export default 1;",
+    )
+    .expect("glue");
+    std::fs::create_dir_all(dir.join("js/i18n")).expect("dirs");
+    std::fs::write(dir.join("js/i18n/de.js"), "export default {};").expect("catalogue");
+}
+
+async fn start(dir: &Path) -> Harness {
+    let component_dir = dir.display().to_string();
+    Harness::start_with(
+        Backend::Sqlite,
+        &[("ALLOWED_ORIGINS", SHOP), ("COMPONENT_DIR", &component_dir)],
+    )
+    .await
+}
+
+fn form(origin: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("origin", origin.to_owned()),
+        ("session", "cs_session_1".to_owned()),
+        ("client_secret", "cs_secret_</script>".to_owned()),
+        ("mode", "checkout".to_owned()),
+        ("locale", "de".to_owned()),
+        ("theme", r##"{"--cc-accent":"#0a7"}"##.to_owned()),
+    ]
+}
+
+async fn post_frame(
+    h: &Harness,
+    origin_header: &str,
+    fields: &[(&str, String)],
+) -> reqwest::Response {
+    h.api
+        .post(format!("{}/frame/", h.base))
+        .header(ORIGIN, origin_header)
+        .form(fields)
+        .send()
+        .await
+        .expect("frame document")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_loader_is_javascript_revalidated_by_etag() {
+    let dir = tempfile::tempdir().expect("dir");
+    component(dir.path());
+    let h = start(dir.path()).await;
+    let loader = h
+        .api
+        .get(format!("{}/checkout.js", h.base))
+        .send()
+        .await
+        .expect("loader");
+    assert_eq!(loader.status(), 200);
+    let headers = loader.headers().clone();
+    assert!(
+        headers["content-type"]
+            .to_str()
+            .expect("ascii")
+            .starts_with("text/javascript")
+    );
+    assert_eq!(headers[CACHE_CONTROL], "public, max-age=300");
+    let etag = headers[ETAG].clone();
+    assert!(
+        loader
+            .text()
+            .await
+            .expect("text")
+            .contains("customElements.define(\"card-checkout\"")
+    );
+    let again = h
+        .api
+        .get(format!("{}/checkout.js", h.base))
+        .header(IF_NONE_MATCH, etag)
+        .send()
+        .await
+        .expect("revalidate");
+    assert_eq!(again.status(), 304);
+    h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_allowed_page_gets_the_frame_with_its_options_framed_only_by_it() {
+    let dir = tempfile::tempdir().expect("dir");
+    component(dir.path());
+    let h = start(dir.path()).await;
+    let answer = post_frame(&h, SHOP, &form(SHOP)).await;
+    assert_eq!(answer.status(), 200);
+    let headers = answer.headers().clone();
+    let policy = headers[CONTENT_SECURITY_POLICY]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    assert!(
+        policy.contains(&format!("frame-ancestors 'self' {SHOP};")),
+        "{policy}"
+    );
+    let hash = {
+        use base64::Engine as _;
+        use sha2::Digest as _;
+        base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(INLINE))
+    };
+    assert!(policy.contains(&format!("'sha256-{hash}'")), "{policy}");
+    assert!(headers.get("x-frame-options").is_none(), "{headers:?}");
+    assert_eq!(headers[CACHE_CONTROL], "no-store");
+    let html = answer.text().await.expect("html");
+    let start = html.find("id=\"checkout-config\">").expect("config block") + 21;
+    let end = start + html[start..].find("</script>").expect("end of block");
+    let config: Value = serde_json::from_str(&html[start..end]).expect("JSON");
+    assert_eq!(config["origin"], SHOP);
+    assert_eq!(config["session"], "cs_session_1");
+    assert_eq!(config["client_secret"], "cs_secret_</script>");
+    assert_eq!(config["locale"], "de");
+    assert_eq!(config["theme"]["--cc-accent"], "#0a7");
+    assert!(html.contains("<main id=\"checkout\"></main>"));
+    h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_origins_and_bad_options_get_no_frame() {
+    let dir = tempfile::tempdir().expect("dir");
+    component(dir.path());
+    let h = start(dir.path()).await;
+    let evil = "https://evil.example";
+    // A page outside ALLOWED_ORIGINS, honest or claiming to be the shop.
+    for (header, fields) in [(evil, form(evil)), (evil, form(SHOP)), (SHOP, form(evil))] {
+        let answer = post_frame(&h, header, &fields).await;
+        assert_eq!(answer.status(), 403, "{header} {fields:?}");
+        let text = answer.text().await.expect("text");
+        assert!(!text.contains("cs_secret"), "{text}");
+    }
+    let mut bad_mode = form(SHOP);
+    bad_mode[3].1 = "admin".to_owned();
+    let answer = post_frame(&h, SHOP, &bad_mode).await;
+    assert_eq!(answer.status(), 400);
+    assert!(answer.text().await.expect("text").contains("`mode`"));
+    let mut bad_theme = form(SHOP);
+    bad_theme[5].1 = r#"{"--cc-accent":"red;background:url(https://evil.example/x)"}"#.to_owned();
+    assert_eq!(post_frame(&h, SHOP, &bad_theme).await.status(), 400);
+    let get = h
+        .api
+        .get(format!("{}/frame/", h.base))
+        .send()
+        .await
+        .expect("get");
+    assert_ne!(get.status(), 200, "the document is only ever posted for");
+    h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn component_files_are_cached_by_name_and_the_template_is_not_served() {
+    let dir = tempfile::tempdir().expect("dir");
+    component(dir.path());
+    let h = start(dir.path()).await;
+    let get = |path: &str| h.api.get(format!("{}{path}", h.base)).send();
+    let glue = get("/frame/checkout-0123456789abcdef.js")
+        .await
+        .expect("glue");
+    assert_eq!(glue.status(), 200);
+    assert_eq!(
+        glue.headers()[CACHE_CONTROL],
+        "public, max-age=31536000, immutable"
+    );
+    let catalogue = get("/frame/js/i18n/de.js").await.expect("catalogue");
+    assert_eq!(catalogue.status(), 200);
+    assert_eq!(catalogue.headers()[CACHE_CONTROL], "no-cache");
+    for path in [
+        "/frame/index.html",
+        "/frame/missing.js",
+        "/frame/../Cargo.toml",
+        "/frame/%2e%2e/Cargo.toml",
+    ] {
+        assert_eq!(get(path).await.expect("get").status(), 404, "{path}");
+    }
+    h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_built_component_the_frame_says_so() {
+    let dir = tempfile::tempdir().expect("dir");
+    let h = start(&dir.path().join("missing")).await;
+    let answer = post_frame(&h, SHOP, &form(SHOP)).await;
+    assert_eq!(answer.status(), 503);
+    assert!(answer.text().await.expect("text").contains("COMPONENT_DIR"));
+    h.finish().await;
+}

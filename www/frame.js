@@ -1,0 +1,64 @@
+// The frame side of the isolated card form (the shop side is js/loader.js, /checkout.js).
+// checkout-server answered the loader's POST with this document and wrote the options into
+// #checkout-config: the embedding page's origin (checked against ALLOWED_ORIGINS, and the only
+// origin this document may be framed by), session, client secret, mode, locale, customer token
+// and the theme's custom properties (already checked by the server).
+//
+// Messages to the page go to that origin only; messages from the page are taken only from the
+// parent window at that origin. Nothing sent carries card data: events carry what the
+// component's DOM events carry (brand, completeness, messages), plus the frame's height and
+// the 3-D Secure address, which the page navigates to.
+const config = JSON.parse(document.getElementById("checkout-config").textContent);
+const pageOrigin = config.origin;
+
+function tell(message) {
+  window.parent.postMessage({ cc: "card-checkout", ...message }, pageOrigin);
+}
+
+const element = document.createElement("card-checkout");
+const attributes = {
+  session: config.session,
+  "client-secret": config.client_secret,
+  "customer-token": config.customer_token,
+  mode: config.mode,
+  locale: config.locale,
+};
+for (const [name, value] of Object.entries(attributes)) {
+  if (value) element.setAttribute(name, value);
+}
+const stylesheet = document.querySelector('link[rel="stylesheet"]');
+if (stylesheet) element.setAttribute("stylesheet", stylesheet.href);
+for (const [name, value] of Object.entries(config.theme || {})) {
+  element.style.setProperty(name, value);
+}
+
+for (const name of ["ready", "change", "submit", "success", "error"]) {
+  element.addEventListener(name, (event) => tell({ type: "event", name, detail: event.detail }));
+}
+// The page navigates to 3-D Secure: a frame on another origin may not move the top window
+// without a fresh user gesture, and the shop may want to take the redirect over.
+element.addEventListener("redirect", (event) => {
+  event.preventDefault();
+  tell({ type: "redirect", url: event.detail.url });
+});
+
+window.addEventListener("message", (event) => {
+  if (event.source !== window.parent || event.origin !== pageOrigin) return;
+  const data = event.data;
+  if (data && data.cc === "card-checkout" && data.type === "locale") {
+    element.setAttribute("locale", typeof data.locale === "string" ? data.locale : "");
+  }
+});
+
+// The page sizes the frame to its content, so it never scrolls inside.
+let lastHeight = 0;
+new ResizeObserver(() => {
+  const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+  if (height !== lastHeight) {
+    lastHeight = height;
+    tell({ type: "resize", height });
+  }
+}).observe(document.documentElement);
+
+document.getElementById("checkout").append(element);
+tell({ type: "loaded" });
