@@ -67,10 +67,7 @@ cp "$out" "${wasm[0]}"
 changed+=("${wasm[0]}")
 say "$(basename "${wasm[0]}"): $before -> $(size "${wasm[0]}") bytes"
 
-glue=()
-for js in "$dist"/*.js; do
-  case "$(basename "$js")" in shop.js) ;; *) glue+=("$js") ;; esac
-done
+glue=("$dist"/*.js)
 while IFS= read -r -d '' snippet; do glue+=("$snippet"); done \
   < <(find "$dist/snippets" -name '*.js' -print0 2>/dev/null)
 for js in "${glue[@]}"; do
@@ -82,7 +79,7 @@ for js in "${glue[@]}"; do
   say "${js#"$dist"/}: $before -> $(size "$js") bytes"
 done
 
-# index.html preloads these files with Subresource Integrity hashes: recompute them.
+# index.html preloads and loads these files with Subresource Integrity hashes: recompute them.
 node - "$dist" "${changed[@]}" <<'EOF'
 const fs = require("fs");
 const crypto = require("crypto");
@@ -93,8 +90,8 @@ let html = fs.readFileSync(page, "utf8");
 for (const file of files) {
   const href = "/" + path.relative(dist, file).split(path.sep).join("/");
   const hash = (alg) => alg + "-" + crypto.createHash(alg).update(fs.readFileSync(file)).digest("base64");
-  html = html.replace(/<link\b[^>]*>/g, (tag) => {
-    const hrefMatch = tag.match(/\bhref=("?)([^"\s>]+)\1/);
+  html = html.replace(/<(?:link|script)\b[^>]*>/g, (tag) => {
+    const hrefMatch = tag.match(/\b(?:href|src)=("?)([^"\s>]+)\1/);
     if (!hrefMatch || !hrefMatch[2].endsWith(href)) return tag;
     return tag.replace(/\bintegrity=("?)(sha256|sha384|sha512)-[^"\s>]+\1/, (_, q, alg) => `integrity=${q}${hash(alg)}${q}`);
   });

@@ -2,8 +2,9 @@
 //! made (a form aimed at the `<iframe>`), so the client secret and customer token travel in a
 //! request body, never in a URL, a log line or a `Referer`.
 //!
-//! The page's origin is the `origin` field. It must equal the `Origin` header the browser
-//! sent and be one of `ALLOWED_ORIGINS` (or this server's own). The answer is the built page
+//! The page's origin is the `origin` field. It must be one of `ALLOWED_ORIGINS` (or this
+//! server's own) and equal the `Origin` header when the browser sent a real one (a page whose
+//! referrer policy is `no-referrer` sends `null`). The answer is the built page
 //! (`COMPONENT_DIR/index.html`) with the options inserted as JSON before `</head>`, framed
 //! only by that origin (CSP `frame-ancestors`), never stored (`no-store`).
 
@@ -62,7 +63,7 @@ pub enum FrameRefusal {
     Unreadable,
     /// `field` is too long, has control characters or an unknown value.
     Invalid(&'static str),
-    /// The `Origin` header is missing or differs from the `origin` field.
+    /// The `Origin` header names another origin than the `origin` field.
     OriginMismatch,
     /// The origin is not in `ALLOWED_ORIGINS`.
     OriginNotAllowed(String),
@@ -121,9 +122,12 @@ pub async fn serve(
     form: Result<Form<FrameRequest>, FormRejection>,
 ) -> Result<Response, FrameRefusal> {
     let Form(request) = form.map_err(|_| FrameRefusal::Unreadable)?;
-    let sent_origin = headers.get(ORIGIN).map(HeaderValue::as_bytes);
-    if sent_origin != Some(request.origin.as_bytes()) {
-        return Err(FrameRefusal::OriginMismatch);
+    // A page with `Referrer-Policy: no-referrer` posts with `Origin: null`; then the CSP's
+    // `frame-ancestors` alone keeps any other page from showing the document.
+    match headers.get(ORIGIN).map(HeaderValue::as_bytes) {
+        None | Some(b"null") => {}
+        Some(sent) if sent == request.origin.as_bytes() => {}
+        Some(_) => return Err(FrameRefusal::OriginMismatch),
     }
     let trusted = TrustedOrigins::new(&state.config.merchant.allowed_origins, &state.urls.base);
     if !trusted.admits(Some(request.origin.as_bytes()), None) {
@@ -215,7 +219,8 @@ fn with_config(template: &str, config: &FrameConfig<'_>) -> Option<String> {
         .replace('<', "\\u003c")
         .replace('>', "\\u003e")
         .replace('&', "\\u0026");
-    let at = template.find("</head>")?;
+    // The last one: a comment in the head may mention the tag.
+    let at = template.rfind("</head>")?;
     let block =
         format!("<script type=\"application/json\" id=\"checkout-config\">{json}</script>\n");
     Some([&template[..at], &block, &template[at..]].concat())

@@ -1,5 +1,7 @@
 //! What a scenario does with the page, as a person would: find things (also inside open
-//! shadow roots: the component renders into one), type into them with key events, press keys,
+//! shadow roots, and inside the card form's frame from checkout-server's `/checkout.js`: a
+//! search that finds nothing in the page looks in the frame and stays there, as WebDriver
+//! needs for using what it found), type into them with key events, press keys,
 //! click, read text, take screenshots. Every wait is explicit and bounded: it polls a
 //! condition until it holds or the time limit passes, then fails saying what it waited for.
 
@@ -17,6 +19,8 @@ use super::tools::screenshot_dir;
 pub const WAIT: Duration = Duration::from_secs(20);
 /// Between two looks at the page.
 const POLL: Duration = Duration::from_millis(50);
+/// The card form's frame, as `/checkout.js` names it.
+const CHECKOUT_FRAME: &str = "iframe[name^='card-checkout-']";
 /// The WebDriver key for a JS element reference.
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
@@ -78,8 +82,57 @@ impl Page {
             .unwrap_or_default()
     }
 
-    /// The element matching `css` (document or shadow roots), if there is one now.
+    /// The element matching `css` (document or shadow roots), if there is one now: in the page
+    /// first, then in the card form's frame, which then stays the context.
     pub async fn try_find(&self, css: &str) -> Option<Element> {
+        self.to_page().await;
+        if let Some(found) = self.query(css).await {
+            return Some(found);
+        }
+        let frame = self.query(CHECKOUT_FRAME).await?;
+        frame.enter_frame().await.ok()?;
+        self.query(css).await
+    }
+
+    /// How many elements match `css` (document and shadow roots): in the page, or else in the
+    /// card form's frame.
+    pub async fn count(&self, css: &str) -> usize {
+        let script = r#"
+            const roots = [document];
+            let count = 0;
+            while (roots.length) {
+              const root = roots.shift();
+              count += root.querySelectorAll(arguments[0]).length;
+              for (const el of root.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+            }
+            return count;
+        "#;
+        let counted = || async {
+            self.client
+                .execute(script, vec![Value::from(css)])
+                .await
+                .ok()
+                .and_then(|n| n.as_u64())
+                .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX))
+        };
+        self.to_page().await;
+        let in_page = counted().await;
+        if in_page > 0 {
+            return in_page;
+        }
+        match self.query(CHECKOUT_FRAME).await {
+            Some(frame) if frame.enter_frame().await.is_ok() => counted().await,
+            _ => 0,
+        }
+    }
+
+    /// Back to the top-level document (the card form's frame is one level down).
+    async fn to_page(&self) {
+        let _ = self.client.enter_parent_frame().await;
+    }
+
+    /// The element matching `css` in the current document or its shadow roots.
+    async fn query(&self, css: &str) -> Option<Element> {
         let found = self
             .client
             .execute(DEEP_QUERY, vec![Value::from(css)])
@@ -90,6 +143,25 @@ impl Page {
             self.client.clone(),
             ElementRef::from(id),
         ))
+    }
+
+    /// Makes the document holding the focus the context: the card form's frame when the
+    /// focus is in it.
+    async fn to_focus(&self) {
+        self.to_page().await;
+        let script = r#"
+            let el = document.activeElement;
+            while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+            return el && el.localName === 'iframe' ? el : null;
+        "#;
+        let Ok(found) = self.client.execute(script, vec![]).await else {
+            return;
+        };
+        if let Some(id) = found.get(ELEMENT_KEY).and_then(Value::as_str) {
+            let frame =
+                Element::from_element_id(self.client.clone(), ElementRef::from(id.to_owned()));
+            let _ = frame.enter_frame().await;
+        }
     }
 
     /// Waits for an element matching `css`.
@@ -253,6 +325,7 @@ impl Page {
 
     /// Presses `key` in whatever has focus.
     pub async fn press(&self, key: Key) {
+        self.to_focus().await;
         let focused = self
             .client
             .active_element()
@@ -266,6 +339,7 @@ impl Page {
 
     /// Types `text` key by key into whatever has focus.
     pub async fn type_focused(&self, text: &str) {
+        self.to_focus().await;
         let focused = self
             .client
             .active_element()
@@ -279,6 +353,7 @@ impl Page {
 
     /// `id` (or `name`, or tag) of the element that has focus, looking into shadow roots.
     pub async fn focused_id(&self) -> String {
+        self.to_focus().await;
         let script = r#"
             let el = document.activeElement;
             while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;

@@ -57,7 +57,7 @@ impl Process {
                 dir.path().join("checkout.db").display().to_string(),
             ),
             ("MERCHANT_SECRET_KEY".to_owned(), MERCHANT_KEY.to_owned()),
-            ("DEMO_DIST_DIR".to_owned(), dist_dir().display().to_string()),
+            ("COMPONENT_DIR".to_owned(), dist_dir().display().to_string()),
             ("RECONCILE_INTERVAL_SECONDS".to_owned(), "1".to_owned()),
             ("PAYMENT_FIRST_CHECK_SECONDS".to_owned(), "1".to_owned()),
             ("RUST_LOG".to_owned(), "info".to_owned()),

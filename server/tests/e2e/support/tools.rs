@@ -24,9 +24,10 @@ pub fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// The trunk output the server serves as the shop (`DEMO_DIST_DIR` overrides, as for the server).
+/// The trunk output the server serves as the card form's frame (`COMPONENT_DIR` overrides, as
+/// for the server).
 pub fn dist_dir() -> PathBuf {
-    match std::env::var_os("DEMO_DIST_DIR").filter(|d| !d.is_empty()) {
+    match std::env::var_os("COMPONENT_DIR").filter(|d| !d.is_empty()) {
         Some(dir) => PathBuf::from(dir),
         None => workspace_root().join("dist"),
     }

@@ -135,6 +135,16 @@ async fn an_allowed_page_gets_the_frame_with_its_options_framed_only_by_it() {
     assert_eq!(config["locale"], "de");
     assert_eq!(config["theme"]["--cc-accent"], "#0a7");
     assert!(html.contains("<main id=\"checkout\"></main>"));
+    // A page whose referrer policy is `no-referrer` posts with `Origin: null`: the CSP alone
+    // then keeps other pages from framing the answer.
+    let no_referrer = post_frame(&h, "null", &form(SHOP)).await;
+    assert_eq!(no_referrer.status(), 200);
+    assert!(
+        no_referrer.headers()[CONTENT_SECURITY_POLICY]
+            .to_str()
+            .expect("ascii")
+            .contains(&format!("frame-ancestors 'self' {SHOP};"))
+    );
     h.finish().await;
 }
 
