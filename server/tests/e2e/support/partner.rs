@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use super::embed_pages::{checkout_page, landing_page};
+use super::embed_pages::{checkout_page, isolated_page, landing_page};
 use super::merchant::{Emulator, Merchant};
 use super::server::{Process, ServeOptions};
 use super::site::{Bundle, StaticSite, dist};
@@ -46,6 +46,7 @@ impl PartnerRig {
             vec![
                 ("/embed.html", checkout_page(&bundle)),
                 ("/done.html", landing_page(&bundle)),
+                ("/isolated.html", isolated_page()),
             ],
         );
         let emulator_process = match emulator_at {
@@ -107,6 +108,14 @@ impl PartnerRig {
     pub fn checkout_url(&self, session: &str, secret: &str) -> String {
         format!(
             "{}/embed.html?session={session}&secret={secret}&server={}",
+            self.partner.base, self.server.base
+        )
+    }
+
+    /// The partner's page that embeds the form through `/checkout.js` beside a skimmer.
+    pub fn isolated_url(&self, session: &str, secret: &str) -> String {
+        format!(
+            "{}/isolated.html?session={session}&secret={secret}&server={}",
             self.partner.base, self.server.base
         )
     }

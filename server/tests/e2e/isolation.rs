@@ -1,0 +1,96 @@
+//! Scenario: the card form in checkout-server's frame keeps a skimmer on the shop's page blind.
+//! A partner page on another origin embeds the form through `/checkout.js` inside its own
+//! shadow DOM and also runs a hostile script (support/embed_pages.rs, `isolated_page`). A
+//! shopper types a 3-D Secure challenge card, pays, approves on the issuer's page (the top
+//! window leaves and comes back) and sees the result. The skimmer's record then holds no key
+//! event, no card number and no CVC, and every attempt to read the frame was refused.
+
+use std::time::Duration;
+
+use crate::support::form::{Card, fill_billing, ids, pay, type_card};
+use crate::support::partner::{EmulatorAt, PartnerRig};
+use crate::support::{Page, run};
+
+const CHALLENGE_CARD: &str = "4000002500003155";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: needs dist/ and Chromium; run by scripts/test.sh"]
+async fn a_skimmer_on_the_shop_page_gets_no_card_data_and_the_payment_succeeds() {
+    run("isolation", |page: Page| async move {
+        let rig = PartnerRig::start(EmulatorAt::InProcess, vec![]);
+        let (session, secret, _) = rig.session(2500, "EUR", "isolated").await;
+        page.goto(&rig.isolated_url(&session, &secret)).await;
+        page.find("#events li[data-event=ready]").await;
+
+        let card = Card {
+            cvc: "739",
+            ..Card::test(CHALLENGE_CARD)
+        };
+        type_card(&page, card).await;
+        fill_billing(&page, "DE", "10115").await;
+        page.wait_attr(ids::BRAND, "data-brand", "visa").await;
+        page.screenshot("filled").await;
+        pay(&page).await;
+        page.find_ready("#acs-approve").await;
+        page.click("#acs-approve").await;
+        page.until_for(
+            "the partner's landing page",
+            Duration::from_secs(30),
+            || async {
+                let url = page.url().await;
+                url.contains("/done.html").then_some(url)
+            },
+        )
+        .await;
+        page.wait_text(ids::RESULT, "Payment successful").await;
+        rig.merchant
+            .wait_payment_state(&session, "captured", Duration::from_secs(20))
+            .await;
+
+        let record = page
+            .eval("return JSON.parse(sessionStorage.getItem('stolen') || '[]');")
+            .await;
+        let record: Vec<String> = record
+            .as_array()
+            .expect("the skimmer's record")
+            .iter()
+            .filter_map(|entry| entry.as_str().map(str::to_owned))
+            .collect();
+        assert!(
+            record.iter().any(|e| e.starts_with("message:")),
+            "the skimmer did run and hear the frame's messages: {record:?}"
+        );
+        let spaced = "4000 0025 0000 3155";
+        for entry in &record {
+            assert!(
+                !entry.contains(CHALLENGE_CARD)
+                    && !entry.contains(spaced)
+                    && !entry.contains("40000025"),
+                "the card number reached the page: {entry}"
+            );
+            for kind in [
+                "keydown:",
+                "keyup:",
+                "keypress:",
+                "input:",
+                "beforeinput:",
+                "paste:",
+                "frame-document:",
+                "frame-window:",
+            ] {
+                assert!(!entry.starts_with(kind), "the page saw {kind} {entry}");
+            }
+            if entry.starts_with("message:") || entry.starts_with("value:") {
+                assert!(
+                    !entry.contains(card.cvc) && !entry.to_ascii_lowercase().contains("cvc"),
+                    "the CVC reached the page: {entry}"
+                );
+            }
+        }
+        assert!(
+            record.iter().any(|e| e.starts_with("frame-blocked:")),
+            "reading the frame was tried and refused: {record:?}"
+        );
+    })
+    .await;
+}
