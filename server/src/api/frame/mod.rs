@@ -20,13 +20,10 @@ use axum::routing::{get, post};
 
 use super::state::AppState;
 
-/// Where the frame and its files are served.
-pub const FRAME_PATH: &str = "/frame/";
-
 /// The loader, the frame document and the component's files.
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/checkout.js", get(loader::serve))
-        .route(FRAME_PATH, post(document::serve))
+        .route("/frame/", post(document::serve))
         .route("/frame/{*file}", get(assets::serve))
 }

@@ -81,7 +81,8 @@ fn source_routes() -> BTreeSet<(String, String)> {
             let (first, rest) = call.split_once(',').expect("route(path, methods)");
             let first = first.trim();
             let route = match first.strip_prefix('"').and_then(|p| p.strip_suffix('"')) {
-                Some(literal) => literal.to_owned(),
+                // A catch-all `{*file}` is the path parameter `{file}` in OpenAPI.
+                Some(literal) => literal.replace("{*", "{"),
                 None => constant(first)
                     .unwrap_or_else(|| {
                         panic!(
