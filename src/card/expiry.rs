@@ -29,6 +29,16 @@ impl YearMonth {
         self.month
     }
 
+    /// The calendar month `at` falls in (in `at`'s offset): the servers' "today".
+    #[cfg(feature = "server")]
+    pub fn of(at: time::OffsetDateTime) -> Self {
+        Self {
+            year: u16::try_from(at.year()).unwrap_or(u16::MAX),
+            // `time::Month` is always 1–12.
+            month: u8::from(at.month()),
+        }
+    }
+
     /// Months since year 0: makes month arithmetic a subtraction.
     fn index(self) -> u32 {
         u32::from(self.year) * 12 + u32::from(self.month) - 1
@@ -167,6 +177,13 @@ fn parse_year(text: &str, today: YearMonth) -> Result<u16, CardError> {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(feature = "server")]
+    #[test]
+    fn year_month_of_a_date() {
+        let at = time::OffsetDateTime::from_unix_timestamp(1_718_000_000).expect("time");
+        assert_eq!(YearMonth::of(at), YearMonth::new(2024, 6).expect("month"));
+    }
+
     use super::*;
 
     fn today() -> YearMonth {

@@ -27,7 +27,7 @@ impl ValidatedCard {
     /// 406 (`ERR0004`); a bad name is 400 (`ERR0003`). Messages name the field, never the value.
     pub fn from_wire(card: &wire::Card, now: OffsetDateTime) -> Result<Self, SandboxError> {
         let number = CardNumber::parse(card.number.expose()).map_err(card_error)?;
-        let expiry = Expiry::parse(&card.expiry_month, &card.expiry_year, year_month(now))
+        let expiry = Expiry::parse(&card.expiry_month, &card.expiry_year, YearMonth::of(now))
             .map_err(card_error)?;
         let cvc = Cvc::parse(card.cvc.expose(), Some(number.brand())).map_err(card_error)?;
         let name = CardholderName::parse(&card.name).map_err(card_error)?;
@@ -65,12 +65,6 @@ pub struct CardSnapshot {
     pub exp_year: String,
     /// Upper-case brand id (`VISA`, `MASTERCARD`, `AMEX`).
     pub scheme: String,
-}
-
-/// The calendar month of `now`, for expiry checks.
-pub fn year_month(now: OffsetDateTime) -> YearMonth {
-    let year = u16::try_from(now.year()).unwrap_or(u16::MAX);
-    YearMonth::new(year, u8::from(now.month())).expect("time::Month is always 1..=12")
 }
 
 /// Maps a card rule failure to the emulator's error, naming the wire field.

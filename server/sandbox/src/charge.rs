@@ -5,11 +5,11 @@
 use std::sync::Arc;
 
 use axum::http::StatusCode;
-use checkout::card::{CardNumber, Expiry};
+use checkout::card::{CardNumber, Expiry, YearMonth};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::card_check::{CardSnapshot, ValidatedCard, year_month};
+use super::card_check::{CardSnapshot, ValidatedCard};
 use super::error::{SandboxError, codes};
 use super::ledger::{
     Decline, MerchantContext, MoneyState, Outcome, RecordKind, StateSummary, TransactionRecord,
@@ -207,7 +207,7 @@ pub(crate) fn decide(
             reason: decline.description.to_owned(),
         })
     };
-    if card.token_used.is_some() && card.expiry.is_expired_at(year_month(now)) {
+    if card.token_used.is_some() && card.expiry.is_expired_at(YearMonth::of(now)) {
         return issuer(EXPIRED_CARD);
     }
     match card.behaviour {

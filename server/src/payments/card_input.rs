@@ -5,7 +5,6 @@
 
 use checkout::card::{CardError, CardNumber, CardholderName, Cvc, Expiry, YearMonth};
 use checkout::contract::CardFields;
-use time::OffsetDateTime;
 
 use super::PaymentError;
 use crate::store::model::CardSummary;
@@ -57,15 +56,6 @@ impl ParsedCard {
     pub fn summary(&self) -> CardSummary {
         CardSummary::from_card(&self.number, self.expiry)
     }
-}
-
-/// The calendar month `at` falls in.
-pub fn year_month(at: OffsetDateTime) -> YearMonth {
-    let year = u16::try_from(at.year()).unwrap_or(u16::MAX);
-    YearMonth::new(year, u8::from(at.month())).unwrap_or_else(|| {
-        // `time::Month` is always 1–12; this branch cannot be taken.
-        YearMonth::new(year, 1).expect("January is a valid month")
-    })
 }
 
 fn card_error(error: CardError) -> PaymentError {
@@ -157,11 +147,5 @@ mod tests {
         let mut nameless = fields("4242424242424242", "1", "30", "123");
         nameless.name = " ".into();
         assert_eq!(field_of(ParsedCard::parse(&nameless, t)), "card.name");
-    }
-
-    #[test]
-    fn year_month_of_a_date() {
-        let at = OffsetDateTime::from_unix_timestamp(1_718_000_000).expect("time");
-        assert_eq!(year_month(at), YearMonth::new(2024, 6).expect("month"));
     }
 }

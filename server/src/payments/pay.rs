@@ -11,7 +11,7 @@
 use checkout::card::YearMonth;
 use checkout::contract::{BillingField, PayRequest, PayResponse, PaymentResult, PaymentState};
 
-use super::card_input::{ParsedCard, year_month};
+use super::card_input::ParsedCard;
 use super::outcome::{Attempt, is_unknown};
 use super::request::{Shopper, billing_address, browser_info, time_zone};
 use super::{PaymentError, PaymentService, now, payment_result};
@@ -78,7 +78,7 @@ impl PaymentService {
             return Err(PaymentError::SessionExpired);
         }
         let prepared = self
-            .prepare(session, request, year_month(at), lookup)
+            .prepare(session, request, YearMonth::of(at), lookup)
             .await?;
         // Each arm claims the session first; an error after the claim gives it back below.
         let paid = match (&session.plan_id, prepared.method) {
