@@ -197,15 +197,11 @@ fn same_origin_read(headers: &HeaderMap) -> Result<(), DemoError> {
 
 /// Refuses a cookie-authenticated POST sent by a page of another site (CSRF).
 fn same_origin(shop: &ShopState, headers: &HeaderMap) -> Result<(), DemoError> {
-    let refused = || DemoError::CrossOrigin;
-    let fetch_site = headers.get("sec-fetch-site").map(|site| site.as_bytes());
-    if matches!(fetch_site, Some(b"cross-site" | b"same-site")) {
-        return Err(refused());
-    }
+    same_origin_read(headers)?;
     match headers.get(ORIGIN).map(|o| o.to_str()) {
         None => Ok(()),
         Some(Ok(origin)) if origin == shop.origin => Ok(()),
-        Some(_) => Err(refused()),
+        Some(_) => Err(DemoError::CrossOrigin),
     }
 }
 

@@ -145,6 +145,7 @@ pub async fn serve(
         locale: option("locale", &request.locale)?,
         theme: theme(&request.theme)?,
     };
+    // Read for each frame (a few KB): a rebuilt component is served without a restart.
     let template = tokio::fs::read_to_string(state.config.component_dir.join("index.html"))
         .await
         .map_err(|_| FrameRefusal::NotBuilt)?;

@@ -19,6 +19,11 @@ use super::tools::screenshot_dir;
 pub const WAIT: Duration = Duration::from_secs(20);
 /// Between two looks at the page.
 const POLL: Duration = Duration::from_millis(50);
+/// Sets `el` to the focused element of the document, looking into open shadow roots.
+const DEEP_ACTIVE: &str = "let el = document.activeElement;
+while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+";
+
 /// The card form's frame, as `/checkout.js` names it.
 const CHECKOUT_FRAME: &str = "iframe[name^='card-checkout-']";
 /// The WebDriver key for a JS element reference.
@@ -149,12 +154,12 @@ impl Page {
     /// focus is in it.
     async fn to_focus(&self) {
         self.to_page().await;
-        let script = r#"
-            let el = document.activeElement;
-            while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-            return el && el.localName === 'iframe' ? el : null;
-        "#;
-        let Ok(found) = self.client.execute(script, vec![]).await else {
+        let script = [
+            DEEP_ACTIVE,
+            "return el && el.localName === 'iframe' ? el : null;",
+        ]
+        .concat();
+        let Ok(found) = self.client.execute(&script, vec![]).await else {
             return;
         };
         if let Some(id) = found.get(ELEMENT_KEY).and_then(Value::as_str) {
@@ -354,14 +359,14 @@ impl Page {
     /// `id` (or `name`, or tag) of the element that has focus, looking into shadow roots.
     pub async fn focused_id(&self) -> String {
         self.to_focus().await;
-        let script = r#"
-            let el = document.activeElement;
-            while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-            return el ? (el.id || el.getAttribute('name') || el.tagName.toLowerCase()) : '';
-        "#;
+        let script = [
+            DEEP_ACTIVE,
+            "return el ? (el.id || el.getAttribute('name') || el.tagName.toLowerCase()) : '';",
+        ]
+        .concat();
         let value = self
             .client
-            .execute(script, vec![])
+            .execute(&script, vec![])
             .await
             .unwrap_or(Value::Null);
         value.as_str().unwrap_or_default().to_owned()
