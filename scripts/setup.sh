@@ -63,6 +63,7 @@ cargo fetch --locked --quiet
 command -v npm >/dev/null 2>&1 || apt_install nodejs npm
 scripts/wasm-opt.sh --install >/dev/null
 if [ "$mode" = "test" ]; then
-  apt_install chromium chromium-driver postgresql
+  # procps: pkill, which stops a hung browser-test run with its browser (wasm-test-runner.sh).
+  apt_install chromium chromium-driver postgresql procps
 fi
 say "toolchain ready (wasm-bindgen $wbg, trunk $TRUNK_VERSION)"
