@@ -1,7 +1,8 @@
 //! Running the checkout server: open the store (migrations applied), build the gateway client
 //! for `GATEWAY_BASE_URL` — or, without it, for an in-process gateway that the caller mounts on
-//! the same listener ([`Mounts`]) — then serve until SIGTERM or Ctrl-C, letting in-flight
-//! requests finish. This crate knows no emulator: the `checkout-server` binary composes one in.
+//! the same listener ([`Mounts`]) — then serve until the shutdown signal ([`shutdown_signal`]:
+//! SIGTERM or Ctrl-C), letting in-flight requests finish. This crate knows no emulator: the
+//! `checkout-server` binary composes one in.
 
 use std::future::Future;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -14,20 +15,6 @@ use tokio::net::TcpListener;
 use crate::api::{self, AppState};
 use crate::config::Config;
 use crate::gateway::{GatewayClient, GatewayConfig};
-
-/// Serves `config` with `mounts` until the process is asked to stop; prints where everything
-/// is.
-pub async fn serve(
-    config: Config,
-    mounts: impl FnOnce(&Addresses) -> Mounts,
-) -> anyhow::Result<()> {
-    let listener = TcpListener::bind(config.listen)
-        .await
-        .with_context(|| format!("cannot listen on {} (LISTEN)", config.listen))?;
-    let server = Server::build(config, listener, mounts).await?;
-    server.print_banner();
-    server.run(shutdown_signal()).await
-}
 
 /// Where a server being built can be reached, for whoever mounts something beside its API.
 #[derive(Debug, Clone)]
@@ -44,8 +31,6 @@ pub struct Mounts {
     /// An in-process gateway, `(path prefix, router)`: with no `GATEWAY_BASE_URL` the client
     /// calls it at `<internal address><prefix>`. Without either, the server does not start.
     pub gateway: Option<(String, Router)>,
-    /// A site answering every path the API does not route (the demo shop).
-    pub site: Option<Router>,
 }
 
 /// A server ready to run: store open, gateway chosen, router built, socket bound.
@@ -54,7 +39,6 @@ pub struct Server {
     router: Router,
     state: AppState,
     in_process_gateway: Option<String>,
-    has_site: bool,
     address: SocketAddr,
 }
 
@@ -99,8 +83,7 @@ impl Server {
         let gateway = GatewayClient::new(client_config)
             .context("cannot build the gateway client (GATEWAY_*)")?;
         let state = AppState::new(config, base_url, store, gateway);
-        let has_site = mounts.site.is_some();
-        let mut router = api::app(state.clone(), mounts.site);
+        let mut router = api::app(state.clone());
         if let (Some(prefix), Some((_, gateway))) = (&in_process, mounts.gateway) {
             router = router.nest(prefix, gateway);
         }
@@ -109,7 +92,6 @@ impl Server {
             router,
             state,
             in_process_gateway: in_process,
-            has_site,
             address,
         })
     }
@@ -153,13 +135,14 @@ impl Server {
         served
     }
 
-    /// Tells the operator where everything is. The sandbox line is loud on purpose.
-    pub fn print_banner(&self) {
+    /// Tells the operator where everything is, `beside` (`(label, address)` of what the
+    /// caller serves next to the server) first. The sandbox line is loud on purpose.
+    pub fn print_banner(&self, beside: &[(&str, &str)]) {
         let base = self.base_url();
         let config = &self.state.config;
         println!("checkout-server listening on {}", self.address);
-        if self.has_site {
-            println!("  demo shop:      {base}/");
+        for (label, address) in beside {
+            println!("  {:<15} {address}", format!("{label}:"));
         }
         println!(
             "  merchant API:   {base}/v1/sessions  (Authorization: Bearer <MERCHANT_SECRET_KEY>)"
@@ -194,7 +177,7 @@ impl Server {
 }
 
 /// An address this process can connect to: the bound one, with "any" replaced by loopback.
-fn reachable(address: SocketAddr) -> SocketAddr {
+pub fn reachable(address: SocketAddr) -> SocketAddr {
     let ip = match address.ip() {
         IpAddr::V4(v4) if v4.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
         IpAddr::V6(v6) if v6.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),

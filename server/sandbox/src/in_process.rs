@@ -1,7 +1,8 @@
-//! The emulator and the demo shop as checkout-server mounts them when no gateway is configured:
-//! the emulator under [`PREFIX`] on checkout-server's own listener, the shop on every path its
-//! API does not route. Built from plain values (addresses, keys, the merchant's name and plans)
-//! so this crate needs nothing of checkout-server.
+//! The emulator and the demo shop as checkout-server runs them when no gateway is configured:
+//! the emulator under [`PREFIX`] on checkout-server's own listener, the shop on a listener of
+//! its own (another origin, so its page embeds the card form across origins exactly as a
+//! merchant's shop does). Built from plain values (addresses, keys, the merchant's name and
+//! plans) so this crate needs nothing of checkout-server.
 
 use axum::Router;
 use checkout::contract::PlanTerms;
@@ -16,8 +17,10 @@ pub const PREFIX: &str = "/_sandbox";
 /// What the in-process pair needs to know of the server it runs in.
 #[derive(Debug)]
 pub struct Host {
-    /// The server's public base URL (browsers reach the 3-D Secure page and the shop there).
+    /// The server's public base URL (browsers reach the 3-D Secure page and the frame there).
     pub public_url: String,
+    /// The demo shop's base URL (its own origin).
+    pub shop_url: String,
     /// A base URL this process reaches the server at (the shop calls the merchant API there).
     pub internal_url: String,
     /// The gateway credentials the server's client sends (the emulator accepts exactly these).
@@ -38,7 +41,7 @@ pub struct InProcess {
     pub state: SandboxState,
     /// The emulator's routes, to nest under [`PREFIX`].
     pub gateway: Router,
-    /// The demo shop's routes.
+    /// The demo shop's routes, to serve at [`Host::shop_url`].
     pub shop: Router,
 }
 
@@ -56,7 +59,7 @@ impl InProcess {
             merchant_name: host.merchant_name,
             plans: host.plans,
             merchant_api: MerchantApi::new(host.internal_url, host.merchant_secret_key),
-            origin: demo::pages::own_origin(&host.public_url),
+            origin: demo::pages::own_origin(&host.shop_url),
             checkout_server: host.public_url,
         });
         Self {

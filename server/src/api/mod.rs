@@ -63,17 +63,10 @@ pub fn routes() -> Router<AppState> {
         .merge(frame::routes())
 }
 
-/// The whole API with fallbacks and layers, ready to serve; `site` (the demo shop) answers
-/// every path the API does not route, behind the same layers. Serve it with
+/// The whole API with fallbacks and layers, ready to serve. Serve it with
 /// `into_make_service_with_connect_info::<SocketAddr>()`: the pay call needs the peer address.
-pub fn app(state: AppState, site: Option<Router>) -> Router {
-    let mut routed = routes();
-    if let Some(site) = site {
-        routed = routed
-            .route_service("/", site.clone())
-            .route_service("/{*path}", site);
-    }
-    let routed = routed
+pub fn app(state: AppState) -> Router {
+    let routed = routes()
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);
     protect::apply(routed, &state)

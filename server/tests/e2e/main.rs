@@ -13,6 +13,7 @@ mod support;
 
 mod declines;
 mod faults;
+mod frame_origins;
 mod isolation;
 mod keyboard;
 mod saved_card;

@@ -25,7 +25,7 @@ async fn act(page: &Page, action: &str, status: &str) {
 async fn subscription_with_trial_and_discount_is_managed_by_the_customer() {
     run("subscription", |page: Page| async move {
         let shop = DemoShop::start();
-        let catalogue = shop.merchant.get("/demo/catalogue").await;
+        let catalogue = shop.catalogue().await;
         let plan = catalogue["plans"]
             .as_array()
             .and_then(|plans| {

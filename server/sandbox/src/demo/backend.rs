@@ -13,8 +13,6 @@
 //! card saved on one purchase is offered on the next; a POST from another site is refused
 //! (the cookie is the credential here).
 
-use std::collections::HashMap;
-
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::header::ORIGIN;
@@ -172,12 +170,10 @@ pub async fn customer_token(
 /// `GET /demo/orders/{session_id}`: the session's client secret, for the shopper who placed
 /// the order (as a real shop renders it into its own page; it is never put in an address).
 pub async fn order(
-    // By name: mounted behind checkout-server's `/{*path}`, the route sees that parameter too.
-    Path(params): Path<HashMap<String, String>>,
+    Path(session_id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<OrderHandle>, DemoError> {
     same_origin_read(&headers)?;
-    let session_id = params.get("session_id").cloned().unwrap_or_default();
     let customer = DemoCustomer::from_headers(&headers);
     let order = orders::lookup(&session_id, &customer.id).ok_or(DemoError::NotFound)?;
     Ok(Json(OrderHandle {

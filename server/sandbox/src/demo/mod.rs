@@ -20,9 +20,12 @@ pub mod plans;
 use std::sync::Arc;
 
 use axum::Router;
+use axum::http::HeaderValue;
+use axum::http::header::X_CONTENT_TYPE_OPTIONS;
 use axum::routing::{get, post};
 use checkout::contract::PlanTerms;
 use tower_http::compression::CompressionLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
 
 pub use error::DemoError;
 pub use merchant_api::MerchantApi;
@@ -36,7 +39,7 @@ pub struct DemoShop {
     pub plans: Vec<PlanTerms>,
     /// checkout-server's merchant API, called with the merchant's secret key.
     pub merchant_api: MerchantApi,
-    /// `scheme://host[:port]` of the shop's pages (checkout-server's public origin): a
+    /// `scheme://host[:port]` of the shop's pages (their own origin, not checkout-server's): a
     /// cookie-authenticated POST from any other origin is refused.
     pub origin: String,
     /// checkout-server's public base URL: the page loads `/checkout.js` from there.
@@ -47,7 +50,7 @@ pub struct DemoShop {
 pub type ShopState = Arc<DemoShop>;
 
 /// The demo routes: `/demo/...`, the page and its two files, compressed (brotli or gzip, as
-/// the browser accepts).
+/// the browser accepts), never sniffed.
 pub fn router(shop: DemoShop) -> Router {
     Router::new()
         .route("/demo/catalogue", get(backend::catalogue))
@@ -59,5 +62,9 @@ pub fn router(shop: DemoShop) -> Router {
         .route("/shop.css", get(pages::stylesheet))
         .fallback(|| async { DemoError::NotFound })
         .layer(CompressionLayer::new())
+        .layer(SetResponseHeaderLayer::overriding(
+            X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
         .with_state(Arc::new(shop))
 }

@@ -1,13 +1,18 @@
 //! Where the binary puts the two crates together: without `GATEWAY_BASE_URL`, checkout-server
 //! runs with checkout-sandbox's emulator mounted in-process (its keys and demo plans as the
-//! configuration's defaults) and the demo shop on every path the API does not route. With a
-//! real gateway nothing of the sandbox is mounted. The integration tests compose their servers
-//! with this same file.
+//! configuration's defaults) and the demo shop on a listener of its own (`DEMO_LISTEN`), a
+//! second origin that is allowed to embed the card form. With a real gateway nothing of the
+//! sandbox runs. The integration tests compose their servers with this same file.
 
+use std::net::SocketAddr;
+
+use anyhow::Context as _;
+use axum::Router;
 use checkout_sandbox::in_process::{Host, InProcess, PREFIX};
 use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, SandboxConfig, demo};
 use checkout_server::config::{Config, EmulatorDefaults};
-use checkout_server::serve::{Addresses, Mounts};
+use checkout_server::serve::{Addresses, Mounts, reachable};
+use tokio::net::TcpListener;
 
 /// The configuration's fallbacks while no gateway is configured.
 pub fn emulator_defaults() -> EmulatorDefaults {
@@ -18,32 +23,71 @@ pub fn emulator_defaults() -> EmulatorDefaults {
     }
 }
 
-/// The emulator (configured from `template`) and demo shop for a server configured by
-/// `config` at `addresses`; `None` with a real gateway.
+/// The demo shop's socket, bound before the server is built so its origin can be allowed.
+pub struct DemoListener {
+    /// The bound socket.
+    pub listener: TcpListener,
+    /// `http://<address>` ("any" as loopback): the shop's base URL and origin.
+    pub base: String,
+}
+
+/// Binds the demo shop at `listen` when `config` has no real gateway, and lets its origin
+/// embed the card form: it joins `ALLOWED_ORIGINS`, and is where shoppers land after 3-D
+/// Secure unless `SUCCESS_URL`/`DECLINE_URL` say otherwise.
+pub async fn bind_demo(
+    config: &mut Config,
+    listen: SocketAddr,
+) -> anyhow::Result<Option<DemoListener>> {
+    if !config.gateway.is_sandbox() {
+        return Ok(None);
+    }
+    let listener = TcpListener::bind(listen)
+        .await
+        .with_context(|| format!("cannot listen on {listen} (DEMO_LISTEN)"))?;
+    let address = listener
+        .local_addr()
+        .context("cannot read the demo shop's address")?;
+    let base = format!("http://{}", reachable(address));
+    let merchant = &mut config.merchant;
+    merchant.allowed_origins.push(base.clone());
+    let landing = format!("{base}/");
+    merchant.success_url.get_or_insert_with(|| landing.clone());
+    merchant.decline_url.get_or_insert(landing);
+    Ok(Some(DemoListener { listener, base }))
+}
+
+/// The emulator (configured from `template`) and demo shop (at `shop_url`, from
+/// [`bind_demo`]) for a server configured by `config` at `addresses`; `None` with a real
+/// gateway, which [`bind_demo`] answers with no shop.
 pub fn in_process(
     config: &Config,
     template: SandboxConfig,
     addresses: &Addresses,
+    shop_url: Option<&str>,
 ) -> Option<InProcess> {
-    config
-        .gateway
-        .base_url
-        .is_none()
-        .then(|| InProcess::new(template, host(config, addresses)))
+    let shop_url = shop_url.filter(|_| config.gateway.is_sandbox())?;
+    Some(InProcess::new(template, host(config, addresses, shop_url)))
 }
 
-/// Mounts `sandbox`: the emulator under [`PREFIX`], the shop on every other path.
-pub fn mount(sandbox: Option<InProcess>) -> Mounts {
-    sandbox.map_or_else(Mounts::default, |sandbox| Mounts {
-        gateway: Some((PREFIX.to_owned(), sandbox.gateway)),
-        site: Some(sandbox.shop),
-    })
+/// Mounts `sandbox`'s emulator under [`PREFIX`]; its shop router is returned to serve on the
+/// demo listener.
+pub fn mount(sandbox: Option<InProcess>) -> (Mounts, Option<Router>) {
+    sandbox.map_or_else(
+        || (Mounts::default(), None),
+        |sandbox| {
+            let mounts = Mounts {
+                gateway: Some((PREFIX.to_owned(), sandbox.gateway)),
+            };
+            (mounts, Some(sandbox.shop))
+        },
+    )
 }
 
 /// What the in-process emulator and shop need to know of the server at `addresses`.
-fn host(config: &Config, addresses: &Addresses) -> Host {
+fn host(config: &Config, addresses: &Addresses, shop_url: &str) -> Host {
     Host {
         public_url: addresses.public.clone(),
+        shop_url: shop_url.to_owned(),
         internal_url: addresses.internal.clone(),
         api_key: config.gateway.api_key.clone(),
         x_api_key: config.gateway.x_api_key.clone(),

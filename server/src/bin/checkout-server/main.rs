@@ -3,7 +3,8 @@
 //!
 //! - `checkout-server serve [--config checkout.toml]`: run the checkout server (configuration:
 //!   defaults, then the file, then environment variables; see `checkout_server::config`).
-//!   Without `GATEWAY_BASE_URL` the gateway emulator runs in-process: no real money.
+//!   Without `GATEWAY_BASE_URL` the gateway emulator runs in-process (no real money) and the
+//!   demo shop runs on `DEMO_LISTEN` (default 127.0.0.1:8081), a second origin.
 //! - `checkout-server sandbox --listen 127.0.0.1:8090 [--api-key K --x-api-key X]`: run the
 //!   gateway emulator alone, printing its base URL and the credentials it accepts.
 
@@ -18,6 +19,7 @@ use checkout_sandbox::api::API_PREFIX;
 use checkout_sandbox::faults::ArmedFault;
 use checkout_sandbox::{self as sandbox, DEFAULT_API_KEY, DEFAULT_X_API_KEY, SandboxConfig};
 use checkout_server::config::{Config, LogFormat};
+use checkout_server::serve::{Server, shutdown_signal};
 use clap::{Args, Parser, Subcommand};
 use secrecy::{ExposeSecret, SecretString};
 use tokio::net::TcpListener;
@@ -49,6 +51,10 @@ struct ServeArgs {
     /// variables override it.
     #[arg(long, value_name = "FILE", env = "CHECKOUT_CONFIG")]
     config: Option<PathBuf>,
+    /// Address of the demo shop, a second origin embedding the card form (only without
+    /// GATEWAY_BASE_URL); port 0 picks a free port.
+    #[arg(long, env = "DEMO_LISTEN", default_value = "127.0.0.1:8081")]
+    demo_listen: SocketAddr,
 }
 
 /// Options of `checkout-server sandbox`.
@@ -99,20 +105,46 @@ async fn main() -> anyhow::Result<()> {
 }
 
 /// Loads the configuration (a bad value stops here, naming its key), starts logging in the
-/// configured format and serves until SIGTERM or Ctrl-C.
+/// configured format, binds the server (and, in the sandbox, the demo shop) and serves until
+/// SIGTERM or Ctrl-C.
 async fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
-    let config = Config::load(args.config.as_deref(), &compose::emulator_defaults())
+    let mut config = Config::load(args.config.as_deref(), &compose::emulator_defaults())
         .context("configuration")?;
     checkout_server::logging::init(config.log_format).context("cannot start logging")?;
+    let listener = TcpListener::bind(config.listen)
+        .await
+        .with_context(|| format!("cannot listen on {} (LISTEN)", config.listen))?;
+    let demo = compose::bind_demo(&mut config, args.demo_listen).await?;
     let composed = config.clone();
-    let mounts = move |addresses: &_| {
-        compose::mount(compose::in_process(
+    let shop_url = demo.as_ref().map(|demo| demo.base.clone());
+    let mut shop = None;
+    let server = Server::build(config, listener, |addresses| {
+        let sandbox = compose::in_process(
             &composed,
             SandboxConfig::default(),
             addresses,
-        ))
-    };
-    checkout_server::serve::serve(config, mounts).await
+            shop_url.as_deref(),
+        );
+        let (mounts, site) = compose::mount(sandbox);
+        shop = site;
+        mounts
+    })
+    .await?;
+    let shop_task = demo
+        .zip(shop)
+        .map(|(demo, shop)| tokio::spawn(async move { axum::serve(demo.listener, shop).await }));
+    let shop_page =
+        shop_url.map(|url| format!("{url}/  (its own origin, embedding the card form)"));
+    let beside: Vec<_> = shop_page
+        .iter()
+        .map(|page| ("demo shop", page.as_str()))
+        .collect();
+    server.print_banner(&beside);
+    let served = server.run(shutdown_signal()).await;
+    if let Some(task) = shop_task {
+        task.abort();
+    }
+    served
 }
 
 async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {

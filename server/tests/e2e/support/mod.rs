@@ -4,6 +4,7 @@
 pub mod browser;
 pub mod embed_pages;
 pub mod form;
+pub mod framing_pages;
 pub mod merchant;
 pub mod net;
 pub mod page;

@@ -372,8 +372,9 @@ impl Page {
         value.as_str().unwrap_or_default().to_owned()
     }
 
-    /// Runs `script` in the page and returns its value.
+    /// Runs `script` in the top-level page (not the card form's frame) and returns its value.
     pub async fn eval(&self, script: &str) -> Value {
+        self.to_page().await;
         self.client
             .execute(script, vec![])
             .await

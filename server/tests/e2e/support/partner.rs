@@ -6,6 +6,7 @@
 use serde_json::json;
 
 use super::embed_pages::{checkout_page, isolated_page, landing_page};
+use super::framing_pages::{direct_page, framed_page, outer_page};
 use super::merchant::{Emulator, Merchant};
 use super::server::{Process, ServeOptions};
 use super::site::{Bundle, StaticSite, dist};
@@ -47,6 +48,9 @@ impl PartnerRig {
                 ("/embed.html", checkout_page(&bundle)),
                 ("/done.html", landing_page(&bundle)),
                 ("/isolated.html", isolated_page()),
+                ("/framed.html", framed_page()),
+                ("/outer.html", outer_page()),
+                ("/direct.html", direct_page()),
             ],
         );
         let emulator_process = match emulator_at {
@@ -116,6 +120,15 @@ impl PartnerRig {
     pub fn isolated_url(&self, session: &str, secret: &str) -> String {
         format!(
             "{}/isolated.html?session={session}&secret={secret}&server={}",
+            self.partner.base, self.server.base
+        )
+    }
+
+    /// The partner's page embedding the form through `/checkout.js` in light DOM
+    /// (support/framing_pages.rs).
+    pub fn framed_url(&self, session: &str, secret: &str) -> String {
+        format!(
+            "{}/framed.html?session={session}&secret={secret}&server={}",
             self.partner.base, self.server.base
         )
     }

@@ -32,6 +32,8 @@ pub struct Process {
     pub port: u16,
     /// `http://127.0.0.1:<port>`.
     pub base: String,
+    /// The demo shop's `http://127.0.0.1:<port>` (`DEMO_LISTEN`; in-process emulator only).
+    pub demo: Option<String>,
     dir: std::sync::Arc<tempfile::TempDir>,
 }
 
@@ -45,13 +47,16 @@ pub struct ServeOptions {
 }
 
 impl Process {
-    /// Starts `checkout-server serve` on a free port with a fresh SQLite database, the demo
-    /// pages from `dist/`, and a reconciler that looks every second.
+    /// Starts `checkout-server serve` on a free port with a fresh SQLite database, the
+    /// component from `dist/`, the demo shop on a second free port (its own origin) and a
+    /// reconciler that looks every second.
     pub fn serve(options: ServeOptions) -> Self {
         let dir = std::sync::Arc::new(tempfile::tempdir().expect("temp dir"));
         let port = free_port();
+        let demo_port = free_port();
         let mut env = vec![
             ("LISTEN".to_owned(), format!("127.0.0.1:{port}")),
+            ("DEMO_LISTEN".to_owned(), format!("127.0.0.1:{demo_port}")),
             (
                 "DATABASE_URL".to_owned(),
                 dir.path().join("checkout.db").display().to_string(),
@@ -68,14 +73,20 @@ impl Process {
             env.push(("GATEWAY_X_API_KEY".into(), SANDBOX_X_API_KEY.into()));
             env.push(("GATEWAY_MERCHANT_ID".into(), "e2e-merchant".into()));
         }
+        let demo = options
+            .gateway
+            .is_none()
+            .then(|| format!("http://127.0.0.1:{demo_port}"));
         env.extend(options.env);
-        Self::spawn(
+        let mut process = Self::spawn(
             vec!["serve".into()],
             env,
             port,
             dir,
             "checkout-server listening on",
-        )
+        );
+        process.demo = demo;
+        process
     }
 
     /// Starts the emulator alone (`checkout-server sandbox`) on a free port, with fast webhook
@@ -118,6 +129,7 @@ impl Process {
             starts: 0,
             port,
             base: format!("http://127.0.0.1:{port}"),
+            demo: None,
             dir,
         };
         process.start();

@@ -1,5 +1,5 @@
-//! The demo shop as its visitors see it: `checkout-server serve` with the in-process emulator
-//! serving `dist/` (www/index.html and shop.js) and its sandbox-only shop backend, plus the
+//! The demo shop as its visitors see it: `checkout-server serve` with the in-process emulator,
+//! the card form from `dist/` and the sandbox-only shop on a second origin, plus the
 //! merchant and emulator views to check outcomes against.
 
 use std::time::Duration;
@@ -32,9 +32,18 @@ impl DemoShop {
         }
     }
 
-    /// The shop's front page.
+    /// The shop's front page (on its own origin).
     pub fn home(&self) -> String {
-        format!("{}/", self.server.base)
+        let demo = self.server.demo.as_deref();
+        format!("{}/", demo.expect("the sandbox runs the demo shop"))
+    }
+
+    /// The shop's catalogue (`GET /demo/catalogue`, as its page reads it).
+    pub async fn catalogue(&self) -> serde_json::Value {
+        let url = format!("{}demo/catalogue", self.home());
+        let answer = reqwest::get(&url).await.expect("the shop answers");
+        assert!(answer.status().is_success(), "{url}: {}", answer.status());
+        answer.json().await.expect("catalogue JSON")
     }
 
     /// Opens the shop, clicks the item's button and waits for the checkout; returns the

@@ -1,6 +1,6 @@
 //! Shared helpers of the checkout-server end-to-end tests: the whole server (with the
-//! in-process emulator mounted under `/_sandbox`) on 127.0.0.1:0 over a fresh SQLite file or
-//! Postgres schema, a tiny "shop" that receives the final landing redirects, a merchant
+//! in-process emulator mounted under `/_sandbox`, and the demo shop on a second listener) on
+//! 127.0.0.1:0 over a fresh SQLite file or Postgres schema, a tiny "shop" that receives the final landing redirects, a merchant
 //! client, a browser-like client that follows redirects and submits the ACS form, and
 //! request bodies.
 //!
@@ -100,6 +100,9 @@ pub struct Harness {
     pub sandbox: SandboxState,
     /// The landing pages' server.
     pub shop: Shop,
+    /// The demo shop's base URL (`http://127.0.0.1:<port>`, its own listener); `None` with a
+    /// real gateway.
+    pub demo: Option<String>,
     /// A client that never follows redirects.
     pub api: reqwest::Client,
     /// A client that follows redirects, like a browser.
@@ -112,6 +115,7 @@ pub struct Harness {
     postgres_schema: Option<String>,
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<anyhow::Result<()>>>,
+    demo_task: Option<JoinHandle<std::io::Result<()>>>,
     _dir: Option<tempfile::TempDir>,
 }
 
@@ -178,20 +182,30 @@ impl Harness {
         ];
         pairs.retain(|(key, _)| !extra.iter().any(|(k, _)| k == key));
         pairs.extend_from_slice(extra);
-        let config = Config::from_pairs(&pairs, &compose::emulator_defaults())
+        let mut config = Config::from_pairs(&pairs, &compose::emulator_defaults())
             .expect("test configuration is valid");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
+        let demo_listener = compose::bind_demo(&mut config, ([127, 0, 0, 1], 0).into())
+            .await
+            .expect("bind the demo shop");
+        let demo = demo_listener.as_ref().map(|demo| demo.base.clone());
         let mut emulator = None;
+        let mut demo_site = None;
         let composed = config.clone();
         let server = Server::build(config, listener, |addresses| {
-            let sandbox = compose::in_process(&composed, fast_config(), addresses);
+            let sandbox = compose::in_process(&composed, fast_config(), addresses, demo.as_deref());
             emulator = sandbox.as_ref().map(|sandbox| sandbox.state.clone());
-            compose::mount(sandbox)
+            let (mounts, site) = compose::mount(sandbox);
+            demo_site = site;
+            mounts
         })
         .await
         .expect("server builds");
+        let demo_task = demo_listener.zip(demo_site).map(|(demo, site)| {
+            tokio::spawn(async move { axum::serve(demo.listener, site).await })
+        });
         let base = server.base_url().to_owned();
         let state = server.state().clone();
         let sandbox = emulator.unwrap_or_else(|| {
@@ -206,6 +220,8 @@ impl Harness {
             state,
             sandbox,
             shop,
+            demo,
+            demo_task,
             api: reqwest::Client::builder()
                 .redirect(Policy::none())
                 .build()
@@ -224,6 +240,9 @@ impl Harness {
     /// Stops the server gracefully and waits until it has stopped (once; later calls do
     /// nothing).
     pub async fn stop(&mut self) {
+        if let Some(demo) = self.demo_task.take() {
+            demo.abort();
+        }
         if let Some(shutdown) = self.shutdown.take() {
             let _ = shutdown.send(());
         }

@@ -1,20 +1,27 @@
 //! The demo shop's backend (`server/sandbox/src/demo/`): only there with the in-process emulator; its
 //! sessions are priced by the server and tied to the shopper's cookie; its customer tokens
 //! open the self-service API; the landing after 3-D Secure shows only the shopper's own order;
-//! cross-site POSTs are refused; unknown files are the API's 404.
+//! cross-site POSTs are refused; the shop is its own origin, allowed to embed the form.
 
 use reqwest::Method;
 use reqwest::header::{COOKIE, LOCATION, ORIGIN, SET_COOKIE};
 use serde_json::{Value, json};
+
+use checkout_server::config::Config;
 
 use crate::api::support::{Backend, Harness};
 
 const ALICE: &str = "demo_customer=demo-0123456789abcdef0123456789abcdef";
 const BOB: &str = "demo_customer=demo-fedcba9876543210fedcba9876543210";
 
+/// The demo shop's base URL (its own listener, another origin than checkout-server's).
+fn shop(h: &Harness) -> &str {
+    h.demo.as_deref().expect("the sandbox runs the demo shop")
+}
+
 async fn post(h: &Harness, path: &str, cookie: &str, body: Value) -> reqwest::Response {
     h.api
-        .post(format!("{}{path}", h.base))
+        .post(format!("{}{path}", shop(h)))
         .header(COOKIE, cookie)
         .json(&body)
         .send()
@@ -27,7 +34,7 @@ async fn sessions_are_priced_by_the_server_and_tied_to_the_shopper() {
     let h = Harness::start(Backend::Sqlite).await;
     let catalogue = h
         .api
-        .get(format!("{}/demo/catalogue", h.base))
+        .get(format!("{}/demo/catalogue", shop(&h)))
         .send()
         .await
         .expect("catalogue");
@@ -110,7 +117,7 @@ async fn sessions_are_priced_by_the_server_and_tied_to_the_shopper() {
 
     let cross_site = h
         .api
-        .post(format!("{}/demo/sessions", h.base))
+        .post(format!("{}/demo/sessions", shop(&h)))
         .header(COOKIE, ALICE)
         .header(ORIGIN, "http://evil.example")
         .json(&json!({"item": "tshirt"}))
@@ -149,7 +156,7 @@ async fn the_landing_and_the_order_show_only_the_shoppers_own_order() {
         .expect("json");
     let id = created["id"].as_str().expect("id");
     let secret = created["client_secret"].as_str().expect("secret");
-    let landing = format!("{}/?checkout=paid&session_id={id}&payment_id=p", h.base);
+    let landing = format!("{}/?checkout=paid&session_id={id}&payment_id=p", shop(&h));
     let own = h
         .api
         .get(&landing)
@@ -189,7 +196,7 @@ async fn the_landing_and_the_order_show_only_the_shoppers_own_order() {
 
     let order = |cookie: &'static str| {
         h.api
-            .get(format!("{}/demo/orders/{id}", h.base))
+            .get(format!("{}/demo/orders/{id}", shop(&h)))
             .header(COOKIE, cookie)
             .send()
     };
@@ -204,15 +211,31 @@ async fn the_landing_and_the_order_show_only_the_shoppers_own_order() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_page_embeds_the_form_from_the_checkout_server_and_unknown_paths_stay_404() {
+async fn the_page_on_its_own_origin_embeds_the_form_from_the_checkout_server() {
     let h = Harness::start(Backend::Sqlite).await;
+    let demo = shop(&h).to_owned();
+    assert_ne!(
+        demo, h.base,
+        "the shop is another origin than checkout-server"
+    );
+    assert!(
+        h.state.config.merchant.allowed_origins.contains(&demo),
+        "the shop's origin may embed the form: {:?}",
+        h.state.config.merchant.allowed_origins
+    );
     let home = h
         .api
-        .get(format!("{}/", h.base))
+        .get(format!("{}/", shop(&h)))
         .send()
         .await
         .expect("home");
     assert_eq!(home.status(), 200);
+    assert_eq!(
+        home.headers()
+            .get("x-content-type-options")
+            .map(|v| v.as_bytes()),
+        Some(&b"nosniff"[..])
+    );
     let policy = home
         .headers()
         .get("content-security-policy")
@@ -234,7 +257,7 @@ async fn the_page_embeds_the_form_from_the_checkout_server_and_unknown_paths_sta
     for encoding in ["br", "gzip"] {
         let css = h
             .api
-            .get(format!("{}/shop.js", h.base))
+            .get(format!("{}/shop.js", shop(&h)))
             .header("accept-encoding", encoding)
             .send()
             .await
@@ -248,21 +271,20 @@ async fn the_page_embeds_the_form_from_the_checkout_server_and_unknown_paths_sta
     }
     let missing = h
         .api
-        .get(format!("{}/no-such-file.js", h.base))
+        .get(format!("{}/no-such-file.js", shop(&h)))
         .send()
         .await
         .expect("missing");
     assert_eq!(missing.status(), 404);
     let missing: Value = missing.json().await.expect("the API's error shape");
     assert_eq!(missing["error"]["code"], "not_found");
-    let post_unknown = h
+    let api_on_shop = h
         .api
-        .post(format!("{}/v1/nowhere", h.base))
-        .json(&json!({}))
+        .get(format!("{demo}/v1/checkout/nowhere"))
         .send()
         .await
-        .expect("post");
-    assert_eq!(post_unknown.status(), 404);
+        .expect("get");
+    assert_eq!(api_on_shop.status(), 404, "the shop's origin serves no API");
     h.finish().await;
 }
 
@@ -278,6 +300,7 @@ async fn with_a_real_gateway_there_is_no_demo() {
         ],
     )
     .await;
+    assert_eq!(h.demo, None, "no demo shop listens");
     for path in ["/demo/catalogue", "/"] {
         let answer = h
             .api
@@ -287,7 +310,39 @@ async fn with_a_real_gateway_there_is_no_demo() {
             .expect("get");
         assert_eq!(answer.status(), 404, "{path}");
     }
-    let create = post(&h, "/demo/sessions", ALICE, json!({"item": "tshirt"})).await;
-    assert_eq!(create.status(), 404);
     h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_shop_is_allowed_and_is_where_shoppers_land_unless_configured() {
+    let defaults = crate::compose::emulator_defaults();
+    let loopback = ([127, 0, 0, 1], 0).into();
+    let mut config = Config::from_pairs(&[], &defaults).expect("defaults are valid");
+    let demo = crate::compose::bind_demo(&mut config, loopback)
+        .await
+        .expect("bind")
+        .expect("the sandbox has a demo shop");
+    let landing = format!("{}/", demo.base);
+    assert_eq!(
+        config.merchant.allowed_origins,
+        std::slice::from_ref(&demo.base)
+    );
+    assert_eq!(
+        config.merchant.success_url.as_deref(),
+        Some(landing.as_str())
+    );
+    assert_eq!(
+        config.merchant.decline_url.as_deref(),
+        Some(landing.as_str())
+    );
+
+    let configured = [("SUCCESS_URL", "https://shop.example/thanks")];
+    let mut config = Config::from_pairs(&configured, &defaults).expect("valid");
+    crate::compose::bind_demo(&mut config, loopback)
+        .await
+        .expect("bind");
+    assert_eq!(
+        config.merchant.success_url.as_deref(),
+        Some("https://shop.example/thanks")
+    );
 }

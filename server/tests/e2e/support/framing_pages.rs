@@ -1,0 +1,156 @@
+//! Pages that test who may frame the card form and who may talk to it. They are served by the
+//! partner's site (an allowed origin) and by an outsider's site (an origin not in
+//! `ALLOWED_ORIGINS`):
+//! - `/framed.html` embeds the form through `/checkout.js` and relays every event of the
+//!   element to its parent window, so a page framing it can list them;
+//! - `/outer.html` frames another page and lists what it relays in `#relayed`;
+//! - `/direct.html` puts the form's document in a light-DOM frame beside `/meddler.html`, an
+//!   outsider's ad frame that keeps posting `locale` messages to every frame of its parent.
+
+/// `/framed.html?session=..&secret=..&server=..`: the form through `/checkout.js` in light
+/// DOM; events go to `#events` and, when framed, to the parent (`{relay: name, detail}`).
+pub fn framed_page() -> String {
+    r#"<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Partner shop: framed checkout</title></head>
+<body>
+<h1>Partner shop: framed checkout</h1>
+<div id="checkout"></div>
+<ol id="events"></ol>
+<script>
+const params = new URLSearchParams(location.search);
+const server = params.get('server');
+const loader = document.createElement('script');
+loader.src = server + '/checkout.js';
+loader.onload = () => {
+  const element = document.createElement('card-checkout');
+  element.setAttribute('session', params.get('session'));
+  element.setAttribute('client-secret', params.get('secret'));
+  element.setAttribute('locale', 'en');
+  for (const name of ['ready', 'change', 'submit', 'success', 'error']) {
+    element.addEventListener(name, (event) => {
+      const item = document.createElement('li');
+      item.dataset.event = name;
+      item.textContent = name + ' ' + JSON.stringify(event.detail ?? null);
+      document.getElementById('events').append(item);
+      if (parent !== window) parent.postMessage({ relay: name, detail: event.detail ?? null }, '*');
+    });
+  }
+  document.getElementById('checkout').append(element);
+};
+document.head.append(loader);
+</script>
+</body>
+</html>
+"#
+    .to_owned()
+}
+
+/// `/outer.html?src=URL`: frames `src` and lists each `{relay}` message it sends as
+/// `<li data-event=NAME>` in `#relayed`.
+pub fn outer_page() -> String {
+    r#"<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>A page framing the shop</title></head>
+<body>
+<h1>A page framing the shop</h1>
+<ol id="relayed"></ol>
+<script>
+const frame = document.createElement('iframe');
+frame.src = new URLSearchParams(location.search).get('src');
+frame.title = 'Shop';
+frame.style.cssText = 'width:100%;height:900px';
+addEventListener('message', (event) => {
+  if (event.source !== frame.contentWindow || typeof event.data.relay !== 'string') return;
+  const item = document.createElement('li');
+  item.dataset.event = event.data.relay;
+  item.textContent = event.data.relay + ' ' + JSON.stringify(event.data.detail);
+  document.getElementById('relayed').append(item);
+});
+document.body.append(frame);
+</script>
+</body>
+</html>
+"#
+    .to_owned()
+}
+
+/// `/direct.html?session=..&secret=..&server=..&meddler=URL`: the form's document in a
+/// light-DOM `<iframe>` the page POSTs into itself (as `/checkout.js` does inside its shadow
+/// root, where no other frame could find it), with `meddler` framed beside it. The page lists
+/// the form's events in `#events` and shows in `#meddled` how many messages the meddler says
+/// it has sent to a frame other than itself.
+pub fn direct_page() -> String {
+    r#"<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Partner shop: the form beside an ad</title></head>
+<body>
+<h1>Partner shop: the form beside an ad</h1>
+<iframe name="card-checkout-direct" title="Card payment" style="width:100%;height:700px;border:0"></iframe>
+<ol id="events"></ol>
+<p id="meddled">0</p>
+<script>
+const params = new URLSearchParams(location.search);
+const server = params.get('server');
+const form = document.createElement('form');
+form.method = 'post';
+form.action = server + '/frame/';
+form.target = 'card-checkout-direct';
+const fields = { origin: location.origin, session: params.get('session'),
+  client_secret: params.get('secret'), locale: 'en', theme: '{}' };
+for (const [name, value] of Object.entries(fields)) {
+  const input = document.createElement('input');
+  input.type = 'hidden';
+  input.name = name;
+  input.value = value;
+  form.append(input);
+}
+document.body.append(form);
+form.submit();
+const ad = document.createElement('iframe');
+ad.src = params.get('meddler');
+ad.title = 'Advertisement';
+document.body.append(ad);
+addEventListener('message', (event) => {
+  const data = event.data || {};
+  if (event.source === ad.contentWindow && typeof data.meddled === 'number') {
+    document.getElementById('meddled').textContent = String(data.meddled);
+  } else if (event.origin === new URL(server).origin && data.type === 'event') {
+    const item = document.createElement('li');
+    item.dataset.event = data.name;
+    document.getElementById('events').append(item);
+  }
+});
+</script>
+</body>
+</html>
+"#
+    .to_owned()
+}
+
+/// `/meddler.html`: every 50 ms posts `{cc: "card-checkout", type: "locale", locale: "de"}`
+/// to every other frame of its parent (the card form's among them) and tells the parent how
+/// many it has sent (`{meddled: n}`).
+pub fn meddler_page() -> String {
+    r#"<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Advertisement</title></head>
+<body>
+<p>Advertisement</p>
+<script>
+let sent = 0;
+setInterval(() => {
+  for (let i = 0; i < parent.length; i++) {
+    if (parent.frames[i] !== window) {
+      parent.frames[i].postMessage({ cc: 'card-checkout', type: 'locale', locale: 'de' }, '*');
+      sent += 1;
+    }
+  }
+  parent.postMessage({ meddled: sent }, '*');
+}, 50);
+</script>
+</body>
+</html>
+"#
+    .to_owned()
+}
