@@ -11,6 +11,7 @@
 
 mod support;
 
+mod autofill;
 mod declines;
 mod faults;
 mod frame_origins;

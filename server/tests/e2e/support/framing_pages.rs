@@ -4,6 +4,8 @@
 //! - `/framed.html` embeds the form through `/checkout.js` and relays every event of the
 //!   element to its parent window, so a page framing it can list them;
 //! - `/outer.html` frames another page and lists what it relays in `#relayed`;
+//! - `/top.html` opens the form's document as the whole page (Chromium's DevTools reach its
+//!   inputs there, which they cannot in a frame of another origin);
 //! - `/direct.html` puts the form's document in a light-DOM frame beside `/meddler.html`, an
 //!   outsider's ad frame that keeps posting `locale` messages to every frame of its parent.
 
@@ -148,6 +150,36 @@ setInterval(() => {
   }
   parent.postMessage({ meddled: sent }, '*');
 }, 50);
+</script>
+</body>
+</html>
+"#
+    .to_owned()
+}
+
+/// `/top.html?session=..&secret=..&server=..`: POSTs the loader's fields to
+/// `{server}/frame/` with this page as the target, so the form's document replaces it.
+pub fn top_page() -> String {
+    r#"<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Partner shop: the form as the page</title></head>
+<body>
+<script>
+const params = new URLSearchParams(location.search);
+const form = document.createElement('form');
+form.method = 'post';
+form.action = params.get('server') + '/frame/';
+const fields = { origin: location.origin, session: params.get('session'),
+  client_secret: params.get('secret'), locale: 'en', theme: '{}' };
+for (const [name, value] of Object.entries(fields)) {
+  const input = document.createElement('input');
+  input.type = 'hidden';
+  input.name = name;
+  input.value = value;
+  form.append(input);
+}
+document.body.append(form);
+form.submit();
 </script>
 </body>
 </html>

@@ -2,6 +2,7 @@
 //! server processes, a second origin, the page helpers, and the back-office views.
 
 pub mod browser;
+pub mod cdp;
 pub mod embed_pages;
 pub mod form;
 pub mod framing_pages;

@@ -6,7 +6,7 @@
 use serde_json::json;
 
 use super::embed_pages::{checkout_page, isolated_page, landing_page};
-use super::framing_pages::{direct_page, framed_page, outer_page};
+use super::framing_pages::{direct_page, framed_page, outer_page, top_page};
 use super::merchant::{Emulator, Merchant};
 use super::server::{Process, ServeOptions};
 use super::site::{Bundle, StaticSite, dist};
@@ -51,6 +51,7 @@ impl PartnerRig {
                 ("/framed.html", framed_page()),
                 ("/outer.html", outer_page()),
                 ("/direct.html", direct_page()),
+                ("/top.html", top_page()),
             ],
         );
         let emulator_process = match emulator_at {
@@ -129,6 +130,14 @@ impl PartnerRig {
     pub fn framed_url(&self, session: &str, secret: &str) -> String {
         format!(
             "{}/framed.html?session={session}&secret={secret}&server={}",
+            self.partner.base, self.server.base
+        )
+    }
+
+    /// The partner's page that opens the form's document as the whole page.
+    pub fn top_url(&self, session: &str, secret: &str) -> String {
+        format!(
+            "{}/top.html?session={session}&secret={secret}&server={}",
             self.partner.base, self.server.base
         )
     }
