@@ -1,10 +1,10 @@
 //! Scenario: Chromium's own autofill fills the whole card form in one action. A saved card
 //! (number, name, expiry, CVC) is offered on the card number field through DevTools'
 //! `Autofill.trigger`, the path the browser's dropdown takes; every card field of the form
-//! fills at once, the form formats what it got and flags nothing. The form's document is opened as
-//! the page itself: DevTools cannot reach into a frame of another origin, and the frame holds
-//! exactly this document (paying from there is the other scenarios' part: without a page
-//! around it, no one takes the 3-D Secure redirect the frame hands over).
+//! fills at once, and the form formats what it got and flags nothing. The form's document is
+//! opened as the page itself: DevTools cannot reach into a frame of another origin, and the
+//! frame holds exactly this document (paying from there is the other scenarios' part: without
+//! a page around it, no one takes the 3-D Secure redirect the frame hands over).
 
 use serde_json::json;
 
