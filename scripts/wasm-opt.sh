@@ -6,7 +6,10 @@
 #!     wasm-opt off for that reason);
 #!   - the wasm-bindgen JS glue and its snippets through terser (trunk's built-in minifier cannot
 #!     parse the glue and leaves it as is);
-#!   - the `integrity` hashes dist/index.html carries for the files it changed.
+#!   - the `integrity` hashes dist/index.html carries for the files it changed;
+#!   - a brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy of every wasm, JS, CSS
+#!     and JSON file, which checkout-server sends to browsers that accept them (compressed
+#!     once here rather than on every request, and tighter than on-the-fly compression).
 #! The tools are npm packages pinned in tools/package.json, installed into tools/node_modules.
 #! -O1 because the higher levels shrink the raw wasm but grow its gzip/brotli size (they inline
 #! and reorder code that LLVM's opt-level "z" already laid out compactly).
@@ -98,4 +101,21 @@ for (const file of files) {
 }
 fs.writeFileSync(page, html);
 EOF
-say "optimized $dist/ (integrity hashes in $dist/index.html updated)"
+# Precompressed copies, served by checkout-server's /frame/ (ServeDir's precompressed files).
+node - "$dist" <<'EOF'
+const fs = require("fs");
+const path = require("path");
+const zlib = require("zlib");
+const walk = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+  const file = path.join(dir, entry.name);
+  return entry.isDirectory() ? walk(file) : [file];
+});
+for (const file of walk(process.argv[2]).filter((f) => /\.(wasm|js|css|json)$/.test(f))) {
+  const body = fs.readFileSync(file);
+  fs.writeFileSync(file + ".gz", zlib.gzipSync(body, { level: 9 }));
+  fs.writeFileSync(file + ".br", zlib.brotliCompressSync(body, {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+  }));
+}
+EOF
+say "optimized $dist/ (integrity hashes in $dist/index.html updated; .br and .gz copies written)"

@@ -1,94 +1,89 @@
-//! Page load of the checkout form in headless Chromium, beside a plain HTML card form served
-//! the same way (same static server, same machine), and the bytes the checkout page transfers.
+//! Page load of the card form in headless Chromium, as a shopper waits for it: frame mode (the
+//! shop's page loads `/checkout.js`, the form runs in checkout-server's frame), inline mode
+//! (the component in the shop's own page) and a plain HTML card form, each unthrottled and
+//! throttled like a slow phone (DevTools: 4× CPU, 1.6 Mbps down / 750 Kbps up, 150 ms RTT).
 //!
-//! For each run a fresh Chromium profile (cold cache) opens the page; the time is read in the
-//! page, from navigation start (`performance.timeOrigin`):
-//! - checkout: the moment after the component's `ready` event when `#cc-number` exists (in
-//!   its shadow root) and is enabled, i.e. a person could start typing;
-//! - plain form: `domInteractive` of the navigation (its inputs work from then on).
+//! Every run is a fresh Chromium profile (cold cache). Two moments, in milliseconds after the
+//! top page's navigation start, recorded in the browser by a watcher injected into every
+//! document (`page_load/scripts.rs`):
+//! - **first input typeable**: the first animation frame with an enabled, rendered card
+//!   number input, wherever it is (top page, shadow root or card frame);
+//! - **component ready**: the element's `ready` event on the shop's page.
 //!
-//! Bytes: the Resource Timing `transferSize` (and `encodedBodySize`) of the document and every
-//! resource it loaded, summed; cross-origin API answers without `Timing-Allow-Origin` report 0
-//! and are counted separately.
+//! Chromium runs with site isolation off, so the card frame shares the page's process and the
+//! DevTools throttling and watcher reach it; this is also how Chrome on Android runs
+//! cross-origin frames on most phones.
 //!
-//! Run: `cargo bench -p checkout-server --bench page_load [-- --runs 10]` after
-//! `trunk build --release`. Needs Chromium and chromedriver (skips with a notice otherwise).
+//! Run: `cargo bench -p checkout-server --bench page_load [-- --runs 10]` after the release
+//! build of the component (`trunk build --release && scripts/wasm-opt.sh`). Needs Chromium and
+//! chromedriver (skips with a notice otherwise).
 
 #[allow(dead_code)]
 #[path = "../tests/e2e/support/mod.rs"]
 mod support;
 
+#[path = "page_load/scripts.rs"]
+mod scripts;
+
 use std::time::Duration;
 
+use fantoccini::Client;
 use serde_json::{Value, json};
 use support::browser::Browser;
+use support::cdp;
 use support::embed_pages::checkout_page;
+use support::framing_pages::framed_page;
 use support::merchant::Merchant;
-use support::page::Page;
 use support::server::{Process, ServeOptions};
 use support::site::{Bundle, StaticSite};
 
-/// Records, in the page, when the card number input became usable after `ready`.
-const WATCH_READY: &str = r#"
-const done = arguments[arguments.length - 1];
-function deep(selector) {
-  const roots = [document];
-  while (roots.length) {
-    const root = roots.shift();
-    const hit = root.querySelector(selector);
-    if (hit) return hit;
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
-  }
-  return null;
-}
-function check() {
-  const input = deep('#cc-number');
-  if (input && !input.disabled && document.querySelector('#events li[data-event=ready]')) {
-    done(performance.now());
-  } else {
-    requestAnimationFrame(check);
-  }
-}
-check();
-"#;
+/// Chromium flags of every run: the card frame in the page's process.
+const SAME_PROCESS_FRAMES: &[&str] = &[
+    "--disable-site-isolation-trials",
+    "--disable-features=IsolateOrigins,site-per-process",
+];
 
-/// Sums the document's and its resources' sizes.
-const BYTES: &str = r#"
-const entries = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'));
-let transfer = 0, encoded = 0, hidden = 0;
-const byType = {};
-for (const e of entries) {
-  transfer += e.transferSize; encoded += e.encodedBodySize;
-  if (e.transferSize === 0 && e.encodedBodySize === 0) hidden += 1;
-  const kind = e.initiatorType || 'navigation';
-  byType[kind] = (byType[kind] || 0) + e.transferSize;
-}
-return { transfer, encoded, hidden, count: entries.length, byType };
-"#;
-
-struct Options {
-    runs: usize,
+/// How the form reaches the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Frame,
+    Inline,
+    Plain,
 }
 
-impl Options {
-    fn from_args() -> Self {
-        let mut options = Self { runs: 10 };
-        let mut args = std::env::args().skip(1);
-        while let Some(arg) = args.next() {
-            if arg == "--runs" {
-                options.runs = args
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .filter(|n| *n > 0)
-                    .unwrap_or_else(|| panic!("--runs needs a positive number"));
-            }
+impl Mode {
+    const ALL: [Self; 3] = [Self::Frame, Self::Inline, Self::Plain];
+
+    fn label(self) -> &'static str {
+        match self {
+            Self::Frame => "frame (/checkout.js)",
+            Self::Inline => "inline component",
+            Self::Plain => "plain HTML form",
         }
-        options
     }
 }
 
+/// What one run measured.
+struct Sample {
+    typeable: f64,
+    ready: Option<f64>,
+}
+
+/// Every sample, by mode and throttling.
+#[derive(Default)]
+struct Samples {
+    typeable: [[Vec<f64>; 2]; 3],
+    ready: [[Vec<f64>; 2]; 3],
+}
+
+struct Rig {
+    site: StaticSite,
+    server: Process,
+    merchant: Merchant,
+}
+
 fn main() {
-    let options = Options::from_args();
+    let runs = runs_from_args();
     let Some(tools) = support::tools::browser_tools() else {
         return;
     };
@@ -97,118 +92,227 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
-    runtime.block_on(measure(&tools, &options));
+    runtime.block_on(measure(&tools, runs));
 }
 
-async fn measure(tools: &support::tools::Tools, options: &Options) {
+fn runs_from_args() -> usize {
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--runs" {
+            return args
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("--runs takes a number");
+        }
+    }
+    10
+}
+
+async fn measure(tools: &support::tools::Tools, runs: usize) {
     let dist = support::tools::require_dist();
     let bundle = Bundle::find(&dist);
     let site = StaticSite::start(
         &dist,
         vec![
             ("/checkout.html", checkout_page(&bundle)),
-            ("/plain.html", plain_form_page()),
+            ("/framed.html", framed_page()),
+            ("/plain.html", scripts::plain_form_page()),
         ],
     );
     let server = Process::serve(ServeOptions {
         gateway: None,
         env: vec![("ALLOWED_ORIGINS".into(), site.base.clone())],
     });
-    let merchant = Merchant::new(&server.base);
-
-    let mut checkout_ms = Vec::new();
-    let mut plain_ms = Vec::new();
-    let mut bytes = Value::Null;
-    for run in 0..options.runs {
-        let (session, secret) = merchant
-            .create_session(json!({
-                "amount": 1850, "currency": "EUR",
-                "reference": format!("bench-{run}-{}", uuid::Uuid::new_v4().simple()),
-            }))
-            .await;
-        let url = format!(
-            "{}/checkout.html?session={session}&secret={secret}&server={}",
-            site.base, server.base
-        );
-        let browser = Browser::open(tools).await;
-        let page = Page::new(browser.client.clone(), "bench");
-        page.client
-            .update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
-                Some(Duration::from_secs(60)),
-                Some(Duration::from_secs(60)),
-                Some(Duration::ZERO),
-            ))
-            .await
-            .expect("timeouts");
-        page.goto(&url).await;
-        let ready = page
-            .client
-            .execute_async(WATCH_READY, vec![])
-            .await
-            .expect("form became ready");
-        checkout_ms.push(ready.as_f64().expect("a time"));
-        if run == 0 {
-            bytes = page.eval(BYTES).await;
+    let rig = Rig {
+        merchant: Merchant::new(&server.base),
+        site,
+        server,
+    };
+    let mut samples = Samples::default();
+    let mut bytes = Vec::new();
+    for run in 0..runs {
+        for (throttle, throttled) in [false, true].into_iter().enumerate() {
+            for (index, mode) in Mode::ALL.into_iter().enumerate() {
+                let browser = Browser::open_with(tools, SAME_PROCESS_FRAMES).await;
+                let sample = load(&browser.client, &rig, mode, throttled).await;
+                if run == 0 && !throttled && mode != Mode::Plain {
+                    bytes.push((mode, transferred(&browser.client, mode).await));
+                }
+                browser.close().await;
+                samples.typeable[index][throttle].push(sample.typeable);
+                if let Some(ready) = sample.ready {
+                    samples.ready[index][throttle].push(ready);
+                }
+            }
         }
-        browser.close().await;
-
-        let browser = Browser::open(tools).await;
-        let page = Page::new(browser.client.clone(), "bench");
-        page.goto(&format!("{}/plain.html", site.base)).await;
-        page.find_ready("#cc-number").await;
-        let interactive = page
-            .eval("return performance.getEntriesByType('navigation')[0].domInteractive;")
-            .await;
-        plain_ms.push(interactive.as_f64().expect("a time"));
-        browser.close().await;
+        eprintln!("[page_load] run {} of {runs} done", run + 1);
     }
-    report(&checkout_ms, &plain_ms, &bytes, &bundle);
+    report(&samples, runs, &bytes, &bundle);
 }
 
-fn report(checkout_ms: &[f64], plain_ms: &[f64], bytes: &Value, bundle: &Bundle) {
-    let checkout = Stats::of(checkout_ms);
-    let plain = Stats::of(plain_ms);
+/// Opens `mode`'s page once in `client` and waits for the watcher's figures.
+async fn load(client: &Client, rig: &Rig, mode: Mode, throttled: bool) -> Sample {
+    client
+        .update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
+            Some(Duration::from_secs(90)),
+            Some(Duration::from_secs(90)),
+            Some(Duration::ZERO),
+        ))
+        .await
+        .expect("timeouts");
+    let devtools = |command, params| async move {
+        cdp::execute(client, command, params)
+            .await
+            .unwrap_or_else(|error| panic!("{error}"))
+    };
+    devtools(
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({ "source": scripts::WATCH }),
+    )
+    .await;
+    if throttled {
+        devtools("Network.enable", json!({})).await;
+        devtools(
+            "Network.emulateNetworkConditions",
+            json!({
+                "offline": false,
+                "latency": 150,
+                "downloadThroughput": 1_600_000 / 8,
+                "uploadThroughput": 750_000 / 8,
+            }),
+        )
+        .await;
+        devtools("Emulation.setCPUThrottlingRate", json!({ "rate": 4 })).await;
+    }
+    client
+        .goto(&url_of(rig, mode).await)
+        .await
+        .expect("page opens");
+    let figures = client
+        .execute_async(scripts::COLLECT, vec![Value::from(mode != Mode::Plain)])
+        .await
+        .unwrap_or_else(|error| {
+            panic!("{} never became typeable and ready: {error}", mode.label())
+        });
+    Sample {
+        typeable: figures["typeable"].as_f64().expect("typeable time"),
+        ready: figures["ready"].as_f64(),
+    }
+}
+
+/// The page of `mode`, with a new session for the checkout modes.
+async fn url_of(rig: &Rig, mode: Mode) -> String {
+    let page = match mode {
+        Mode::Plain => return format!("{}/plain.html", rig.site.base),
+        Mode::Frame => "framed.html",
+        Mode::Inline => "checkout.html",
+    };
+    let (session, secret) = rig
+        .merchant
+        .create_session(json!({
+            "amount": 1850, "currency": "EUR",
+            "reference": format!("bench-{}", uuid::Uuid::new_v4().simple()),
+        }))
+        .await;
+    format!(
+        "{}/{page}?session={session}&secret={secret}&server={}",
+        rig.site.base, rig.server.base
+    )
+}
+
+/// Bytes the page and, in frame mode, the card frame transferred: `(transfer, encoded)` KB.
+async fn transferred(client: &Client, mode: Mode) -> (f64, f64) {
+    let mut documents = vec![client.execute(scripts::BYTES, vec![]).await.expect("bytes")];
+    if mode == Mode::Frame {
+        let script =
+            "return document.querySelector('card-checkout').shadowRoot.querySelector('iframe');";
+        let found = client
+            .execute(script, vec![])
+            .await
+            .expect("the card frame");
+        let id = found["element-6066-11e4-a52e-4f735466cecf"]
+            .as_str()
+            .expect("an element")
+            .to_owned();
+        let frame = fantoccini::elements::Element::from_element_id(
+            client.clone(),
+            fantoccini::elements::ElementRef::from(id),
+        );
+        frame.enter_frame().await.expect("into the card frame");
+        documents.push(client.execute(scripts::BYTES, vec![]).await.expect("bytes"));
+        client.enter_parent_frame().await.expect("back to the page");
+    }
+    let sum = |key: &str| {
+        documents
+            .iter()
+            .map(|d| d[key].as_f64().unwrap_or(0.0))
+            .sum::<f64>()
+            / 1024.0
+    };
+    (sum("transfer"), sum("encoded"))
+}
+
+fn report(samples: &Samples, runs: usize, bytes: &[(Mode, (f64, f64))], bundle: &Bundle) {
     println!(
-        "page load, headless Chromium, cold cache, {} runs each",
-        checkout_ms.len()
+        "page load, headless Chromium, cold cache, median (p90) of {runs} runs; \
+         throttled = 4x CPU, 1.6 Mbps down / 750 Kbps up, 150 ms RTT"
     );
     println!(
-        "  checkout form interactive: median {:7.1} ms   p90 {:7.1} ms   min {:7.1} ms",
-        checkout.median, checkout.p90, checkout.min
+        "{:<22} {:>30} {:>30}",
+        "", "first input typeable (ms)", "component ready (ms)"
     );
     println!(
-        "  plain HTML form:           median {:7.1} ms   p90 {:7.1} ms   min {:7.1} ms",
-        plain.median, plain.p90, plain.min
+        "{:<22} {:>15}{:>15} {:>15}{:>15}",
+        "", "unthrottled", "throttled", "unthrottled", "throttled"
     );
-    println!(
-        "  ratio (median):            {:.1}x",
-        checkout.median / plain.median.max(0.1)
-    );
-    let number = |key: &str| bytes[key].as_f64().unwrap_or(0.0);
-    println!(
-        "bytes for the checkout page ({} entries; JS {}, wasm {}):",
-        bytes["count"], bundle.js, bundle.wasm
-    );
-    println!(
-        "  transferred {:.1} KB (bodies {:.1} KB encoded); {} cross-origin entries report no size",
-        number("transfer") / 1024.0,
-        number("encoded") / 1024.0,
-        bytes["hidden"]
-    );
-    if let Some(by_type) = bytes["byType"].as_object() {
-        for (kind, size) in by_type {
-            println!(
-                "    {kind:<12} {:8.1} KB",
-                size.as_f64().unwrap_or(0.0) / 1024.0
-            );
+    let cell = |values: &[f64]| {
+        if values.is_empty() {
+            return "-".to_owned();
         }
+        let stats = Stats::of(values);
+        format!("{:.0} ({:.0})", stats.median, stats.p90)
+    };
+    for (index, mode) in Mode::ALL.into_iter().enumerate() {
+        let typeable = &samples.typeable[index];
+        let ready = &samples.ready[index];
+        println!(
+            "{:<22} {:>15}{:>15} {:>15}{:>15}",
+            mode.label(),
+            cell(&typeable[0]),
+            cell(&typeable[1]),
+            cell(&ready[0]),
+            cell(&ready[1]),
+        );
+    }
+    let plain = &samples.typeable[2];
+    for (index, mode) in [Mode::Frame, Mode::Inline].into_iter().enumerate() {
+        let typeable = &samples.typeable[index];
+        let ratio = |throttle: usize| {
+            Stats::of(&typeable[throttle]).median / Stats::of(&plain[throttle]).median.max(0.1)
+        };
+        println!(
+            "{:<22} typeable / plain form: {:.2}x unthrottled, {:.2}x throttled (target <= 1.3x)",
+            mode.label(),
+            ratio(0),
+            ratio(1)
+        );
+    }
+    println!("targets for component ready: <= 150 ms unthrottled, <= 1000 ms throttled");
+    println!(
+        "bytes transferred (first unthrottled run; JS {}, wasm {}):",
+        bundle.js, bundle.wasm
+    );
+    for (mode, (transfer, encoded)) in bytes {
+        println!(
+            "  {:<22} {transfer:7.1} KB transferred, {encoded:7.1} KB of bodies",
+            mode.label()
+        );
     }
 }
 
 struct Stats {
     median: f64,
     p90: f64,
-    min: f64,
 }
 
 impl Stats {
@@ -222,30 +326,6 @@ impl Stats {
         Self {
             median: at(0.5),
             p90: at(0.9),
-            min: sorted.first().copied().unwrap_or(f64::NAN),
         }
     }
-}
-
-/// A plain HTML card form with the same fields and no script: the baseline of the page-load
-/// benchmark. "Interactive" for it is the number field being present and enabled.
-fn plain_form_page() -> String {
-    r#"<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Plain card form</title></head>
-<body>
-<form method="post" action="/pay">
-<label for="cc-name">Name on card</label><input id="cc-name" autocomplete="cc-name">
-<label for="cc-number">Card number</label><input id="cc-number" inputmode="numeric" autocomplete="cc-number">
-<label for="cc-exp">Expiry (MM / YY)</label><input id="cc-exp" inputmode="numeric" autocomplete="cc-exp">
-<label for="cc-csc">CVC</label><input id="cc-csc" inputmode="numeric" autocomplete="cc-csc">
-<label for="country">Country</label><input id="country" autocomplete="country">
-<label for="postal">Postal code</label><input id="postal" autocomplete="postal-code">
-<button id="cc-submit">Pay</button>
-</form>
-</body>
-</html>
-"#
-    .to_owned()
 }

@@ -2,7 +2,9 @@
 //! snippets, stylesheets, message catalogues). Files whose name carries trunk's content hash,
 //! and everything under `snippets/` (whose directory name does), never change: they are cached
 //! for a year. The rest is revalidated on every use. The page template itself (`index.html`)
-//! is only ever sent by `POST /frame/`.
+//! is only ever sent by `POST /frame/`. A browser that accepts brotli or gzip gets the
+//! compressed copy `scripts/wasm-opt.sh` wrote beside each file (`.br`, `.gz`), when there is
+//! one.
 
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
@@ -36,6 +38,8 @@ pub async fn serve(
     parts.uri = uri;
     let inner = Request::from_parts(parts, Body::empty());
     let Ok(response) = ServeDir::new(&state.config.component_dir)
+        .precompressed_br()
+        .precompressed_gzip()
         .oneshot(inner)
         .await;
     if response.status() == StatusCode::NOT_FOUND {

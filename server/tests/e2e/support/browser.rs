@@ -85,9 +85,18 @@ pub struct Browser {
 impl Browser {
     /// Starts Chromium (fresh `--user-data-dir`) through the shared chromedriver.
     pub async fn open(tools: &Tools) -> Self {
+        Self::open_with(tools, &[]).await
+    }
+
+    /// [`Browser::open`] with `extra` flags after the usual ones.
+    pub async fn open_with(tools: &Tools, extra: &[&str]) -> Self {
         let driver = shared_driver(tools);
         let profile = tempfile::tempdir().expect("profile dir");
-        let mut args: Vec<String> = CHROMIUM_ARGS.iter().map(|a| (*a).to_owned()).collect();
+        let mut args: Vec<String> = CHROMIUM_ARGS
+            .iter()
+            .chain(extra)
+            .map(|a| (*a).to_owned())
+            .collect();
         args.push(format!("--user-data-dir={}", profile.path().display()));
         let mut capabilities = serde_json::Map::new();
         capabilities.insert(

@@ -24,6 +24,7 @@ fn component(dir: &Path) {
         "export default 1;",
     )
     .expect("glue");
+    std::fs::write(dir.join("checkout-0123456789abcdef.js.br"), "brotli bytes").expect("br");
     std::fs::create_dir_all(dir.join("js/i18n")).expect("dirs");
     std::fs::write(dir.join("js/i18n/de.js"), "export default {};").expect("catalogue");
 }
@@ -180,7 +181,7 @@ async fn other_origins_and_bad_options_get_no_frame() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn component_files_are_cached_by_name_and_the_template_is_not_served() {
+async fn component_files_are_cached_by_name_sent_precompressed_and_the_template_is_not_served() {
     let dir = tempfile::tempdir().expect("dir");
     component(dir.path());
     let h = start(dir.path()).await;
@@ -192,6 +193,22 @@ async fn component_files_are_cached_by_name_and_the_template_is_not_served() {
     assert_eq!(
         glue.headers()[CACHE_CONTROL],
         "public, max-age=31536000, immutable"
+    );
+    let compressed = h
+        .api
+        .get(format!("{}/frame/checkout-0123456789abcdef.js", h.base))
+        .header("accept-encoding", "gzip, br")
+        .send()
+        .await
+        .expect("glue");
+    assert_eq!(compressed.headers()["content-encoding"], "br");
+    assert_eq!(
+        compressed.headers()[CACHE_CONTROL],
+        "public, max-age=31536000, immutable"
+    );
+    assert_eq!(
+        compressed.bytes().await.expect("body").as_ref(),
+        b"brotli bytes"
     );
     let catalogue = get("/frame/js/i18n/de.js").await.expect("catalogue");
     assert_eq!(catalogue.status(), 200);

@@ -1,0 +1,92 @@
+//! What the page-load benchmark runs in the browser: the watcher injected into every document
+//! (top page and card frame alike), the collector, the byte counter, and the plain HTML form
+//! the checkout is compared with.
+
+/// Injected before any script of every document (`Page.addScriptToEvaluateOnNewDocument`).
+/// Records, as milliseconds after the top page's navigation start:
+/// - `typeable`: the first animation frame in which an enabled, rendered `#cc-number` exists
+///   (document or shadow roots; in the card frame it is reported to the top page);
+/// - `ready`: the first `ready` event reaching the top document (the loader's in frame mode,
+///   the component's in inline mode).
+pub const WATCH: &str = r#"(() => {
+  const now = () => performance.timeOrigin + performance.now();
+  function report(kind, at) {
+    if (window === top) {
+      const bench = window.__ccBench;
+      if (!(kind in bench)) bench[kind] = at - performance.timeOrigin;
+    } else {
+      top.postMessage({ ccBench: kind, at }, '*');
+    }
+  }
+  if (window === top) {
+    window.__ccBench = {};
+    addEventListener('message', (event) => {
+      if (event.data && typeof event.data.ccBench === 'string') report(event.data.ccBench, event.data.at);
+    });
+    document.addEventListener('ready', () => report('ready', now()), true);
+  }
+  function deep(selector) {
+    const roots = [document];
+    while (roots.length) {
+      const root = roots.shift();
+      const hit = root.querySelector(selector);
+      if (hit) return hit;
+      for (const el of root.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+    }
+    return null;
+  }
+  let seen = false;
+  function look() {
+    if (seen) return;
+    const input = deep('#cc-number');
+    if (input && !input.disabled && input.getClientRects().length > 0) {
+      seen = true;
+      requestAnimationFrame(() => report('typeable', now()));
+    } else {
+      requestAnimationFrame(look);
+    }
+  }
+  look();
+})();"#;
+
+/// Waits until the watcher has `typeable` (and `ready`, when `arguments[0]` is true) and
+/// returns what it recorded.
+pub const COLLECT: &str = r#"
+const done = arguments[arguments.length - 1];
+const wantReady = arguments[0];
+(function wait() {
+  const bench = window.__ccBench || {};
+  if ('typeable' in bench && (!wantReady || 'ready' in bench)) done(bench);
+  else setTimeout(wait, 20);
+})();
+"#;
+
+/// Sums the sizes of the document and every resource it loaded.
+pub const BYTES: &str = r#"
+const entries = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'));
+let transfer = 0, encoded = 0, count = 0;
+for (const e of entries) { transfer += e.transferSize; encoded += e.encodedBodySize; count += 1; }
+return { transfer, encoded, count };
+"#;
+
+/// A plain HTML card form with the same fields and no script: the benchmark's baseline.
+pub fn plain_form_page() -> String {
+    r#"<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Plain card form</title></head>
+<body>
+<form method="post" action="/pay">
+<label for="cc-name">Name on card</label><input id="cc-name" autocomplete="cc-name">
+<label for="cc-number">Card number</label><input id="cc-number" inputmode="numeric" autocomplete="cc-number">
+<label for="cc-exp">Expiry (MM / YY)</label><input id="cc-exp" inputmode="numeric" autocomplete="cc-exp">
+<label for="cc-csc">CVC</label><input id="cc-csc" inputmode="numeric" autocomplete="cc-csc">
+<label for="country">Country</label><input id="country" autocomplete="country">
+<label for="postal">Postal code</label><input id="postal" autocomplete="postal-code">
+<button id="cc-submit">Pay</button>
+</form>
+</body>
+</html>
+"#
+    .to_owned()
+}
