@@ -351,3 +351,58 @@ async fn amounts_follow_the_currency_exponent() {
         text(&root, "#cc-amount")
     );
 }
+
+/// Puts `view` in the document as the frame document carries it.
+fn carry(view: &checkout::contract::CheckoutView) {
+    let document = web_sys::window()
+        .expect("window")
+        .document()
+        .expect("document");
+    let block = document.create_element("script").expect("script");
+    block
+        .set_attribute("type", "application/json")
+        .expect("type");
+    block.set_id(checkout::contract::routes::CARRIED_VIEW_ID);
+    block.set_text_content(Some(&serde_json::to_string(view).expect("JSON")));
+    document
+        .head()
+        .expect("head")
+        .append_child(&block)
+        .expect("appended");
+}
+
+#[wasm_bindgen_test]
+async fn a_view_carried_by_the_document_shows_without_a_request() {
+    let mut carried = session_view(vec![], vec![]);
+    carried.description = Some("Carried teapot".into());
+    carry(&carried);
+    let (host, _handle) = mount_form(&session_view(vec![], vec![])).await;
+    let root: Element = host.unchecked_into();
+    assert!(text(&root, "#cc-description") == "Carried teapot");
+    assert!(
+        requests_to("GET", &checkout_path()).is_empty(),
+        "{:?}",
+        requests()
+    );
+    let document = web_sys::window()
+        .expect("window")
+        .document()
+        .expect("document");
+    assert!(
+        document
+            .get_element_by_id(checkout::contract::routes::CARRIED_VIEW_ID)
+            .is_none(),
+        "taken once"
+    );
+
+    let mut other = carried;
+    other.id = "cs_someone_else".into();
+    carry(&other);
+    let (host, _handle) = mount_form(&session_view(vec![], vec![])).await;
+    let root: Element = host.unchecked_into();
+    assert!(
+        text(&root, "#cc-description") == "T-shirt",
+        "another session's view is not used"
+    );
+    assert_eq!(requests_to("GET", &checkout_path()).len(), 1);
+}

@@ -1,6 +1,7 @@
 // The frame side of the isolated card form (the shop side is js/loader.js, /checkout.js).
 // checkout-server answered the loader's POST with this document and wrote the options into
-// #checkout-config: the embedding page's origin (checked against ALLOWED_ORIGINS, and the only
+// #checkout-config (and, in checkout mode, the session's view into #checkout-session, which the
+// component takes instead of fetching it): the embedding page's origin (checked against ALLOWED_ORIGINS, and the only
 // origin this document may be framed by), session, client secret, mode, locale, customer token
 // and the theme's custom properties (already checked by the server).
 //
@@ -10,6 +11,19 @@
 // the 3-D Secure address, which the page navigates to.
 const config = JSON.parse(document.getElementById("checkout-config").textContent);
 const pageOrigin = config.origin;
+
+// The first Intl formatter of a locale loads its data (about 90 ms on a slow phone). Done here,
+// it overlaps the wasm download instead of delaying the form's first render.
+try {
+  const locale = config.locale || navigator.language;
+  const carried = document.getElementById("checkout-session");
+  const currency = carried ? JSON.parse(carried.textContent).currency : "EUR";
+  new Intl.NumberFormat(locale, { style: "currency", currency }).format(0);
+  new Intl.DisplayNames([locale], { type: "region" }).of("DE");
+  new Intl.Collator(locale).compare("a", "b");
+} catch (_) {
+  // An unknown locale or currency: the component falls back on its own.
+}
 
 function tell(message) {
   window.parent.postMessage({ cc: "card-checkout", ...message }, pageOrigin);

@@ -53,8 +53,11 @@ impl Api {
         }
     }
 
-    /// `GET /v1/checkout/{session}`.
+    /// `GET /v1/checkout/{session}`, unless the document carries the view (frame mode).
     pub async fn checkout(&self) -> Result<CheckoutView, FetchError> {
+        if let Some(view) = super::carried::take(&self.session) {
+            return Ok(view);
+        }
         let path = routes::checkout_path(&self.session);
         decode(
             self.send(&path, self.secret(), None).await?,

@@ -1,6 +1,7 @@
 //! Thin, typed access to the browser: 3DS browser data, requests to checkout-server, top-window
 //! navigation, the clock, timers and random ids. Nothing here knows about the form.
 
+pub mod carried;
 pub mod clock;
 pub mod http;
 pub mod ids;

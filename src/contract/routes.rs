@@ -11,6 +11,10 @@ pub const CUSTOMER_TOKEN_HEADER: &str = "X-Customer-Token";
 /// Header carrying the per-attempt key on every browser POST.
 pub const IDEMPOTENCY_KEY_HEADER: &str = "Idempotency-Key";
 
+/// Id of the `<script type="application/json">` block in which the frame document carries the
+/// session's view (the answer of [`CHECKOUT_ROUTE`]), so the component need not fetch it.
+pub const CARRIED_VIEW_ID: &str = "checkout-session";
+
 /// `GET`: the session's public view ([`super::CheckoutView`]).
 pub const CHECKOUT_ROUTE: &str = "/v1/checkout/{session_id}";
 /// `POST`: pay ([`super::PayRequest`] → [`super::PayResponse`]).

@@ -48,8 +48,7 @@ impl FromRequestParts<AppState> for CheckoutSession {
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
         let credentials = Credentials::from_request_parts(parts, state).await?;
-        let found = state.store.get_session(&credentials.session_id).await?;
-        credentials.verify(found).map(Self)
+        credentials.session(state).await.map(Self)
     }
 }
 
@@ -60,6 +59,12 @@ struct Credentials {
 }
 
 impl Credentials {
+    /// The session, read and checked.
+    async fn session(&self, state: &AppState) -> Result<Session, ApiFailure> {
+        let found = state.store.get_session(&self.session_id).await?;
+        self.verify(found)
+    }
+
     /// `found` (the session read for `session_id`) if the presented secret is its own.
     fn verify(&self, found: Option<Session>) -> Result<Session, ApiFailure> {
         match found {
@@ -112,6 +117,27 @@ async fn view(
     State(state): State<AppState>,
     CheckoutSession(session): CheckoutSession,
 ) -> Result<Json<CheckoutView>, ApiFailure> {
+    checkout_view(&state, &session).await.map(Json)
+}
+
+/// `session` when `presented` is its client secret (the check `X-Client-Secret` gets).
+pub async fn verified_session(
+    state: &AppState,
+    session_id: &str,
+    presented: &str,
+) -> Result<Session, ApiFailure> {
+    let credentials = Credentials {
+        session_id: session_id.to_owned(),
+        presented: presented.to_owned(),
+    };
+    credentials.session(state).await
+}
+
+/// The public view of `session`: amount, kind, plan terms, the customer's saved cards.
+pub async fn checkout_view(
+    state: &AppState,
+    session: &Session,
+) -> Result<CheckoutView, ApiFailure> {
     let kind = match &session.plan_id {
         Some(plan_id) => CheckoutKind::Subscription {
             plan: state.config.plans.get(plan_id).cloned().ok_or_else(|| {
@@ -133,7 +159,7 @@ async fn view(
             .collect(),
         _ => Vec::new(),
     };
-    Ok(Json(CheckoutView {
+    Ok(CheckoutView {
         id: session.id.clone(),
         amount: session.amount,
         currency: session.currency.clone(),
@@ -144,7 +170,7 @@ async fn view(
         billing_fields: BILLING_FIELDS.to_vec(),
         saved_cards,
         can_save_card: session.customer_id.is_some() && session.plan_id.is_none(),
-    }))
+    })
 }
 
 async fn pay(

@@ -6,7 +6,9 @@
 //! server's own) and equal the `Origin` header when the browser sent a real one (a page whose
 //! referrer policy is `no-referrer` sends `null`). The answer is the built page
 //! (`COMPONENT_DIR/index.html`) with the options inserted as JSON before `</head>`, framed
-//! only by that origin (CSP `frame-ancestors`), never stored (`no-store`).
+//! only by that origin (CSP `frame-ancestors`), never stored (`no-store`). In checkout mode,
+//! when the client secret is the session's, the session's view goes in too (the answer of
+//! `GET /v1/checkout/{id}`), so the form does not wait for a second request to show.
 
 use std::collections::BTreeMap;
 
@@ -16,9 +18,12 @@ use axum::extract::rejection::FormRejection;
 use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ORIGIN};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use checkout::contract::CheckoutView;
+use checkout::contract::routes::CARRIED_VIEW_ID;
 use serde::{Deserialize, Serialize};
 
 use super::policy::frame_policy;
+use crate::api::checkout::{checkout_view, verified_session};
 use crate::api::protect::csrf::TrustedOrigins;
 use crate::api::state::AppState;
 
@@ -145,11 +150,15 @@ pub async fn serve(
         locale: option("locale", &request.locale)?,
         theme: theme(&request.theme)?,
     };
+    let view = match config.mode {
+        "" | "checkout" => carried_view(&state, config.session, config.client_secret).await,
+        _ => None,
+    };
     // Read for each frame (a few KB): a rebuilt component is served without a restart.
     let template = tokio::fs::read_to_string(state.config.component_dir.join("index.html"))
         .await
         .map_err(|_| FrameRefusal::NotBuilt)?;
-    let html = with_config(&template, &config).ok_or(FrameRefusal::NotBuilt)?;
+    let html = with_config(&template, &config, view.as_ref()).ok_or(FrameRefusal::NotBuilt)?;
     let policy = HeaderValue::from_str(&frame_policy(&template, &request.origin))
         .map_err(|_| FrameRefusal::Invalid("origin"))?;
     Ok((
@@ -164,6 +173,20 @@ pub async fn serve(
         html,
     )
         .into_response())
+}
+
+/// The view `GET /v1/checkout/{session}` would answer with `client_secret`; `None` when that
+/// would be an error (the component then fetches it and shows the error as always).
+async fn carried_view(
+    state: &AppState,
+    session: &str,
+    client_secret: &str,
+) -> Option<CheckoutView> {
+    if session.is_empty() || client_secret.is_empty() {
+        return None;
+    }
+    let session = verified_session(state, session, client_secret).await.ok()?;
+    checkout_view(state, &session).await.ok()
 }
 
 /// `value` if it is short and printable.
@@ -211,20 +234,34 @@ fn theme(json: &str) -> Result<BTreeMap<String, String>, FrameRefusal> {
     }
 }
 
-/// `template` with `config` as a JSON data block before `</head>`; `None` without one.
-fn with_config(template: &str, config: &FrameConfig<'_>) -> Option<String> {
-    let json = serde_json::to_string(config).ok()?;
+/// `template` with `config` (and the session's `view`) as JSON data blocks before `</head>`;
+/// `None` without one.
+fn with_config(
+    template: &str,
+    config: &FrameConfig<'_>,
+    view: Option<&CheckoutView>,
+) -> Option<String> {
+    let mut blocks = data_block("checkout-config", config)?;
+    if let Some(view) = view {
+        blocks.push_str(&data_block(CARRIED_VIEW_ID, view)?);
+    }
+    // The last one: a comment in the head may mention the tag.
+    let at = template.rfind("</head>")?;
+    Some([&template[..at], &blocks, &template[at..]].concat())
+}
+
+/// `<script type="application/json" id="{id}">` holding `value`.
+fn data_block(id: &str, value: &impl Serialize) -> Option<String> {
+    let json = serde_json::to_string(value).ok()?;
     // Inside <script> only `</script` could end the block; escaping every `<`, `>` and `&`
     // leaves the JSON the same to a parser and gives HTML nothing to see.
     let json = json
         .replace('<', "\\u003c")
         .replace('>', "\\u003e")
         .replace('&', "\\u0026");
-    // The last one: a comment in the head may mention the tag.
-    let at = template.rfind("</head>")?;
-    let block =
-        format!("<script type=\"application/json\" id=\"checkout-config\">{json}</script>\n");
-    Some([&template[..at], &block, &template[at..]].concat())
+    Some(format!(
+        "<script type=\"application/json\" id=\"{id}\">{json}</script>\n"
+    ))
 }
 
 #[cfg(test)]
@@ -248,6 +285,7 @@ mod tests {
         let html = with_config(
             "<head><title>t</title></head><body></body>",
             &config(BTreeMap::new()),
+            None,
         )
         .expect("has a head");
         assert_eq!(html.matches("</script>").count(), 1, "{html}");
@@ -259,7 +297,7 @@ mod tests {
         let end = html.find("</script>").expect("end");
         let back: serde_json::Value = serde_json::from_str(&html[start..end]).expect("JSON");
         assert_eq!(back["client_secret"], "cs_</script><b>");
-        assert!(with_config("<p>no head</p>", &config(BTreeMap::new())).is_none());
+        assert!(with_config("<p>no head</p>", &config(BTreeMap::new()), None).is_none());
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use reqwest::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, ETAG, IF_NONE_MATCH, ORIGIN};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::support::{Backend, Harness};
 
@@ -231,5 +231,66 @@ async fn without_a_built_component_the_frame_says_so() {
     let answer = post_frame(&h, SHOP, &form(SHOP)).await;
     assert_eq!(answer.status(), 503);
     assert!(answer.text().await.expect("text").contains("COMPONENT_DIR"));
+    h.finish().await;
+}
+
+/// The JSON of the data block `id` in `html`.
+fn data_block(html: &str, id: &str) -> Option<Value> {
+    let open = format!("id=\"{id}\">");
+    let start = html.find(&open)? + open.len();
+    let end = start + html[start..].find("</script>")?;
+    serde_json::from_str(&html[start..end]).ok()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_frame_carries_the_sessions_view_only_for_its_client_secret() {
+    let dir = tempfile::tempdir().expect("dir");
+    component(dir.path());
+    let h = start(dir.path()).await;
+    let session = h
+        .session(1200, json!({"description": "Tea </script>"}))
+        .await;
+    let fields = |secret: &str, mode: &str| {
+        let mut fields = form(SHOP);
+        fields.retain(|(key, _)| !matches!(*key, "session" | "client_secret" | "mode"));
+        fields.push(("session", session.id.clone()));
+        fields.push(("client_secret", secret.to_owned()));
+        fields.push(("mode", mode.to_owned()));
+        fields
+    };
+    let html = post_frame(&h, SHOP, &fields(&session.secret, "checkout"))
+        .await
+        .text()
+        .await
+        .expect("html");
+    let carried = data_block(&html, "checkout-session").expect("the view is carried");
+    let fetched: Value = h
+        .api
+        .get(format!("{}/v1/checkout/{}", h.base, session.id))
+        .header("x-client-secret", &session.secret)
+        .send()
+        .await
+        .expect("view")
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(carried, fetched, "the same view the component would fetch");
+    assert_eq!(carried["description"], "Tea </script>");
+    assert!(data_block(&html, "checkout-config").is_some());
+
+    for (secret, mode) in [
+        ("cs_wrong", "checkout"),
+        (session.secret.as_str(), "result"),
+    ] {
+        let html = post_frame(&h, SHOP, &fields(secret, mode))
+            .await
+            .text()
+            .await
+            .expect("html");
+        assert!(
+            !html.contains("checkout-session"),
+            "no view with {secret} in mode {mode}"
+        );
+    }
     h.finish().await;
 }
