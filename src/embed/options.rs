@@ -1,10 +1,8 @@
 //! The options of `mount(element, options)` and of the `<card-checkout>` attributes, read from
-//! a JS object with serde-wasm-bindgen. Every refusal names the option at fault.
+//! a JS object key by key (six strings: serde-wasm-bindgen's deserializer would add its generic
+//! machinery, float formatting included, for nothing). Every refusal names the option at fault.
 
 use crate::browser::navigate::is_web_url;
-use serde::Deserialize;
-use serde::de::{self, Deserializer, Visitor};
-use std::fmt;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// What the component shows.
@@ -40,26 +38,19 @@ impl Mode {
 }
 
 /// Options as JS passes them (`clientSecret`, ...); every value is a string.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Checkout session id (modes `checkout`, `result`).
-    #[serde(default, deserialize_with = "session")]
     pub session: String,
     /// The session's client secret (modes `checkout`, `result`).
-    #[serde(default, deserialize_with = "client_secret")]
     pub client_secret: String,
     /// Base URL of checkout-server; empty for this page's origin.
-    #[serde(default, deserialize_with = "server")]
     pub server: String,
     /// Language tag (`de`, `fr-CA`, ...); empty for `navigator.language`.
-    #[serde(default, deserialize_with = "locale")]
     pub locale: String,
     /// `checkout` (default), `result` or `subscriptions`.
-    #[serde(default, deserialize_with = "mode")]
     pub mode: String,
     /// Customer token for mode `subscriptions`.
-    #[serde(default, deserialize_with = "customer_token")]
     pub customer_token: String,
 }
 
@@ -71,10 +62,14 @@ impl Options {
             Options::default()
         } else {
             refuse_unknown(&value)?;
-            serde_wasm_bindgen::from_value(value).map_err(|e| {
-                let text = e.to_string();
-                text.strip_prefix("Error: ").unwrap_or(&text).to_owned()
-            })?
+            Options {
+                session: text(&value, "session")?,
+                client_secret: text(&value, "clientSecret")?,
+                server: text(&value, "server")?,
+                locale: text(&value, "locale")?,
+                mode: text(&value, "mode")?,
+                customer_token: text(&value, "customerToken")?,
+            }
         };
         let mode = options.check()?;
         Ok((options, mode))
@@ -125,8 +120,8 @@ const KNOWN: [&str; 6] = [
     "customerToken",
 ];
 
-/// serde-wasm-bindgen reads a struct by looking up its known keys, so a misspelt key would
-/// pass unnoticed; this names it instead.
+/// Options are read by looking up the known keys, so a misspelt key would pass unnoticed; this
+/// names it instead.
 fn refuse_unknown(value: &JsValue) -> Result<(), String> {
     if !value.is_object() {
         return Err("options must be an object such as { session, clientSecret, server }".into());
@@ -146,85 +141,16 @@ fn refuse_unknown(value: &JsValue) -> Result<(), String> {
     Ok(())
 }
 
-/// Accepts a string (or null/undefined as empty) and names the option in any other case.
-struct Text(&'static str);
-
-impl Visitor<'_> for Text {
-    type Value = String;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("option `")?;
-        f.write_str(self.0)?;
-        f.write_str("` to be a string")
+/// The string option `name` of `object`; absent, `undefined` and `null` read as empty.
+fn text(object: &JsValue, name: &str) -> Result<String, String> {
+    let value =
+        js_sys::Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+    if value.is_undefined() || value.is_null() {
+        return Ok(String::new());
     }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
-        Ok(v.to_owned())
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<String, E> {
-        Ok(v)
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<String, E> {
-        Ok(String::new())
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<String, E> {
-        Ok(String::new())
-    }
-
-    // Numbers and booleans are refused here rather than by serde's default, whose message
-    // would format the value (and pull float formatting into the wasm).
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<String, E> {
-        Err(self.refuse())
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<String, E> {
-        Err(self.refuse())
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<String, E> {
-        Err(self.refuse())
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<String, E> {
-        Err(self.refuse())
-    }
-}
-
-impl Text {
-    fn refuse<E: de::Error>(&self) -> E {
-        E::custom(["option `", self.0, "` must be a string"].concat())
-    }
-}
-
-fn text<'de, D: Deserializer<'de>>(d: D, name: &'static str) -> Result<String, D::Error> {
-    d.deserialize_any(Text(name))
-}
-
-fn session<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    text(d, "session")
-}
-
-fn client_secret<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    text(d, "clientSecret")
-}
-
-fn server<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    text(d, "server")
-}
-
-fn locale<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    text(d, "locale")
-}
-
-fn mode<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    text(d, "mode")
-}
-
-fn customer_token<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    text(d, "customerToken")
+    value
+        .as_string()
+        .ok_or_else(|| ["option `", name, "` must be a string"].concat())
 }
 
 #[cfg(test)]
