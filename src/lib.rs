@@ -11,6 +11,8 @@
 pub mod card;
 pub mod contract;
 pub mod currency;
+pub mod form_fields;
+pub mod i18n;
 #[cfg(feature = "server")]
 pub mod json;
 #[cfg(feature = "server")]
@@ -20,8 +22,6 @@ pub mod wire;
 pub mod browser;
 #[cfg(feature = "ui")]
 pub mod embed;
-#[cfg(feature = "ui")]
-pub mod i18n;
 #[cfg(feature = "ui")]
 pub mod ui;
 

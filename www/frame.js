@@ -74,5 +74,56 @@ new ResizeObserver(() => {
   }
 }).observe(document.documentElement);
 
+// The HTML form checkout-server wrote (a plain payment): the shopper types into it until the
+// component is ready, which then takes over everything typed and replaces it.
+const skeleton = document.getElementById("cc-skeleton");
+if (skeleton) {
+  showAmount(skeleton.querySelector("#cc-amount"));
+  element.hidden = true;
+  element.addEventListener("ready", () => takeOver(skeleton), { once: true });
+}
+
+// The amount as the component shows it: the browser's Intl, the exact decimal of the minor units.
+function showAmount(line) {
+  const { amount, exponent, currency } = line.dataset;
+  const digits = Number(exponent);
+  const minor = amount.padStart(digits + 1, "0");
+  const decimal = digits ? minor.slice(0, -digits) + "." + minor.slice(-digits) : minor;
+  try {
+    line.textContent = new Intl.NumberFormat(skeleton.lang, {
+      style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits,
+    }).format(decimal);
+  } catch (_) {
+    line.textContent = decimal + " " + currency;
+  }
+}
+
+// Moves what was typed into the component's inputs (focus and caret too), then shows the
+// component in place of the HTML form, all in one task: no keystroke can fall in between.
+function takeOver(form) {
+  const root = element.shadowRoot;
+  const focused = form.contains(document.activeElement) ? document.activeElement : null;
+  element.hidden = false;
+  for (const old of form.querySelectorAll("input, select")) {
+    const fresh = root && root.getElementById(old.id);
+    if (!fresh) continue;
+    if (old.type === "checkbox") {
+      if (old.checked !== fresh.checked) fresh.click();
+      continue;
+    }
+    if (old === focused) fresh.focus();
+    if (!old.value) continue;
+    fresh.value = old.value;
+    if (old.localName === "select") {
+      fresh.dispatchEvent(new Event("change", { bubbles: true }));
+      continue;
+    }
+    const caret = old === focused ? old.selectionStart : old.value.length;
+    fresh.setSelectionRange(caret, caret);
+    fresh.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertText" }));
+  }
+  form.remove();
+}
+
 document.getElementById("checkout").append(element);
 tell({ type: "loaded" });

@@ -5,11 +5,16 @@
 //! no formatting machinery in the wasm, only a line lookup and [`fill`] for `{0}`-style holes.
 //! English is compiled in; the other languages load on first use ([`catalogues`]).
 
+#[cfg(any(test, not(feature = "ui")))]
+mod bundled;
+#[cfg(feature = "ui")]
 pub mod catalogues;
 mod en;
+#[cfg(feature = "ui")]
 mod format;
 mod messages;
 
+#[cfg(feature = "ui")]
 pub use format::{decimal_amount, format_date, format_money, money, region_list};
 pub use messages::Msg;
 
@@ -64,9 +69,14 @@ impl Locale {
         }
     }
 
-    /// This language's catalogue; English until it has loaded (see [`catalogues::load`]).
+    /// This language's catalogue: in the browser English until it has loaded (see
+    /// `catalogues::load`); on the server compiled in.
     fn catalogue(self) -> &'static str {
-        catalogues::get(self).unwrap_or(en::TEXT)
+        #[cfg(feature = "ui")]
+        let found = catalogues::get(self);
+        #[cfg(not(feature = "ui"))]
+        let found = bundled::get(self);
+        found.unwrap_or(en::TEXT)
     }
 
     /// The text of `msg` in this language (holes unfilled).

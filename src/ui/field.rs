@@ -4,9 +4,9 @@
 use super::context::Ctx;
 use super::countries::countries;
 use super::dom::{El, el};
-use super::field_kind::FieldKind;
 use super::form_state::FormState;
 use crate::card::Brand;
+use crate::form_fields::FieldKind;
 use crate::i18n::Msg;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;

@@ -2,12 +2,12 @@
 //! live-region notice and the current attempt's idempotency key. Created once per session view,
 //! so re-rendering (e.g. on a language switch) keeps what the shopper typed.
 
-use super::field_kind::FieldKind;
 use super::validate::{Problem, check, cvc_input};
 use crate::browser::clock::today;
 use crate::card::{Brand, format_expiry, format_number};
 use crate::contract::{CheckoutView, SavedCard};
 use crate::embed::events::ChangeDetail;
+use crate::form_fields::FieldKind;
 use crate::i18n::Msg;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;

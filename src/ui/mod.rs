@@ -9,7 +9,6 @@ mod context;
 mod countries;
 pub mod dom;
 mod field;
-pub mod field_kind;
 mod form_state;
 mod pay;
 mod plan_terms;

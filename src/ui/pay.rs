@@ -4,7 +4,6 @@
 
 use super::checkout::Stage;
 use super::context::Ctx;
-use super::field_kind::FieldKind;
 use super::form_state::FormState;
 use super::result::{Outcome, decline_message, report, watch};
 use crate::browser::clock::today;
@@ -15,6 +14,7 @@ use crate::browser::navigate::{go_top, is_web_url};
 use crate::card::{CardNumber, CardholderName, Cvc, Expiry};
 use crate::contract::{Address, CardFields, PayRequest, PayResponse, PaymentResult, PaymentState};
 use crate::embed::events::{ErrorDetail, RedirectDetail, SubmitDetail};
+use crate::form_fields::FieldKind;
 use crate::i18n::{Msg, fill};
 use leptos::prelude::*;
 use leptos::task::spawn_local;

@@ -1,8 +1,8 @@
 //! What is wrong with a field's text, using the same `checkout::card` rules the server applies,
 //! and the sentence that tells the shopper.
 
-use super::field_kind::FieldKind;
 use crate::card::{Brand, CardError, CardNumber, CardholderName, Cvc, Expiry, YearMonth};
+use crate::form_fields::FieldKind;
 use crate::i18n::{Locale, Msg, fill, number_text};
 
 /// A field's problem, kept as data so it can be shown in whichever language is current.

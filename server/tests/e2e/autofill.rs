@@ -31,7 +31,8 @@ async fn browser_autofill_fills_number_expiry_cvc_and_name_in_one_action() {
     run("autofill", |page: Page| async move {
         let rig = PartnerRig::start(EmulatorAt::InProcess, vec![]);
         let (session, secret, _) = rig.session(1500, "EUR", "autofill").await;
-        page.goto(&rig.top_url(&session, &secret)).await;
+        page.goto(&rig.top_url(&session, &secret, &rig.server.base))
+            .await;
         page.find_ready(ids::NUMBER).await;
 
         let client = &page.client;

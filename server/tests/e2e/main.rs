@@ -21,4 +21,5 @@ mod saved_card;
 mod shadow_dom;
 mod subscription;
 mod three_ds;
+mod typed_before_ready;
 mod validation;

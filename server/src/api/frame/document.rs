@@ -15,14 +15,18 @@ use std::collections::BTreeMap;
 use axum::Form;
 use axum::extract::State;
 use axum::extract::rejection::FormRejection;
-use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ORIGIN};
+use axum::http::header::{
+    ACCEPT_LANGUAGE, CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ORIGIN,
+};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use checkout::contract::CheckoutView;
 use checkout::contract::routes::CARRIED_VIEW_ID;
+use checkout::i18n::Locale;
 use serde::{Deserialize, Serialize};
 
 use super::policy::frame_policy;
+use super::skeleton::skeleton;
 use crate::api::checkout::{checkout_view, verified_session};
 use crate::api::protect::csrf::TrustedOrigins;
 use crate::api::state::AppState;
@@ -158,7 +162,18 @@ pub async fn serve(
     let template = tokio::fs::read_to_string(state.config.component_dir.join("index.html"))
         .await
         .map_err(|_| FrameRefusal::NotBuilt)?;
-    let html = with_config(&template, &config, view.as_ref()).ok_or(FrameRefusal::NotBuilt)?;
+    let mut html = with_config(&template, &config, view.as_ref()).ok_or(FrameRefusal::NotBuilt)?;
+    let locale = Locale::choose(Some(config.locale), first_language(&headers));
+    if let Some(form) = view
+        .as_ref()
+        .and_then(|view| skeleton(view, locale, &theme_style(&config.theme)))
+    {
+        html = html.replacen(
+            FORM_SLOT,
+            &format!("<main id=\"checkout\">{form}</main>"),
+            1,
+        );
+    }
     let policy = HeaderValue::from_str(&frame_policy(&template, &request.origin))
         .map_err(|_| FrameRefusal::Invalid("origin"))?;
     Ok((
@@ -173,6 +188,23 @@ pub async fn serve(
         html,
     )
         .into_response())
+}
+
+/// Where the template shows the form: the component and, before it, the HTML form.
+const FORM_SLOT: &str = "<main id=\"checkout\"></main>";
+
+/// The first language of `Accept-Language` (what `navigator.language` usually is).
+fn first_language(headers: &HeaderMap) -> Option<&str> {
+    let accepted = headers.get(ACCEPT_LANGUAGE)?.to_str().ok()?;
+    accepted.split([',', ';']).next().map(str::trim)
+}
+
+/// `--cc-accent:#0a7;...`: the theme as a `style` attribute's declarations.
+fn theme_style(theme: &BTreeMap<String, String>) -> String {
+    theme
+        .iter()
+        .map(|(name, value)| format!("{name}:{value};"))
+        .collect()
 }
 
 /// The view `GET /v1/checkout/{session}` would answer with `client_secret`; `None` when that

@@ -5,7 +5,9 @@
 //!   `<card-checkout>` and `CardCheckout.mount`, and puts the form in an `<iframe>` here.
 //! - `POST /frame/` ([`document`]): the frame document, with the page's options in its body
 //!   (so the client secret and customer token never travel in a URL). Only an origin of
-//!   `ALLOWED_ORIGINS` (or this server's) gets it, and only that origin may frame it.
+//!   `ALLOWED_ORIGINS` (or this server's) gets it, and only that origin may frame it. It
+//!   carries the session's view and, for a plain payment, the form as HTML ([`skeleton`]), so
+//!   the shopper can type before the wasm has arrived.
 //! - `GET /frame/{*file}` ([`assets`]): the component trunk built into `COMPONENT_DIR`.
 //!
 //! The message protocol between the two windows is in `js/loader.js` and `www/frame.js`.
@@ -14,6 +16,7 @@ pub mod assets;
 pub mod document;
 pub mod loader;
 pub mod policy;
+mod skeleton;
 
 use axum::Router;
 use axum::routing::{get, post};

@@ -6,6 +6,7 @@ pub mod cdp;
 pub mod embed_pages;
 pub mod form;
 pub mod framing_pages;
+pub mod holding_proxy;
 pub mod merchant;
 pub mod net;
 pub mod page;

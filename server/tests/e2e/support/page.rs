@@ -356,6 +356,17 @@ impl Page {
             .unwrap_or_else(|e| panic!("type into the focused element: {e}"));
     }
 
+    /// The caret (`selectionStart`) of the focused input; `None` when no input has the focus.
+    pub async fn focused_caret(&self) -> Option<u64> {
+        self.to_focus().await;
+        let script = [
+            DEEP_ACTIVE,
+            "return el && typeof el.selectionStart === 'number' ? el.selectionStart : null;",
+        ]
+        .concat();
+        self.client.execute(&script, vec![]).await.ok()?.as_u64()
+    }
+
     /// `id` (or `name`, or tag) of the element that has focus, looking into shadow roots.
     pub async fn focused_id(&self) -> String {
         self.to_focus().await;

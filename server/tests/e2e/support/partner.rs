@@ -134,11 +134,12 @@ impl PartnerRig {
         )
     }
 
-    /// The partner's page that opens the form's document as the whole page.
-    pub fn top_url(&self, session: &str, secret: &str) -> String {
+    /// The partner's page that opens the form's document, from `server` (checkout-server or
+    /// a proxy in front of it), as the whole page.
+    pub fn top_url(&self, session: &str, secret: &str, server: &str) -> String {
         format!(
-            "{}/top.html?session={session}&secret={secret}&server={}",
-            self.partner.base, self.server.base
+            "{}/top.html?session={session}&secret={secret}&server={server}",
+            self.partner.base
         )
     }
 
