@@ -3,7 +3,8 @@
 // theming goes through CSS custom properties, which cross the shadow boundary.
 //
 // Attributes: session, client-secret, server, locale, mode, customer-token, and stylesheet
-// (URL of the component CSS; default: the href of a <link data-card-checkout> in the page).
+// (URL of the component CSS, or `#id` of a <style> in the page to copy into the shadow root;
+// default: the href of a <link data-card-checkout> in the page).
 // Events (bubbling, composed CustomEvents): ready, change, submit, success, error, redirect.
 
 const ATTRIBUTES = ["session", "client-secret", "server", "locale", "mode", "customer-token"];
@@ -56,7 +57,10 @@ export function defineCardCheckout(mount) {
         root.replaceChildren();
         const marked = document.querySelector("link[data-card-checkout]");
         const css = this.getAttribute("stylesheet") || (marked && marked.href);
-        if (css) {
+        const inline = css && css.startsWith("#") ? document.querySelector(css) : null;
+        if (inline) {
+          root.append(inline.cloneNode(true));
+        } else if (css) {
           const link = document.createElement("link");
           link.rel = "stylesheet";
           link.href = css;

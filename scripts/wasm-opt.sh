@@ -6,7 +6,8 @@
 #!     wasm-opt off for that reason);
 #!   - the wasm-bindgen JS glue and its snippets through terser (trunk's built-in minifier cannot
 #!     parse the glue and leaves it as is);
-#!   - the `integrity` hashes dist/index.html carries for the files it changed;
+#!   - the `integrity` hashes dist/index.html carries for the files it changed, and its
+#!     stylesheets inlined (the frame document paints its HTML form without waiting for them);
 #!   - a brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy of every wasm, JS, CSS
 #!     and JSON file, which checkout-server sends to browsers that accept them (compressed
 #!     once here rather than on every request, and tighter than on-the-fly compression).
@@ -101,6 +102,23 @@ for (const file of files) {
 }
 fs.writeFileSync(page, html);
 EOF
+# The frame document's stylesheets go inline: a <link> would wait for its turn on a slow line
+# behind the wasm, and the HTML form the document carries could not paint before it.
+# checkout.css keeps its file (inline mode links it) and its block the id `checkout-css`, which
+# www/frame.js hands to the component for its shadow root.
+node - "$dist" <<'EOF'
+const fs = require("fs");
+const path = require("path");
+const [dist] = process.argv.slice(2);
+const page = path.join(dist, "index.html");
+const html = fs.readFileSync(page, "utf8").replace(/<link rel="stylesheet" href="\/frame\/([^"]+\.css)"[^>]*>/g, (_, file) => {
+  const css = fs.readFileSync(path.join(dist, file), "utf8").replace(/<\/style/gi, "<\\/style");
+  const id = file.startsWith("checkout-") ? ' id="checkout-css"' : "";
+  return `<style${id}>${css}</style>`;
+});
+fs.writeFileSync(page, html);
+EOF
+
 # Precompressed copies, served by checkout-server's /frame/ (ServeDir's precompressed files).
 node - "$dist" <<'EOF'
 const fs = require("fs");

@@ -40,8 +40,12 @@ const attributes = {
 for (const [name, value] of Object.entries(attributes)) {
   if (value) element.setAttribute(name, value);
 }
-const stylesheet = document.querySelector('link[rel="stylesheet"]');
-if (stylesheet) element.setAttribute("stylesheet", stylesheet.href);
+// The component's stylesheet is inlined in this document (scripts/wasm-opt.sh): the element
+// copies it into its shadow root, so the form never shows unstyled and no request waits.
+const inlined = document.getElementById("checkout-css");
+const linked = document.querySelector('link[rel="stylesheet"]');
+if (inlined) element.setAttribute("stylesheet", "#checkout-css");
+else if (linked) element.setAttribute("stylesheet", linked.href);
 for (const [name, value] of Object.entries(config.theme || {})) {
   element.style.setProperty(name, value);
 }

@@ -35,6 +35,15 @@ pub const WATCH: &str = r#"(() => {
     }
     return null;
   }
+  // Diagnostics: when the document holding the form had arrived and first painted.
+  if (window !== top) {
+    addEventListener('DOMContentLoaded', () => report('frameParsed', now()));
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (entry.name === 'first-contentful-paint') report('framePainted', performance.timeOrigin + entry.startTime);
+      }
+    }).observe({ type: 'paint', buffered: true });
+  }
   let seen = false;
   function look() {
     if (seen) return;
