@@ -85,6 +85,8 @@ if (skeleton) {
   showAmount(skeleton.querySelector("#cc-amount"));
   element.hidden = true;
   element.addEventListener("ready", () => takeOver(skeleton), { once: true });
+  // A component that cannot show the form says why in its own place.
+  element.addEventListener("error", () => skeleton.isConnected && takeOver(skeleton));
 }
 
 // The amount as the component shows it: the browser's Intl, the exact decimal of the minor units.

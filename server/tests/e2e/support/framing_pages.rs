@@ -9,6 +9,29 @@
 //! - `/direct.html` puts the form's document in a light-DOM frame beside `/meddler.html`, an
 //!   outsider's ad frame that keeps posting `locale` messages to every frame of its parent.
 
+/// `postFrame(server, target, params)`: POSTs the loader's fields (this page's origin, the
+/// `session` and `secret` of `params`, English, no theme) to `{server}/frame/` into the window
+/// or frame named `target`, as `/checkout.js` does into its frame.
+const POST_FRAME: &str = r#"
+function postFrame(server, target, params) {
+  const form = document.createElement('form');
+  form.method = 'post';
+  form.action = server + '/frame/';
+  form.target = target;
+  const fields = { origin: location.origin, session: params.get('session'),
+    client_secret: params.get('secret'), locale: 'en', theme: '{}' };
+  for (const [name, value] of Object.entries(fields)) {
+    const input = document.createElement('input');
+    input.type = 'hidden';
+    input.name = name;
+    input.value = value;
+    form.append(input);
+  }
+  document.body.append(form);
+  form.submit();
+}
+"#;
+
 /// `/framed.html?session=..&secret=..&server=..`: the form through `/checkout.js` in light
 /// DOM; events go to `#events` and, when framed, to the parent (`{relay: name, detail}`).
 pub fn framed_page() -> String {
@@ -94,21 +117,8 @@ pub fn direct_page() -> String {
 <script>
 const params = new URLSearchParams(location.search);
 const server = params.get('server');
-const form = document.createElement('form');
-form.method = 'post';
-form.action = server + '/frame/';
-form.target = 'card-checkout-direct';
-const fields = { origin: location.origin, session: params.get('session'),
-  client_secret: params.get('secret'), locale: 'en', theme: '{}' };
-for (const [name, value] of Object.entries(fields)) {
-  const input = document.createElement('input');
-  input.type = 'hidden';
-  input.name = name;
-  input.value = value;
-  form.append(input);
-}
-document.body.append(form);
-form.submit();
+/*POST_FRAME*/
+postFrame(server, 'card-checkout-direct', params);
 const ad = document.createElement('iframe');
 ad.src = params.get('meddler');
 ad.title = 'Advertisement';
@@ -127,7 +137,7 @@ addEventListener('message', (event) => {
 </body>
 </html>
 "#
-    .to_owned()
+    .replace("/*POST_FRAME*/", POST_FRAME)
 }
 
 /// `/meddler.html`: every 50 ms posts `{cc: "card-checkout", type: "locale", locale: "de"}`
@@ -166,23 +176,11 @@ pub fn top_page() -> String {
 <body>
 <script>
 const params = new URLSearchParams(location.search);
-const form = document.createElement('form');
-form.method = 'post';
-form.action = params.get('server') + '/frame/';
-const fields = { origin: location.origin, session: params.get('session'),
-  client_secret: params.get('secret'), locale: 'en', theme: '{}' };
-for (const [name, value] of Object.entries(fields)) {
-  const input = document.createElement('input');
-  input.type = 'hidden';
-  input.name = name;
-  input.value = value;
-  form.append(input);
-}
-document.body.append(form);
-form.submit();
+/*POST_FRAME*/
+postFrame(params.get('server'), '_self', params);
 </script>
 </body>
 </html>
 "#
-    .to_owned()
+    .replace("/*POST_FRAME*/", POST_FRAME)
 }

@@ -1,25 +1,25 @@
 //! A reverse proxy in front of checkout-server (as a CDN would be) that holds back the
 //! component's wasm until the test releases it: the scenario types into the frame document's
 //! HTML form while the component cannot start yet. Everything else passes through unchanged.
-//! It runs on its own thread and runtime (like [`super::site::StaticSite`]).
+//! It runs on its own thread and runtime ([`Background`]).
 
 use std::net::SocketAddr;
-use std::thread::JoinHandle;
 
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use tokio::sync::{oneshot, watch};
+use tokio::sync::watch;
+
+use super::site::Background;
 
 /// A running proxy.
 pub struct HoldingProxy {
     /// `http://127.0.0.1:<port>`: use it as checkout-server's address.
     pub base: String,
     release: watch::Sender<bool>,
-    stop: Option<oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
+    _server: Background,
 }
 
 #[derive(Clone)]
@@ -45,26 +45,10 @@ impl HoldingProxy {
             released,
         };
         let router = Router::new().fallback(forward).with_state(state);
-        let (stop, stopped) = oneshot::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("proxy runtime");
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
-                let _ = axum::serve(listener, router)
-                    .with_graceful_shutdown(async {
-                        let _ = stopped.await;
-                    })
-                    .await;
-            });
-        });
         Self {
             base: format!("http://{address}"),
             release,
-            stop: Some(stop),
-            thread: Some(thread),
+            _server: Background::serve(listener, router),
         }
     }
 
@@ -75,14 +59,9 @@ impl HoldingProxy {
 }
 
 impl Drop for HoldingProxy {
+    /// Lets a held request finish, so the server can stop gracefully.
     fn drop(&mut self) {
         self.release();
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 

@@ -19,8 +19,7 @@ use tower_http::services::ServeDir;
 pub struct StaticSite {
     /// `http://127.0.0.1:<port>`.
     pub base: String,
-    stop: Option<oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
+    _server: Background,
 }
 
 impl StaticSite {
@@ -54,12 +53,29 @@ impl StaticSite {
         let router = router
             .fallback_service(ServeDir::new(dist))
             .layer(CompressionLayer::new());
+        Self {
+            base: format!("http://{address}"),
+            _server: Background::serve(listener, router),
+        }
+    }
+}
+
+/// A router served on its own thread and runtime (a scenario that blocks its own thread never
+/// stalls it); dropping it shuts the server down gracefully and waits for it.
+pub struct Background {
+    stop: Option<oneshot::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Background {
+    /// Serves `router` on `listener` (bound, non-blocking).
+    pub fn serve(listener: std::net::TcpListener, router: Router) -> Self {
         let (stop, stopped) = oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()
-                .expect("static site runtime");
+                .expect("background server runtime");
             runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::from_std(listener).expect("tokio listener");
                 let _ = axum::serve(listener, router)
@@ -70,14 +86,13 @@ impl StaticSite {
             });
         });
         Self {
-            base: format!("http://{address}"),
             stop: Some(stop),
             thread: Some(thread),
         }
     }
 }
 
-impl Drop for StaticSite {
+impl Drop for Background {
     fn drop(&mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
