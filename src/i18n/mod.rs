@@ -5,7 +5,7 @@
 //! no formatting machinery in the wasm, only a line lookup and [`fill`] for `{0}`-style holes.
 //! English is compiled in; the other languages load on first use ([`catalogues`]).
 
-#[cfg(any(test, not(feature = "ui")))]
+#[cfg(any(test, not(all(feature = "ui", target_arch = "wasm32"))))]
 mod bundled;
 #[cfg(feature = "ui")]
 pub mod catalogues;
@@ -70,11 +70,11 @@ impl Locale {
     }
 
     /// This language's catalogue: in the browser English until it has loaded (see
-    /// `catalogues::load`); on the server compiled in.
+    /// `catalogues::load`); anywhere else (the server) compiled in, whatever the features.
     fn catalogue(self) -> &'static str {
-        #[cfg(feature = "ui")]
+        #[cfg(all(feature = "ui", target_arch = "wasm32"))]
         let found = catalogues::get(self);
-        #[cfg(not(feature = "ui"))]
+        #[cfg(not(all(feature = "ui", target_arch = "wasm32")))]
         let found = bundled::get(self);
         found.unwrap_or(en::TEXT)
     }
