@@ -32,7 +32,6 @@ use serde_json::{Value, json};
 use support::browser::Browser;
 use support::cdp;
 use support::embed_pages::checkout_page;
-use support::framing_pages::framed_page;
 use support::merchant::Merchant;
 use support::server::{Process, ServeOptions};
 use support::site::{Bundle, StaticSite};
@@ -115,18 +114,21 @@ fn runs_from_args() -> usize {
 async fn measure(tools: &support::tools::Tools, runs: usize) {
     let dist = support::tools::require_dist();
     let bundle = Bundle::find(&dist);
-    let site = StaticSite::start(
+    let listener = StaticSite::bind();
+    let site_origin = format!("http://{}", listener.local_addr().expect("address"));
+    let server = Process::serve(ServeOptions {
+        gateway: None,
+        env: vec![("ALLOWED_ORIGINS".into(), site_origin)],
+    });
+    let site = StaticSite::start_on(
+        listener,
         &dist,
         vec![
             ("/checkout.html", checkout_page(&bundle)),
-            ("/framed.html", framed_page()),
+            ("/shop.html", scripts::shop_page(&server.base)),
             ("/plain.html", scripts::plain_form_page()),
         ],
     );
-    let server = Process::serve(ServeOptions {
-        gateway: None,
-        env: vec![("ALLOWED_ORIGINS".into(), site.base.clone())],
-    });
     let rig = Rig {
         merchant: Merchant::new(&server.base),
         site,
@@ -220,7 +222,7 @@ async fn load(client: &Client, rig: &Rig, mode: Mode, throttled: bool) -> Sample
 async fn url_of(rig: &Rig, mode: Mode) -> String {
     let page = match mode {
         Mode::Plain => return format!("{}/plain.html", rig.site.base),
-        Mode::Frame => "framed.html",
+        Mode::Frame => "shop.html",
         Mode::Inline => "checkout.html",
     };
     let (session, secret) = rig

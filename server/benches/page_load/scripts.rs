@@ -99,3 +99,30 @@ pub fn plain_form_page() -> String {
 "#
     .to_owned()
 }
+
+/// A shop's checkout page as the README shows it: `/checkout.js` from checkout-server in the
+/// head (found by the browser's preload scanner), then `<card-checkout>` with the session the
+/// shop's backend would render into the page (here from the query string).
+pub fn shop_page(server: &str) -> String {
+    format!(
+        r#"<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Shop: checkout</title>
+<script src="{server}/checkout.js"></script></head>
+<body>
+<h1>Checkout</h1>
+<div id="checkout"></div>
+<script>
+const params = new URLSearchParams(location.search);
+const element = document.createElement('card-checkout');
+element.setAttribute('session', params.get('session'));
+element.setAttribute('client-secret', params.get('secret'));
+element.setAttribute('locale', 'en');
+document.getElementById('checkout').append(element);
+</script>
+</body>
+</html>
+"#
+    )
+}

@@ -25,10 +25,25 @@ pub struct StaticSite {
 impl StaticSite {
     /// Serves `pages` (path → HTML) and every file of `dist` on a free loopback port.
     pub fn start(dist: &Path, pages: Vec<(&'static str, String)>) -> Self {
+        Self::start_on(Self::bind(), dist, pages)
+    }
+
+    /// A free loopback socket for [`StaticSite::start_on`], whose address is known before the
+    /// pages are written.
+    pub fn bind() -> std::net::TcpListener {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind the static site");
         listener
             .set_nonblocking(true)
             .expect("non-blocking listener");
+        listener
+    }
+
+    /// [`StaticSite::start`] on `listener` (from [`StaticSite::bind`]).
+    pub fn start_on(
+        listener: std::net::TcpListener,
+        dist: &Path,
+        pages: Vec<(&'static str, String)>,
+    ) -> Self {
         let address: SocketAddr = listener.local_addr().expect("address");
         let mut router = Router::new();
         for (path, html) in pages {
