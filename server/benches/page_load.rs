@@ -14,6 +14,9 @@
 //! DevTools throttling and watcher reach it; this is also how Chrome on Android runs
 //! cross-origin frames on most phones.
 //!
+//! `PAGE_LOAD_DEBUG=1` also prints each run's raw figures, with the parse (DOMContentLoaded)
+//! and first paint of the top page and of the card frame.
+//!
 //! Run: `cargo bench -p checkout-server --bench page_load [-- --runs 10]` after the release
 //! build of the component (`trunk build --release && scripts/wasm-opt.sh`). Needs Chromium and
 //! chromedriver (skips with a notice otherwise).
@@ -204,6 +207,9 @@ async fn load(client: &Client, rig: &Rig, mode: Mode, throttled: bool) -> Sample
         .unwrap_or_else(|error| {
             panic!("{} never became typeable and ready: {error}", mode.label())
         });
+    if std::env::var_os("PAGE_LOAD_DEBUG").is_some() {
+        eprintln!("{} throttled={throttled}: {figures}", mode.label());
+    }
     let frame = match (
         figures["frameParsed"].as_f64(),
         figures["framePainted"].as_f64(),

@@ -36,14 +36,13 @@ pub const WATCH: &str = r#"(() => {
     return null;
   }
   // Diagnostics: when the document holding the form had arrived and first painted.
-  if (window !== top) {
-    addEventListener('DOMContentLoaded', () => report('frameParsed', now()));
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        if (entry.name === 'first-contentful-paint') report('framePainted', performance.timeOrigin + entry.startTime);
-      }
-    }).observe({ type: 'paint', buffered: true });
-  }
+  const where = window === top ? 'top' : 'frame';
+  addEventListener('DOMContentLoaded', () => report(where + 'Parsed', now()));
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.name === 'first-contentful-paint') report(where + 'Painted', performance.timeOrigin + entry.startTime);
+    }
+  }).observe({ type: 'paint', buffered: true });
   let seen = false;
   function look() {
     if (seen) return;
