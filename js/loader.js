@@ -74,6 +74,7 @@
     var name = "card-checkout-" + (++frames) + "-" + Date.now();
     var frame = document.createElement("iframe");
     frame.name = name;
+    // English until the frame sends its title in the shopper's language.
     frame.title = options.mode === "subscriptions" ? "Your subscriptions" : "Card payment";
     frame.setAttribute("scrolling", "no");
     frame.style.cssText = "display:block;width:100%;height:320px;border:0;overflow:hidden;" +
@@ -127,6 +128,7 @@
     if (!data || data.cc !== "card-checkout") return;
     if (data.type === "loaded") {
       this.loaded = true;
+      if (typeof data.title === "string" && data.title) this.frame.title = data.title;
       clearTimeout(this.timer);
       if (this.pendingLocale !== null) this.setLocale(this.pendingLocale);
     } else if (data.type === "resize" && typeof data.height === "number" && data.height > 0) {

@@ -136,4 +136,4 @@ function takeOver(form) {
 }
 
 document.getElementById("checkout").append(element);
-tell({ type: "loaded" });
+tell({ type: "loaded", title: config.title });

@@ -107,4 +107,5 @@ Datum
 Betrag
 Status
 Die Änderung konnte nicht vorgenommen werden. Bitte versuchen Sie es erneut.
-Abonnement aktualisiert.`;
+Abonnement aktualisiert.
+Kartenzahlung`;

@@ -107,4 +107,5 @@ Fecha
 Importe
 Estado
 No se ha podido hacer el cambio. Inténtalo de nuevo.
-Suscripción actualizada.`;
+Suscripción actualizada.
+Pago con tarjeta`;

@@ -107,4 +107,5 @@ Date
 Montant
 Statut
 La modification n’a pas pu être effectuée. Veuillez réessayer.
-Abonnement mis à jour.`;
+Abonnement mis à jour.
+Paiement par carte`;

@@ -107,4 +107,5 @@ Date
 Amount
 Status
 The change could not be made. Please try again.
-Subscription updated.";
+Subscription updated.
+Card payment";

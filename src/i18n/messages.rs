@@ -228,9 +228,12 @@ pub enum Msg {
     ActionFailed,
     /// A pause/resume/cancel request succeeded.
     SubscriptionUpdated,
+    // The frame.
+    /// Title of the card form's frame (what a screen reader announces for it).
+    FrameTitle,
 }
 
 impl Msg {
     /// Number of messages: lines in every catalogue.
-    pub const COUNT: usize = Msg::SubscriptionUpdated as usize + 1;
+    pub const COUNT: usize = Msg::FrameTitle as usize + 1;
 }

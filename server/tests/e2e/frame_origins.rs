@@ -4,7 +4,8 @@
 //! - framed by a page on its own origin, the form loads (the control); framed by a page on an
 //!   outsider's origin, Chromium refuses to show the card frame (`frame-ancestors`), and the
 //!   element reports `frame_unavailable`;
-//! - the partner's page changes the form's language with `setLocale` (a message to the frame);
+//! - the frame's title and labels are in the page's language, and the partner's page changes
+//!   the form's language with `setLocale` (a message to the frame);
 //!   an outsider's ad frame beside the form posts the same messages to it without effect.
 
 use std::time::Duration;
@@ -81,12 +82,17 @@ async fn messages_from_another_origin_do_not_reach_the_form() {
     run("frame-messages", |page: Page| async move {
         let rig = PartnerRig::start(EmulatorAt::InProcess, vec![]);
         let (session, secret, _) = rig.session(1200, "EUR", "set-locale").await;
-        page.goto(&rig.framed_url(&session, &secret)).await;
-        page.find("#events li[data-event=ready]").await;
-        assert_eq!(page.text(NUMBER_LABEL).await, "Card number");
-        page.eval("document.querySelector('card-checkout').setLocale('de');")
+        page.goto(&format!("{}&locale=de", rig.framed_url(&session, &secret)))
             .await;
-        page.wait_text(NUMBER_LABEL, "Kartennummer").await;
+        page.find("#events li[data-event=ready]").await;
+        assert_eq!(page.text(NUMBER_LABEL).await, "Kartennummer");
+        let title = page
+            .eval("return document.querySelector('card-checkout').shadowRoot.querySelector('iframe').title;")
+            .await;
+        assert_eq!(title, "Kartenzahlung", "the frame's title is in the shopper's language");
+        page.eval("document.querySelector('card-checkout').setLocale('en');")
+            .await;
+        page.wait_text(NUMBER_LABEL, "Card number").await;
 
         let outsider = outsider();
         let (session, secret, _) = rig.session(1200, "EUR", "meddled").await;

@@ -22,7 +22,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use checkout::contract::CheckoutView;
 use checkout::contract::routes::CARRIED_VIEW_ID;
-use checkout::i18n::Locale;
+use checkout::i18n::{Locale, Msg};
 use serde::{Deserialize, Serialize};
 
 use super::policy::frame_policy;
@@ -63,6 +63,8 @@ struct FrameConfig<'a> {
     mode: &'a str,
     locale: &'a str,
     theme: BTreeMap<String, String>,
+    /// The frame's title in the shopper's language, for the loader's `<iframe title>`.
+    title: &'static str,
 }
 
 /// Why a frame document is refused.
@@ -142,6 +144,8 @@ pub async fn serve(
     if !trusted.admits(Some(request.origin.as_bytes()), None) {
         return Err(FrameRefusal::OriginNotAllowed(request.origin));
     }
+    let locale_option = option("locale", &request.locale)?;
+    let locale = Locale::choose(Some(locale_option), first_language(&headers));
     let config = FrameConfig {
         origin: &request.origin,
         session: option("session", &request.session)?,
@@ -151,8 +155,12 @@ pub async fn serve(
             mode @ ("" | "checkout" | "result" | "subscriptions") => mode,
             _ => return Err(FrameRefusal::Invalid("mode")),
         },
-        locale: option("locale", &request.locale)?,
+        locale: locale_option,
         theme: theme(&request.theme)?,
+        title: locale.text(match request.mode.as_str() {
+            "subscriptions" => Msg::SubscriptionsTitle,
+            _ => Msg::FrameTitle,
+        }),
     };
     let view = match config.mode {
         "" | "checkout" => carried_view(&state, config.session, config.client_secret).await,
@@ -163,7 +171,6 @@ pub async fn serve(
         .await
         .map_err(|_| FrameRefusal::NotBuilt)?;
     let mut html = with_config(&template, &config, view.as_ref()).ok_or(FrameRefusal::NotBuilt)?;
-    let locale = Locale::choose(Some(config.locale), first_language(&headers));
     if let Some(form) = view
         .as_ref()
         .and_then(|view| skeleton(view, locale, &theme_style(&config.theme)))
@@ -309,6 +316,7 @@ mod tests {
             mode: "",
             locale: "de",
             theme,
+            title: "Kartenzahlung",
         }
     }
 

@@ -32,8 +32,8 @@ function postFrame(server, target, params) {
 }
 "#;
 
-/// `/framed.html?session=..&secret=..&server=..`: the form through `/checkout.js` in light
-/// DOM; events go to `#events` and, when framed, to the parent (`{relay: name, detail}`).
+/// `/framed.html?session=..&secret=..&server=..[&locale=..]`: the form through `/checkout.js`
+/// in light DOM (English unless `locale` says otherwise); events go to `#events` and, when framed, to the parent (`{relay: name, detail}`).
 pub fn framed_page() -> String {
     r#"<!doctype html>
 <html lang="en">
@@ -51,7 +51,7 @@ loader.onload = () => {
   const element = document.createElement('card-checkout');
   element.setAttribute('session', params.get('session'));
   element.setAttribute('client-secret', params.get('secret'));
-  element.setAttribute('locale', 'en');
+  element.setAttribute('locale', params.get('locale') || 'en');
   for (const name of ['ready', 'change', 'submit', 'success', 'error']) {
     element.addEventListener(name, (event) => {
       const item = document.createElement('li');

@@ -134,6 +134,10 @@ async fn an_allowed_page_gets_the_frame_with_its_options_framed_only_by_it() {
     assert_eq!(config["session"], "cs_session_1");
     assert_eq!(config["client_secret"], "cs_secret_</script>");
     assert_eq!(config["locale"], "de");
+    assert_eq!(
+        config["title"], "Kartenzahlung",
+        "the frame's title in German"
+    );
     assert_eq!(config["theme"]["--cc-accent"], "#0a7");
     assert!(html.contains("<main id=\"checkout\"></main>"));
     // A page whose referrer policy is `no-referrer` posts with `Origin: null`: the CSP alone
