@@ -9,6 +9,8 @@
 /// - `ready`: the first `ready` event reaching the top document (the loader's in frame mode,
 ///   the component's in inline mode).
 pub const WATCH: &str = r#"(() => {
+  // A frame's first, empty document (before the loader's POST answers) is not the form's.
+  if (location.href === 'about:blank') return;
   const now = () => performance.timeOrigin + performance.now();
   function report(kind, at) {
     if (window === top) {

@@ -20,13 +20,17 @@ mod skeleton;
 
 use axum::Router;
 use axum::routing::{get, post};
+use tower_http::compression::CompressionLayer;
 
 use super::state::AppState;
 
-/// The loader, the frame document and the component's files.
+/// The loader, the frame document and the component's files, compressed for browsers that
+/// accept brotli or gzip (the component's files usually come precompressed, and are then sent
+/// as they are).
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/checkout.js", get(loader::serve))
         .route("/frame/", post(document::serve))
         .route("/frame/{*file}", get(assets::serve))
+        .layer(CompressionLayer::new())
 }

@@ -64,7 +64,7 @@ async fn post_frame(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_loader_is_javascript_revalidated_by_etag() {
+async fn the_loader_is_javascript_revalidated_by_etag_and_both_are_sent_compressed() {
     let dir = tempfile::tempdir().expect("dir");
     component(dir.path());
     let h = start(dir.path()).await;
@@ -99,6 +99,25 @@ async fn the_loader_is_javascript_revalidated_by_etag() {
         .await
         .expect("revalidate");
     assert_eq!(again.status(), 304);
+    let compressed = h
+        .api
+        .get(format!("{}/checkout.js", h.base))
+        .header("accept-encoding", "br")
+        .send()
+        .await
+        .expect("loader");
+    assert_eq!(compressed.headers()["content-encoding"], "br");
+    let frame = h
+        .api
+        .post(format!("{}/frame/", h.base))
+        .header(ORIGIN, SHOP)
+        .header("accept-encoding", "gzip")
+        .form(&form(SHOP))
+        .send()
+        .await
+        .expect("frame document");
+    assert_eq!(frame.status(), 200);
+    assert_eq!(frame.headers()["content-encoding"], "gzip");
     h.finish().await;
 }
 
