@@ -1,9 +1,10 @@
 // The frame side of the isolated card form (the shop side is js/loader.js, /checkout.js).
 // checkout-server answered the loader's POST with this document and wrote the options into
-// #checkout-config (and, in checkout mode, the session's view into #checkout-session, which the
-// component takes instead of fetching it): the embedding page's origin (checked against ALLOWED_ORIGINS, and the only
-// origin this document may be framed by), session, client secret, mode, locale, customer token
-// and the theme's custom properties (already checked by the server).
+// #checkout-config: the embedding page's origin (checked against ALLOWED_ORIGINS, and the only
+// origin this document may be framed by), session, client secret, mode, locale, customer token,
+// the theme's custom properties (already checked by the server) and the frame's title. In
+// checkout mode it also wrote the session's view into #checkout-session (the component takes
+// it instead of fetching it) and, for a plain payment, the form as HTML (#cc-skeleton).
 //
 // Messages to the page go to that origin only; messages from the page are taken only from the
 // parent window at that origin. Nothing sent carries card data: events carry what the

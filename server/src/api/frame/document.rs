@@ -170,17 +170,8 @@ pub async fn serve(
     let template = tokio::fs::read_to_string(state.config.component_dir.join("index.html"))
         .await
         .map_err(|_| FrameRefusal::NotBuilt)?;
-    let mut html = with_config(&template, &config, view.as_ref()).ok_or(FrameRefusal::NotBuilt)?;
-    if let Some(form) = view
-        .as_ref()
-        .and_then(|view| skeleton(view, locale, &theme_style(&config.theme)))
-    {
-        html = html.replacen(
-            FORM_SLOT,
-            &format!("<main id=\"checkout\">{form}</main>"),
-            1,
-        );
-    }
+    let html = with_config(&template, &config, view.as_ref()).ok_or(FrameRefusal::NotBuilt)?;
+    let html = with_form(html, view.as_ref(), locale, &config.theme);
     let policy = HeaderValue::from_str(&frame_policy(&template, &request.origin))
         .map_err(|_| FrameRefusal::Invalid("origin"))?;
     Ok((
@@ -199,6 +190,23 @@ pub async fn serve(
 
 /// Where the template shows the form: the component and, before it, the HTML form.
 const FORM_SLOT: &str = "<main id=\"checkout\"></main>";
+
+/// `html` with the HTML form of `view` (a plain payment) in the form's place.
+fn with_form(
+    html: String,
+    view: Option<&CheckoutView>,
+    locale: Locale,
+    theme: &BTreeMap<String, String>,
+) -> String {
+    match view.and_then(|view| skeleton(view, locale, &theme_style(theme))) {
+        Some(form) => html.replacen(
+            FORM_SLOT,
+            &format!("<main id=\"checkout\">{form}</main>"),
+            1,
+        ),
+        None => html,
+    }
+}
 
 /// The first language of `Accept-Language` (what `navigator.language` usually is).
 fn first_language(headers: &HeaderMap) -> Option<&str> {

@@ -266,7 +266,7 @@ fn data_block(html: &str, id: &str) -> Option<Value> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_frame_carries_the_sessions_view_only_for_its_client_secret() {
+async fn the_frame_carries_the_view_and_the_html_form_only_for_its_client_secret() {
     let dir = tempfile::tempdir().expect("dir");
     component(dir.path());
     let h = start(dir.path()).await;
@@ -300,6 +300,11 @@ async fn the_frame_carries_the_sessions_view_only_for_its_client_secret() {
     assert_eq!(carried, fetched, "the same view the component would fetch");
     assert_eq!(carried["description"], "Tea </script>");
     assert!(data_block(&html, "checkout-config").is_some());
+    assert!(
+        html.contains("<main id=\"checkout\"><div id=\"cc-skeleton\""),
+        "the form comes as HTML: {html}"
+    );
+    assert!(html.contains("<label for=\"cc-number\">Kartennummer</label>"));
 
     for (secret, mode) in [
         ("cs_wrong", "checkout"),
@@ -311,8 +316,8 @@ async fn the_frame_carries_the_sessions_view_only_for_its_client_secret() {
             .await
             .expect("html");
         assert!(
-            !html.contains("checkout-session"),
-            "no view with {secret} in mode {mode}"
+            !html.contains("checkout-session") && !html.contains("cc-skeleton"),
+            "no view and no form with {secret} in mode {mode}"
         );
     }
     h.finish().await;
