@@ -2,6 +2,7 @@
 //! a short security code each get an inline message (on leaving the field, not while a valid
 //! prefix is being typed), linked to the field for assistive technology; Pay moves the focus
 //! to the first wrong field, a polite summary is announced, and nothing reaches the server.
+//! The card frame grows with the messages, so it never scrolls inside.
 
 use crate::support::form::{fill_billing, ids, pay};
 use crate::support::shop::DemoShop;
@@ -15,6 +16,12 @@ async fn invalid_card_fields_are_flagged_and_nothing_is_sent() {
         let shop = DemoShop::start();
         let session = shop.buy(&page, "tshirt").await;
         page.type_into(ids::NAME, "Ada Lovelace").await;
+        let before = page
+            .until("the frame to fit the form", || async {
+                let (outer, inner) = page.frame_heights().await;
+                ((outer - inner).abs() <= 1.0).then_some(outer)
+            })
+            .await;
 
         page.type_into(ids::NUMBER, "4242").await;
         assert_eq!(
@@ -47,6 +54,16 @@ async fn invalid_card_fields_are_flagged_and_nothing_is_sent() {
             .await;
         fill_billing(&page, "GB", "SW1A 1AA").await;
         page.screenshot("errors").await;
+        let (grown, content) = page
+            .until("the frame to fit the form with its errors", || async {
+                let (outer, inner) = page.frame_heights().await;
+                (outer > before && (outer - inner).abs() <= 1.0).then_some((outer, inner))
+            })
+            .await;
+        assert!(
+            grown > before,
+            "the frame grew from {before} to {grown} ({content})"
+        );
 
         pay(&page).await;
         page.until("focus on the first wrong field", || async {

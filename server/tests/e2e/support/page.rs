@@ -356,6 +356,34 @@ impl Page {
             .unwrap_or_else(|e| panic!("type into the focused element: {e}"));
     }
 
+    /// The card frame's height on the page and the height of its document's content
+    /// (`scrollHeight`), in CSS pixels: equal when the frame fits the form.
+    pub async fn frame_heights(&self) -> (f64, f64) {
+        self.to_page().await;
+        let script = r#"
+            const roots = [document];
+            while (roots.length) {
+              const root = roots.shift();
+              const frame = root.querySelector("iframe[name^='card-checkout-']");
+              if (frame) return frame.getBoundingClientRect().height;
+              for (const el of root.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+            }
+            return null;
+        "#;
+        let outer = self.client.execute(script, vec![]).await.ok();
+        let outer = outer.and_then(|h| h.as_f64()).expect("the card frame");
+        let frame = self.query(CHECKOUT_FRAME).await.expect("the card frame");
+        frame.enter_frame().await.expect("into the card frame");
+        let inner = self
+            .client
+            .execute("return document.documentElement.scrollHeight;", vec![])
+            .await
+            .ok()
+            .and_then(|h| h.as_f64())
+            .expect("the frame's content height");
+        (outer, inner)
+    }
+
     /// The caret (`selectionStart`) of the focused input; `None` when no input has the focus.
     pub async fn focused_caret(&self) -> Option<u64> {
         self.to_focus().await;
