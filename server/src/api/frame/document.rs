@@ -144,27 +144,30 @@ pub async fn serve(
     if !trusted.admits(Some(request.origin.as_bytes()), None) {
         return Err(FrameRefusal::OriginNotAllowed(request.origin));
     }
-    let locale_option = option("locale", &request.locale)?;
-    let locale = Locale::choose(Some(locale_option), first_language(&headers));
+    let mode = match request.mode.as_str() {
+        mode @ ("" | "checkout" | "result" | "subscriptions") => mode,
+        _ => return Err(FrameRefusal::Invalid("mode")),
+    };
+    let requested_locale = option("locale", &request.locale)?;
+    let locale = Locale::choose(Some(requested_locale), first_language(&headers));
     let config = FrameConfig {
         origin: &request.origin,
         session: option("session", &request.session)?,
         client_secret: option("client_secret", &request.client_secret)?,
         customer_token: option("customer_token", &request.customer_token)?,
-        mode: match request.mode.as_str() {
-            mode @ ("" | "checkout" | "result" | "subscriptions") => mode,
-            _ => return Err(FrameRefusal::Invalid("mode")),
-        },
-        locale: locale_option,
+        mode,
+        locale: requested_locale,
         theme: theme(&request.theme)?,
-        title: locale.text(match request.mode.as_str() {
-            "subscriptions" => Msg::SubscriptionsTitle,
-            _ => Msg::FrameTitle,
+        title: locale.text(if mode == "subscriptions" {
+            Msg::SubscriptionsTitle
+        } else {
+            Msg::FrameTitle
         }),
     };
-    let view = match config.mode {
-        "" | "checkout" => carried_view(&state, config.session, config.client_secret).await,
-        _ => None,
+    let view = if matches!(mode, "" | "checkout") {
+        carried_view(&state, config.session, config.client_secret).await
+    } else {
+        None
     };
     // Read for each frame (a few KB): a rebuilt component is served without a restart.
     let template = tokio::fs::read_to_string(state.config.component_dir.join("index.html"))

@@ -13,6 +13,7 @@ use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, SandboxConfig, demo};
 use checkout_server::config::{Config, EmulatorDefaults};
 use checkout_server::serve::{Addresses, Mounts, reachable};
 use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
 
 /// The configuration's fallbacks while no gateway is configured.
 pub fn emulator_defaults() -> EmulatorDefaults {
@@ -81,6 +82,18 @@ pub fn mount(sandbox: Option<InProcess>) -> (Mounts, Option<Router>) {
             (mounts, Some(sandbox.shop))
         },
     )
+}
+
+/// Serves the demo shop's `site` on its listener, when both exist (the sandbox); the task runs
+/// until it is aborted.
+pub fn serve_demo(
+    demo: Option<DemoListener>,
+    site: Option<Router>,
+) -> Option<JoinHandle<std::io::Result<()>>> {
+    let (demo, site) = demo.zip(site)?;
+    Some(tokio::spawn(async move {
+        axum::serve(demo.listener, site).await
+    }))
 }
 
 /// What the in-process emulator and shop need to know of the server at `addresses`.

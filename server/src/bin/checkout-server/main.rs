@@ -130,9 +130,7 @@ async fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
         mounts
     })
     .await?;
-    let shop_task = demo
-        .zip(shop)
-        .map(|(demo, shop)| tokio::spawn(async move { axum::serve(demo.listener, shop).await }));
+    let shop_task = compose::serve_demo(demo, shop);
     let shop_page =
         shop_url.map(|url| format!("{url}/  (its own origin, embedding the card form)"));
     let beside: Vec<_> = shop_page

@@ -203,9 +203,7 @@ impl Harness {
         })
         .await
         .expect("server builds");
-        let demo_task = demo_listener.zip(demo_site).map(|(demo, site)| {
-            tokio::spawn(async move { axum::serve(demo.listener, site).await })
-        });
+        let demo_task = compose::serve_demo(demo_listener, demo_site);
         let base = server.base_url().to_owned();
         let state = server.state().clone();
         let sandbox = emulator.unwrap_or_else(|| {
