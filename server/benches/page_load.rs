@@ -180,7 +180,7 @@ async fn load(client: &Client, rig: &Rig, mode: Mode, throttled: bool) -> Sample
     };
     devtools(
         "Page.addScriptToEvaluateOnNewDocument",
-        json!({ "source": scripts::WATCH }),
+        json!({ "source": scripts::watch() }),
     )
     .await;
     if throttled {

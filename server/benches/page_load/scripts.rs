@@ -8,7 +8,7 @@
 ///   (document or shadow roots; in the card frame it is reported to the top page);
 /// - `ready`: the first `ready` event reaching the top document (the loader's in frame mode,
 ///   the component's in inline mode).
-pub const WATCH: &str = r#"(() => {
+const WATCH: &str = r#"(() => {
   // A frame's first, empty document (before the loader's POST answers) is not the form's.
   if (location.href === 'about:blank') return;
   const now = () => performance.timeOrigin + performance.now();
@@ -27,28 +27,11 @@ pub const WATCH: &str = r#"(() => {
     });
     document.addEventListener('ready', () => report('ready', now()), true);
   }
-  function deep(selector) {
-    const roots = [document];
-    while (roots.length) {
-      const root = roots.shift();
-      const hit = root.querySelector(selector);
-      if (hit) return hit;
-      for (const el of root.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
-    }
-    return null;
-  }
-  // Diagnostics: when the document holding the form had arrived and first painted.
-  const where = window === top ? 'top' : 'frame';
-  addEventListener('DOMContentLoaded', () => report(where + 'Parsed', now()));
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      if (entry.name === 'first-contentful-paint') report(where + 'Painted', performance.timeOrigin + entry.startTime);
-    }
-  }).observe({ type: 'paint', buffered: true });
+  /*DEEP_FIND*/
   let seen = false;
   function look() {
     if (seen) return;
-    const input = deep('#cc-number');
+    const input = deepFind('#cc-number');
     if (input && !input.disabled && input.getClientRects().length > 0) {
       seen = true;
       requestAnimationFrame(() => report('typeable', now()));
@@ -58,6 +41,11 @@ pub const WATCH: &str = r#"(() => {
   }
   look();
 })();"#;
+
+/// [`WATCH`] with the e2e suite's shadow-root search included.
+pub fn watch() -> String {
+    WATCH.replace("/*DEEP_FIND*/", super::support::page::DEEP_FIND)
+}
 
 /// Waits until the watcher has `typeable` (and `ready`, when `arguments[0]` is true) and
 /// returns what it recorded.

@@ -10,20 +10,9 @@ use serde_json::json;
 
 use crate::support::cdp;
 use crate::support::form::ids;
+use crate::support::page::DEEP_FIND;
 use crate::support::partner::{EmulatorAt, PartnerRig};
 use crate::support::{Page, run};
-
-/// Finds `#cc-number` through shadow roots.
-const NUMBER_INPUT: &str = r#"(() => {
-  const roots = [document];
-  while (roots.length) {
-    const root = roots.shift();
-    const hit = root.querySelector('#cc-number');
-    if (hit) return hit;
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
-  }
-  return null;
-})()"#;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "end-to-end: needs dist/ and Chromium; run by scripts/test.sh"]
@@ -39,7 +28,7 @@ async fn browser_autofill_fills_number_expiry_cvc_and_name_in_one_action() {
         let found = cdp::execute(
             client,
             "Runtime.evaluate",
-            json!({ "expression": NUMBER_INPUT }),
+            json!({ "expression": format!("{DEEP_FIND}deepFind('#cc-number')") }),
         )
         .await
         .expect("the number input is found");

@@ -11,26 +11,14 @@ use crate::support::holding_proxy::HoldingProxy;
 use crate::support::partner::{EmulatorAt, PartnerRig};
 use crate::support::{Page, run};
 
-/// Where the card number input and the pay button are (x, y, width, height of each).
-async fn layout(page: &Page) -> serde_json::Value {
-    page.eval(
-        r#"
-        const boxes = [];
-        for (const id of ['cc-number', 'cc-submit']) {
-          const roots = [document];
-          let hit = null;
-          while (roots.length && !hit) {
-            const root = roots.shift();
-            hit = root.getElementById ? root.getElementById(id) : root.querySelector('#' + id);
-            for (const el of root.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
-          }
-          const r = hit.getBoundingClientRect();
-          boxes.push([r.x, r.y, r.width, r.height]);
-        }
-        return boxes;
-        "#,
-    )
-    .await
+/// Where the card number input and the pay button are: (x, y, width, height) of each.
+async fn layout(page: &Page) -> Vec<(f64, f64, f64, f64)> {
+    let mut boxes = Vec::new();
+    for id in [ids::NUMBER, ids::SUBMIT] {
+        let element = page.find(id).await;
+        boxes.push(element.rectangle().await.expect("the element's box"));
+    }
+    boxes
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -29,18 +29,20 @@ const CHECKOUT_FRAME: &str = "iframe[name^='card-checkout-']";
 /// The WebDriver key for a JS element reference.
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
-/// Finds the first element matching a CSS selector in the document or any open shadow root,
-/// breadth first.
-const DEEP_QUERY: &str = r#"
-const selector = arguments[0];
-const roots = [document];
-while (roots.length) {
-  const root = roots.shift();
-  const hit = root.querySelector(selector);
-  if (hit) return hit;
-  for (const el of root.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+/// `deepFind(selector)`: the first element matching a CSS selector in the document or any open
+/// shadow root, breadth first (`null` when none does). A function declaration, for scripts to
+/// include.
+pub const DEEP_FIND: &str = r#"
+function deepFind(selector) {
+  const roots = [document];
+  while (roots.length) {
+    const root = roots.shift();
+    const hit = root.querySelector(selector);
+    if (hit) return hit;
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+  }
+  return null;
 }
-return null;
 "#;
 
 /// The document's HTML with every open shadow root's content written inside its host.
@@ -140,7 +142,10 @@ impl Page {
     async fn query(&self, css: &str) -> Option<Element> {
         let found = self
             .client
-            .execute(DEEP_QUERY, vec![Value::from(css)])
+            .execute(
+                &[DEEP_FIND, "return deepFind(arguments[0]);"].concat(),
+                vec![Value::from(css)],
+            )
             .await
             .ok()?;
         let id = found.get(ELEMENT_KEY)?.as_str()?.to_owned();
@@ -360,19 +365,8 @@ impl Page {
     /// (`scrollHeight`), in CSS pixels: equal when the frame fits the form.
     pub async fn frame_heights(&self) -> (f64, f64) {
         self.to_page().await;
-        let script = r#"
-            const roots = [document];
-            while (roots.length) {
-              const root = roots.shift();
-              const frame = root.querySelector("iframe[name^='card-checkout-']");
-              if (frame) return frame.getBoundingClientRect().height;
-              for (const el of root.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
-            }
-            return null;
-        "#;
-        let outer = self.client.execute(script, vec![]).await.ok();
-        let outer = outer.and_then(|h| h.as_f64()).expect("the card frame");
         let frame = self.query(CHECKOUT_FRAME).await.expect("the card frame");
+        let (_, _, _, outer) = frame.rectangle().await.expect("the card frame's box");
         frame.enter_frame().await.expect("into the card frame");
         let inner = self
             .client
