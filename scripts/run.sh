@@ -11,8 +11,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 scripts/setup.sh run
 echo "[run] building the checkout component (trunk, release)"
-trunk build --release --offline
-scripts/wasm-opt.sh
+scripts/component.sh
 echo "[run] building checkout-server (release)"
 cargo build --release -p checkout-server --quiet
 mkdir -p data

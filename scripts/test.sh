@@ -14,8 +14,11 @@ step "cargo fmt --check"
 cargo fmt --all --check
 
 step "cargo clippy (workspace, all targets, -D warnings)"
-cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy --workspace --all-targets --features checkout/subscriptions -- -D warnings
+# Both bundles: the card form alone, and with the subscription view (scripts/component.sh).
 cargo clippy --target wasm32-unknown-unknown -p checkout --all-targets -- -D warnings
+cargo clippy --target wasm32-unknown-unknown -p checkout --all-targets --features subscriptions \
+  -- -D warnings
 
 step "PostgreSQL for the store tests (a throwaway cluster on 127.0.0.1)"
 if pg_env="$(scripts/postgres.sh)"; then
@@ -29,9 +32,8 @@ fi
 step "native tests"
 cargo test --workspace
 
-step "trunk build --release"
-trunk build --release --offline
-scripts/wasm-opt.sh
+step "component build (trunk --release: the card form, and the subscription bundle)"
+scripts/component.sh
 
 step "bundle size (fails above the ceiling; see docs/size.md)"
 scripts/size.sh --ceiling
@@ -42,7 +44,7 @@ CHROMEDRIVER=/usr/bin/chromedriver \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$PWD/scripts/wasm-test-runner.sh" \
 CARGO_PROFILE_DEV_DEBUG=0 \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
-  cargo test --target wasm32-unknown-unknown -p checkout
+  cargo test --target wasm32-unknown-unknown -p checkout --features subscriptions
 
 step "end-to-end suite (a shopper in headless Chromium against checkout-server serve)"
 cargo test -p checkout-server --test e2e -- --include-ignored

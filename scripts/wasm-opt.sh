@@ -111,7 +111,7 @@ const fs = require("fs");
 const path = require("path");
 const [dist] = process.argv.slice(2);
 const page = path.join(dist, "index.html");
-const html = fs.readFileSync(page, "utf8").replace(/<link rel="stylesheet" href="\/frame\/([^"]+\.css)"[^>]*>/g, (_, file) => {
+const html = fs.readFileSync(page, "utf8").replace(/<link rel="stylesheet" href="[^"]*\/([^"/]+\.css)"[^>]*>/g, (_, file) => {
   const css = fs.readFileSync(path.join(dist, file), "utf8").replace(/<\/style/gi, "<\\/style");
   const id = file.startsWith("checkout-") ? ' id="checkout-css"' : "";
   return `<style${id}>${css}</style>`;

@@ -4,7 +4,7 @@
 // origin this document may be framed by), session, client secret, mode, locale, customer token,
 // the theme's custom properties (already checked by the server) and the frame's title. In
 // checkout mode it also wrote the session's view into #checkout-session (the component takes
-// it instead of fetching it) and, for a plain payment, the form as HTML (#cc-skeleton).
+// it instead of fetching it) and, for a one-off payment, the form as HTML (#cc-skeleton).
 //
 // Messages to the page go to that origin only; messages from the page are taken only from the
 // parent window at that origin. Nothing sent carries card data: events carry what the
@@ -83,15 +83,26 @@ new ResizeObserver(() => {
   }
 }).observe(document.documentElement);
 
-// The HTML form checkout-server wrote (a plain payment): the shopper types into it until the
+// The HTML form checkout-server wrote (a one-off payment): the shopper types into it until the
 // component is ready, which then takes over everything typed and replaces it.
 const skeleton = document.getElementById("cc-skeleton");
 if (skeleton) {
   showAmount(skeleton.querySelector("#cc-amount"));
   element.hidden = true;
-  element.addEventListener("ready", () => takeOver(skeleton), { once: true });
+  // A saved card chosen hides the card fields, a new card shows them, as in the component.
+  const cardFields = skeleton.querySelector(".cc-card > div");
+  skeleton.addEventListener("change", (event) => {
+    if (event.target.name === "cc-saved-card") cardFields.hidden = event.target.id !== "cc-saved-new";
+  });
+  let taken = false;
+  const takeOnce = () => {
+    if (taken) return;
+    taken = true;
+    takeOver(skeleton);
+  };
+  element.addEventListener("ready", takeOnce, { once: true });
   // A component that cannot show the form says why in its own place.
-  element.addEventListener("error", () => skeleton.isConnected && takeOver(skeleton));
+  element.addEventListener("error", takeOnce);
 }
 
 // The amount as the component shows it: the browser's Intl, the exact decimal of the minor units.
@@ -109,20 +120,30 @@ function showAmount(line) {
   }
 }
 
-// Moves what was typed into the component's inputs (focus and caret too), then shows the
-// component in place of the HTML form, all in one task: no keystroke can fall in between.
-function takeOver(form) {
+// Moves what was typed or chosen into the component (focus and caret too), then shows the
+// component in place of the HTML form. The saved-card choice goes first: the component renders
+// the card fields for a new card once it has seen the click, in a later task. Everything else
+// moves in one task, while the HTML form is still what the shopper sees and types into: no
+// keystroke can fall in between.
+async function takeOver(form) {
   const root = element.shadowRoot;
+  const chosen = form.querySelector('input[name="cc-saved-card"]:checked');
+  const fresh = chosen && root && root.getElementById(chosen.id);
+  if (fresh && !fresh.checked) {
+    fresh.click();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
   const focused = form.contains(document.activeElement) ? document.activeElement : null;
   element.hidden = false;
   for (const old of form.querySelectorAll("input, select")) {
     const fresh = root && root.getElementById(old.id);
     if (!fresh) continue;
+    if (old === focused) fresh.focus();
+    if (old.type === "radio") continue;
     if (old.type === "checkbox") {
       if (old.checked !== fresh.checked) fresh.click();
       continue;
     }
-    if (old === focused) fresh.focus();
     if (!old.value) continue;
     fresh.value = old.value;
     if (old.localName === "select") {

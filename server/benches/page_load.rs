@@ -18,7 +18,7 @@
 //! and first paint of the top page and of the card frame.
 //!
 //! Run: `cargo bench -p checkout-server --bench page_load [-- --runs 10]` after the release
-//! build of the component (`trunk build --release && scripts/wasm-opt.sh`). Needs Chromium and
+//! build of the component (`scripts/component.sh`). Needs Chromium and
 //! chromedriver (skips with a notice otherwise).
 
 #[allow(dead_code)]

@@ -1,7 +1,8 @@
 //! What the component is allowed to know about a checkout session.
 
 use super::PlanTerms;
-use crate::card::Brand;
+use crate::card::{Brand, YearMonth};
+use crate::i18n::{fill, number_text};
 use serde::{Deserialize, Serialize};
 
 /// `GET /v1/checkout/{session_id}`: the public view of a session (no secrets, no totals the
@@ -80,4 +81,38 @@ pub struct SavedCard {
     pub expiry_month: u8,
     /// Four-digit expiry year.
     pub expiry_year: u16,
+}
+
+impl SavedCard {
+    /// Not expired in the month `today`: the card may be chosen.
+    pub fn usable(&self, today: YearMonth) -> bool {
+        (self.expiry_year, self.expiry_month) >= (today.year(), today.month())
+    }
+
+    /// What the shopper reads beside the card's radio button: "Visa •••• 4242 · expires
+    /// 12/30", `expires` being the catalogue's `SavedCardExpires` template.
+    pub fn choice_label(&self, expires: &str) -> String {
+        let two_digits = |n: u16| {
+            let digits = number_text(u64::from(n % 100));
+            if digits.len() < 2 {
+                ["0", &digits].concat()
+            } else {
+                digits
+            }
+        };
+        let expiry = [
+            two_digits(u16::from(self.expiry_month)),
+            "/".into(),
+            two_digits(self.expiry_year),
+        ]
+        .concat();
+        [
+            self.brand.display_name(),
+            " •••• ",
+            &self.last4,
+            " · ",
+            &fill(expires, &[&expiry]),
+        ]
+        .concat()
+    }
 }

@@ -13,7 +13,9 @@ pub enum Mode {
     Checkout,
     /// The result of a session's payment, for the page 3D Secure returns to.
     Result,
-    /// A signed-in customer's subscriptions.
+    /// A signed-in customer's subscriptions: only in the subscription bundle (feature
+    /// `subscriptions`), which a card form does not download.
+    #[cfg(feature = "subscriptions")]
     Subscriptions,
 }
 
@@ -23,6 +25,7 @@ impl Mode {
         match self {
             Self::Checkout => "checkout",
             Self::Result => "result",
+            #[cfg(feature = "subscriptions")]
             Self::Subscriptions => "subscriptions",
         }
     }
@@ -31,6 +34,7 @@ impl Mode {
         match text {
             "" | "checkout" => Some(Self::Checkout),
             "result" => Some(Self::Result),
+            #[cfg(feature = "subscriptions")]
             "subscriptions" => Some(Self::Subscriptions),
             _ => None,
         }
@@ -77,6 +81,11 @@ impl Options {
 
     fn check(&self) -> Result<Mode, String> {
         let mode = Mode::parse(&self.mode).ok_or_else(|| {
+            if self.mode == "subscriptions" {
+                return "option `mode`: \"subscriptions\" is in the subscription bundle \
+                        (dist/manage/); this bundle has the card form only"
+                    .into();
+            }
             [
                 "option `mode` must be \"checkout\", \"result\" or \"subscriptions\", not \"",
                 &self.mode,
@@ -104,6 +113,7 @@ impl Options {
             Mode::Checkout | Mode::Result if self.client_secret.is_empty() => {
                 missing("clientSecret")
             }
+            #[cfg(feature = "subscriptions")]
             Mode::Subscriptions if self.customer_token.is_empty() => missing("customerToken"),
             _ => Ok(mode),
         }
@@ -178,12 +188,24 @@ mod tests {
         assert!(err.contains("`session`"), "{err}");
         let err = options("result", "cs_1", "", "").check().unwrap_err();
         assert!(err.contains("`clientSecret`"), "{err}");
+    }
+
+    #[cfg(feature = "subscriptions")]
+    #[test]
+    fn subscriptions_need_a_customer_token() {
         let err = options("subscriptions", "", "", "").check().unwrap_err();
         assert!(err.contains("`customerToken`"), "{err}");
         assert_eq!(
             options("subscriptions", "", "", "tok").check(),
             Ok(Mode::Subscriptions)
         );
+    }
+
+    #[cfg(not(feature = "subscriptions"))]
+    #[test]
+    fn the_card_bundle_points_subscriptions_to_their_bundle() {
+        let err = options("subscriptions", "", "", "tok").check().unwrap_err();
+        assert!(err.contains("dist/manage/"), "{err}");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::validate::{Problem, check, cvc_input};
 use crate::browser::clock::today;
 use crate::card::{Brand, format_expiry, format_number};
-use crate::contract::{CheckoutView, SavedCard};
+use crate::contract::CheckoutView;
 use crate::embed::events::ChangeDetail;
 use crate::form_fields::FieldKind;
 use crate::i18n::Msg;
@@ -47,10 +47,11 @@ impl FormState {
     /// Empty form for `view`; the first saved card that has not expired is preselected.
     pub fn new(view: &CheckoutView) -> Self {
         let today = today();
-        let usable = |card: &&SavedCard| {
-            (card.expiry_year, card.expiry_month) >= (today.year(), today.month())
-        };
-        let saved = view.saved_cards.iter().find(usable).map(|c| c.id.clone());
+        let saved = view
+            .saved_cards
+            .iter()
+            .find(|card| card.usable(today))
+            .map(|card| card.id.clone());
         let fields = std::array::from_fn(|_| FieldState {
             value: RwSignal::new(String::new()),
             error: RwSignal::new(None),

@@ -14,6 +14,7 @@ mod pay;
 mod plan_terms;
 mod result;
 mod saved_cards;
+#[cfg(feature = "subscriptions")]
 mod subscriptions;
 pub mod validate;
 
@@ -30,6 +31,7 @@ pub fn app(ctx: Ctx, mode: Mode) -> El {
     let body = match mode {
         Mode::Checkout => checkout::checkout(ctx),
         Mode::Result => result::result_page(ctx),
+        #[cfg(feature = "subscriptions")]
         Mode::Subscriptions => subscriptions::subscriptions(ctx),
     };
     el("div")

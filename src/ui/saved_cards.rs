@@ -6,27 +6,9 @@ use super::dom::{El, el};
 use super::form_state::FormState;
 use crate::browser::clock::today;
 use crate::contract::SavedCard;
-use crate::i18n::{Msg, fill, number_text};
+use crate::i18n::Msg;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
-
-/// `MM/YY` of a saved card.
-fn expiry_text(card: &SavedCard) -> String {
-    let pad = |n: u16| {
-        let digits = number_text(u64::from(n));
-        if digits.len() < 2 {
-            ["0", &digits].concat()
-        } else {
-            digits
-        }
-    };
-    [
-        pad(u16::from(card.expiry_month)),
-        "/".into(),
-        pad(card.expiry_year % 100),
-    ]
-    .concat()
-}
 
 /// The saved-card fieldset; expired cards are listed but cannot be chosen.
 pub fn saved_cards(c: Ctx, form: FormState, cards: &[SavedCard]) -> El {
@@ -36,15 +18,8 @@ pub fn saved_cards(c: Ctx, form: FormState, cards: &[SavedCard]) -> El {
         .class("cc-saved")
         .child(el("legend").text(c.t(Msg::SavedCards)));
     for card in cards {
-        let label = [
-            card.brand.display_name(),
-            " •••• ",
-            &card.last4,
-            " · ",
-            &fill(c.t(Msg::SavedCardExpires), &[&expiry_text(card)]),
-        ]
-        .concat();
-        let expired = (card.expiry_year, card.expiry_month) < (now.year(), now.month());
+        let label = card.choice_label(c.t(Msg::SavedCardExpires));
+        let expired = !card.usable(now);
         let dom_id = ["cc-saved-", &card.id].concat();
         set = set.child(choice(
             c,

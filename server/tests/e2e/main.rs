@@ -3,7 +3,7 @@
 //! in-process emulator, a partner site on a second origin, and for the fault scenarios an
 //! emulator in its own process that outlives a killed server.
 //!
-//! Needs `dist/` (`trunk build --release`) and Chromium + chromedriver; without the browser
+//! Needs `dist/` (`scripts/component.sh`) and Chromium + chromedriver; without the browser
 //! tools every scenario returns after a loud "SKIPPED" notice. The scenarios are `#[ignore]`d
 //! so `cargo test --workspace` (which runs before the wasm build) leaves them out; run them
 //! with `cargo test -p checkout-server --test e2e -- --include-ignored` (scripts/test.sh does).

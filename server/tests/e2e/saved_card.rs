@@ -1,10 +1,15 @@
 //! Scenario 5: the shopper saves their card on a first purchase; on the second purchase the
 //! saved card is offered (brand, last four, expiry) and pays in one click, without typing a
-//! card or a security code (the billing address is still asked).
+//! card or a security code (the billing address is still asked). On a third, opened while the
+//! component's wasm is held back, the saved card is already offered and chosen in the form the
+//! frame document carries as HTML; the shopper picks a new card instead and starts typing it,
+//! and the component takes both over.
 
 use std::time::Duration;
 
 use crate::support::form::{Card, fill_billing, ids, pay, type_card};
+use crate::support::framing_pages::open_form_as_page;
+use crate::support::holding_proxy::HoldingProxy;
 use crate::support::shop::DemoShop;
 use crate::support::{Page, run};
 
@@ -69,6 +74,58 @@ async fn a_saved_card_pays_the_second_purchase_in_one_click() {
             .await;
         assert_eq!(paid["saved_card_id"], card_id.as_str(), "{paid}");
         assert_eq!(paid["card"]["last4"], "4242");
+
+        let third = page
+            .eval(
+                "return fetch('/demo/sessions', { method: 'POST', \
+                 headers: { 'Content-Type': 'application/json' }, \
+                 body: JSON.stringify({ item: 'teapot' }) }).then((r) => r.json());",
+            )
+            .await;
+        let (session, secret) = (
+            third["id"].as_str().expect("session id"),
+            third["client_secret"].as_str().expect("client secret"),
+        );
+        // The shop's own page may only post forms to checkout-server (its CSP), not to the
+        // proxy in front of it: the form's document is opened from a blank page instead.
+        let proxy = HoldingProxy::start(&shop.server.base);
+        let shop_origin = shop.server.demo.clone().expect("the demo shop's origin");
+        page.goto("about:blank").await;
+        page.eval(&open_form_as_page(
+            &proxy.base,
+            &shop_origin,
+            session,
+            secret,
+        ))
+        .await;
+        page.find("#cc-skeleton").await;
+        let saved = format!("#cc-saved-{card_id}");
+        assert_eq!(page.prop(&saved, "checked").await.as_deref(), Some("true"));
+        assert!(page.text("#cc-saved").await.contains("Visa •••• 4242"));
+        let number = page.find(ids::NUMBER).await;
+        assert!(!number.is_displayed().await.expect("displayed"));
+        page.click("#cc-saved-new").await;
+        assert!(number.is_displayed().await.expect("displayed"));
+        page.type_into(ids::NUMBER, "55555555").await;
+        page.screenshot("new-card-typed-into-html").await;
+        assert_eq!(page.count("#cc-skeleton").await, 1, "the wasm is held");
+
+        proxy.release();
+        page.until("the component to take over", || async {
+            (page.count("#cc-skeleton").await == 0).then_some(())
+        })
+        .await;
+        page.wait_attr(ids::BRAND, "data-brand", "mastercard").await;
+        assert_eq!(
+            page.prop("#cc-saved-new", "checked").await.as_deref(),
+            Some("true")
+        );
+        assert_eq!(page.prop(&saved, "checked").await.as_deref(), Some("false"));
+        assert_eq!(
+            page.prop(ids::NUMBER, "value").await.as_deref(),
+            Some("5555 5555")
+        );
+        page.screenshot("new-card-taken-over").await;
         shop.server.assert_no_card_data(&["4242424242424242"]);
     })
     .await;

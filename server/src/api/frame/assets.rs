@@ -1,8 +1,8 @@
 //! `GET /frame/{*file}`: the component trunk built into `COMPONENT_DIR` (wasm, JS glue and
 //! snippets, stylesheets, message catalogues). Files whose name carries trunk's content hash,
 //! and everything under `snippets/` (whose directory name does), never change: they are cached
-//! for a year. The rest is revalidated on every use. The page template itself (`index.html`)
-//! is only ever sent by `POST /frame/`. A browser that accepts brotli or gzip gets the
+//! for a year. The rest is revalidated on every use. The page templates (`index.html`,
+//! `manage/index.html`) are only ever sent by `POST /frame/`. A browser that accepts brotli or gzip gets the
 //! compressed copy `scripts/wasm-opt.sh` wrote beside each file (`.br`, `.gz`), when there is
 //! one.
 
@@ -28,7 +28,7 @@ pub async fn serve(
     Path(file): Path<String>,
     request: Request,
 ) -> Response {
-    if file.is_empty() || file == "index.html" {
+    if file.is_empty() || file.ends_with('/') || file.rsplit('/').next() == Some("index.html") {
         return ApiFailure::NotFound("file").into_response();
     }
     let Ok(uri) = format!("/{file}").parse::<Uri>() else {
@@ -57,7 +57,7 @@ pub async fn serve(
     response
 }
 
-/// True when `file`'s name changes with its content: `name-<16 hex>[_bg].ext`, or anything in
+/// True when `file`'s name changes with its content: `name-<hex>[_bg].ext`, or anything in
 /// `snippets/<crate>-<hash>/`.
 fn is_hashed(file: &str) -> bool {
     if file.starts_with("snippets/") {
@@ -66,8 +66,10 @@ fn is_hashed(file: &str) -> bool {
     let name = file.rsplit('/').next().unwrap_or(file);
     let stem = name.split('.').next().unwrap_or(name);
     let stem = stem.strip_suffix("_bg").unwrap_or(stem);
-    stem.rsplit_once('-')
-        .is_some_and(|(_, hash)| hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+    // Trunk writes its 64-bit hash in hex without leading zeros.
+    stem.rsplit_once('-').is_some_and(|(_, hash)| {
+        (8..=16).contains(&hash.len()) && hash.bytes().all(|b| b.is_ascii_hexdigit())
+    })
 }
 
 #[cfg(test)]
@@ -79,6 +81,7 @@ mod tests {
         for hashed in [
             "checkout-9a7895616391cace.js",
             "checkout-9a7895616391cace_bg.wasm",
+            "manage/checkout-9c87a95fce7eae_bg.wasm",
             "frame-b95780a28c74ce7b.css",
             "snippets/checkout-cd30d669b0587f8e/js/intl.js",
         ] {

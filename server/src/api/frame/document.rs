@@ -5,7 +5,7 @@
 //! The page's origin is the `origin` field. It must be one of `ALLOWED_ORIGINS` (or this
 //! server's own) and equal the `Origin` header when the browser sent a real one (a page whose
 //! referrer policy is `no-referrer` sends `null`). The answer is the built page
-//! (`COMPONENT_DIR/index.html`) with the options inserted as JSON before `</head>`, framed
+//! (`COMPONENT_DIR/index.html`, or `manage/index.html` for mode `subscriptions`) with the options inserted as JSON before `</head>`, framed
 //! only by that origin (CSP `frame-ancestors`), never stored (`no-store`). In checkout mode,
 //! when the client secret is the session's, the session's view goes in too (the answer of
 //! `GET /v1/checkout/{id}`), so the form does not wait for a second request to show.
@@ -20,6 +20,7 @@ use axum::http::header::{
 };
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use checkout::card::YearMonth;
 use checkout::contract::CheckoutView;
 use checkout::contract::routes::CARRIED_VIEW_ID;
 use checkout::i18n::{Locale, Msg};
@@ -170,7 +171,7 @@ pub async fn serve(
         None
     };
     // Read for each frame (a few KB): a rebuilt component is served without a restart.
-    let template = tokio::fs::read_to_string(state.config.component_dir.join("index.html"))
+    let template = tokio::fs::read_to_string(state.config.component_dir.join(page(mode)))
         .await
         .map_err(|_| FrameRefusal::NotBuilt)?;
     let html = with_config(&template, &config, view.as_ref()).ok_or(FrameRefusal::NotBuilt)?;
@@ -191,17 +192,36 @@ pub async fn serve(
         .into_response())
 }
 
+/// The built page of `mode`: the card form's, or the subscription bundle's (trunk builds the
+/// same `www/index.html` a second time with the `subscriptions` feature into `manage/`, so the
+/// card form never downloads the self-service view).
+fn page(mode: &str) -> &'static str {
+    if mode == "subscriptions" {
+        "manage/index.html"
+    } else {
+        "index.html"
+    }
+}
+
 /// Where the template shows the form: the component and, before it, the HTML form.
 const FORM_SLOT: &str = "<main id=\"checkout\"></main>";
 
-/// `html` with the HTML form of `view` (a plain payment) in the form's place.
+/// `html` with the HTML form of `view` (a one-off payment) in the form's place.
 fn with_form(
     html: String,
     view: Option<&CheckoutView>,
     locale: Locale,
     theme: &BTreeMap<String, String>,
 ) -> String {
-    match view.and_then(|view| skeleton(view, locale, &theme_style(theme))) {
+    let now = time::OffsetDateTime::now_utc();
+    let today = YearMonth::new(
+        now.year().try_into().unwrap_or(u16::MAX),
+        now.month().into(),
+    );
+    let form = view
+        .zip(today)
+        .and_then(|(view, today)| skeleton(view, locale, &theme_style(theme), today));
+    match form {
         Some(form) => html.replacen(
             FORM_SLOT,
             &format!("<main id=\"checkout\">{form}</main>"),

@@ -1,22 +1,30 @@
 //! The card form as plain HTML inside the frame document, so a shopper can type before the wasm
 //! has arrived. It has the component's structure, classes, ids, labels (in the shopper's
-//! language), `autocomplete` and `inputmode` (src/ui/card_form.rs and field.rs), so it looks
-//! the same and browser autofill fills it the same; its pay button is disabled and says the
-//! form is loading. When the component is ready, www/frame.js moves what was typed into it
-//! (value, caret and focus) and removes this copy. The amount is left for www/frame.js to
-//! format with the browser's `Intl`, as the component does, so the two never differ.
+//! language), `autocomplete` and `inputmode` (src/ui/card_form.rs, field.rs and
+//! saved_cards.rs), so it looks the same and browser autofill fills it the same; its pay
+//! button is disabled and says the form is loading. When the component is ready, www/frame.js
+//! moves what was typed or chosen into it (value, caret, focus, the saved-card choice) and
+//! removes this copy. The amount is left for www/frame.js to format with the browser's `Intl`,
+//! as the component does, so the two never differ.
 //!
-//! Only for a one-off payment without saved cards: plan terms and the saved-card list keep
-//! the loading state until the component shows them.
+//! For one-off payments, with or without saved cards (the first one not expired is chosen, and
+//! the card fields are hidden while it is, as in the component); a subscription's plan terms
+//! keep the loading state until the component shows them.
 
-use checkout::contract::{CheckoutKind, CheckoutView};
+use checkout::card::YearMonth;
+use checkout::contract::{CheckoutKind, CheckoutView, SavedCard};
 use checkout::form_fields::FieldKind;
 use checkout::i18n::{Locale, Msg};
 
-/// The form for `view` in `locale`, theme custom properties on its root; `None` when the
-/// session shows more than the plain form.
-pub fn skeleton(view: &CheckoutView, locale: Locale, theme: &str) -> Option<String> {
-    if !matches!(view.kind, CheckoutKind::Payment) || !view.saved_cards.is_empty() {
+/// The form for `view` in `locale` in the month `today` (which saved cards have expired),
+/// theme custom properties on its root; `None` for a subscription.
+pub fn skeleton(
+    view: &CheckoutView,
+    locale: Locale,
+    theme: &str,
+    today: YearMonth,
+) -> Option<String> {
+    if !matches!(view.kind, CheckoutKind::Payment) {
         return None;
     }
     let t = |msg: Msg| escape(locale.text(msg));
@@ -26,7 +34,7 @@ pub fn skeleton(view: &CheckoutView, locale: Locale, theme: &str) -> Option<Stri
          <header class=\"cc-header\"><p id=\"cc-merchant\" class=\"cc-muted\">{merchant}</p>\
          <p id=\"cc-description\">{description}</p><p id=\"cc-amount\" class=\"cc-amount\" \
          data-amount=\"{amount}\" data-exponent=\"{exponent}\" data-currency=\"{currency}\">\
-         &#8203;</p></header><div class=\"cc-card\"><div>",
+         &#8203;</p></header>",
         lang = locale.tag(),
         theme = escape(theme),
         merchant = escape(&view.merchant_name),
@@ -35,6 +43,12 @@ pub fn skeleton(view: &CheckoutView, locale: Locale, theme: &str) -> Option<Stri
         exponent = view.currency_exponent,
         currency = escape(&view.currency),
     );
+    let chosen = view.saved_cards.iter().find(|card| card.usable(today));
+    if !view.saved_cards.is_empty() {
+        saved_cards(&mut html, &view.saved_cards, chosen, today, &t);
+    }
+    let hidden = if chosen.is_some() { " hidden" } else { "" };
+    html.push_str(&format!("<div class=\"cc-card\"><div{hidden}>"));
     field(&mut html, FieldKind::Name, &t);
     field(&mut html, FieldKind::Number, &t);
     html.push_str("<div class=\"cc-row\">");
@@ -59,6 +73,44 @@ pub fn skeleton(view: &CheckoutView, locale: Locale, theme: &str) -> Option<Stri
         t(Msg::Loading)
     ));
     Some(html)
+}
+
+/// The saved-card fieldset: a radio per card (expired ones disabled) and one for a new card,
+/// `chosen` checked (the new card when there is none).
+fn saved_cards(
+    html: &mut String,
+    cards: &[SavedCard],
+    chosen: Option<&SavedCard>,
+    today: YearMonth,
+    t: &impl Fn(Msg) -> String,
+) {
+    html.push_str(&format!(
+        "<fieldset id=\"cc-saved\" class=\"cc-saved\"><legend>{}</legend>",
+        t(Msg::SavedCards)
+    ));
+    let expires = t(Msg::SavedCardExpires);
+    for card in cards {
+        let id = format!("cc-saved-{}", escape(&card.id));
+        let state = if chosen.is_some_and(|c| c.id == card.id) {
+            " checked"
+        } else if !card.usable(today) {
+            " disabled"
+        } else {
+            ""
+        };
+        choice(html, &id, state, &escape(&card.choice_label(&expires)));
+    }
+    let state = if chosen.is_none() { " checked" } else { "" };
+    choice(html, "cc-saved-new", state, &t(Msg::NewCard));
+    html.push_str("</fieldset>");
+}
+
+/// One radio choice of the saved-card fieldset.
+fn choice(html: &mut String, id: &str, state: &str, label: &str) {
+    html.push_str(&format!(
+        "<label class=\"cc-choice\" for=\"{id}\"><input type=\"radio\" \
+         name=\"cc-saved-card\" id=\"{id}\"{state}><span>{label}</span></label>"
+    ));
 }
 
 /// One `.cc-field`: label, control (a select with only its prompt for the country), brand
@@ -105,7 +157,7 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use checkout::contract::{BillingField, SavedCard};
+    use checkout::contract::BillingField;
 
     fn view() -> CheckoutView {
         CheckoutView {
@@ -124,7 +176,8 @@ mod tests {
 
     #[test]
     fn the_form_has_every_field_in_the_shoppers_language() {
-        let html = skeleton(&view(), Locale::De, "--cc-accent:#0a7").expect("plain payment");
+        let html =
+            skeleton(&view(), Locale::De, "--cc-accent:#0a7", NOV_2026()).expect("plain payment");
         for id in [
             "cc-name",
             "cc-number",
@@ -146,16 +199,63 @@ mod tests {
         assert!(html.contains("data-amount=\"1850\" data-exponent=\"2\" data-currency=\"EUR\""));
     }
 
-    #[test]
-    fn plans_and_saved_cards_wait_for_the_component() {
-        let mut saved = view();
-        saved.saved_cards.push(SavedCard {
-            id: "card_1".into(),
+    const NOV_2026: fn() -> YearMonth = || YearMonth::new(2026, 11).expect("month");
+
+    fn card(id: &str, last4: &str, month: u8, year: u16) -> SavedCard {
+        SavedCard {
+            id: id.into(),
             brand: checkout::card::Brand::Visa,
-            last4: "4242".into(),
-            expiry_month: 12,
-            expiry_year: 2030,
-        });
-        assert!(skeleton(&saved, Locale::En, "").is_none());
+            last4: last4.into(),
+            expiry_month: month,
+            expiry_year: year,
+        }
+    }
+
+    #[test]
+    fn saved_cards_are_choices_with_the_first_usable_one_chosen_and_the_card_fields_hidden() {
+        let mut saved = view();
+        saved.saved_cards = vec![
+            card("card_old", "1111", 10, 2026),
+            card("card_1", "4242", 12, 2030),
+        ];
+        let html = skeleton(&saved, Locale::En, "", NOV_2026()).expect("payment");
+        assert!(html.contains("<legend>Saved cards</legend>"), "{html}");
+        assert!(
+            html.contains("id=\"cc-saved-card_old\" disabled>"),
+            "{html}"
+        );
+        assert!(html.contains("id=\"cc-saved-card_1\" checked>"), "{html}");
+        assert!(html.contains("Visa •••• 4242 · "), "{html}");
+        assert!(html.contains("12/30"), "{html}");
+        assert!(html.contains("id=\"cc-saved-new\">"), "{html}");
+        assert!(
+            html.contains("<div class=\"cc-card\"><div hidden>"),
+            "{html}"
+        );
+        // Only expired cards: a new card is chosen and its fields show.
+        saved.saved_cards.truncate(1);
+        let html = skeleton(&saved, Locale::En, "", NOV_2026()).expect("payment");
+        assert!(html.contains("id=\"cc-saved-new\" checked>"), "{html}");
+        assert!(html.contains("<div class=\"cc-card\"><div>"), "{html}");
+    }
+
+    #[test]
+    fn plans_wait_for_the_component() {
+        let mut plan = view();
+        plan.kind = CheckoutKind::Subscription {
+            plan: checkout::contract::PlanTerms {
+                id: "plan_1".into(),
+                name: "Tea club".into(),
+                description: String::new(),
+                amount: 1850,
+                currency: "EUR".into(),
+                cycle_unit: checkout::contract::CycleUnit::Months,
+                cycle_interval: 1,
+                trial_days: None,
+                discount: None,
+                max_cycles: 0,
+            },
+        };
+        assert!(skeleton(&plan, Locale::En, "", NOV_2026()).is_none());
     }
 }

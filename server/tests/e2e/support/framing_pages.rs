@@ -9,16 +9,17 @@
 //! - `/direct.html` puts the form's document in a light-DOM frame beside `/meddler.html`, an
 //!   outsider's ad frame that keeps posting `locale` messages to every frame of its parent.
 
-/// `postFrame(server, target, params)`: POSTs the loader's fields (this page's origin, the
-/// `session` and `secret` of `params`, English, no theme) to `{server}/frame/` into the window
-/// or frame named `target`, as `/checkout.js` does into its frame.
+/// `postFrame(server, target, params[, origin])`: POSTs the loader's fields (`origin`, by
+/// default this page's, the `session` and `secret` of `params`, English, no theme) to
+/// `{server}/frame/` into the window or frame named `target`, as `/checkout.js` does into its
+/// frame.
 const POST_FRAME: &str = r#"
-function postFrame(server, target, params) {
+function postFrame(server, target, params, origin = location.origin) {
   const form = document.createElement('form');
   form.method = 'post';
   form.action = server + '/frame/';
   form.target = target;
-  const fields = { origin: location.origin, session: params.get('session'),
+  const fields = { origin, session: params.get('session'),
     client_secret: params.get('secret'), locale: 'en', theme: '{}' };
   for (const [name, value] of Object.entries(fields)) {
     const input = document.createElement('input');
@@ -165,6 +166,17 @@ setInterval(() => {
 </html>
 "#
     .to_owned()
+}
+
+/// A script for a blank page (`about:blank`, whose posts say `Origin: null`, as a page with
+/// `Referrer-Policy: no-referrer` does): POSTs the loader's fields of the page at `origin` for
+/// `session` and `secret` to `{server}/frame/` with the page itself as the target, so the
+/// form's document replaces it, as `/top.html` does from a partner's origin.
+pub fn open_form_as_page(server: &str, origin: &str, session: &str, secret: &str) -> String {
+    let params = serde_json::json!({ "session": session, "secret": secret });
+    format!(
+        "{POST_FRAME}\npostFrame({server:?}, '_self', new URLSearchParams({params}), {origin:?});"
+    )
 }
 
 /// `/top.html?session=..&secret=..&server=..`: POSTs the loader's fields to

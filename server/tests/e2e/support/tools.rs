@@ -72,7 +72,7 @@ pub fn require_dist() -> PathBuf {
     let dist = dist_dir();
     assert!(
         dist.join("index.html").is_file(),
-        "{} has no index.html: build the component first with `trunk build --release` \
+        "{} has no index.html: build the component first with `scripts/component.sh` \
          (scripts/test.sh does this before the end-to-end suite)",
         dist.display()
     );

@@ -11,6 +11,7 @@ use super::support::{Backend, Harness};
 
 const SHOP: &str = "https://shop.example";
 const INLINE: &str = "import init from '/frame/checkout-0123456789abcdef.js';";
+const MANAGE: &str = "import init from '/frame/manage/checkout-fedcba9876543210.js';";
 
 /// A built component as trunk lays it out.
 fn component(dir: &Path) {
@@ -25,6 +26,13 @@ fn component(dir: &Path) {
     )
     .expect("glue");
     std::fs::write(dir.join("checkout-0123456789abcdef.js.br"), "brotli bytes").expect("br");
+    // The subscription bundle: the same page built with the `subscriptions` feature.
+    std::fs::create_dir_all(dir.join("manage")).expect("manage");
+    std::fs::write(
+        dir.join("manage/index.html"),
+        format!("<!doctype html><html><head><script type=\"module\">{MANAGE}</script></head><body><main id=\"checkout\"></main></body></html>"),
+    )
+    .expect("subscription page");
     std::fs::create_dir_all(dir.join("js/i18n")).expect("dirs");
     std::fs::write(dir.join("js/i18n/de.js"), "export default {};").expect("catalogue");
 }
@@ -173,6 +181,25 @@ async fn an_allowed_page_gets_the_frame_with_its_options_framed_only_by_it() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn subscription_self_service_gets_the_subscription_bundle_and_checkout_the_card_one() {
+    let dir = tempfile::tempdir().expect("dir");
+    component(dir.path());
+    let h = start(dir.path()).await;
+    let mut manage = form(SHOP);
+    manage[3].1 = "subscriptions".to_owned();
+    manage.push(("customer_token", "ct_token_1".to_owned()));
+    let answer = post_frame(&h, SHOP, &manage).await;
+    assert_eq!(answer.status(), 200);
+    let html = answer.text().await.expect("html");
+    assert!(html.contains(MANAGE), "{html}");
+    assert!(!html.contains(INLINE), "{html}");
+    let answer = post_frame(&h, SHOP, &form(SHOP)).await;
+    let html = answer.text().await.expect("html");
+    assert!(html.contains(INLINE) && !html.contains(MANAGE), "{html}");
+    h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn other_origins_and_bad_options_get_no_frame() {
     let dir = tempfile::tempdir().expect("dir");
     component(dir.path());
@@ -238,6 +265,8 @@ async fn component_files_are_cached_by_name_sent_precompressed_and_the_template_
     assert_eq!(catalogue.headers()[CACHE_CONTROL], "no-cache");
     for path in [
         "/frame/index.html",
+        "/frame/manage/index.html",
+        "/frame/manage/",
         "/frame/missing.js",
         "/frame/../Cargo.toml",
         "/frame/%2e%2e/Cargo.toml",
