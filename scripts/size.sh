@@ -18,11 +18,13 @@ budget_bytes=$((60 * 1024))
 # 2026-11-22 plus 0.8 KB of room; +0.3 KB for card::CardSecret (issue 11); +0.3 KB for the
 # session view the frame document carries (issue 13); down to 100.0 KB when the options
 # stopped going through serde-wasm-bindgen's deserializer; down to 93.4 KB on 2026-11-25 when
-# the subscription view moved to its own bundle (dist/manage/). Each time with 0.2 KB of room.
-# Lower them whenever a bundle shrinks.
-card_ceiling_bytes=$((936 * 1024 / 10))
-# The subscription bundle: the card form's code plus the self-service view (100.2 KB).
-manage_ceiling_bytes=$((1004 * 1024 / 10))
+# the subscription view moved to its own bundle (dist/manage/); up to 95.1 KB the same day for
+# 13 languages with catalogues keyed by message id (issue 14: the ids the wasm reads them by,
+# Arabic and Hebrew right to left). Each time with 0.2 KB of room. Lower them whenever a
+# bundle shrinks.
+card_ceiling_bytes=$((953 * 1024 / 10))
+# The subscription bundle: the card form's code plus the self-service view (101.9 KB).
+manage_ceiling_bytes=$((1021 * 1024 / 10))
 check_ceiling=""
 if [ "${1:-}" = "--ceiling" ]; then
   check_ceiling=1

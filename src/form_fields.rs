@@ -118,7 +118,9 @@ impl FieldKind {
         }
     }
 
-    /// `inputmode`: the numeric keypad where only digits are typed.
+    /// `inputmode`: the numeric keypad where only digits are typed. These fields (digits,
+    /// e-mail addresses, phone numbers) are also written left to right in every language:
+    /// their inputs carry `dir="ltr"`.
     pub fn inputmode(self) -> Option<&'static str> {
         match self {
             Self::Number | Self::Expiry | Self::Cvc => Some("numeric"),

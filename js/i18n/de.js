@@ -1,111 +1,112 @@
-// German catalogue of the checkout component: one line per message of src/i18n/messages.rs,
-// in declaration order. Not in the wasm: js/catalogues.js imports it the first time the
-// component shows German (src/i18n/catalogues.rs).
-export default `Name auf der Karte
-Kartennummer
-Ablaufdatum (MM / JJ)
-Prüfnummer
-Land
-E-Mail
-Telefon
-Adresse
-Ort
-Bundesland / Region
-Postleitzahl
-Gespeicherte Karten
-Neue Karte verwenden
-gültig bis {0}
-Karte für künftige Zahlungen speichern
-{0} bezahlen
-Abonnieren
-Wird verarbeitet…
-Wird geladen…
-Dieser Bezahlvorgang konnte nicht geladen werden. Bitte laden Sie die Seite neu.
-Bitte prüfen: {0}.
-Land auswählen
-Geben Sie Ihre Kartennummer ein.
-Die Kartennummer darf nur Ziffern enthalten.
-Ihre Kartennummer ist unvollständig.
-Ihre Kartennummer hat zu viele Ziffern.
-Ihre Kartennummer ist ungültig.
-Geben Sie das Ablaufdatum ein.
-Geben Sie das Ablaufdatum als MM / JJ ein.
-Der Ablaufmonat muss zwischen 01 und 12 liegen.
-Das Ablaufjahr ist ungültig.
-Ihre Karte ist abgelaufen.
-Das Ablaufdatum liegt zu weit in der Zukunft.
-Geben Sie die Prüfnummer ein.
-Die Prüfnummer darf nur Ziffern enthalten.
-Die Prüfnummer muss {0} Ziffern haben.
-Die Prüfnummer muss 3 oder 4 Ziffern haben.
-Geben Sie den Namen auf der Karte ein.
-Der Name darf höchstens {0} Zeichen haben.
-Der Name enthält unzulässige Zeichen.
-Der Name darf keine Kartennummer enthalten.
-Dieses Feld ist erforderlich.
-Geben Sie eine gültige E-Mail-Adresse ein.
-Geben Sie eine gültige Telefonnummer ein.
-Ihre Karte wurde abgelehnt. Bitte verwenden Sie eine andere Karte oder wenden Sie sich an Ihre Bank.
-Ihre Karte ist nicht ausreichend gedeckt.
-Ihre Karte ist abgelaufen.
-Ihre Karte wurde abgelehnt. Bitte verwenden Sie eine andere Karte.
-Ihre Bank ist nicht erreichbar. Bitte versuchen Sie es in einigen Minuten erneut.
-Diese Zahlung wurde aus Sicherheitsgründen abgelehnt.
-Ihre Karte konnte nicht bestätigt werden. Bitte versuchen Sie es erneut oder verwenden Sie eine andere Karte.
-Ihre Karte wurde abgelehnt.
-Der Zahlungsserver ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.
-Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.
-Zu viele Versuche. Bitte warten Sie einen Moment.
-Zahlung erfolgreich
-Ihre Zahlung über {0} war erfolgreich.
-Zahlung abgelehnt
-Zahlung wird bestätigt…
-Das kann einen Moment dauern. Sie können diese Seite geöffnet lassen.
-Zahlung wird geprüft
-Wir konnten Ihre Zahlung noch nicht bestätigen. Der Shop meldet sich bei Ihnen.
-Zahlung fehlgeschlagen
-Die Zahlung konnte nicht abgeschlossen werden.
-Zahlung storniert
-Zahlung erstattet
-Erneut prüfen
-täglich
-alle {0} Tage
-wöchentlich
-alle {0} Wochen
-monatlich
-alle {0} Monate
-{0} {1}
-{0} Tage kostenlos testen
-{0} % Rabatt auf die erste Zahlung
-{0} % Rabatt auf die ersten {1} Zahlungen
-{0} Zahlungen insgesamt
-Bis zur Kündigung
-Heute fällig: {0}
-Ihre Abonnements
-Sie haben keine Abonnements.
-Aktiv
-Pausiert
-Gekündigt
-Beendet
-Nächste Zahlung: {0}
-{0} von {1} Zahlungen geleistet
-{0} Zahlungen geleistet
-Pausieren
-Fortsetzen
-Abonnement kündigen
-Dieses Abonnement pausieren? Bis zur Fortsetzung werden keine Zahlungen eingezogen.
-Dieses Abonnement fortsetzen? Die Zahlungen beginnen wieder zum nächsten Abrechnungstermin.
-Dieses Abonnement kündigen? Dies kann nicht rückgängig gemacht werden.
-Bestätigen
-Zurück
-Zahlungsverlauf
-Noch keine Zahlungen.
-Bezahlt
-Fehlgeschlagen
-Zahlung
-Datum
-Betrag
-Status
-Die Änderung konnte nicht vorgenommen werden. Bitte versuchen Sie es erneut.
-Abonnement aktualisiert.
-Kartenzahlung`;
+// German catalogue of the checkout component: a line "MessageId=text" for every message
+// of src/i18n/messages.rs, keyed by its id (a test checks none is missing or unknown). Not in
+// the wasm: js/catalogues.js imports it the first time the component shows German
+// (src/i18n/catalogues.rs); checkout-server compiles it in for the frame document's form.
+export default `LabelName=Name auf der Karte
+LabelNumber=Kartennummer
+LabelExpiry=Ablaufdatum (MM / JJ)
+LabelCvc=Prüfnummer
+LabelCountry=Land
+LabelEmail=E-Mail
+LabelPhone=Telefon
+LabelAddress=Adresse
+LabelCity=Ort
+LabelState=Bundesland / Region
+LabelPostalCode=Postleitzahl
+SavedCards=Gespeicherte Karten
+NewCard=Neue Karte verwenden
+SavedCardExpires=gültig bis {0}
+SaveCard=Karte für künftige Zahlungen speichern
+Pay={0} bezahlen
+Subscribe=Abonnieren
+Processing=Wird verarbeitet…
+Loading=Wird geladen…
+LoadFailed=Dieser Bezahlvorgang konnte nicht geladen werden. Bitte laden Sie die Seite neu.
+FixFields=Bitte prüfen: {0}.
+ChooseCountry=Land auswählen
+NumberRequired=Geben Sie Ihre Kartennummer ein.
+InvalidNumber=Die Kartennummer darf nur Ziffern enthalten.
+IncompleteNumber=Ihre Kartennummer ist unvollständig.
+NumberTooLong=Ihre Kartennummer hat zu viele Ziffern.
+LuhnFailed=Ihre Kartennummer ist ungültig.
+ExpiryRequired=Geben Sie das Ablaufdatum ein.
+InvalidExpiry=Geben Sie das Ablaufdatum als MM / JJ ein.
+InvalidMonth=Der Ablaufmonat muss zwischen 01 und 12 liegen.
+InvalidYear=Das Ablaufjahr ist ungültig.
+Expired=Ihre Karte ist abgelaufen.
+ExpiryTooFar=Das Ablaufdatum liegt zu weit in der Zukunft.
+CvcRequired=Geben Sie die Prüfnummer ein.
+InvalidCvc=Die Prüfnummer darf nur Ziffern enthalten.
+CvcLength=Die Prüfnummer muss {0} Ziffern haben.
+CvcLengthEither=Die Prüfnummer muss 3 oder 4 Ziffern haben.
+NameRequired=Geben Sie den Namen auf der Karte ein.
+NameTooLong=Der Name darf höchstens {0} Zeichen haben.
+InvalidName=Der Name enthält unzulässige Zeichen.
+NameContainsNumber=Der Name darf keine Kartennummer enthalten.
+FieldRequired=Dieses Feld ist erforderlich.
+InvalidEmail=Geben Sie eine gültige E-Mail-Adresse ein.
+InvalidPhone=Geben Sie eine gültige Telefonnummer ein.
+DeclineDoNotHonour=Ihre Karte wurde abgelehnt. Bitte verwenden Sie eine andere Karte oder wenden Sie sich an Ihre Bank.
+DeclineInsufficientFunds=Ihre Karte ist nicht ausreichend gedeckt.
+DeclineExpiredCard=Ihre Karte ist abgelaufen.
+DeclineLostOrStolen=Ihre Karte wurde abgelehnt. Bitte verwenden Sie eine andere Karte.
+DeclineIssuerUnavailable=Ihre Bank ist nicht erreichbar. Bitte versuchen Sie es in einigen Minuten erneut.
+DeclineRiskRejected=Diese Zahlung wurde aus Sicherheitsgründen abgelehnt.
+DeclineAuthenticationFailed=Ihre Karte konnte nicht bestätigt werden. Bitte versuchen Sie es erneut oder verwenden Sie eine andere Karte.
+DeclineOther=Ihre Karte wurde abgelehnt.
+NetworkError=Der Zahlungsserver ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.
+ServerError=Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.
+RateLimited=Zu viele Versuche. Bitte warten Sie einen Moment.
+ResultPaid=Zahlung erfolgreich
+ResultPaidDetail=Ihre Zahlung über {0} war erfolgreich.
+ResultDeclined=Zahlung abgelehnt
+ResultPending=Zahlung wird bestätigt…
+ResultPendingDetail=Das kann einen Moment dauern. Sie können diese Seite geöffnet lassen.
+ResultReview=Zahlung wird geprüft
+ResultReviewDetail=Wir konnten Ihre Zahlung noch nicht bestätigen. Der Shop meldet sich bei Ihnen.
+ResultFailed=Zahlung fehlgeschlagen
+ResultFailedDetail=Die Zahlung konnte nicht abgeschlossen werden.
+ResultVoided=Zahlung storniert
+ResultRefunded=Zahlung erstattet
+CheckAgain=Erneut prüfen
+EveryDay=täglich
+EveryDays=alle {0} Tage
+EveryWeek=wöchentlich
+EveryWeeks=alle {0} Wochen
+EveryMonth=monatlich
+EveryMonths=alle {0} Monate
+PriceEvery={0} {1}
+TrialDays={0} Tage kostenlos testen
+DiscountFirst={0} % Rabatt auf die erste Zahlung
+DiscountFirstN={0} % Rabatt auf die ersten {1} Zahlungen
+CyclesTotal={0} Zahlungen insgesamt
+UntilCancelled=Bis zur Kündigung
+DueToday=Heute fällig: {0}
+SubscriptionsTitle=Ihre Abonnements
+SubscriptionsEmpty=Sie haben keine Abonnements.
+StatusActive=Aktiv
+StatusPaused=Pausiert
+StatusCancelled=Gekündigt
+StatusExpired=Beendet
+NextPayment=Nächste Zahlung: {0}
+CyclesPaidOf={0} von {1} Zahlungen geleistet
+CyclesPaid={0} Zahlungen geleistet
+Pause=Pausieren
+Resume=Fortsetzen
+CancelSubscription=Abonnement kündigen
+ConfirmPause=Dieses Abonnement pausieren? Bis zur Fortsetzung werden keine Zahlungen eingezogen.
+ConfirmResume=Dieses Abonnement fortsetzen? Die Zahlungen beginnen wieder zum nächsten Abrechnungstermin.
+ConfirmCancel=Dieses Abonnement kündigen? Dies kann nicht rückgängig gemacht werden.
+Confirm=Bestätigen
+GoBack=Zurück
+History=Zahlungsverlauf
+HistoryEmpty=Noch keine Zahlungen.
+ChargePaid=Bezahlt
+ChargeFailed=Fehlgeschlagen
+ColPayment=Zahlung
+ColDate=Datum
+ColAmount=Betrag
+ColStatus=Status
+ActionFailed=Die Änderung konnte nicht vorgenommen werden. Bitte versuchen Sie es erneut.
+SubscriptionUpdated=Abonnement aktualisiert.
+FrameTitle=Kartenzahlung`;

@@ -1,111 +1,112 @@
-// French catalogue of the checkout component: one line per message of src/i18n/messages.rs,
-// in declaration order. Not in the wasm: js/catalogues.js imports it the first time the
-// component shows French (src/i18n/catalogues.rs).
-export default `Nom sur la carte
-Numéro de carte
-Date d’expiration (MM / AA)
-Cryptogramme
-Pays
-E-mail
-Téléphone
-Adresse
-Ville
-État / région
-Code postal
-Cartes enregistrées
-Utiliser une nouvelle carte
-expire {0}
-Enregistrer cette carte pour mes prochains paiements
-Payer {0}
-S’abonner
-Traitement…
-Chargement…
-Ce paiement n’a pas pu être chargé. Veuillez actualiser la page.
-Veuillez vérifier : {0}.
-Choisissez un pays
-Saisissez votre numéro de carte.
-Le numéro de carte ne peut contenir que des chiffres.
-Votre numéro de carte est incomplet.
-Votre numéro de carte contient trop de chiffres.
-Votre numéro de carte n’est pas valide.
-Saisissez la date d’expiration.
-Saisissez la date d’expiration au format MM / AA.
-Le mois d’expiration doit être compris entre 01 et 12.
-L’année d’expiration n’est pas valide.
-Votre carte a expiré.
-La date d’expiration est trop éloignée.
-Saisissez le cryptogramme.
-Le cryptogramme ne peut contenir que des chiffres.
-Le cryptogramme doit comporter {0} chiffres.
-Le cryptogramme doit comporter 3 ou 4 chiffres.
-Saisissez le nom figurant sur la carte.
-Le nom peut comporter au plus {0} caractères.
-Le nom contient des caractères non autorisés.
-Le nom ne doit pas contenir de numéro de carte.
-Ce champ est obligatoire.
-Saisissez une adresse e-mail valide.
-Saisissez un numéro de téléphone valide.
-Votre carte a été refusée. Utilisez une autre carte ou contactez votre banque.
-Le solde de votre carte est insuffisant.
-Votre carte a expiré.
-Votre carte a été refusée. Utilisez une autre carte.
-Votre banque est injoignable. Réessayez dans quelques minutes.
-Ce paiement a été refusé pour des raisons de sécurité.
-Votre carte n’a pas pu être vérifiée. Réessayez ou utilisez une autre carte.
-Votre carte a été refusée.
-Le serveur de paiement est injoignable. Vérifiez votre connexion et réessayez.
-Une erreur est survenue. Veuillez réessayer.
-Trop de tentatives. Patientez un instant puis réessayez.
-Paiement réussi
-Votre paiement de {0} a été effectué.
-Paiement refusé
-Confirmation du paiement…
-Cela peut prendre un moment. Vous pouvez laisser cette page ouverte.
-Paiement en cours de vérification
-Nous n’avons pas encore pu confirmer votre paiement. La boutique vous contactera.
-Échec du paiement
-Le paiement n’a pas pu aboutir.
-Paiement annulé
-Paiement remboursé
-Vérifier à nouveau
-chaque jour
-tous les {0} jours
-chaque semaine
-toutes les {0} semaines
-chaque mois
-tous les {0} mois
-{0} {1}
-Essai gratuit de {0} jours
-{0} % de réduction sur le premier paiement
-{0} % de réduction sur les {1} premiers paiements
-{0} paiements au total
-Jusqu’à résiliation
-À payer aujourd’hui : {0}
-Vos abonnements
-Vous n’avez aucun abonnement.
-Actif
-En pause
-Résilié
-Terminé
-Prochain paiement : {0}
-{0} paiements sur {1} effectués
-{0} paiements effectués
-Mettre en pause
-Reprendre
-Résilier l’abonnement
-Mettre cet abonnement en pause ? Aucun paiement ne sera prélevé avant la reprise.
-Reprendre cet abonnement ? Les paiements reprendront à la prochaine échéance.
-Résilier cet abonnement ? Cette action est définitive.
-Confirmer
-Retour
-Historique des paiements
-Aucun paiement pour l’instant.
-Payé
-Échoué
-Paiement
-Date
-Montant
-Statut
-La modification n’a pas pu être effectuée. Veuillez réessayer.
-Abonnement mis à jour.
-Paiement par carte`;
+// French catalogue of the checkout component: a line "MessageId=text" for every message
+// of src/i18n/messages.rs, keyed by its id (a test checks none is missing or unknown). Not in
+// the wasm: js/catalogues.js imports it the first time the component shows French
+// (src/i18n/catalogues.rs); checkout-server compiles it in for the frame document's form.
+export default `LabelName=Nom sur la carte
+LabelNumber=Numéro de carte
+LabelExpiry=Date d’expiration (MM / AA)
+LabelCvc=Cryptogramme
+LabelCountry=Pays
+LabelEmail=E-mail
+LabelPhone=Téléphone
+LabelAddress=Adresse
+LabelCity=Ville
+LabelState=État / région
+LabelPostalCode=Code postal
+SavedCards=Cartes enregistrées
+NewCard=Utiliser une nouvelle carte
+SavedCardExpires=expire {0}
+SaveCard=Enregistrer cette carte pour mes prochains paiements
+Pay=Payer {0}
+Subscribe=S’abonner
+Processing=Traitement…
+Loading=Chargement…
+LoadFailed=Ce paiement n’a pas pu être chargé. Veuillez actualiser la page.
+FixFields=Veuillez vérifier : {0}.
+ChooseCountry=Choisissez un pays
+NumberRequired=Saisissez votre numéro de carte.
+InvalidNumber=Le numéro de carte ne peut contenir que des chiffres.
+IncompleteNumber=Votre numéro de carte est incomplet.
+NumberTooLong=Votre numéro de carte contient trop de chiffres.
+LuhnFailed=Votre numéro de carte n’est pas valide.
+ExpiryRequired=Saisissez la date d’expiration.
+InvalidExpiry=Saisissez la date d’expiration au format MM / AA.
+InvalidMonth=Le mois d’expiration doit être compris entre 01 et 12.
+InvalidYear=L’année d’expiration n’est pas valide.
+Expired=Votre carte a expiré.
+ExpiryTooFar=La date d’expiration est trop éloignée.
+CvcRequired=Saisissez le cryptogramme.
+InvalidCvc=Le cryptogramme ne peut contenir que des chiffres.
+CvcLength=Le cryptogramme doit comporter {0} chiffres.
+CvcLengthEither=Le cryptogramme doit comporter 3 ou 4 chiffres.
+NameRequired=Saisissez le nom figurant sur la carte.
+NameTooLong=Le nom peut comporter au plus {0} caractères.
+InvalidName=Le nom contient des caractères non autorisés.
+NameContainsNumber=Le nom ne doit pas contenir de numéro de carte.
+FieldRequired=Ce champ est obligatoire.
+InvalidEmail=Saisissez une adresse e-mail valide.
+InvalidPhone=Saisissez un numéro de téléphone valide.
+DeclineDoNotHonour=Votre carte a été refusée. Utilisez une autre carte ou contactez votre banque.
+DeclineInsufficientFunds=Le solde de votre carte est insuffisant.
+DeclineExpiredCard=Votre carte a expiré.
+DeclineLostOrStolen=Votre carte a été refusée. Utilisez une autre carte.
+DeclineIssuerUnavailable=Votre banque est injoignable. Réessayez dans quelques minutes.
+DeclineRiskRejected=Ce paiement a été refusé pour des raisons de sécurité.
+DeclineAuthenticationFailed=Votre carte n’a pas pu être vérifiée. Réessayez ou utilisez une autre carte.
+DeclineOther=Votre carte a été refusée.
+NetworkError=Le serveur de paiement est injoignable. Vérifiez votre connexion et réessayez.
+ServerError=Une erreur est survenue. Veuillez réessayer.
+RateLimited=Trop de tentatives. Patientez un instant puis réessayez.
+ResultPaid=Paiement réussi
+ResultPaidDetail=Votre paiement de {0} a été effectué.
+ResultDeclined=Paiement refusé
+ResultPending=Confirmation du paiement…
+ResultPendingDetail=Cela peut prendre un moment. Vous pouvez laisser cette page ouverte.
+ResultReview=Paiement en cours de vérification
+ResultReviewDetail=Nous n’avons pas encore pu confirmer votre paiement. La boutique vous contactera.
+ResultFailed=Échec du paiement
+ResultFailedDetail=Le paiement n’a pas pu aboutir.
+ResultVoided=Paiement annulé
+ResultRefunded=Paiement remboursé
+CheckAgain=Vérifier à nouveau
+EveryDay=chaque jour
+EveryDays=tous les {0} jours
+EveryWeek=chaque semaine
+EveryWeeks=toutes les {0} semaines
+EveryMonth=chaque mois
+EveryMonths=tous les {0} mois
+PriceEvery={0} {1}
+TrialDays=Essai gratuit de {0} jours
+DiscountFirst={0} % de réduction sur le premier paiement
+DiscountFirstN={0} % de réduction sur les {1} premiers paiements
+CyclesTotal={0} paiements au total
+UntilCancelled=Jusqu’à résiliation
+DueToday=À payer aujourd’hui : {0}
+SubscriptionsTitle=Vos abonnements
+SubscriptionsEmpty=Vous n’avez aucun abonnement.
+StatusActive=Actif
+StatusPaused=En pause
+StatusCancelled=Résilié
+StatusExpired=Terminé
+NextPayment=Prochain paiement : {0}
+CyclesPaidOf={0} paiements sur {1} effectués
+CyclesPaid={0} paiements effectués
+Pause=Mettre en pause
+Resume=Reprendre
+CancelSubscription=Résilier l’abonnement
+ConfirmPause=Mettre cet abonnement en pause ? Aucun paiement ne sera prélevé avant la reprise.
+ConfirmResume=Reprendre cet abonnement ? Les paiements reprendront à la prochaine échéance.
+ConfirmCancel=Résilier cet abonnement ? Cette action est définitive.
+Confirm=Confirmer
+GoBack=Retour
+History=Historique des paiements
+HistoryEmpty=Aucun paiement pour l’instant.
+ChargePaid=Payé
+ChargeFailed=Échoué
+ColPayment=Paiement
+ColDate=Date
+ColAmount=Montant
+ColStatus=Statut
+ActionFailed=La modification n’a pas pu être effectuée. Veuillez réessayer.
+SubscriptionUpdated=Abonnement mis à jour.
+FrameTitle=Paiement par carte`;

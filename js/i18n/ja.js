@@ -1,111 +1,112 @@
-// Japanese catalogue of the checkout component: one line per message of src/i18n/messages.rs,
-// in declaration order. Not in the wasm: js/catalogues.js imports it the first time the
-// component shows Japanese (src/i18n/catalogues.rs).
-export default `カード名義
-カード番号
-有効期限（MM / YY）
-セキュリティコード
-国
-メールアドレス
-電話番号
-住所
-市区町村
-都道府県
-郵便番号
-保存済みのカード
-新しいカードを使う
-有効期限 {0}
-今後の支払いのためにこのカードを保存する
-{0}を支払う
-申し込む
-処理中…
-読み込み中…
-この決済を読み込めませんでした。ページを再読み込みしてください。
-次の項目を確認してください：{0}
-国を選択
-カード番号を入力してください。
-カード番号には数字のみ使用できます。
-カード番号が不完全です。
-カード番号の桁数が多すぎます。
-カード番号が無効です。
-有効期限を入力してください。
-有効期限を MM / YY の形式で入力してください。
-有効期限の月は 01 から 12 の間で入力してください。
-有効期限の年が無効です。
-カードの有効期限が切れています。
-有効期限が先すぎます。
-セキュリティコードを入力してください。
-セキュリティコードには数字のみ使用できます。
-セキュリティコードは {0} 桁で入力してください。
-セキュリティコードは 3 桁または 4 桁で入力してください。
-カードに記載された名義を入力してください。
-名義は {0} 文字以内で入力してください。
-名義に使用できない文字が含まれています。
-名義にカード番号を含めないでください。
-この項目は必須です。
-有効なメールアドレスを入力してください。
-有効な電話番号を入力してください。
-カードが拒否されました。別のカードを使用するか、カード会社にお問い合わせください。
-カードの残高が不足しています。
-カードの有効期限が切れています。
-カードが拒否されました。別のカードを使用してください。
-カード会社に接続できませんでした。数分後にもう一度お試しください。
-セキュリティ上の理由により、この支払いは拒否されました。
-カードを認証できませんでした。もう一度お試しいただくか、別のカードを使用してください。
-カードが拒否されました。
-決済サーバーに接続できません。接続を確認してもう一度お試しください。
-問題が発生しました。もう一度お試しください。
-試行回数が多すぎます。しばらく待ってからもう一度お試しください。
-支払いが完了しました
-{0}のお支払いが完了しました。
-支払いが拒否されました
-支払いを確認しています…
-しばらくかかる場合があります。このページを開いたままにしてください。
-支払いを確認中です
-お支払いをまだ確認できていません。ショップからご連絡します。
-支払いに失敗しました
-支払いを完了できませんでした。
-支払いは取り消されました
-支払いは返金されました
-もう一度確認する
-毎日
-{0}日ごと
-毎週
-{0}週間ごと
-毎月
-{0}か月ごと
-{1} {0}
-{0}日間の無料トライアル
-初回のお支払いが{0}%オフ
-最初の{1}回のお支払いが{0}%オフ
-全{0}回のお支払い
-解約まで継続
-本日のお支払い：{0}
-ご利用中のサブスクリプション
-サブスクリプションはありません。
-有効
-一時停止中
-解約済み
-終了
-次回のお支払い：{0}
-{1}回中{0}回支払い済み
-{0}回支払い済み
-一時停止
-再開
-サブスクリプションを解約
-このサブスクリプションを一時停止しますか？再開するまで請求は行われません。
-このサブスクリプションを再開しますか？次回の請求日から請求が再開されます。
-このサブスクリプションを解約しますか？この操作は取り消せません。
-確定
-戻る
-支払い履歴
-まだ支払いはありません。
-支払い済み
-失敗
-回
-日付
-金額
-状態
-変更できませんでした。もう一度お試しください。
-サブスクリプションを更新しました。
-カード決済`;
+// Japanese catalogue of the checkout component: a line "MessageId=text" for every message
+// of src/i18n/messages.rs, keyed by its id (a test checks none is missing or unknown). Not in
+// the wasm: js/catalogues.js imports it the first time the component shows Japanese
+// (src/i18n/catalogues.rs); checkout-server compiles it in for the frame document's form.
+export default `LabelName=カード名義
+LabelNumber=カード番号
+LabelExpiry=有効期限（MM / YY）
+LabelCvc=セキュリティコード
+LabelCountry=国
+LabelEmail=メールアドレス
+LabelPhone=電話番号
+LabelAddress=住所
+LabelCity=市区町村
+LabelState=都道府県
+LabelPostalCode=郵便番号
+SavedCards=保存済みのカード
+NewCard=新しいカードを使う
+SavedCardExpires=有効期限 {0}
+SaveCard=今後の支払いのためにこのカードを保存する
+Pay={0}を支払う
+Subscribe=申し込む
+Processing=処理中…
+Loading=読み込み中…
+LoadFailed=この決済を読み込めませんでした。ページを再読み込みしてください。
+FixFields=次の項目を確認してください：{0}
+ChooseCountry=国を選択
+NumberRequired=カード番号を入力してください。
+InvalidNumber=カード番号には数字のみ使用できます。
+IncompleteNumber=カード番号が不完全です。
+NumberTooLong=カード番号の桁数が多すぎます。
+LuhnFailed=カード番号が無効です。
+ExpiryRequired=有効期限を入力してください。
+InvalidExpiry=有効期限を MM / YY の形式で入力してください。
+InvalidMonth=有効期限の月は 01 から 12 の間で入力してください。
+InvalidYear=有効期限の年が無効です。
+Expired=カードの有効期限が切れています。
+ExpiryTooFar=有効期限が先すぎます。
+CvcRequired=セキュリティコードを入力してください。
+InvalidCvc=セキュリティコードには数字のみ使用できます。
+CvcLength=セキュリティコードは {0} 桁で入力してください。
+CvcLengthEither=セキュリティコードは 3 桁または 4 桁で入力してください。
+NameRequired=カードに記載された名義を入力してください。
+NameTooLong=名義は {0} 文字以内で入力してください。
+InvalidName=名義に使用できない文字が含まれています。
+NameContainsNumber=名義にカード番号を含めないでください。
+FieldRequired=この項目は必須です。
+InvalidEmail=有効なメールアドレスを入力してください。
+InvalidPhone=有効な電話番号を入力してください。
+DeclineDoNotHonour=カードが拒否されました。別のカードを使用するか、カード会社にお問い合わせください。
+DeclineInsufficientFunds=カードの残高が不足しています。
+DeclineExpiredCard=カードの有効期限が切れています。
+DeclineLostOrStolen=カードが拒否されました。別のカードを使用してください。
+DeclineIssuerUnavailable=カード会社に接続できませんでした。数分後にもう一度お試しください。
+DeclineRiskRejected=セキュリティ上の理由により、この支払いは拒否されました。
+DeclineAuthenticationFailed=カードを認証できませんでした。もう一度お試しいただくか、別のカードを使用してください。
+DeclineOther=カードが拒否されました。
+NetworkError=決済サーバーに接続できません。接続を確認してもう一度お試しください。
+ServerError=問題が発生しました。もう一度お試しください。
+RateLimited=試行回数が多すぎます。しばらく待ってからもう一度お試しください。
+ResultPaid=支払いが完了しました
+ResultPaidDetail={0}のお支払いが完了しました。
+ResultDeclined=支払いが拒否されました
+ResultPending=支払いを確認しています…
+ResultPendingDetail=しばらくかかる場合があります。このページを開いたままにしてください。
+ResultReview=支払いを確認中です
+ResultReviewDetail=お支払いをまだ確認できていません。ショップからご連絡します。
+ResultFailed=支払いに失敗しました
+ResultFailedDetail=支払いを完了できませんでした。
+ResultVoided=支払いは取り消されました
+ResultRefunded=支払いは返金されました
+CheckAgain=もう一度確認する
+EveryDay=毎日
+EveryDays={0}日ごと
+EveryWeek=毎週
+EveryWeeks={0}週間ごと
+EveryMonth=毎月
+EveryMonths={0}か月ごと
+PriceEvery={1} {0}
+TrialDays={0}日間の無料トライアル
+DiscountFirst=初回のお支払いが{0}%オフ
+DiscountFirstN=最初の{1}回のお支払いが{0}%オフ
+CyclesTotal=全{0}回のお支払い
+UntilCancelled=解約まで継続
+DueToday=本日のお支払い：{0}
+SubscriptionsTitle=ご利用中のサブスクリプション
+SubscriptionsEmpty=サブスクリプションはありません。
+StatusActive=有効
+StatusPaused=一時停止中
+StatusCancelled=解約済み
+StatusExpired=終了
+NextPayment=次回のお支払い：{0}
+CyclesPaidOf={1}回中{0}回支払い済み
+CyclesPaid={0}回支払い済み
+Pause=一時停止
+Resume=再開
+CancelSubscription=サブスクリプションを解約
+ConfirmPause=このサブスクリプションを一時停止しますか？再開するまで請求は行われません。
+ConfirmResume=このサブスクリプションを再開しますか？次回の請求日から請求が再開されます。
+ConfirmCancel=このサブスクリプションを解約しますか？この操作は取り消せません。
+Confirm=確定
+GoBack=戻る
+History=支払い履歴
+HistoryEmpty=まだ支払いはありません。
+ChargePaid=支払い済み
+ChargeFailed=失敗
+ColPayment=回
+ColDate=日付
+ColAmount=金額
+ColStatus=状態
+ActionFailed=変更できませんでした。もう一度お試しください。
+SubscriptionUpdated=サブスクリプションを更新しました。
+FrameTitle=カード決済`;

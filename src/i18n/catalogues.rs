@@ -1,9 +1,9 @@
-//! Where the catalogues live. English is compiled into the wasm; German, French, Spanish and
-//! Japanese are JS modules (`js/i18n/<tag>.js`) imported the first time their language is
-//! shown, so a page in English downloads none of them. A loaded catalogue stays in memory for
-//! the life of the page (at most four, a few KB each).
+//! Where the catalogues live. English is compiled into the wasm; the twelve other languages are
+//! JS modules (`js/i18n/<tag>.js`) imported the first time their language is shown, so a page
+//! in English downloads none of them. A loaded catalogue stays in memory for the life of the
+//! page (a few KB each).
 
-use super::{Locale, Msg, en};
+use super::{Locale, english, keyed};
 use std::cell::RefCell;
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -15,13 +15,13 @@ extern "C" {
 }
 
 thread_local! {
-    static LOADED: RefCell<Vec<(Locale, &'static str)>> = const { RefCell::new(Vec::new()) };
+    static LOADED: RefCell<Vec<(Locale, &'static [&'static str])>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The catalogue of `locale`, if it is in memory (English always is).
-pub(super) fn get(locale: Locale) -> Option<&'static str> {
+pub(super) fn get(locale: Locale) -> Option<&'static [&'static str]> {
     if locale == Locale::En {
-        return Some(en::TEXT);
+        return Some(english());
     }
     #[cfg(test)]
     if let Some(text) = super::bundled::get(locale) {
@@ -61,12 +61,13 @@ pub async fn load(locale: Locale) -> Result<(), String> {
         .map_err(|_| refuse("could not be loaded (js/i18n/ missing next to the component?)"))?;
     let text = value
         .as_string()
-        .filter(|text| text.split('\n').count() == Msg::COUNT)
-        .ok_or_else(|| refuse("do not match this version of the component"))?;
+        .filter(|text| text.contains('='))
+        .ok_or_else(|| refuse("are not a catalogue"))?;
     // Two components may load the same language at once: keep the first copy.
     if !is_loaded(locale) {
         let text: &'static str = Box::leak(text.into_boxed_str());
-        LOADED.with_borrow_mut(|loaded| loaded.push((locale, text)));
+        let texts: &'static [&'static str] = Box::leak(keyed::texts(text).into_boxed_slice());
+        LOADED.with_borrow_mut(|loaded| loaded.push((locale, texts)));
     }
     Ok(())
 }

@@ -1,10 +1,27 @@
-//! The keys of every sentence the component shows. Each catalogue (`en.rs`, `de.rs`, ...) holds
-//! the texts in this exact order, one per line; a test checks the counts and placeholders match.
+//! The ids of every sentence the component shows. A catalogue (`en.rs`, `js/i18n/<tag>.js`)
+//! is a line `Id=text` per message, keyed by these ids in any order; a test checks that every
+//! catalogue has each of them once, no other, and the English placeholders.
 
-/// A translatable sentence or label. `{0}`, `{1}` mark where [`super::fill`] inserts values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum Msg {
+/// Declares [`Msg`] and [`Msg::IDS`] from one list, so an id's name and its variant never
+/// disagree.
+macro_rules! messages {
+    ($($(#[$doc:meta])* $name:ident,)*) => {
+        /// A translatable sentence or label. `{0}`, `{1}` mark where [`super::fill`] inserts
+        /// values.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(u8)]
+        pub enum Msg {
+            $($(#[$doc])* $name,)*
+        }
+
+        impl Msg {
+            /// Every id as catalogues spell it, in declaration order (`IDS[msg as usize]`).
+            pub const IDS: &[&str] = &[$(stringify!($name),)*];
+        }
+    };
+}
+
+messages! {
     // Field labels.
     /// Cardholder name label.
     LabelName,
@@ -234,6 +251,6 @@ pub enum Msg {
 }
 
 impl Msg {
-    /// Number of messages: lines in every catalogue.
-    pub const COUNT: usize = Msg::FrameTitle as usize + 1;
+    /// Number of messages.
+    pub const COUNT: usize = Msg::IDS.len();
 }

@@ -1,9 +1,10 @@
-//! Message catalogues (English, German, French, Spanish, Japanese) and locale-aware formatting
-//! of money and dates.
+//! Message catalogues (English, German, French, Spanish, Italian, Dutch, Portuguese, Polish,
+//! Swedish, Japanese, Chinese, Arabic, Hebrew) and locale-aware formatting of money and dates.
 //!
-//! A catalogue is one `&'static str` with a line per [`Msg`]: no per-message pointer tables and
-//! no formatting machinery in the wasm, only a line lookup and [`fill`] for `{0}`-style holes.
-//! English is compiled in; the other languages load on first use ([`catalogues`]).
+//! A catalogue is one `&'static str` with a line `Id=text` per [`Msg`], keyed by the message's
+//! id ([`keyed`]): no formatting machinery in the wasm, only a line lookup and [`fill`] for
+//! `{0}`-style holes. English is compiled in; the other languages load on first use
+//! ([`catalogues`]). Arabic and Hebrew are written right to left ([`Locale::dir`]).
 
 #[cfg(any(test, not(all(feature = "ui", target_arch = "wasm32"))))]
 mod bundled;
@@ -12,11 +13,14 @@ pub mod catalogues;
 mod en;
 #[cfg(feature = "ui")]
 mod format;
+mod keyed;
 mod messages;
 
 #[cfg(feature = "ui")]
 pub use format::{decimal_amount, format_date, format_money, money, region_list};
 pub use messages::Msg;
+
+use std::sync::OnceLock;
 
 /// A language the component speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -30,23 +34,57 @@ pub enum Locale {
     Fr,
     /// Spanish.
     Es,
+    /// Italian.
+    It,
+    /// Dutch.
+    Nl,
+    /// Portuguese.
+    Pt,
+    /// Polish.
+    Pl,
+    /// Swedish.
+    Sv,
     /// Japanese.
     Ja,
+    /// Chinese (simplified).
+    Zh,
+    /// Arabic, right to left.
+    Ar,
+    /// Hebrew, right to left.
+    He,
 }
 
 impl Locale {
+    /// Every language, English first.
+    pub const ALL: [Locale; 13] = [
+        Self::En,
+        Self::De,
+        Self::Fr,
+        Self::Es,
+        Self::It,
+        Self::Nl,
+        Self::Pt,
+        Self::Pl,
+        Self::Sv,
+        Self::Ja,
+        Self::Zh,
+        Self::Ar,
+        Self::He,
+    ];
+
     /// The locale whose language is the primary subtag of the BCP 47 `tag` (`de-AT` gives
     /// German), `None` when that language has no catalogue.
     pub fn from_tag(tag: &str) -> Option<Locale> {
         let primary = tag.split(['-', '_']).next().unwrap_or_default();
-        match primary.to_ascii_lowercase().as_str() {
-            "en" => Some(Self::En),
-            "de" => Some(Self::De),
-            "fr" => Some(Self::Fr),
-            "es" => Some(Self::Es),
-            "ja" => Some(Self::Ja),
-            _ => None,
-        }
+        // `iw` is Hebrew's withdrawn code, which some browsers still send.
+        let primary = if primary.eq_ignore_ascii_case("iw") {
+            "he"
+        } else {
+            primary
+        };
+        Self::ALL
+            .into_iter()
+            .find(|locale| locale.tag().eq_ignore_ascii_case(primary))
     }
 
     /// The explicit choice when it names a known language, else the browser's
@@ -65,27 +103,50 @@ impl Locale {
             Self::De => "de",
             Self::Fr => "fr",
             Self::Es => "es",
+            Self::It => "it",
+            Self::Nl => "nl",
+            Self::Pt => "pt",
+            Self::Pl => "pl",
+            Self::Sv => "sv",
             Self::Ja => "ja",
+            Self::Zh => "zh",
+            Self::Ar => "ar",
+            Self::He => "he",
         }
     }
 
-    /// This language's catalogue: in the browser English until it has loaded (see
-    /// `catalogues::load`); anywhere else (the server) compiled in, whatever the features.
-    fn catalogue(self) -> &'static str {
+    /// The writing direction, as `dir=` takes it: `rtl` for Arabic and Hebrew.
+    pub fn dir(self) -> &'static str {
+        match self {
+            Self::Ar | Self::He => "rtl",
+            _ => "ltr",
+        }
+    }
+
+    /// This language's texts in [`Msg`] order: in the browser English until it has loaded
+    /// (see `catalogues::load`); anywhere else (the server) compiled in, whatever the features.
+    fn texts(self) -> &'static [&'static str] {
         #[cfg(all(feature = "ui", target_arch = "wasm32"))]
         let found = catalogues::get(self);
         #[cfg(not(all(feature = "ui", target_arch = "wasm32")))]
         let found = bundled::get(self);
-        found.unwrap_or(en::TEXT)
+        found.unwrap_or_else(english)
     }
 
-    /// The text of `msg` in this language (holes unfilled).
+    /// The text of `msg` in this language (holes unfilled), the English one when this
+    /// language's catalogue lacks it.
     pub fn text(self, msg: Msg) -> &'static str {
-        self.catalogue()
-            .split('\n')
-            .nth(msg as usize)
-            .unwrap_or_default()
+        match self.texts()[msg as usize] {
+            "" => english()[msg as usize],
+            text => text,
+        }
     }
+}
+
+/// The English texts, read from their catalogue once.
+fn english() -> &'static [&'static str] {
+    static ENGLISH: OnceLock<Vec<&'static str>> = OnceLock::new();
+    ENGLISH.get_or_init(|| keyed::texts(en::TEXT))
 }
 
 /// Replaces `{0}`, `{1}`, ... in `template` with `args`; a hole without an argument stays.
@@ -130,7 +191,10 @@ pub fn number_text(mut n: u64) -> String {
 mod tests {
     use super::*;
 
-    const ALL: [Locale; 5] = [Locale::En, Locale::De, Locale::Fr, Locale::Es, Locale::Ja];
+    /// The catalogue of `locale` as written.
+    fn source(locale: Locale) -> &'static str {
+        bundled::source(locale).unwrap_or(en::TEXT)
+    }
 
     fn holes(text: &str) -> Vec<&str> {
         let mut found: Vec<&str> = ["{0}", "{1}"]
@@ -142,32 +206,33 @@ mod tests {
     }
 
     #[test]
-    fn every_catalogue_has_one_line_per_message() {
-        for locale in ALL {
-            let lines = locale.catalogue().split('\n').count();
-            assert_eq!(lines, Msg::COUNT, "{locale:?}");
-            assert!(
-                locale.catalogue().split('\n').all(|l| !l.trim().is_empty()),
-                "{locale:?} has an empty line"
-            );
+    fn every_catalogue_has_every_message_once_and_no_other() {
+        for locale in Locale::ALL {
+            let problems = keyed::check(source(locale));
+            assert!(problems.is_empty(), "{locale:?}: {problems:#?}");
         }
     }
 
     #[test]
     fn translations_keep_the_english_holes() {
-        for (index, english) in Locale::En.catalogue().split('\n').enumerate() {
-            for locale in ALL {
-                let line = locale
-                    .catalogue()
-                    .split('\n')
-                    .nth(index)
-                    .unwrap_or_default();
-                assert_eq!(
-                    holes(line),
-                    holes(english),
-                    "{locale:?} line {index}: {line}"
-                );
+        for locale in Locale::ALL {
+            for (at, id) in Msg::IDS.iter().enumerate() {
+                let (english, text) = (english()[at], locale.texts()[at]);
+                assert_eq!(holes(text), holes(english), "{locale:?} {id}: {text}");
             }
+        }
+    }
+
+    #[test]
+    fn thirteen_languages_two_of_them_right_to_left() {
+        assert_eq!(Locale::ALL.len(), 13);
+        let rtl: Vec<Locale> = Locale::ALL
+            .into_iter()
+            .filter(|l| l.dir() == "rtl")
+            .collect();
+        assert_eq!(rtl, [Locale::Ar, Locale::He]);
+        for locale in Locale::ALL {
+            assert_eq!(Locale::from_tag(locale.tag()), Some(locale));
         }
     }
 
@@ -180,12 +245,17 @@ mod tests {
             "Subscription updated."
         );
         assert_eq!(Locale::Ja.text(Msg::LabelCvc), "セキュリティコード");
+        assert_eq!(Locale::Ar.text(Msg::LabelNumber), "رقم البطاقة");
+        assert_eq!(Locale::He.text(Msg::Pay), "תשלום {0}");
     }
 
     #[test]
     fn chooses_a_locale() {
         assert_eq!(Locale::choose(Some("de-AT"), Some("fr")), Locale::De);
-        assert_eq!(Locale::choose(Some("pt-BR"), Some("fr-CA")), Locale::Fr);
+        assert_eq!(Locale::choose(Some("pt-BR"), Some("fr-CA")), Locale::Pt);
+        assert_eq!(Locale::choose(Some("tlh"), Some("fr-CA")), Locale::Fr);
+        assert_eq!(Locale::choose(Some("iw-IL"), None), Locale::He);
+        assert_eq!(Locale::choose(None, Some("zh-Hans-CN")), Locale::Zh);
         assert_eq!(Locale::choose(None, Some("ja_JP")), Locale::Ja);
         assert_eq!(Locale::choose(Some(""), Some("xx")), Locale::En);
         assert_eq!(Locale::choose(Some("ES"), None), Locale::Es);

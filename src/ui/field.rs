@@ -38,7 +38,7 @@ pub fn field(c: Ctx, form: FormState, kind: FieldKind) -> El {
             }
         });
         match kind.inputmode() {
-            Some(mode) => input.attr("inputmode", mode),
+            Some(mode) => input.attr("inputmode", mode).attr("dir", "ltr"),
             None => input,
         }
     };

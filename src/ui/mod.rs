@@ -26,7 +26,7 @@ use crate::embed::options::Mode;
 use dom::{El, el};
 use leptos::prelude::*;
 
-/// The whole component for `mode`: `<div class="cc-root" data-mode=.. lang=..>`.
+/// The whole component for `mode`: `<div class="cc-root" data-mode=.. lang=.. dir=..>`.
 pub fn app(ctx: Ctx, mode: Mode) -> El {
     let body = match mode {
         Mode::Checkout => checkout::checkout(ctx),
@@ -37,7 +37,11 @@ pub fn app(ctx: Ctx, mode: Mode) -> El {
     el("div")
         .class("cc-root")
         .attr("data-mode", mode.as_str())
-        .bind(move |e| dom::set_attr(e, "lang", Some(ctx.locale.get().tag())))
+        .bind(move |e| {
+            let locale = ctx.locale.get();
+            dom::set_attr(e, "lang", Some(locale.tag()));
+            dom::set_attr(e, "dir", Some(locale.dir()));
+        })
         // The inputs' own `change` events stay inside: `change` outside is the component's.
         .on("change", |ev| ev.stop_propagation())
         .child(body)

@@ -7,7 +7,9 @@
 /// - `typeable`: the first animation frame in which an enabled, rendered `#cc-number` exists
 ///   (document or shadow roots; in the card frame it is reported to the top page);
 /// - `ready`: the first `ready` event reaching the top document (the loader's in frame mode,
-///   the component's in inline mode).
+///   the component's in inline mode);
+/// - `frameParsed`, `framePainted`: the card frame's document parsed (`DOMContentLoaded`) and
+///   first painted, in frame mode.
 const WATCH: &str = r#"(() => {
   // A frame's first, empty document (before the loader's POST answers) is not the form's.
   if (location.href === 'about:blank') return;
@@ -26,6 +28,14 @@ const WATCH: &str = r#"(() => {
       if (event.data && typeof event.data.ccBench === 'string') report(event.data.ccBench, event.data.at);
     });
     document.addEventListener('ready', () => report('ready', now()), true);
+  } else {
+    // The card frame's document: parsed, and first painted (its own clock, reported absolute).
+    document.addEventListener('DOMContentLoaded', () => report('frameParsed', now()));
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (entry.name === 'first-paint') report('framePainted', performance.timeOrigin + entry.startTime);
+      }
+    }).observe({ type: 'paint', buffered: true });
   }
   /*DEEP_FIND*/
   let seen = false;

@@ -30,12 +30,13 @@ pub fn skeleton(
     let t = |msg: Msg| escape(locale.text(msg));
     let mut html = format!(
         "<div id=\"cc-skeleton\" class=\"cc-root\" data-mode=\"checkout\" lang=\"{lang}\" \
-         style=\"{theme}\"><div class=\"cc-checkout\"><form class=\"cc-form\" novalidate>\
+         dir=\"{dir}\" style=\"{theme}\"><div class=\"cc-checkout\"><form class=\"cc-form\" novalidate>\
          <header class=\"cc-header\"><p id=\"cc-merchant\" class=\"cc-muted\">{merchant}</p>\
          <p id=\"cc-description\">{description}</p><p id=\"cc-amount\" class=\"cc-amount\" \
          data-amount=\"{amount}\" data-exponent=\"{exponent}\" data-currency=\"{currency}\">\
          &#8203;</p></header>",
         lang = locale.tag(),
+        dir = locale.dir(),
         theme = escape(theme),
         merchant = escape(&view.merchant_name),
         description = escape(view.description.as_deref().unwrap_or_default()),
@@ -129,7 +130,7 @@ fn field(html: &mut String, kind: FieldKind, t: &impl Fn(Msg) -> String) {
     } else {
         let mode = kind
             .inputmode()
-            .map(|mode| format!(" inputmode=\"{mode}\""))
+            .map(|mode| format!(" inputmode=\"{mode}\" dir=\"ltr\""))
             .unwrap_or_default();
         format!("<input type=\"{}\"{mode} {common}>", kind.input_type())
     };
@@ -237,6 +238,20 @@ mod tests {
         let html = skeleton(&saved, Locale::En, "", NOV_2026()).expect("payment");
         assert!(html.contains("id=\"cc-saved-new\" checked>"), "{html}");
         assert!(html.contains("<div class=\"cc-card\"><div>"), "{html}");
+    }
+
+    #[test]
+    fn hebrew_is_right_to_left_with_card_digits_left_to_right() {
+        let html = skeleton(&view(), Locale::He, "", NOV_2026()).expect("payment");
+        assert!(html.contains("lang=\"he\" dir=\"rtl\""), "{html}");
+        assert!(
+            html.contains("<label for=\"cc-number\">מספר כרטיס</label>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("inputmode=\"numeric\" dir=\"ltr\" id=\"cc-number\""),
+            "{html}"
+        );
     }
 
     #[test]
