@@ -12,12 +12,17 @@
 // error, and the cancelable redirect (3-D Secure: cancel it to navigate yourself).
 // Methods: setLocale(tag), unmount(). The theme is read from the element's --cc-* custom
 // properties when the form is rendered.
+//
+// The same file is the npm package's classic script (`card-checkout/checkout.js`) and, imported
+// as a module, the side effect of its ES entry (js/package/index.mjs): there is no script
+// address to default to, so CardCheckout.configure({ server }) sets the checkout-server that
+// elements without a `server` attribute use.
 (function () {
   "use strict";
   if (window.CardCheckout) return;
 
   var script = document.currentScript;
-  var scriptOrigin = script && script.src ? new URL(script.src).origin : location.origin;
+  var defaultServer = script && script.src ? new URL(script.src).origin : null;
   var ATTRIBUTES = ["session", "client-secret", "locale", "mode", "customer-token", "server"];
   var EVENTS = ["ready", "change", "submit", "success", "error"];
   var THEME = ["font", "font-size", "text", "muted", "background", "surface", "border", "accent",
@@ -31,7 +36,8 @@
   }
 
   function originOf(server) {
-    if (!server) return scriptOrigin;
+    server = server || defaultServer;
+    if (!server) return null;
     try {
       return new URL(server, location.href).origin;
     } catch (_) {
@@ -68,7 +74,9 @@
     this.loaded = false;
     this.pendingLocale = null;
     if (!this.origin) {
-      this.fail("invalid_options", "card-checkout: option `server` is not a URL");
+      this.fail("invalid_options", options.server || defaultServer ?
+        "card-checkout: option `server` is not a URL" :
+        "card-checkout: option `server` is missing (or call CardCheckout.configure({ server }))");
       return;
     }
     var name = "card-checkout-" + (++frames) + "-" + Date.now();
@@ -236,6 +244,19 @@
     },
     unmount: function (checkout) {
       if (checkout) checkout.remove();
+    },
+    // The checkout-server of every element without a `server` attribute; warms up the
+    // connection to it, which the form's frame will need.
+    configure: function (settings) {
+      var server = settings && settings.server;
+      if (!server || !isWebUrl(String(server))) {
+        throw new TypeError("CardCheckout.configure: `server` must be an http(s) URL");
+      }
+      defaultServer = String(server);
+      var hint = document.createElement("link");
+      hint.rel = "preconnect";
+      hint.href = new URL(defaultServer).origin;
+      document.head.append(hint);
     },
   };
 })();

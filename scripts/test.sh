@@ -38,6 +38,9 @@ scripts/component.sh
 step "bundle size (fails above the ceiling; see docs/size.md)"
 scripts/size.sh --ceiling
 
+step "npm package (npm pack, contents, types checked with tsc)"
+scripts/npm-package.sh
+
 step "browser tests (wasm-bindgen-test in headless Chromium)"
 # Without debug info the test modules the browser loads are a fraction of the size.
 CHROMEDRIVER=/usr/bin/chromedriver \

@@ -26,12 +26,12 @@ say() { echo "[wasm-opt] $*"; }
 
 install_tools() {
   command -v npm >/dev/null 2>&1 || { echo "[wasm-opt] npm (Node.js) is required" >&2; exit 1; }
-  say "installing binaryen and terser (tools/package-lock.json) into $tools/node_modules"
+  say "installing binaryen, terser and typescript (tools/package-lock.json) into $tools/node_modules"
   npm ci --prefix "$tools" --no-audit --no-fund --loglevel=error
 }
 
 tools_ready() {
-  [ -x "$bin/wasm-opt" ] && [ -x "$bin/terser" ] &&
+  [ -x "$bin/wasm-opt" ] && [ -x "$bin/terser" ] && [ -x "$bin/tsc" ] &&
     "$bin/wasm-opt" --version 2>/dev/null | grep -q "version 132"
 }
 

@@ -1,0 +1,182 @@
+// Types of the card-checkout package: the <card-checkout> element, its attributes, events and
+// methods, CardCheckout.mount, and loadCardCheckout. React 19 JSX typings: "card-checkout/react".
+
+/** A language of the form; any other BCP 47 tag falls back to English. */
+export type Locale =
+  | "en" | "de" | "fr" | "es" | "it" | "nl" | "pt" | "pl" | "sv" | "ja" | "zh" | "ar" | "he"
+  | (string & {});
+
+/** What the element shows. */
+export type Mode = "checkout" | "result" | "subscriptions";
+
+/** Card brands, as `change` reports them while the number is typed. */
+export type Brand =
+  | "visa" | "mastercard" | "amex" | "discover" | "diners_club" | "jcb" | "unionpay" | "maestro"
+  | "mir" | "elo" | "rupay" | "interac" | "cartes_bancaires" | "unknown";
+
+/** Options of `mount` (the element's attributes, camel-cased). */
+export interface CardCheckoutOptions {
+  /** Checkout session id (modes `checkout`, `result`). */
+  session?: string;
+  /** The session's client secret (modes `checkout`, `result`); never put it in a URL. */
+  clientSecret?: string;
+  /** Base URL of checkout-server; default the one `loadCardCheckout` named. */
+  server?: string;
+  /** Language; default `navigator.language`. Arabic and Hebrew lay out right to left. */
+  locale?: Locale;
+  /** Default `checkout`. */
+  mode?: Mode;
+  /** Mode `subscriptions`: a token from `POST /v1/customers/{id}/tokens`. */
+  customerToken?: string;
+}
+
+/** The element's attributes (HTML, JSX). */
+export interface CardCheckoutAttributes {
+  session?: string;
+  "client-secret"?: string;
+  server?: string;
+  locale?: Locale;
+  mode?: Mode;
+  "customer-token"?: string;
+}
+
+/** Theme: CSS custom properties set on the element (or inherited by it). */
+export type CardCheckoutThemeProperty =
+  | "--cc-font" | "--cc-font-size" | "--cc-text" | "--cc-muted" | "--cc-background"
+  | "--cc-surface" | "--cc-border" | "--cc-accent" | "--cc-accent-text" | "--cc-error"
+  | "--cc-success" | "--cc-radius" | "--cc-spacing" | "--cc-focus";
+
+/** `ready`: the form (or the result, or the subscriptions) is on screen and usable. */
+export interface ReadyDetail {
+  mode: Mode;
+}
+
+/** `change`: never card data, only what the page may show or act on. */
+export interface ChangeDetail {
+  brand: Brand;
+  /** Every required field is filled and valid. */
+  complete: boolean;
+  /** Nothing typed yet. */
+  empty: boolean;
+  /** A saved card is chosen instead of a new one. */
+  saved_card: boolean;
+}
+
+/** `submit`: the shopper pressed pay and the fields are valid; the payment is on its way. */
+export interface SubmitDetail {
+  saved_card: boolean;
+}
+
+export type PaymentState =
+  | "created" | "pending" | "authorized" | "captured" | "declined" | "failed"
+  | "partially_refunded" | "refunded" | "voided" | "needs_review";
+
+export type DeclineCode =
+  | "do_not_honour" | "insufficient_funds" | "expired_card" | "lost_or_stolen"
+  | "issuer_unavailable" | "risk_rejected" | "authentication_failed" | "other";
+
+/** `success` in modes `checkout` and `result`: the payment went through. */
+export interface PaymentSuccessDetail {
+  payment_id: string;
+  state: PaymentState;
+  /** Minor units of `currency` (cents for EUR, yen for JPY). */
+  amount: number;
+  currency: string;
+  /** The subscription the payment started, for a plan's session. */
+  subscription_id?: string;
+}
+
+/** `success` in mode `subscriptions`: the customer paused, resumed or cancelled one. */
+export interface SubscriptionActionDetail {
+  action: "pause" | "resume" | "cancel";
+  subscription_id: string;
+  status: "active" | "paused" | "cancelled" | "expired";
+}
+
+export type SuccessDetail = PaymentSuccessDetail | SubscriptionActionDetail;
+
+/** Why an `error` was sent. */
+export type ErrorCode =
+  | "card_declined" | "payment_failed" | "network" | "server" | "rate_limited"
+  | "invalid_redirect" | "invalid_options" | "load_failed" | "action_failed"
+  | "frame_unavailable";
+
+/** `error`: `message` is what the shopper reads, in their language. */
+export interface ErrorDetail {
+  code: ErrorCode;
+  message: string;
+  decline?: DeclineCode;
+}
+
+/** `redirect` (cancelable): 3-D Secure. Call `preventDefault()` to navigate yourself. */
+export interface RedirectDetail {
+  url: string;
+}
+
+export interface CardCheckoutEventMap {
+  ready: CustomEvent<ReadyDetail>;
+  change: CustomEvent<ChangeDetail>;
+  submit: CustomEvent<SubmitDetail>;
+  success: CustomEvent<SuccessDetail>;
+  error: CustomEvent<ErrorDetail>;
+  redirect: CustomEvent<RedirectDetail>;
+}
+
+/** `<card-checkout>`: its events bubble out of shadow roots (`composed`). */
+export interface CardCheckoutElement extends HTMLElement {
+  /** Switches the language; what was typed stays. */
+  setLocale(tag: Locale): void;
+  /** Removes the form from the page. */
+  unmount(): void;
+  addEventListener<K extends keyof CardCheckoutEventMap>(
+    type: K,
+    listener: (this: CardCheckoutElement, event: CardCheckoutEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof CardCheckoutEventMap>(
+    type: K,
+    listener: (this: CardCheckoutElement, event: CardCheckoutEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | EventListenerOptions,
+  ): void;
+}
+
+/** Settings of `loadCardCheckout` and `CardCheckout.configure`. */
+export interface CardCheckoutConfig {
+  /** Base URL of your checkout-server, such as "https://pay.example.com". */
+  server: string;
+}
+
+/** `window.CardCheckout`. */
+export interface CardCheckout {
+  mount(element: Element, options?: CardCheckoutOptions): CardCheckoutElement;
+  unmount(checkout: CardCheckoutElement | null | undefined): void;
+  configure(config: CardCheckoutConfig): void;
+}
+
+/** Names your checkout-server and resolves to the `CardCheckout` API. */
+export function loadCardCheckout(config: CardCheckoutConfig): Promise<CardCheckout>;
+
+/** Renders the card form into `element`; returns the `<card-checkout>` element it made. */
+export function mount(element: Element, options?: CardCheckoutOptions): CardCheckoutElement;
+
+/** Removes a form `mount` made. */
+export function unmount(checkout: CardCheckoutElement | null | undefined): void;
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "card-checkout": CardCheckoutElement;
+  }
+  interface Window {
+    CardCheckout?: CardCheckout;
+  }
+}
