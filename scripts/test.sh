@@ -38,8 +38,9 @@ scripts/component.sh
 step "bundle size (fails above the ceiling; see docs/size.md)"
 scripts/size.sh --ceiling
 
-step "npm package (npm pack, contents, types checked with tsc)"
+step "npm package (npm pack, contents, types checked with tsc) and the shop examples"
 scripts/npm-package.sh
+scripts/examples.sh
 
 step "browser tests (wasm-bindgen-test in headless Chromium)"
 # Without debug info the test modules the browser loads are a fraction of the size.

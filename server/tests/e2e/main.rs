@@ -13,6 +13,7 @@ mod support;
 
 mod autofill;
 mod declines;
+mod examples;
 mod faults;
 mod frame_origins;
 mod isolation;

@@ -6,8 +6,12 @@
 //! | method, path | body | answer |
 //! |---|---|---|
 //! | `GET /demo/catalogue` | | `{merchant_name, items, plans}` |
-//! | `POST /demo/sessions` | `{item, guest?}`: an item id or a plan id | 201 `{id, client_secret, description}` |
-//! | `POST /demo/customer-token` | `{}` or none | 201 `{customer_token, expires_at}` |
+//! | `POST /demo/sessions` | `{item, guest?}`: an item id or a plan id | 201 `{id, client_secret, description, server}` |
+//! | `GET /demo/orders/{session_id}` | | `{id, client_secret, server}` |
+//! | `POST /demo/customer-token` | `{}` or none | 201 `{customer_token, expires_at, server}` |
+//!
+//! `server` is checkout-server's public base URL, where the page loads the form from (the
+//! examples under `examples/` read it there; the demo shop's own page has it written in).
 //!
 //! The shopper is the customer named by the `demo_customer` cookie ([`DemoCustomer`]), so a
 //! card saved on one purchase is offered on the next; a POST from another site is refused
@@ -60,6 +64,8 @@ pub struct SessionHandle {
     pub client_secret: String,
     /// What is being bought.
     pub description: String,
+    /// checkout-server's public base URL (`server` of `loadCardCheckout`).
+    pub server: String,
 }
 
 /// Answer of `GET /demo/orders/{session_id}`.
@@ -69,6 +75,8 @@ pub struct OrderHandle {
     pub id: String,
     /// `client-secret` attribute of the component.
     pub client_secret: String,
+    /// checkout-server's public base URL.
+    pub server: String,
 }
 
 /// Answer of `POST /demo/customer-token`.
@@ -78,6 +86,8 @@ pub struct CustomerTokenHandle {
     pub customer_token: String,
     /// RFC 3339.
     pub expires_at: String,
+    /// checkout-server's public base URL.
+    pub server: String,
 }
 
 /// `GET /demo/catalogue`.
@@ -141,6 +151,7 @@ pub async fn sessions(
         id: created.id,
         client_secret: created.client_secret,
         description: session.description,
+        server: shop.checkout_server.clone(),
     };
     Ok(with_cookie(
         &customer,
@@ -160,6 +171,7 @@ pub async fn customer_token(
     let body = CustomerTokenHandle {
         customer_token: issued.token,
         expires_at: issued.expires_at,
+        server: shop.checkout_server.clone(),
     };
     Ok(with_cookie(
         &customer,
@@ -170,6 +182,7 @@ pub async fn customer_token(
 /// `GET /demo/orders/{session_id}`: the session's client secret, for the shopper who placed
 /// the order (as a real shop renders it into its own page; it is never put in an address).
 pub async fn order(
+    State(shop): State<ShopState>,
     Path(session_id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<OrderHandle>, DemoError> {
@@ -179,6 +192,7 @@ pub async fn order(
     Ok(Json(OrderHandle {
         id: session_id,
         client_secret: order.client_secret,
+        server: shop.checkout_server.clone(),
     }))
 }
 

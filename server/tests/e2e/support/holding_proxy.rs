@@ -66,24 +66,37 @@ impl Drop for HoldingProxy {
 }
 
 async fn forward(State(upstream): State<Upstream>, request: Request) -> Response {
+    if request.uri().path().ends_with("_bg.wasm") {
+        let mut released = upstream.released.clone();
+        let _ = released.wait_for(|released| *released).await;
+    }
+    relay(&upstream.client, &upstream.base, request, None).await
+}
+
+/// Sends `request` on to `base` (same path and query, headers but `Host`, and `Origin` set
+/// to `origin` when given) and answers with what came back.
+pub async fn relay(
+    client: &reqwest::Client,
+    base: &str,
+    request: Request,
+    origin: Option<&str>,
+) -> Response {
     let (parts, body) = request.into_parts();
     let path = parts
         .uri
         .path_and_query()
         .map_or("/", |p| p.as_str())
         .to_owned();
-    if parts.uri.path().ends_with("_bg.wasm") {
-        let mut released = upstream.released.clone();
-        let _ = released.wait_for(|released| *released).await;
-    }
     let Ok(body) = axum::body::to_bytes(body, usize::MAX).await else {
         return StatusCode::BAD_REQUEST.into_response();
     };
     let mut headers = parts.headers.clone();
     headers.remove("host");
-    let sent = upstream
-        .client
-        .request(parts.method.clone(), format!("{}{path}", upstream.base))
+    if let Some(origin) = origin.and_then(|o| o.parse().ok()) {
+        headers.insert("origin", origin);
+    }
+    let sent = client
+        .request(parts.method.clone(), format!("{base}{path}"))
         .headers(headers)
         .body(body)
         .send()

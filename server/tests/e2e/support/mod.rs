@@ -4,6 +4,7 @@
 pub mod browser;
 pub mod cdp;
 pub mod embed_pages;
+pub mod example_site;
 pub mod form;
 pub mod framing_pages;
 pub mod holding_proxy;

@@ -74,6 +74,11 @@ async fn sessions_are_priced_by_the_server_and_tied_to_the_shopper() {
             .is_some_and(|s| s.starts_with("cs_")),
         "{created}"
     );
+    assert_eq!(
+        created["server"],
+        h.base.as_str(),
+        "where the page loads the form from"
+    );
     let id = created["id"].as_str().expect("id");
     let session: Value = h
         .merchant(Method::GET, &format!("/v1/sessions/{id}"))
@@ -135,6 +140,7 @@ async fn a_customer_token_opens_the_self_service_api() {
     assert_eq!(issued.status(), 201);
     let issued: Value = issued.json().await.expect("json");
     let token = issued["customer_token"].as_str().expect("token");
+    assert_eq!(issued["server"], h.base.as_str());
     let list = h
         .api
         .get(format!("{}/v1/customer/subscriptions", h.base))
@@ -206,6 +212,7 @@ async fn the_landing_and_the_order_show_only_the_shoppers_own_order() {
     assert_eq!(status, 200, "{body}");
     let mine: Value = serde_json::from_str(&body).expect("json");
     assert_eq!(mine["client_secret"], secret);
+    assert_eq!(mine["server"], h.base.as_str());
     assert_eq!(order(BOB).await.expect("order").status(), 404);
     h.finish().await;
 }
