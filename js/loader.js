@@ -11,7 +11,8 @@
 // Events (bubbling, composed CustomEvents on the element): ready, change, submit, success,
 // error, and the cancelable redirect (3-D Secure: cancel it to navigate yourself).
 // Methods: setLocale(tag), unmount(). The theme is read from the element's --cc-* custom
-// properties when the form is rendered.
+// properties and its CSS color-scheme (`dark`; `light dark` follows the shopper's setting)
+// when the form is rendered.
 //
 // The same file is the npm package's classic script (`card-checkout/checkout.js`) and, imported
 // as a module, the side effect of its ES entry (js/package/index.mjs): there is no script
@@ -49,7 +50,8 @@
     return /^https?:\/\//i.test(url);
   }
 
-  // The element's --cc-* custom properties that are set, as {name: value}.
+  // The element's --cc-* custom properties that are set, and its color-scheme (dark, or
+  // `light dark` to follow the shopper's setting) when not the default, as {name: value}.
   function themeOf(element) {
     var style = getComputedStyle(element);
     var theme = {};
@@ -57,6 +59,8 @@
       var value = style.getPropertyValue("--cc-" + name).trim();
       if (value) theme["--cc-" + name] = value;
     });
+    var scheme = style.getPropertyValue("color-scheme").trim();
+    if (scheme && scheme !== "normal") theme["color-scheme"] = scheme;
     return theme;
   }
 

@@ -12,6 +12,7 @@
 mod support;
 
 mod autofill;
+mod dark_theme;
 mod declines;
 mod examples;
 mod faults;

@@ -269,8 +269,9 @@ fn option<'a>(field: &'static str, value: &'a str) -> Result<&'a str, FrameRefus
     }
 }
 
-/// The theme's custom properties: `--cc-` names and values that cannot leave a declaration
-/// or load anything (no `;`, braces, angle brackets, backslashes or `url(`).
+/// The theme's custom properties (`--cc-` names) and `color-scheme`, with values that cannot
+/// leave a declaration or load anything (no `;`, braces, angle brackets, backslashes or
+/// `url(`).
 fn theme(json: &str) -> Result<BTreeMap<String, String>, FrameRefusal> {
     if json.is_empty() {
         return Ok(BTreeMap::new());
@@ -281,11 +282,12 @@ fn theme(json: &str) -> Result<BTreeMap<String, String>, FrameRefusal> {
         return Err(FrameRefusal::Invalid("theme"));
     }
     let name_ok = |name: &str| {
-        name.strip_prefix("--cc-").is_some_and(|rest| {
-            !rest.is_empty()
-                && rest.len() <= 40
-                && rest.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
-        })
+        name == "color-scheme"
+            || name.strip_prefix("--cc-").is_some_and(|rest| {
+                !rest.is_empty()
+                    && rest.len() <= 40
+                    && rest.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
+            })
     };
     let value_ok = |value: &str| {
         value.chars().count() <= MAX_THEME_VALUE_CHARS

@@ -107,6 +107,7 @@ await init({{ module_or_path: '{wasm}' }});
 /// mutation (shadow roots included), every input value and text it can reach by walking shadow
 /// roots, what `iframe.contentDocument` gives, and every `message` the window receives.
 /// `/done.html` shows the result afterwards (the secret is kept as `checkout_page` keeps it).
+/// `&scheme=` sets the element's CSS color-scheme.
 pub fn isolated_page() -> String {
     r#"<!doctype html>
 <html lang="en">
@@ -179,6 +180,8 @@ loader.onload = () => {
   element.setAttribute('session', session);
   element.setAttribute('client-secret', secret);
   element.setAttribute('locale', 'en');
+  // `&scheme=dark` (or `light dark`): the shop's CSS color-scheme on the element.
+  if (params.get('scheme')) element.style.colorScheme = params.get('scheme');
   for (const name of ['ready', 'change', 'submit', 'success', 'error', 'redirect']) {
     element.addEventListener(name, (event) => {
       const item = document.createElement('li');

@@ -271,6 +271,11 @@ impl Page {
         self.try_find(css).await?.prop(name).await.ok().flatten()
     }
 
+    /// The computed CSS `property` of `css` now (WebDriver Get Element CSS Value).
+    pub async fn css(&self, css: &str, property: &str) -> Option<String> {
+        self.try_find(css).await?.css_value(property).await.ok()
+    }
+
     /// Waits until attribute `name` of `css` equals `value`.
     pub async fn wait_attr(&self, css: &str, name: &str, value: &str) {
         self.until(&format!("`{css}` [{name}=\"{value}\"]"), || async {
