@@ -2,7 +2,8 @@
 #! Prints the gzip and brotli sizes of the checkout component as scripts/component.sh built it,
 #! bundle by bundle: the card form (dist/, what a shopper downloads) and the subscription
 #! self-service (dist/manage/): the release wasm, the JS glue (wasm-bindgen output plus its
-#! snippets), the CSS and the frame document's script; then the loader shops include
+#! snippets), the CSS (and, within it, the brand marks' inline SVGs) and the frame document's
+#! script; then the loader shops include
 #! (js/loader.js, /checkout.js; fails above its 5 KB gzip budget).
 #! Reports the card form's wasm + JS against issue #13's budget (60 KB gzip, KB = 1024 bytes).
 #! Fails when a bundle exceeds the budget, or with --ceiling when it exceeds its ceiling
@@ -70,7 +71,15 @@ bundle() {
   printf '%-14s %10s %10s %10s\n' "" "raw" "gzip -9" "brotli"
   row "wasm" "${wasm[@]}"
   row "JS glue" "${glue[@]}"
-  [ ${#css[@]} -gt 0 ] && row "CSS" "${css[@]}"
+  if [ ${#css[@]} -gt 0 ]; then
+    row "CSS" "${css[@]}"
+    # The brand marks: the inline SVGs of the CSS (data: URLs), counted on their own.
+    local marks
+    marks="$(mktemp)"
+    grep -oh 'data:image/svg+xml[^"]*' "${css[@]}" >"$marks" || true
+    row "  brand marks" "$marks"
+    rm -f "$marks"
+  fi
   row "wasm + JS" "${wasm[@]}" "${glue[@]}"
   [ ${#frame[@]} -gt 0 ] && row "frame script" "${frame[@]}"
   local total=$(( $(gz "${wasm[@]}") + $(gz "${glue[@]}") ))

@@ -1,10 +1,11 @@
-//! The customer's saved cards as radio choices (brand, last four, expiry) plus "use a new
-//! card". Choosing a saved card hides the card fields: one click on pay, no CVC.
+//! The customer's saved cards as radio choices (brand mark and name, last four, expiry) plus
+//! "use a new card". Choosing a saved card hides the card fields: one click on pay, no CVC.
 
 use super::context::Ctx;
 use super::dom::{El, el};
 use super::form_state::FormState;
 use crate::browser::clock::today;
+use crate::card::Brand;
 use crate::contract::SavedCard;
 use crate::i18n::Msg;
 use leptos::prelude::*;
@@ -24,7 +25,7 @@ pub fn saved_cards(c: Ctx, form: FormState, cards: &[SavedCard]) -> El {
         set = set.child(choice(
             c,
             form,
-            Some(card.id.clone()),
+            Some((card.id.clone(), card.brand)),
             &dom_id,
             &label,
             expired,
@@ -40,14 +41,17 @@ pub fn saved_cards(c: Ctx, form: FormState, cards: &[SavedCard]) -> El {
     ))
 }
 
+/// One radio choice: a saved card (its id and brand, whose mark it shows) or, with `None`, a
+/// new card.
 fn choice(
     c: Ctx,
     form: FormState,
-    card_id: Option<String>,
+    card: Option<(String, Brand)>,
     dom_id: &str,
     label: &str,
     disabled: bool,
 ) -> El {
+    let (card_id, brand) = card.unzip();
     let mine = card_id.clone();
     let mut input = el("input")
         .attr("type", "radio")
@@ -67,9 +71,16 @@ fn choice(
     if disabled {
         input = input.attr("disabled", "");
     }
+    let mark = brand.map(|brand| {
+        el("span")
+            .class("cc-mark")
+            .attr("data-brand", brand.id())
+            .attr("aria-hidden", "true")
+    });
     el("label")
         .class("cc-choice")
         .attr("for", dom_id)
         .child(input)
+        .optional_child(mark)
         .child(el("span").text(label))
 }

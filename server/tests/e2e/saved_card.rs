@@ -116,6 +116,13 @@ async fn a_saved_card_pays_the_second_purchase_in_one_click() {
         })
         .await;
         page.wait_attr(ids::BRAND, "data-brand", "mastercard").await;
+        // The brand's mark beside the number and before the saved card (its SVG), its name
+        // still the text for screen readers.
+        for css in [ids::BRAND, ".cc-mark[data-brand=visa]"] {
+            let image = page.css(css, "background-image").await.unwrap_or_default();
+            assert!(image.contains("data:image/svg+xml"), "{css}: {image}");
+        }
+        assert_eq!(page.text(ids::BRAND).await, "Mastercard");
         assert_eq!(
             page.prop("#cc-saved-new", "checked").await.as_deref(),
             Some("true")

@@ -99,18 +99,29 @@ fn saved_cards(
         } else {
             ""
         };
-        choice(html, &id, state, &escape(&card.choice_label(&expires)));
+        let mark = format!(
+            "<span class=\"cc-mark\" data-brand=\"{}\" aria-hidden=\"true\"></span>",
+            card.brand.id()
+        );
+        choice(
+            html,
+            &id,
+            state,
+            &mark,
+            &escape(&card.choice_label(&expires)),
+        );
     }
     let state = if chosen.is_none() { " checked" } else { "" };
-    choice(html, "cc-saved-new", state, &t(Msg::NewCard));
+    choice(html, "cc-saved-new", state, "", &t(Msg::NewCard));
     html.push_str("</fieldset>");
 }
 
-/// One radio choice of the saved-card fieldset.
-fn choice(html: &mut String, id: &str, state: &str, label: &str) {
+/// One radio choice of the saved-card fieldset, `mark` (a brand mark, or nothing) before its
+/// label.
+fn choice(html: &mut String, id: &str, state: &str, mark: &str, label: &str) {
     html.push_str(&format!(
         "<label class=\"cc-choice\" for=\"{id}\"><input type=\"radio\" \
-         name=\"cc-saved-card\" id=\"{id}\"{state}><span>{label}</span></label>"
+         name=\"cc-saved-card\" id=\"{id}\"{state}>{mark}<span>{label}</span></label>"
     ));
 }
 
@@ -227,6 +238,10 @@ mod tests {
         );
         assert!(html.contains("id=\"cc-saved-card_1\" checked>"), "{html}");
         assert!(html.contains("Visa •••• 4242 · "), "{html}");
+        assert!(
+            html.contains("<span class=\"cc-mark\" data-brand=\"visa\" aria-hidden=\"true\">"),
+            "{html}"
+        );
         assert!(html.contains("12/30"), "{html}");
         assert!(html.contains("id=\"cc-saved-new\">"), "{html}");
         assert!(
