@@ -71,6 +71,8 @@ struct Sample {
     ready: Option<f64>,
     /// Frame mode: the card frame's document parsed, and first painted.
     frame: Option<(f64, f64)>,
+    /// The top page's cumulative layout shift once the form is ready.
+    shift: f64,
 }
 
 /// Every sample, by mode and throttling.
@@ -80,6 +82,7 @@ struct Samples {
     ready: [[Vec<f64>; 2]; 3],
     frame_parsed: [Vec<f64>; 2],
     frame_painted: [Vec<f64>; 2],
+    shift: [[Vec<f64>; 2]; 3],
 }
 
 struct Rig {
@@ -149,6 +152,7 @@ async fn measure(tools: &support::tools::Tools, runs: usize) {
                 }
                 browser.close().await;
                 samples.typeable[index][throttle].push(sample.typeable);
+                samples.shift[index][throttle].push(sample.shift);
                 if let Some(ready) = sample.ready {
                     samples.ready[index][throttle].push(ready);
                 }
@@ -221,6 +225,7 @@ async fn load(client: &Client, rig: &Rig, mode: Mode, throttled: bool) -> Sample
         typeable: figures["typeable"].as_f64().expect("typeable time"),
         ready: figures["ready"].as_f64(),
         frame,
+        shift: figures["shift"].as_f64().unwrap_or(0.0),
     }
 }
 
@@ -322,6 +327,24 @@ fn report(samples: &Samples, runs: usize, bytes: &[(Mode, (f64, f64))], bundle: 
         );
     }
     println!("targets for component ready: <= 150 ms unthrottled, <= 1000 ms throttled");
+    let shifts: Vec<String> = Mode::ALL
+        .into_iter()
+        .enumerate()
+        .map(|(index, mode)| {
+            let shift = &samples.shift[index];
+            let median = |values: &[f64]| Stats::of(values).median;
+            format!(
+                "{} {:.3} / {:.3}",
+                mode.label(),
+                median(&shift[0]),
+                median(&shift[1])
+            )
+        })
+        .collect();
+    println!(
+        "layout shift of the page (CLS, median, unthrottled / throttled): {}",
+        shifts.join("; ")
+    );
     println!(
         "frame mode, the card frame's document: parsed {} / {} ms, first paint {} / {} ms \
          (unthrottled / throttled)",

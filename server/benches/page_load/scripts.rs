@@ -9,7 +9,8 @@
 /// - `ready`: the first `ready` event reaching the top document (the loader's in frame mode,
 ///   the component's in inline mode);
 /// - `frameParsed`, `framePainted`: the card frame's document parsed (`DOMContentLoaded`) and
-///   first painted, in frame mode.
+///   first painted, in frame mode;
+/// - `shift`: the top page's cumulative layout shift (CLS) so far.
 const WATCH: &str = r#"(() => {
   // A frame's first, empty document (before the loader's POST answers) is not the form's.
   if (location.href === 'about:blank') return;
@@ -23,7 +24,11 @@ const WATCH: &str = r#"(() => {
     }
   }
   if (window === top) {
-    window.__ccBench = {};
+    // Layout shift (CLS) of the top page: how far content moved while the form came in.
+    window.__ccBench = { shift: 0 };
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__ccBench.shift += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
     addEventListener('message', (event) => {
       if (event.data && typeof event.data.ccBench === 'string') report(event.data.ccBench, event.data.at);
     });
@@ -57,14 +62,14 @@ pub fn watch() -> String {
     WATCH.replace("/*DEEP_FIND*/", super::support::page::DEEP_FIND)
 }
 
-/// Waits until the watcher has `typeable` (and `ready`, when `arguments[0]` is true) and
-/// returns what it recorded.
+/// Waits until the watcher has `typeable` (and `ready`, when `arguments[0]` is true), then
+/// half a second more for the layout to settle, and returns what it recorded.
 pub const COLLECT: &str = r#"
 const done = arguments[arguments.length - 1];
 const wantReady = arguments[0];
 (function wait() {
   const bench = window.__ccBench || {};
-  if ('typeable' in bench && (!wantReady || 'ready' in bench)) done(bench);
+  if ('typeable' in bench && (!wantReady || 'ready' in bench)) setTimeout(() => done(window.__ccBench), 500);
   else setTimeout(wait, 20);
 })();
 "#;
@@ -101,7 +106,8 @@ pub fn plain_form_page() -> String {
 
 /// A shop's checkout page as the README shows it: `/checkout.js` from checkout-server in the
 /// head (found by the browser's preload scanner), then `<card-checkout>` with the session the
-/// shop's backend would render into the page (here from the query string).
+/// shop's backend would render into the page (here from the query string), and a footer below
+/// it (what a layout shift would move).
 pub fn shop_page(server: &str) -> String {
     format!(
         r#"<!doctype html>
@@ -120,6 +126,7 @@ element.setAttribute('client-secret', params.get('secret'));
 element.setAttribute('locale', 'en');
 document.getElementById('checkout').append(element);
 </script>
+<footer><p>Free returns within 30 days. Questions? Write to help@shop.example.</p></footer>
 </body>
 </html>
 "#
