@@ -21,11 +21,12 @@ budget_bytes=$((60 * 1024))
 # stopped going through serde-wasm-bindgen's deserializer; down to 93.4 KB on 2026-11-25 when
 # the subscription view moved to its own bundle (dist/manage/); up to 95.1 KB the same day for
 # 13 languages with catalogues keyed by message id (issue 14: the ids the wasm reads them by,
-# Arabic and Hebrew right to left). Each time with 0.2 KB of room. Lower them whenever a
-# bundle shrinks.
-card_ceiling_bytes=$((953 * 1024 / 10))
-# The subscription bundle: the card form's code plus the self-service view (101.9 KB).
-manage_ceiling_bytes=$((1021 * 1024 / 10))
+# Arabic and Hebrew right to left); up to 95.4 KB for the brand marks before saved cards and
+# the loading state's outline of the form (issue 14). Each time with 0.2 KB of room. Lower
+# them whenever a bundle shrinks.
+card_ceiling_bytes=$((956 * 1024 / 10))
+# The subscription bundle: the card form's code plus the self-service view (102.3 KB).
+manage_ceiling_bytes=$((1025 * 1024 / 10))
 check_ceiling=""
 if [ "${1:-}" = "--ceiling" ]; then
   check_ceiling=1

@@ -387,6 +387,47 @@ async fn right_to_left_languages_align_right_and_keep_card_numbers_left_to_right
 }
 
 #[wasm_bindgen_test]
+async fn while_loading_an_outline_of_the_form_says_so_to_screen_readers() {
+    fake_server();
+    route_delayed(
+        "GET",
+        &checkout_path(),
+        200,
+        &session_view(vec![], vec![]),
+        300,
+    );
+    let host = container();
+    let _handle = checkout::embed::mount::mount(
+        host.clone(),
+        options(&[
+            ("session", SESSION),
+            ("clientSecret", SECRET),
+            ("server", SERVER),
+            ("locale", "en"),
+        ]),
+    )
+    .expect("mounts");
+    let root: Element = host.into();
+    until("the outline", || find(&root, "#cc-loading").is_some()).await;
+    assert_eq!(
+        attr(&root, "#cc-loading", "aria-busy").as_deref(),
+        Some("true")
+    );
+    assert_eq!(text(&root, "#cc-loading [role=status]"), "Loading…");
+    assert_eq!(
+        attr(&root, "#cc-loading .cc-bones", "aria-hidden").as_deref(),
+        Some("true")
+    );
+    let inputs = root
+        .query_selector_all("#cc-loading .cc-bone-input")
+        .expect("query")
+        .length();
+    assert_eq!(inputs, 4, "name, number, expiry, security code");
+    until("the form", || find(&root, "#cc-submit").is_some()).await;
+    assert!(find(&root, "#cc-loading").is_none());
+}
+
+#[wasm_bindgen_test]
 async fn amounts_follow_the_currency_exponent() {
     let mut view = session_view(vec![], vec![]);
     view.amount = 1500;

@@ -5,6 +5,7 @@ use super::card_form::card_form;
 use super::context::Ctx;
 use super::dom::{El, el};
 use super::form_state::FormState;
+use super::loading::{Outline, loading};
 use super::ready;
 use super::result::{Outcome, panel};
 use crate::contract::CheckoutView;
@@ -66,11 +67,7 @@ pub fn checkout(ctx: Ctx) -> El {
     el("div").class("cc-checkout").region(move || {
         let c = ctx.rendering();
         Some(match stage.get() {
-            Stage::Loading => el("p")
-                .id("cc-loading")
-                .class("cc-muted")
-                .attr("role", "status")
-                .text(c.t(Msg::Loading)),
+            Stage::Loading => loading(c, Outline::CardForm),
             Stage::LoadFailed => el("p")
                 .id("cc-load-error")
                 .class("cc-alert")

@@ -10,6 +10,7 @@ mod countries;
 pub mod dom;
 mod field;
 mod form_state;
+mod loading;
 mod pay;
 mod plan_terms;
 mod result;

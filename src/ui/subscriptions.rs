@@ -3,6 +3,7 @@
 
 use super::context::Ctx;
 use super::dom::{self, El, el};
+use super::loading::{Outline, loading};
 use super::plan_terms::{Line, line_list, price_line};
 use super::ready;
 use crate::browser::clock::sleep;
@@ -73,7 +74,7 @@ pub fn subscriptions(ctx: Ctx) -> El {
                     .text(c.t(Msg::SubscriptionsTitle)),
             );
             body = match m.list.get() {
-                List::Loading => body.child(el("p").class("cc-muted").text(c.t(Msg::Loading))),
+                List::Loading => body.child(loading(c, Outline::List)),
                 List::Failed => body.child(el("p").class("cc-alert").text(c.t(Msg::LoadFailed))),
                 List::Loaded(subs) if subs.is_empty() => body.child(
                     el("p")
