@@ -397,16 +397,7 @@ async fn while_loading_an_outline_of_the_form_says_so_to_screen_readers() {
         300,
     );
     let host = container();
-    let _handle = checkout::embed::mount::mount(
-        host.clone(),
-        options(&[
-            ("session", SESSION),
-            ("clientSecret", SECRET),
-            ("server", SERVER),
-            ("locale", "en"),
-        ]),
-    )
-    .expect("mounts");
+    let _handle = mount_checkout(&host, "en");
     let root: Element = host.into();
     until("the outline", || find(&root, "#cc-loading").is_some()).await;
     assert_eq!(

@@ -349,7 +349,15 @@ pub async fn mount_form_in(
     route("GET", &checkout_path(), 200, view);
     let host = container();
     capture(&host);
-    let handle = checkout::embed::mount::mount(
+    let handle = mount_checkout(&host, locale);
+    let root: Element = host.clone().into();
+    until("the form", || find(&root, "#cc-submit").is_some()).await;
+    (host, handle)
+}
+
+/// Mounts the test session's checkout in `locale` into `host` (its route set beforehand).
+pub fn mount_checkout(host: &HtmlElement, locale: &str) -> checkout::embed::mount::Checkout {
+    checkout::embed::mount::mount(
         host.clone(),
         options(&[
             ("session", SESSION),
@@ -358,10 +366,7 @@ pub async fn mount_form_in(
             ("locale", locale),
         ]),
     )
-    .expect("mounts");
-    let root: Element = host.clone().into();
-    until("the form", || find(&root, "#cc-submit").is_some()).await;
-    (host, handle)
+    .expect("mounts")
 }
 
 /// Fills a valid Visa card.
