@@ -4,7 +4,8 @@
 // origin this document may be framed by), session, client secret, mode, locale, customer token,
 // the theme's custom properties (already checked by the server) and the frame's title. In
 // checkout mode it also wrote the session's view into #checkout-session (the component takes
-// it instead of fetching it) and, for a one-off payment, the form as HTML (#cc-skeleton).
+// it instead of fetching it) and, for a one-off payment, the form as HTML (#cc-skeleton), or
+// else the loading outline (#cc-skeleton too).
 //
 // Messages to the page go to that origin only; messages from the page are taken only from the
 // parent window at that origin. Nothing sent carries card data: events carry what the
@@ -84,15 +85,19 @@ new ResizeObserver(() => {
 }).observe(document.documentElement);
 
 // The HTML form checkout-server wrote (a one-off payment): the shopper types into it until the
-// component is ready, which then takes over everything typed and replaces it.
+// component is ready, which then takes over everything typed and replaces it. Otherwise the
+// loading outline it wrote (a plan, the subscription list), replaced the same way.
 const skeleton = document.getElementById("cc-skeleton");
 if (skeleton) {
-  showAmount(skeleton.querySelector("#cc-amount"));
+  const amount = skeleton.querySelector("#cc-amount");
+  if (amount) showAmount(amount);
   element.hidden = true;
   // A saved card chosen hides the card fields, a new card shows them, as in the component.
   const cardFields = skeleton.querySelector(".cc-card > div");
   skeleton.addEventListener("change", (event) => {
-    if (event.target.name === "cc-saved-card") cardFields.hidden = event.target.id !== "cc-saved-new";
+    if (cardFields && event.target.name === "cc-saved-card") {
+      cardFields.hidden = event.target.id !== "cc-saved-new";
+    }
   });
   let taken = false;
   const takeOnce = () => {

@@ -11,7 +11,8 @@ use crate::i18n::Msg;
 pub enum Outline {
     /// The card form: header, name, number, expiry and security code, pay button.
     CardForm,
-    /// Subscriptions: two rows.
+    /// Subscriptions: two rows (only the subscription bundle shows them).
+    #[cfg(feature = "subscriptions")]
     List,
 }
 
@@ -19,6 +20,7 @@ pub enum Outline {
 pub fn loading(c: Ctx, what: Outline) -> El {
     let bones = match what {
         Outline::CardForm => card_form(),
+        #[cfg(feature = "subscriptions")]
         Outline::List => vec![bone("cc-bone-row"), bone("cc-bone-row")],
     };
     el("div")

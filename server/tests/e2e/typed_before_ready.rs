@@ -4,11 +4,14 @@
 //! card number and moves the caret; the pay button says the form is loading. When the wasm is
 //! let through, the component takes over: the text is there, formatted, the brand shows, the
 //! focus and caret are where the shopper left them, nothing on the page moved, and typing goes
-//! on from there.
+//! on from there. A subscription's form, which the document does not carry as HTML, shows the
+//! loading outline until the component replaces it.
 
 use crate::support::form::ids;
+use crate::support::framing_pages::open_form_as_page;
 use crate::support::holding_proxy::HoldingProxy;
 use crate::support::partner::{EmulatorAt, PartnerRig};
+use crate::support::shop::DemoShop;
 use crate::support::{Page, run};
 
 /// Where the card number input and the pay button are: (x, y, width, height) of each.
@@ -83,6 +86,54 @@ async fn typing_before_the_wasm_arrives_survives_the_takeover() {
             "the pay button is the component's now: {text}"
         );
         page.screenshot("taken-over").await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "end-to-end: needs dist/ and Chromium; run by scripts/test.sh"]
+async fn a_plan_shows_the_loading_outline_until_the_component_replaces_it() {
+    run("outline-before-ready", |page: Page| async move {
+        let shop = DemoShop::start();
+        let catalogue = shop.catalogue().await;
+        let plan = catalogue["plans"][0]["id"]
+            .as_str()
+            .expect("a plan")
+            .to_owned();
+        page.goto(&shop.home()).await;
+        let script = format!(
+            "return fetch('/demo/sessions', {{ method: 'POST', \
+             headers: {{ 'Content-Type': 'application/json' }}, \
+             body: JSON.stringify({{ item: '{plan}' }}) }}).then((r) => r.json());"
+        );
+        let created = page.eval(&script).await;
+        let proxy = HoldingProxy::start(&shop.server.base);
+        let shop_origin = shop.server.demo.clone().expect("the demo shop's origin");
+        page.goto("about:blank").await;
+        page.eval(&open_form_as_page(
+            &proxy.base,
+            &shop_origin,
+            created["id"].as_str().expect("session"),
+            created["client_secret"].as_str().expect("secret"),
+        ))
+        .await;
+
+        page.find("#cc-loading").await;
+        assert_eq!(
+            page.attr("#cc-loading", "aria-busy").await.as_deref(),
+            Some("true")
+        );
+        assert_eq!(page.text("#cc-loading [role=status]").await, "Loading…");
+        assert_eq!(page.count(ids::NUMBER).await, 0, "the wasm is held");
+        page.screenshot("outline").await;
+
+        proxy.release();
+        page.find_ready(ids::NUMBER).await;
+        page.until("the outline to go", || async {
+            (page.count("#cc-loading").await == 0).then_some(())
+        })
+        .await;
+        assert!(page.count(".cc-terms").await > 0, "the plan's terms show");
     })
     .await;
 }

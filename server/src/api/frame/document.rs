@@ -26,6 +26,7 @@ use checkout::contract::routes::CARRIED_VIEW_ID;
 use checkout::i18n::{Locale, Msg};
 use serde::{Deserialize, Serialize};
 
+use super::outline::{Outline, outline};
 use super::policy::frame_policy;
 use super::skeleton::skeleton;
 use crate::api::checkout::{checkout_view, verified_session};
@@ -175,7 +176,7 @@ pub async fn serve(
         .await
         .map_err(|_| FrameRefusal::NotBuilt)?;
     let html = with_config(&template, &config, view.as_ref()).ok_or(FrameRefusal::NotBuilt)?;
-    let html = with_form(html, view.as_ref(), locale, &config.theme);
+    let html = with_form(html, mode, view.as_ref(), locale, &config.theme);
     let policy = HeaderValue::from_str(&frame_policy(&template, &request.origin))
         .map_err(|_| FrameRefusal::Invalid("origin"))?;
     Ok((
@@ -206,9 +207,11 @@ fn page(mode: &str) -> &'static str {
 /// Where the template shows the form: the component and, before it, the HTML form.
 const FORM_SLOT: &str = "<main id=\"checkout\"></main>";
 
-/// `html` with the HTML form of `view` (a one-off payment) in the form's place.
+/// `html` with, in the form's place, the HTML form of `view` (a one-off payment), or else the
+/// loading outline of what `mode` shows (none for a result, which is one short panel).
 fn with_form(
     html: String,
+    mode: &str,
     view: Option<&CheckoutView>,
     locale: Locale,
     theme: &BTreeMap<String, String>,
@@ -218,9 +221,15 @@ fn with_form(
         now.year().try_into().unwrap_or(u16::MAX),
         now.month().into(),
     );
+    let style = theme_style(theme);
     let form = view
         .zip(today)
-        .and_then(|(view, today)| skeleton(view, locale, &theme_style(theme), today));
+        .and_then(|(view, today)| skeleton(view, locale, &style, today))
+        .or_else(|| match mode {
+            "" | "checkout" => Some(outline(Outline::CardForm, locale, &style)),
+            "subscriptions" => Some(outline(Outline::List, locale, &style)),
+            _ => None,
+        });
     match form {
         Some(form) => html.replacen(
             FORM_SLOT,

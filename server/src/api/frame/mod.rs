@@ -6,8 +6,9 @@
 //! - `POST /frame/` ([`document`]): the frame document, with the page's options in its body
 //!   (so the client secret and customer token never travel in a URL). Only an origin of
 //!   `ALLOWED_ORIGINS` (or this server's) gets it, and only that origin may frame it. It
-//!   carries the session's view and, for a plain payment, the form as HTML ([`skeleton`]), so
-//!   the shopper can type before the wasm has arrived.
+//!   carries the session's view and, for a one-off payment, the form as HTML ([`skeleton`]), so
+//!   the shopper can type before the wasm has arrived; for anything else, the loading
+//!   outline ([`outline`]).
 //! - `GET /frame/{*file}` ([`assets`]): the component trunk built into `COMPONENT_DIR`.
 //!
 //! The message protocol between the two windows is in `js/loader.js` and `www/frame.js`.
@@ -15,6 +16,7 @@
 pub mod assets;
 pub mod document;
 pub mod loader;
+mod outline;
 pub mod policy;
 mod skeleton;
 

@@ -159,7 +159,7 @@ fn field(html: &mut String, kind: FieldKind, t: &impl Fn(Msg) -> String) {
 }
 
 /// `text` safe inside an element or a double-quoted attribute.
-fn escape(text: &str) -> String {
+pub(super) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -166,7 +166,12 @@ async fn an_allowed_page_gets_the_frame_with_its_options_framed_only_by_it() {
         "the frame's title in German"
     );
     assert_eq!(config["theme"]["--cc-accent"], "#0a7");
-    assert!(html.contains("<main id=\"checkout\"></main>"));
+    // No such session: no form as HTML, the loading outline until the component says why.
+    assert!(
+        html.contains("<main id=\"checkout\"><div id=\"cc-skeleton\""),
+        "{html}"
+    );
+    assert!(html.contains("id=\"cc-loading\"") && !html.contains("id=\"cc-number\""));
     // A page whose referrer policy is `no-referrer` posts with `Origin: null`: the CSP alone
     // then keeps other pages from framing the answer.
     let no_referrer = post_frame(&h, "null", &form(SHOP)).await;
@@ -345,9 +350,11 @@ async fn the_frame_carries_the_view_and_the_html_form_only_for_its_client_secret
             .await
             .expect("html");
         assert!(
-            !html.contains("checkout-session") && !html.contains("cc-skeleton"),
+            !html.contains("checkout-session") && !html.contains("id=\"cc-number\""),
             "no view and no form with {secret} in mode {mode}"
         );
+        // The loading outline stands in for a checkout's form, not for a result.
+        assert_eq!(html.contains("cc-loading"), mode == "checkout", "{mode}");
     }
     h.finish().await;
 }
