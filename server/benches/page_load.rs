@@ -1,14 +1,18 @@
 //! Page load of the card form in headless Chromium, as a shopper waits for it: frame mode (the
-//! shop's page loads `/checkout.js`, the form runs in checkout-server's frame), inline mode
-//! (the component in the shop's own page) and a plain HTML card form, each unthrottled and
-//! throttled like a slow phone (DevTools: 4× CPU, 1.6 Mbps down / 750 Kbps up, 150 ms RTT).
+//! shop's page loads `/checkout.js`, the form runs in checkout-server's frame), the same with
+//! the npm package (the loader in the page's own script, `CardCheckout.configure` naming
+//! checkout-server), inline mode (the component in the shop's own page) and a plain HTML card
+//! form, each unthrottled and throttled like a slow phone (DevTools: 4× CPU, 1.6 Mbps down /
+//! 750 Kbps up, 150 ms RTT).
 //!
 //! Every run is a fresh Chromium profile (cold cache). Two moments, in milliseconds after the
 //! top page's navigation start, recorded in the browser by a watcher injected into every
 //! document (`page_load/scripts.rs`):
 //! - **first input typeable**: the first animation frame with an enabled, rendered card
 //!   number input, wherever it is (top page, shadow root or card frame);
-//! - **component ready**: the element's `ready` event on the shop's page.
+//! - **component ready**: the element's `ready` event on the shop's page;
+//!
+//! and the page's cumulative layout shift (CLS) once the form is ready.
 //!
 //! Chromium runs with site isolation off, so the card frame shares the page's process and the
 //! DevTools throttling and watcher reach it; this is also how Chrome on Android runs
@@ -49,16 +53,18 @@ const SAME_PROCESS_FRAMES: &[&str] = &[
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
     Frame,
+    Npm,
     Inline,
     Plain,
 }
 
 impl Mode {
-    const ALL: [Self; 3] = [Self::Frame, Self::Inline, Self::Plain];
+    const ALL: [Self; 4] = [Self::Frame, Self::Npm, Self::Inline, Self::Plain];
 
     fn label(self) -> &'static str {
         match self {
             Self::Frame => "frame (/checkout.js)",
+            Self::Npm => "frame (npm package)",
             Self::Inline => "inline component",
             Self::Plain => "plain HTML form",
         }
@@ -78,11 +84,11 @@ struct Sample {
 /// Every sample, by mode and throttling.
 #[derive(Default)]
 struct Samples {
-    typeable: [[Vec<f64>; 2]; 3],
-    ready: [[Vec<f64>; 2]; 3],
+    typeable: [[Vec<f64>; 2]; 4],
+    ready: [[Vec<f64>; 2]; 4],
     frame_parsed: [Vec<f64>; 2],
     frame_painted: [Vec<f64>; 2],
-    shift: [[Vec<f64>; 2]; 3],
+    shift: [[Vec<f64>; 2]; 4],
 }
 
 struct Rig {
@@ -132,6 +138,7 @@ async fn measure(tools: &support::tools::Tools, runs: usize) {
         vec![
             ("/checkout.html", checkout_page(&bundle)),
             ("/shop.html", scripts::shop_page(&server.base)),
+            ("/npm.html", scripts::npm_shop_page(&server.base)),
             ("/plain.html", scripts::plain_form_page()),
         ],
     );
@@ -156,7 +163,7 @@ async fn measure(tools: &support::tools::Tools, runs: usize) {
                 if let Some(ready) = sample.ready {
                     samples.ready[index][throttle].push(ready);
                 }
-                if let Some((parsed, painted)) = sample.frame {
+                if let (Mode::Frame, Some((parsed, painted))) = (mode, sample.frame) {
                     samples.frame_parsed[throttle].push(parsed);
                     samples.frame_painted[throttle].push(painted);
                 }
@@ -234,6 +241,7 @@ async fn url_of(rig: &Rig, mode: Mode) -> String {
     let page = match mode {
         Mode::Plain => return format!("{}/plain.html", rig.site.base),
         Mode::Frame => "shop.html",
+        Mode::Npm => "npm.html",
         Mode::Inline => "checkout.html",
     };
     let (session, secret) = rig
@@ -252,7 +260,7 @@ async fn url_of(rig: &Rig, mode: Mode) -> String {
 /// Bytes the page and, in frame mode, the card frame transferred: `(transfer, encoded)` KB.
 async fn transferred(client: &Client, mode: Mode) -> (f64, f64) {
     let mut documents = vec![client.execute(scripts::BYTES, vec![]).await.expect("bytes")];
-    if mode == Mode::Frame {
+    if matches!(mode, Mode::Frame | Mode::Npm) {
         let script =
             "return document.querySelector('card-checkout').shadowRoot.querySelector('iframe');";
         let found = client
@@ -313,9 +321,9 @@ fn report(samples: &Samples, runs: usize, bytes: &[(Mode, (f64, f64))], bundle: 
             cell(&ready[1]),
         );
     }
-    let plain = &samples.typeable[2];
-    for (index, mode) in [Mode::Frame, Mode::Inline].into_iter().enumerate() {
-        let typeable = &samples.typeable[index];
+    let plain = &samples.typeable[Mode::Plain as usize];
+    for mode in [Mode::Frame, Mode::Npm, Mode::Inline] {
+        let typeable = &samples.typeable[mode as usize];
         let ratio = |throttle: usize| {
             Stats::of(&typeable[throttle]).median / Stats::of(&plain[throttle]).median.max(0.1)
         };

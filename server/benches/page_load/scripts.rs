@@ -109,16 +109,36 @@ pub fn plain_form_page() -> String {
 /// shop's backend would render into the page (here from the query string), and a footer below
 /// it (what a layout shift would move).
 pub fn shop_page(server: &str) -> String {
+    checkout_page_with(
+        &format!(r#"<script src="{server}/checkout.js"></script>"#),
+        "",
+    )
+}
+
+/// The same shop with the npm package: the loader is part of the page's own script (as a
+/// bundler puts it), and `CardCheckout.configure` names checkout-server (and preconnects).
+pub fn npm_shop_page(server: &str) -> String {
+    // Inline here: `</script` in its text would end the element (a bundle is a file of its own).
+    let loader = include_str!("../../../js/loader.js").replace("</script", "<\\/script");
+    checkout_page_with(
+        &format!("<script>{loader}</script>"),
+        &format!("CardCheckout.configure({{ server: {server:?} }});"),
+    )
+}
+
+/// The checkout page with `head` (how the loader arrives) and `setup` run before the element.
+fn checkout_page_with(head: &str, setup: &str) -> String {
     format!(
         r#"<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Shop: checkout</title>
-<script src="{server}/checkout.js"></script></head>
+{head}</head>
 <body>
 <h1>Checkout</h1>
 <div id="checkout"></div>
 <script>
+{setup}
 const params = new URLSearchParams(location.search);
 const element = document.createElement('card-checkout');
 element.setAttribute('session', params.get('session'));

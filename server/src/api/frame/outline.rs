@@ -6,6 +6,8 @@
 
 use checkout::i18n::{Locale, Msg};
 
+use super::skeleton::{escape, root};
+
 /// What the outline stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outline {
@@ -36,14 +38,11 @@ pub fn outline(what: Outline, locale: Locale, theme: &str) -> String {
         Outline::List => "subscriptions",
     };
     format!(
-        "<div id=\"cc-skeleton\" class=\"cc-root\" data-mode=\"{mode}\" lang=\"{lang}\" \
-         dir=\"{dir}\" style=\"{theme}\"><div id=\"cc-loading\" class=\"cc-loading\" \
-         aria-busy=\"true\"><p class=\"cc-sr-only\" role=\"status\">{loading}</p>\
+        "{root}<div id=\"cc-loading\" class=\"cc-loading\" aria-busy=\"true\">\
+         <p class=\"cc-sr-only\" role=\"status\">{loading}</p>\
          <div class=\"cc-bones\" aria-hidden=\"true\">{bones}</div></div></div>",
-        lang = locale.tag(),
-        dir = locale.dir(),
-        theme = super::skeleton::escape(theme),
-        loading = super::skeleton::escape(locale.text(Msg::Loading)),
+        root = root(mode, locale, theme),
+        loading = escape(locale.text(Msg::Loading)),
     )
 }
 

@@ -28,16 +28,13 @@ pub fn skeleton(
         return None;
     }
     let t = |msg: Msg| escape(locale.text(msg));
-    let mut html = format!(
-        "<div id=\"cc-skeleton\" class=\"cc-root\" data-mode=\"checkout\" lang=\"{lang}\" \
-         dir=\"{dir}\" style=\"{theme}\"><div class=\"cc-checkout\"><form class=\"cc-form\" novalidate>\
+    let mut html = root("checkout", locale, theme);
+    html += &format!(
+        "<div class=\"cc-checkout\"><form class=\"cc-form\" novalidate>\
          <header class=\"cc-header\"><p id=\"cc-merchant\" class=\"cc-muted\">{merchant}</p>\
          <p id=\"cc-description\">{description}</p><p id=\"cc-amount\" class=\"cc-amount\" \
          data-amount=\"{amount}\" data-exponent=\"{exponent}\" data-currency=\"{currency}\">\
          &#8203;</p></header>",
-        lang = locale.tag(),
-        dir = locale.dir(),
-        theme = escape(theme),
         merchant = escape(&view.merchant_name),
         description = escape(view.description.as_deref().unwrap_or_default()),
         amount = view.amount,
@@ -156,6 +153,18 @@ fn field(html: &mut String, kind: FieldKind, t: &impl Fn(Msg) -> String) {
         t(kind.label()),
         kind.error_id()
     ));
+}
+
+/// The opening tag of `#cc-skeleton`, the component's root (`.cc-root`) in `mode`, with the
+/// shopper's language and writing direction and the theme's declarations.
+pub(super) fn root(mode: &str, locale: Locale, theme: &str) -> String {
+    format!(
+        "<div id=\"cc-skeleton\" class=\"cc-root\" data-mode=\"{mode}\" lang=\"{lang}\" \
+         dir=\"{dir}\" style=\"{theme}\">",
+        lang = locale.tag(),
+        dir = locale.dir(),
+        theme = escape(theme),
+    )
 }
 
 /// `text` safe inside an element or a double-quoted attribute.
