@@ -3,8 +3,8 @@
 #! bundle by bundle: the card form (dist/, what a shopper downloads) and the subscription
 #! self-service (dist/manage/): the release wasm, the JS glue (wasm-bindgen output plus its
 #! snippets), the CSS (and, within it, the brand marks' inline SVGs) and the frame document's
-#! script; then the loader shops include
-#! (js/loader.js, /checkout.js; fails above its 5 KB gzip budget).
+#! script; then the loader shops include (js/loader.js, /checkout.js; fails above its 5 KB gzip
+#! budget).
 #! Reports the card form's wasm + JS against issue #13's budget (60 KB gzip, KB = 1024 bytes).
 #! Fails when a bundle exceeds the budget, or with --ceiling when it exceeds its ceiling
 #! instead: the budget is out of reach for the prescribed stack (scripts/size-floor.sh;

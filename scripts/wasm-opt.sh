@@ -124,9 +124,11 @@ node - "$dist" <<'EOF'
 const fs = require("fs");
 const path = require("path");
 const zlib = require("zlib");
+// A folder with its own index.html is another bundle (dist/manage/): its own run compresses it.
 const walk = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
   const file = path.join(dir, entry.name);
-  return entry.isDirectory() ? walk(file) : [file];
+  if (!entry.isDirectory()) return [file];
+  return fs.existsSync(path.join(file, "index.html")) ? [] : walk(file);
 });
 for (const file of walk(process.argv[2]).filter((f) => /\.(wasm|js|css|json)$/.test(f))) {
   const body = fs.readFileSync(file);

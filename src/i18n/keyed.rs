@@ -12,11 +12,16 @@ pub fn texts(catalogue: &'static str) -> Vec<&'static str> {
         let Some((id, text)) = line.split_once('=') else {
             continue;
         };
-        if let Some(at) = Msg::IDS.iter().position(|known| *known == id) {
+        if let Some(at) = index_of(id) {
             texts[at] = text;
         }
     }
     texts
+}
+
+/// The position in [`Msg`] order of the message with `id`.
+fn index_of(id: &str) -> Option<usize> {
+    Msg::IDS.iter().position(|known| *known == id)
 }
 
 /// Every problem of `catalogue`: lines that are not `Id=text`, unknown and repeated ids,
@@ -30,7 +35,7 @@ pub fn check(catalogue: &str) -> Vec<String> {
             problems.push(format!("not `Id=text`: {line:?}"));
             continue;
         };
-        match Msg::IDS.iter().position(|known| *known == id) {
+        match index_of(id) {
             None => problems.push(format!("unknown id {id}")),
             Some(at) if seen[at] => problems.push(format!("{id} twice")),
             Some(at) => seen[at] = true,

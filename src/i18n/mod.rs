@@ -2,8 +2,8 @@
 //! Swedish, Japanese, Chinese, Arabic, Hebrew) and locale-aware formatting of money and dates.
 //!
 //! A catalogue is one `&'static str` with a line `Id=text` per [`Msg`], keyed by the message's
-//! id ([`keyed`]): no formatting machinery in the wasm, only a line lookup and [`fill`] for
-//! `{0}`-style holes. English is compiled in; the other languages load on first use
+//! id, read once into a table in [`Msg`] order ([`keyed`]): no formatting machinery in the
+//! wasm, only that table and [`fill`] for `{0}`-style holes. English is compiled in; the other languages load on first use
 //! ([`catalogues`]). Arabic and Hebrew are written right to left ([`Locale::dir`]).
 
 #[cfg(any(test, not(all(feature = "ui", target_arch = "wasm32"))))]

@@ -38,7 +38,7 @@ async fn the_dark_preset_and_the_shoppers_setting_reach_the_frame() {
         let (background, text) = colours(&page).await;
         assert_eq!(background, DARK, "color-scheme: dark gives the dark preset");
         assert_ne!(
-            text, "rgb(31, 41, 51)",
+            text, "rgba(31, 41, 51, 1)",
             "dark text would vanish on it: {text}"
         );
         page.screenshot("dark").await;

@@ -8,8 +8,6 @@
 use std::time::Duration;
 
 use crate::support::form::{Card, fill_billing, ids, pay, type_card};
-use crate::support::framing_pages::open_form_as_page;
-use crate::support::holding_proxy::HoldingProxy;
 use crate::support::shop::DemoShop;
 use crate::support::{Page, run};
 
@@ -75,29 +73,7 @@ async fn a_saved_card_pays_the_second_purchase_in_one_click() {
         assert_eq!(paid["saved_card_id"], card_id.as_str(), "{paid}");
         assert_eq!(paid["card"]["last4"], "4242");
 
-        let third = page
-            .eval(
-                "return fetch('/demo/sessions', { method: 'POST', \
-                 headers: { 'Content-Type': 'application/json' }, \
-                 body: JSON.stringify({ item: 'teapot' }) }).then((r) => r.json());",
-            )
-            .await;
-        let (session, secret) = (
-            third["id"].as_str().expect("session id"),
-            third["client_secret"].as_str().expect("client secret"),
-        );
-        // The shop's own page may only post forms to checkout-server (its CSP), not to the
-        // proxy in front of it: the form's document is opened from a blank page instead.
-        let proxy = HoldingProxy::start(&shop.server.base);
-        let shop_origin = shop.server.demo.clone().expect("the demo shop's origin");
-        page.goto("about:blank").await;
-        page.eval(&open_form_as_page(
-            &proxy.base,
-            &shop_origin,
-            session,
-            secret,
-        ))
-        .await;
+        let proxy = shop.open_held(&page, "teapot").await;
         page.find("#cc-skeleton").await;
         let saved = format!("#cc-saved-{card_id}");
         assert_eq!(page.prop(&saved, "checked").await.as_deref(), Some("true"));

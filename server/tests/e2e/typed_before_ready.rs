@@ -8,7 +8,6 @@
 //! loading outline until the component replaces it.
 
 use crate::support::form::ids;
-use crate::support::framing_pages::open_form_as_page;
 use crate::support::holding_proxy::HoldingProxy;
 use crate::support::partner::{EmulatorAt, PartnerRig};
 use crate::support::shop::DemoShop;
@@ -100,23 +99,7 @@ async fn a_plan_shows_the_loading_outline_until_the_component_replaces_it() {
             .as_str()
             .expect("a plan")
             .to_owned();
-        page.goto(&shop.home()).await;
-        let script = format!(
-            "return fetch('/demo/sessions', {{ method: 'POST', \
-             headers: {{ 'Content-Type': 'application/json' }}, \
-             body: JSON.stringify({{ item: '{plan}' }}) }}).then((r) => r.json());"
-        );
-        let created = page.eval(&script).await;
-        let proxy = HoldingProxy::start(&shop.server.base);
-        let shop_origin = shop.server.demo.clone().expect("the demo shop's origin");
-        page.goto("about:blank").await;
-        page.eval(&open_form_as_page(
-            &proxy.base,
-            &shop_origin,
-            created["id"].as_str().expect("session"),
-            created["client_secret"].as_str().expect("secret"),
-        ))
-        .await;
+        let proxy = shop.open_held(&page, &plan).await;
 
         page.find("#cc-loading").await;
         assert_eq!(

@@ -5,8 +5,9 @@
 //! The page's origin is the `origin` field. It must be one of `ALLOWED_ORIGINS` (or this
 //! server's own) and equal the `Origin` header when the browser sent a real one (a page whose
 //! referrer policy is `no-referrer` sends `null`). The answer is the built page
-//! (`COMPONENT_DIR/index.html`, or `manage/index.html` for mode `subscriptions`) with the options inserted as JSON before `</head>`, framed
-//! only by that origin (CSP `frame-ancestors`), never stored (`no-store`). In checkout mode,
+//! (`COMPONENT_DIR/index.html`, or `manage/index.html` for mode `subscriptions`) with the
+//! options inserted as JSON before `</head>`, framed only by that origin (CSP
+//! `frame-ancestors`), never stored (`no-store`). In checkout mode,
 //! when the client secret is the session's, the session's view goes in too (the answer of
 //! `GET /v1/checkout/{id}`), so the form does not wait for a second request to show.
 

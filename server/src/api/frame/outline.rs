@@ -19,23 +19,23 @@ pub enum Outline {
 
 /// `#cc-skeleton` holding the outline of `what` in `locale`, theme declarations on its root.
 pub fn outline(what: Outline, locale: Locale, theme: &str) -> String {
-    let bones = match what {
+    let (mode, bones) = match what {
         Outline::CardForm => {
             let field = "<span class=\"cc-field\"><span class=\"cc-bone cc-bone-label\"></span>\
                          <span class=\"cc-bone cc-bone-input\"></span></span>";
-            format!(
+            let bones = format!(
                 "<span class=\"cc-header\"><span class=\"cc-bone cc-bone-line\"></span>\
                  <span class=\"cc-bone cc-bone-line\"></span>\
                  <span class=\"cc-bone cc-bone-amount\"></span></span>{field}{field}\
                  <span class=\"cc-row\">{field}{field}</span>\
                  <span class=\"cc-bone cc-bone-button\"></span>"
-            )
+            );
+            ("checkout", bones)
         }
-        Outline::List => "<span class=\"cc-bone cc-bone-row\"></span>".repeat(2),
-    };
-    let mode = match what {
-        Outline::CardForm => "checkout",
-        Outline::List => "subscriptions",
+        Outline::List => (
+            "subscriptions",
+            "<span class=\"cc-bone cc-bone-row\"></span>".repeat(2),
+        ),
     };
     format!(
         "{root}<div id=\"cc-loading\" class=\"cc-loading\" aria-busy=\"true\">\

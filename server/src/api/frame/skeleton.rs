@@ -8,8 +8,8 @@
 //! as the component does, so the two never differ.
 //!
 //! For one-off payments, with or without saved cards (the first one not expired is chosen, and
-//! the card fields are hidden while it is, as in the component); a subscription's plan terms
-//! keep the loading state until the component shows them.
+//! the card fields are hidden while it is, as in the component); a subscription's form shows
+//! the loading outline ([`super::outline`]) until the component shows it.
 
 use checkout::card::YearMonth;
 use checkout::contract::{CheckoutKind, CheckoutView, SavedCard};

@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+use super::framing_pages::open_form_as_page;
+use super::holding_proxy::HoldingProxy;
 use super::merchant::{Emulator, Merchant};
 use super::page::Page;
 use super::server::{Process, ServeOptions};
@@ -58,6 +60,32 @@ impl DemoShop {
             .await;
         page.find("#cc-submit").await;
         session
+    }
+
+    /// A new order of `item` (an item or plan id) placed through the shop's backend as its
+    /// page does (with the shopper's cookie), its card form opened as the whole page through a
+    /// proxy that holds the component's wasm back until released. The shop's own page may only
+    /// post forms to checkout-server (its CSP), not to the proxy: the form's document is opened
+    /// from a blank page instead, as a page without a referrer posts it.
+    pub async fn open_held(&self, page: &Page, item: &str) -> HoldingProxy {
+        page.goto(&self.home()).await;
+        let script = format!(
+            "return fetch('/demo/sessions', {{ method: 'POST', \
+             headers: {{ 'Content-Type': 'application/json' }}, \
+             body: JSON.stringify({{ item: '{item}' }}) }}).then((r) => r.json());"
+        );
+        let order = page.eval(&script).await;
+        let proxy = HoldingProxy::start(&self.server.base);
+        let origin = self.server.demo.clone().expect("the demo shop's origin");
+        page.goto("about:blank").await;
+        page.eval(&open_form_as_page(
+            &proxy.base,
+            &origin,
+            order["id"].as_str().expect("session id"),
+            order["client_secret"].as_str().expect("client secret"),
+        ))
+        .await;
+        proxy
     }
 
     /// The shopper's customer id (the demo backend's HttpOnly cookie, as the browser holds it).
