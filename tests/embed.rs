@@ -7,23 +7,11 @@ mod common;
 use checkout::contract::{PayResponse, PaymentState};
 use checkout::embed::mount::{mount, unmount};
 use common::*;
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_sys::Element;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-#[wasm_bindgen(inline_js = r#"
-export function inert_element(tag) {
-  return document.implementation.createHTMLDocument("").createElement(tag);
-}
-"#)]
-extern "C" {
-    /// An element of a document without a browsing context: not upgraded until it is put in
-    /// the page, as a shop's element is when its script runs before the wasm module defines it.
-    fn inert_element(tag: &str) -> Element;
-}
 
 #[wasm_bindgen_test]
 async fn the_element_works_inside_a_shadow_root() {

@@ -1,5 +1,8 @@
 //! Shared browser-test helpers: a fake `fetch` that records requests and answers canned JSON,
 //! event capture, DOM driving (typing with a caret, blur, click) and waiting.
+//!
+//! Every test's JavaScript lives in the one `inline_js` block below: a test module may load at
+//! most 4 snippet modules, and the library has 3 (see `scripts/wasm-test-runner.sh`).
 #![allow(dead_code)]
 
 use checkout::contract::{
@@ -77,6 +80,9 @@ export function trap_console_error() {
   globalThis.__consoleErrors = seen;
 }
 export function console_errors() { return JSON.stringify(globalThis.__consoleErrors || []); }
+export function inert_element(tag) {
+  return document.implementation.createHTMLDocument("").createElement(tag);
+}
 "#)]
 extern "C" {
     fn fake_install();
@@ -97,6 +103,9 @@ extern "C" {
     /// Starts recording `console.error` calls.
     pub fn trap_console_error();
     fn console_errors() -> String;
+    /// An element of a document without a browsing context: not upgraded until it is put in
+    /// the page, as a shop's element is when its script runs before the wasm module defines it.
+    pub fn inert_element(tag: &str) -> Element;
 }
 
 /// The session every test uses.
