@@ -48,3 +48,12 @@ export function regionList(locale, packed) {
   rows.sort((a, b) => a[1].localeCompare(b[1], locale));
   return rows.map((row) => row[0] + "\t" + row[1]).join("\n");
 }
+
+// The CLDR plural category ("one", "few", ...) of a whole `count` in `locale`.
+export function pluralCategory(locale, count) {
+  try {
+    return new Intl.PluralRules(locale).select(count);
+  } catch (_) {
+    return "other";
+  }
+}

@@ -22,11 +22,12 @@ budget_bytes=$((60 * 1024))
 # the subscription view moved to its own bundle (dist/manage/); up to 95.1 KB the same day for
 # 13 languages with catalogues keyed by message id (issue 14: the ids the wasm reads them by,
 # Arabic and Hebrew right to left); up to 95.4 KB for the brand marks before saved cards and
-# the loading state's outline of the form (issue 14). Each time with 0.2 KB of room. Lower
-# them whenever a bundle shrinks.
-card_ceiling_bytes=$((956 * 1024 / 10))
-# The subscription bundle: the card form's code plus the self-service view (102.3 KB).
-manage_ceiling_bytes=$((1025 * 1024 / 10))
+# the loading state's outline of the form (issue 14); up to 95.8 KB for plural forms (counts
+# pick their CLDR form through Intl.PluralRules: "1 payment", "كل يومين"). Each time with
+# 0.2 KB of room. Lower them whenever a bundle shrinks.
+card_ceiling_bytes=$((960 * 1024 / 10))
+# The subscription bundle: the card form's code plus the self-service view (102.7 KB).
+manage_ceiling_bytes=$((1029 * 1024 / 10))
 check_ceiling=""
 if [ "${1:-}" = "--ceiling" ]; then
   check_ceiling=1

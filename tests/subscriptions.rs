@@ -51,6 +51,100 @@ async fn plan_terms_show_before_paying() {
     assert!(find(&root, "[data-testid=plan-discount]").is_none());
 }
 
+#[wasm_bindgen_test]
+async fn plan_terms_take_the_plural_form_of_each_count() {
+    let cases: [(&str, u32, u32, u32, [&str; 3]); 5] = [
+        // locale, interval (days), discounted payments, payments: price, discount, cycles.
+        (
+            "en",
+            1,
+            1,
+            1,
+            [
+                "€12.99 every day",
+                "10% off the first payment",
+                "1 payment in total",
+            ],
+        ),
+        (
+            "ar",
+            2,
+            2,
+            11,
+            ["كل يومين", "خصم 10% على أول دفعتين", "11 دفعة إجمالًا"],
+        ),
+        (
+            "pl",
+            5,
+            3,
+            22,
+            [
+                "co 5 dni",
+                "10% zniżki na pierwsze 3 płatności",
+                "Łącznie 22 płatności",
+            ],
+        ),
+        (
+            "he",
+            2,
+            2,
+            2,
+            [
+                "כל יומיים",
+                "10% הנחה על שני התשלומים הראשונים",
+                "שני תשלומים בסך הכול",
+            ],
+        ),
+        (
+            "ja",
+            1,
+            1,
+            3,
+            ["毎日", "初回のお支払いが10%オフ", "全3回のお支払い"],
+        ),
+    ];
+    for (locale, interval, discounted, cycles, expected) in cases {
+        let mut terms = plan();
+        terms.cycle_unit = checkout::contract::CycleUnit::Days;
+        terms.cycle_interval = interval;
+        terms.discount = terms.discount.map(|d| checkout::contract::Discount {
+            cycles: discounted,
+            ..d
+        });
+        terms.max_cycles = cycles;
+        let mut view = session_view(vec![], vec![]);
+        view.kind = CheckoutKind::Subscription { plan: terms };
+        let (host, _handle) = mount_form_in(&view, locale).await;
+        let root: Element = host.unchecked_into();
+        let line = |id: &str| text(&root, &["#cc-plan [data-testid=", id, "]"].concat());
+        assert!(
+            line("plan-price").contains(expected[0]),
+            "{locale}: {}",
+            line("plan-price")
+        );
+        assert_eq!(line("plan-discount"), expected[1], "{locale}");
+        assert_eq!(line("plan-cycles"), expected[2], "{locale}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn the_browsers_plural_categories_are_the_ones_catalogues_cover() {
+    use checkout::i18n::{Locale, plural};
+    for locale in Locale::ALL {
+        let rules = js_sys::Intl::PluralRules::new(
+            &js_sys::Array::of1(&locale.tag().into()),
+            &js_sys::Object::new(),
+        );
+        for count in 0..=1000 {
+            let category = String::from(rules.select(f64::from(count)));
+            assert!(
+                plural::categories(locale).contains(&category.as_str()),
+                "{locale:?} {count}: {category}"
+            );
+        }
+    }
+}
+
 fn charge(cycle: u32, succeeded: bool, date: &str) -> SubscriptionCharge {
     SubscriptionCharge {
         cycle,

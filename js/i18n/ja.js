@@ -69,16 +69,12 @@ ResultFailedDetail=支払いを完了できませんでした。
 ResultVoided=支払いは取り消されました
 ResultRefunded=支払いは返金されました
 CheckAgain=もう一度確認する
-EveryDay=毎日
-EveryDays={0}日ごと
-EveryWeek=毎週
-EveryWeeks={0}週間ごと
-EveryMonth=毎月
-EveryMonths={0}か月ごと
+EveryDays==1:毎日|other:{0}日ごと
+EveryWeeks==1:毎週|other:{0}週間ごと
+EveryMonths==1:毎月|other:{0}か月ごと
 PriceEvery={1} {0}
 TrialDays={0}日間の無料トライアル
-DiscountFirst=初回のお支払いが{0}%オフ
-DiscountFirstN=最初の{1}回のお支払いが{0}%オフ
+DiscountFirstN==1:初回のお支払いが{0}%オフ|other:最初の{1}回のお支払いが{0}%オフ
 CyclesTotal=全{0}回のお支払い
 UntilCancelled=解約まで継続
 DueToday=本日のお支払い：{0}

@@ -69,16 +69,12 @@ ResultFailedDetail=付款未能完成。
 ResultVoided=付款已取消
 ResultRefunded=付款已退款
 CheckAgain=重新查询
-EveryDay=每天
-EveryDays=每 {0} 天
-EveryWeek=每周
-EveryWeeks=每 {0} 周
-EveryMonth=每月
-EveryMonths=每 {0} 个月
+EveryDays==1:每天|other:每 {0} 天
+EveryWeeks==1:每周|other:每 {0} 周
+EveryMonths==1:每月|other:每 {0} 个月
 PriceEvery={0}，{1}
 TrialDays={0} 天免费试用
-DiscountFirst=首次付款优惠 {0}%
-DiscountFirstN=前 {1} 次付款优惠 {0}%
+DiscountFirstN==1:首次付款优惠 {0}%|other:前 {1} 次付款优惠 {0}%
 CyclesTotal=共 {0} 次付款
 UntilCancelled=直至取消
 DueToday=今日应付：{0}

@@ -1,5 +1,9 @@
 //! English catalogue: a line `Id=text` per [`super::Msg`]. Compiled into the wasm: the
 //! fallback of every language, shown while another language's catalogue loads.
+//!
+//! A message that counts something is written as plural forms, `one:…|other:…`, one per CLDR
+//! category of the language (Arabic has six, Polish three, Japanese only `other`), plus exact
+//! matches such as `=1:毎日` where a language wants them ([`super::plural`]).
 
 pub(super) const TEXT: &str = "\
 LabelName=Name on card
@@ -69,17 +73,13 @@ ResultFailedDetail=The payment could not be completed.
 ResultVoided=Payment cancelled
 ResultRefunded=Payment refunded
 CheckAgain=Check again
-EveryDay=every day
-EveryDays=every {0} days
-EveryWeek=every week
-EveryWeeks=every {0} weeks
-EveryMonth=every month
-EveryMonths=every {0} months
+EveryDays=one:every day|other:every {0} days
+EveryWeeks=one:every week|other:every {0} weeks
+EveryMonths=one:every month|other:every {0} months
 PriceEvery={0} {1}
-TrialDays={0}-day free trial
-DiscountFirst={0}% off the first payment
-DiscountFirstN={0}% off the first {1} payments
-CyclesTotal={0} payments in total
+TrialDays=one:{0}-day free trial|other:{0}-day free trial
+DiscountFirstN=one:{0}% off the first payment|other:{0}% off the first {1} payments
+CyclesTotal=one:{0} payment in total|other:{0} payments in total
 UntilCancelled=Until cancelled
 DueToday=Due today: {0}
 SubscriptionsTitle=Your subscriptions
@@ -90,7 +90,7 @@ StatusCancelled=Cancelled
 StatusExpired=Ended
 NextPayment=Next payment: {0}
 CyclesPaidOf={0} of {1} payments made
-CyclesPaid={0} payments made
+CyclesPaid=one:{0} payment made|other:{0} payments made
 Pause=Pause
 Resume=Resume
 CancelSubscription=Cancel subscription

@@ -1,7 +1,7 @@
-//! Money, dates and country names for a locale. The digits of an amount are computed here from
+//! Money, dates, country names and plural forms for a locale. The digits of an amount are computed here from
 //! integer minor units; `Intl` (through `js/intl.js`) only places symbols and separators.
 
-use super::{Locale, number_text};
+use super::{Locale, Msg, number_text, plural};
 use wasm_bindgen::prelude::wasm_bindgen;
 
 #[wasm_bindgen(module = "/js/intl.js")]
@@ -12,6 +12,15 @@ extern "C" {
     fn js_format_date(locale: &str, iso: &str) -> String;
     #[wasm_bindgen(js_name = regionList)]
     fn js_region_list(locale: &str, packed_codes: &str) -> String;
+    #[wasm_bindgen(js_name = pluralCategory)]
+    fn js_plural_category(locale: &str, count: f64) -> String;
+}
+
+/// The variant of `msg` in `locale` for `count` things ([`plural`]), holes unfilled.
+pub fn count_text(locale: Locale, msg: Msg, count: u64) -> &'static str {
+    // Counts here are days, weeks, months and payments: far below 2^53, exact as f64.
+    let category = js_plural_category(locale.tag(), count as f64);
+    plural::variant(locale.text(msg), &category, count)
 }
 
 /// `minor` units as an exact decimal string with `exponent` fraction digits: `(1234, 2)` is

@@ -164,27 +164,19 @@ messages! {
     /// Button: poll again.
     CheckAgain,
     // Plan terms.
-    /// Interval: one day.
-    EveryDay,
-    /// `{0}` days.
+    /// Interval of `{0}` days (plural: one is "every day").
     EveryDays,
-    /// Interval: one week.
-    EveryWeek,
-    /// `{0}` weeks.
+    /// Interval of `{0}` weeks (plural).
     EveryWeeks,
-    /// Interval: one month.
-    EveryMonth,
-    /// `{0}` months.
+    /// Interval of `{0}` months (plural).
     EveryMonths,
     /// `{0}` amount, `{1}` interval.
     PriceEvery,
-    /// `{0}` days of trial.
+    /// `{0}` days of trial (plural).
     TrialDays,
-    /// `{0}` percent off the first payment.
-    DiscountFirst,
-    /// `{0}` percent off the first `{1}` payments.
+    /// `{0}` percent off the first `{1}` payments (plural by `{1}`: one is "the first payment").
     DiscountFirstN,
-    /// `{0}` payments in all.
+    /// `{0}` payments in all (plural).
     CyclesTotal,
     /// No end date.
     UntilCancelled,
@@ -207,7 +199,7 @@ messages! {
     NextPayment,
     /// `{0}` of `{1}` payments made.
     CyclesPaidOf,
-    /// `{0}` payments made.
+    /// `{0}` payments made (plural).
     CyclesPaid,
     /// Button: pause.
     Pause,

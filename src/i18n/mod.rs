@@ -15,9 +15,10 @@ mod en;
 mod format;
 mod keyed;
 mod messages;
+pub mod plural;
 
 #[cfg(feature = "ui")]
-pub use format::{decimal_amount, format_date, format_money, money, region_list};
+pub use format::{count_text, decimal_amount, format_date, format_money, money, region_list};
 pub use messages::Msg;
 
 use std::sync::OnceLock;
@@ -219,6 +220,41 @@ mod tests {
             for (at, id) in Msg::IDS.iter().enumerate() {
                 let (english, text) = (english()[at], locale.texts()[at]);
                 assert_eq!(holes(text), holes(english), "{locale:?} {id}: {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn plural_messages_have_every_form_their_language_uses() {
+        for locale in Locale::ALL {
+            let needed = plural::categories(locale);
+            for (at, id) in Msg::IDS.iter().enumerate() {
+                let (english, text) = (english()[at], locale.texts()[at]);
+                let context = format!("{locale:?} {id}: {text}");
+                if !plural::is_plural(english) {
+                    assert!(
+                        !plural::is_plural(text),
+                        "plural where English is not: {context}"
+                    );
+                    continue;
+                }
+                if needed == ["other"] && !plural::is_plural(text) {
+                    continue;
+                }
+                assert!(
+                    plural::is_plural(text),
+                    "not written as plural forms: {context}"
+                );
+                let keys: Vec<&str> = plural::variants(text).map(|(key, _)| key).collect();
+                for key in &keys {
+                    assert!(
+                        key.starts_with('=') || needed.contains(key),
+                        "form {key} is not one of {needed:?}: {context}"
+                    );
+                }
+                for category in needed {
+                    assert!(keys.contains(category), "no {category} form: {context}");
+                }
             }
         }
     }

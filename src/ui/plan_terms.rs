@@ -4,23 +4,20 @@
 use super::context::Ctx;
 use super::dom::{El, el};
 use crate::contract::{CycleUnit, PlanTerms};
-use crate::i18n::{Locale, Msg, fill, money, number_text};
+use crate::i18n::{Locale, Msg, count_text, fill, money, number_text};
 
 /// A labelled line: its `data-testid` and its text.
 pub type Line = (&'static str, String);
 
 /// "every month", "every 3 weeks", ... in `locale`.
 pub fn interval_text(locale: Locale, unit: CycleUnit, interval: u32) -> String {
-    let (one, many) = match unit {
-        CycleUnit::Days => (Msg::EveryDay, Msg::EveryDays),
-        CycleUnit::Weeks => (Msg::EveryWeek, Msg::EveryWeeks),
-        CycleUnit::Months => (Msg::EveryMonth, Msg::EveryMonths),
+    let msg = match unit {
+        CycleUnit::Days => Msg::EveryDays,
+        CycleUnit::Weeks => Msg::EveryWeeks,
+        CycleUnit::Months => Msg::EveryMonths,
     };
-    if interval <= 1 {
-        locale.text(one).to_owned()
-    } else {
-        fill(locale.text(many), &[&number_text(u64::from(interval))])
-    }
+    let interval = u64::from(interval.max(1));
+    fill(count_text(locale, msg, interval), &[&number_text(interval)])
 }
 
 /// "€9.99 every month" for `plan`.
@@ -38,28 +35,29 @@ pub fn price_line(locale: Locale, plan: &PlanTerms) -> String {
 pub fn terms_lines(locale: Locale, plan: &PlanTerms) -> Vec<Line> {
     let mut lines = vec![("plan-price", price_line(locale, plan))];
     if let Some(days) = plan.trial_days.filter(|d| *d > 0) {
+        let days = u64::from(days);
         let text = fill(
-            locale.text(Msg::TrialDays),
-            &[&number_text(u64::from(days))],
+            count_text(locale, Msg::TrialDays, days),
+            &[&number_text(days)],
         );
         lines.push(("plan-trial", text));
     }
     if let Some(discount) = plan.discount {
         let percent = number_text(u64::from(discount.percentage));
-        let text = if discount.cycles <= 1 {
-            fill(locale.text(Msg::DiscountFirst), &[&percent])
-        } else {
-            let cycles = number_text(u64::from(discount.cycles));
-            fill(locale.text(Msg::DiscountFirstN), &[&percent, &cycles])
-        };
+        let cycles = u64::from(discount.cycles.max(1));
+        let text = fill(
+            count_text(locale, Msg::DiscountFirstN, cycles),
+            &[&percent, &number_text(cycles)],
+        );
         lines.push(("plan-discount", text));
     }
     let cycles = if plan.max_cycles == 0 {
         locale.text(Msg::UntilCancelled).to_owned()
     } else {
+        let cycles = u64::from(plan.max_cycles);
         fill(
-            locale.text(Msg::CyclesTotal),
-            &[&number_text(u64::from(plan.max_cycles))],
+            count_text(locale, Msg::CyclesTotal, cycles),
+            &[&number_text(cycles)],
         )
     };
     lines.push(("plan-cycles", cycles));
