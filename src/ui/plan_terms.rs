@@ -88,22 +88,3 @@ pub fn plan_terms(c: Ctx, plan: &PlanTerms, due_now: u64, currency: &str) -> El 
         .child(el("p").class("cc-muted").text(&plan.description))
         .child(line_list(lines))
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn intervals_read_naturally() {
-        assert_eq!(
-            interval_text(Locale::En, CycleUnit::Months, 1),
-            "every month"
-        );
-        assert_eq!(
-            interval_text(Locale::En, CycleUnit::Weeks, 2),
-            "every 2 weeks"
-        );
-        assert_eq!(interval_text(Locale::De, CycleUnit::Days, 3), "alle 3 Tage");
-        assert_eq!(interval_text(Locale::Ja, CycleUnit::Months, 6), "6か月ごと");
-    }
-}
