@@ -14,15 +14,23 @@ use crate::support::site::StaticSite;
 use crate::support::tools::workspace_root;
 use crate::support::{Page, run};
 
-/// What the example serves: its Vite build, or the plain HTML example's folder as it is.
+/// What the example serves: its Vite build, or the plain HTML example's folder as it is, once
+/// scripts/examples.sh has built it or installed the package into it.
 fn served(example: &str) -> PathBuf {
     let dir = workspace_root().join("examples").join(example);
-    let built = dir.join("dist");
-    let served = if built.is_dir() { built } else { dir };
+    let (served, needed) = if dir.join("vite.config.ts").is_file() {
+        (dir.join("dist"), dir.join("dist").join("index.html"))
+    } else {
+        let loader = dir
+            .join("node_modules")
+            .join("card-checkout")
+            .join("checkout.js");
+        (dir, loader)
+    };
     assert!(
-        served.join("index.html").is_file(),
-        "{} has no index.html: run scripts/npm-package.sh and scripts/examples.sh",
-        served.display()
+        needed.is_file(),
+        "{} is missing: run scripts/npm-package.sh and scripts/examples.sh",
+        needed.display()
     );
     served
 }
