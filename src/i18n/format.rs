@@ -1,5 +1,6 @@
-//! Money, dates, country names and plural forms for a locale. The digits of an amount are computed here from
-//! integer minor units; `Intl` (through `js/intl.js`) only places symbols and separators.
+//! Money, dates, country names and plural forms for a locale. The digits of an amount are
+//! computed here from integer minor units; `Intl` (through `js/intl.js`) only places symbols
+//! and separators, and names the plural category of a count.
 
 use super::{Locale, Msg, number_text, plural};
 use wasm_bindgen::prelude::wasm_bindgen;

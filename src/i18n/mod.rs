@@ -3,8 +3,9 @@
 //!
 //! A catalogue is one `&'static str` with a line `Id=text` per [`Msg`], keyed by the message's
 //! id, read once into a table in [`Msg`] order ([`keyed`]): no formatting machinery in the
-//! wasm, only that table and [`fill`] for `{0}`-style holes. English is compiled in; the other languages load on first use
-//! ([`catalogues`]). Arabic and Hebrew are written right to left ([`Locale::dir`]).
+//! wasm, only that table, [`fill`] for `{0}`-style holes and [`plural`] forms for counts.
+//! English is compiled in; the other languages load on first use ([`catalogues`]). Arabic and
+//! Hebrew are written right to left ([`Locale::dir`]).
 
 #[cfg(any(test, not(all(feature = "ui", target_arch = "wasm32"))))]
 mod bundled;
