@@ -1,11 +1,17 @@
-//! The ids of every sentence the component shows. A catalogue (`en.rs`, `js/i18n/<tag>.js`)
-//! is a line `Id=text` per message, keyed by these ids in any order; a test checks that every
-//! catalogue has each of them once, no other, and the English placeholders.
+//! Every sentence the component shows: its id, what it is for, and its English text, which
+//! is compiled in as the fallback of every language (shown while another language's catalogue
+//! loads). The other catalogues (`js/i18n/<tag>.js`) are a line `Id=text` per message, keyed by
+//! these ids in any order; a test checks that each has every message once, no other, and the
+//! English placeholders.
+//!
+//! A message that counts something is written as plural forms, `one:…|other:…`, one per CLDR
+//! category of the language (Arabic has six, Polish three, Japanese only `other`), plus exact
+//! matches such as `=1:毎日` where a language wants them ([`super::plural`]).
 
-/// Declares [`Msg`] and [`Msg::IDS`] from one list, so an id's name and its variant never
-/// disagree.
+/// Declares [`Msg`], [`Msg::IDS`] and [`Msg::ENGLISH`] from one list, so an id, its variant
+/// and its English text never disagree.
 macro_rules! messages {
-    ($($(#[$doc:meta])* $name:ident,)*) => {
+    ($($(#[$doc:meta])* $name:ident = $english:literal,)*) => {
         /// A translatable sentence or label. `{0}`, `{1}` mark where [`super::fill`] inserts
         /// values.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,6 +23,8 @@ macro_rules! messages {
         impl Msg {
             /// Every id as catalogues spell it, in declaration order (`IDS[msg as usize]`).
             pub const IDS: &[&str] = &[$(stringify!($name),)*];
+            /// Every English text, in declaration order (`ENGLISH[msg as usize]`).
+            pub const ENGLISH: &[&str] = &[$($english,)*];
         }
     };
 }
@@ -24,222 +32,223 @@ macro_rules! messages {
 messages! {
     // Field labels.
     /// Cardholder name label.
-    LabelName,
+    LabelName = "Name on card",
     /// Card number label.
-    LabelNumber,
+    LabelNumber = "Card number",
     /// Expiry label.
-    LabelExpiry,
+    LabelExpiry = "Expiry date (MM / YY)",
     /// Security code label.
-    LabelCvc,
+    LabelCvc = "Security code",
     /// Country label.
-    LabelCountry,
+    LabelCountry = "Country",
     /// E-mail label.
-    LabelEmail,
+    LabelEmail = "Email",
     /// Phone label.
-    LabelPhone,
+    LabelPhone = "Phone",
     /// Street address label.
-    LabelAddress,
+    LabelAddress = "Address",
     /// City label.
-    LabelCity,
+    LabelCity = "City",
     /// State or region label.
-    LabelState,
+    LabelState = "State / region",
     /// Postal code label.
-    LabelPostalCode,
+    LabelPostalCode = "Postal code",
     // Form.
     /// Legend of the saved-card list.
-    SavedCards,
+    SavedCards = "Saved cards",
     /// The "new card" choice in the saved-card list.
-    NewCard,
+    NewCard = "Use a new card",
     /// `{0}`: expiry `MM/YY` of a saved card.
-    SavedCardExpires,
+    SavedCardExpires = "expires {0}",
     /// Save-card opt-in.
-    SaveCard,
+    SaveCard = "Save this card for future payments",
     /// `{0}`: the amount.
-    Pay,
+    Pay = "Pay {0}",
     /// Button of a subscription session.
-    Subscribe,
+    Subscribe = "Subscribe",
     /// Button while the payment is being sent.
-    Processing,
+    Processing = "Processing…",
     /// While the session loads.
-    Loading,
+    Loading = "Loading…",
     /// The session could not be loaded.
-    LoadFailed,
+    LoadFailed = "This checkout could not be loaded. Please refresh the page.",
     /// Live-region summary on submit; `{0}`: the labels of the fields at fault.
-    FixFields,
+    FixFields = "Please check: {0}.",
     /// Empty choice of the country list.
-    ChooseCountry,
+    ChooseCountry = "Choose a country",
     // Card errors (see `ui::validate`).
     /// Empty number.
-    NumberRequired,
+    NumberRequired = "Enter your card number.",
     /// Non-digits in the number.
-    InvalidNumber,
+    InvalidNumber = "The card number may contain only digits.",
     /// Too few digits.
-    IncompleteNumber,
+    IncompleteNumber = "Your card number is incomplete.",
     /// Too many digits.
-    NumberTooLong,
+    NumberTooLong = "Your card number has too many digits.",
     /// Luhn failure.
-    LuhnFailed,
+    LuhnFailed = "Your card number is invalid.",
     /// Empty expiry.
-    ExpiryRequired,
+    ExpiryRequired = "Enter the expiry date.",
     /// Expiry not `MM / YY`.
-    InvalidExpiry,
+    InvalidExpiry = "Enter the expiry date as MM / YY.",
     /// Month out of range.
-    InvalidMonth,
+    InvalidMonth = "The expiry month must be between 01 and 12.",
     /// Year malformed.
-    InvalidYear,
+    InvalidYear = "The expiry year is invalid.",
     /// Card expired.
-    Expired,
+    Expired = "Your card has expired.",
     /// Expiry more than twenty years ahead.
-    ExpiryTooFar,
+    ExpiryTooFar = "The expiry date is too far in the future.",
     /// Empty CVC.
-    CvcRequired,
+    CvcRequired = "Enter the security code.",
     /// Non-digits in the CVC.
-    InvalidCvc,
+    InvalidCvc = "The security code may contain only digits.",
     /// `{0}`: the one allowed digit count.
-    CvcLength,
+    CvcLength = "The security code must have {0} digits.",
     /// CVC must have three or four digits.
-    CvcLengthEither,
+    CvcLengthEither = "The security code must have 3 or 4 digits.",
     /// Empty name.
-    NameRequired,
+    NameRequired = "Enter the name on the card.",
     /// `{0}`: the limit in characters.
-    NameTooLong,
+    NameTooLong = "The name may have at most {0} characters.",
     /// Control characters in the name.
-    InvalidName,
+    InvalidName = "The name contains characters that are not allowed.",
     /// A card number typed as the name.
-    NameContainsNumber,
+    NameContainsNumber = "The name must not contain a card number.",
     // Billing errors.
     /// A required billing field is empty.
-    FieldRequired,
+    FieldRequired = "This field is required.",
     /// Malformed e-mail address.
-    InvalidEmail,
+    InvalidEmail = "Enter a valid email address.",
     /// Malformed phone number.
-    InvalidPhone,
+    InvalidPhone = "Enter a valid phone number.",
     // Declines.
     /// Issuer refused without a reason.
-    DeclineDoNotHonour,
+    DeclineDoNotHonour = "Your card was declined. Please use another card or contact your bank.",
     /// Insufficient funds.
-    DeclineInsufficientFunds,
+    DeclineInsufficientFunds = "Your card has insufficient funds.",
     /// Card expired (issuer says).
-    DeclineExpiredCard,
+    DeclineExpiredCard = "Your card has expired.",
     /// Lost or stolen card.
-    DeclineLostOrStolen,
+    DeclineLostOrStolen = "Your card was declined. Please use another card.",
     /// Issuer unreachable.
-    DeclineIssuerUnavailable,
+    DeclineIssuerUnavailable = "Your bank could not be reached. Please try again in a few minutes.",
     /// Risk rules refused.
-    DeclineRiskRejected,
+    DeclineRiskRejected = "This payment was declined for security reasons.",
     /// 3D Secure failed.
-    DeclineAuthenticationFailed,
+    DeclineAuthenticationFailed =
+        "Your card could not be verified. Please try again or use another card.",
     /// Any other decline.
-    DeclineOther,
+    DeclineOther = "Your card was declined.",
     // Request errors.
     /// The server could not be reached.
-    NetworkError,
+    NetworkError = "The payment server could not be reached. Check your connection and try again.",
     /// The server failed or answered nonsense.
-    ServerError,
+    ServerError = "Something went wrong. Please try again.",
     /// Too many attempts (429).
-    RateLimited,
+    RateLimited = "Too many attempts. Please wait a moment and try again.",
     // Result view.
     /// Heading: paid.
-    ResultPaid,
+    ResultPaid = "Payment successful",
     /// `{0}`: the amount.
-    ResultPaidDetail,
+    ResultPaidDetail = "Your payment of {0} was successful.",
     /// Heading: declined.
-    ResultDeclined,
+    ResultDeclined = "Payment declined",
     /// Heading: pending.
-    ResultPending,
+    ResultPending = "Confirming your payment…",
     /// Body: pending.
-    ResultPendingDetail,
+    ResultPendingDetail = "This can take a moment. You can keep this page open.",
     /// Heading: needs review.
-    ResultReview,
+    ResultReview = "Payment under review",
     /// Body: needs review.
-    ResultReviewDetail,
+    ResultReviewDetail = "We could not confirm your payment yet. The shop will contact you.",
     /// Heading: failed.
-    ResultFailed,
+    ResultFailed = "Payment failed",
     /// Body: failed.
-    ResultFailedDetail,
+    ResultFailedDetail = "The payment could not be completed.",
     /// Heading: voided.
-    ResultVoided,
+    ResultVoided = "Payment cancelled",
     /// Heading: refunded.
-    ResultRefunded,
+    ResultRefunded = "Payment refunded",
     /// Button: poll again.
-    CheckAgain,
+    CheckAgain = "Check again",
     // Plan terms.
     /// Interval of `{0}` days (plural: one is "every day").
-    EveryDays,
+    EveryDays = "one:every day|other:every {0} days",
     /// Interval of `{0}` weeks (plural).
-    EveryWeeks,
+    EveryWeeks = "one:every week|other:every {0} weeks",
     /// Interval of `{0}` months (plural).
-    EveryMonths,
+    EveryMonths = "one:every month|other:every {0} months",
     /// `{0}` amount, `{1}` interval.
-    PriceEvery,
+    PriceEvery = "{0} {1}",
     /// `{0}` days of trial (plural).
-    TrialDays,
+    TrialDays = "one:{0}-day free trial|other:{0}-day free trial",
     /// `{0}` percent off the first `{1}` payments (plural by `{1}`: one is "the first payment").
-    DiscountFirstN,
+    DiscountFirstN = "one:{0}% off the first payment|other:{0}% off the first {1} payments",
     /// `{0}` payments in all (plural).
-    CyclesTotal,
+    CyclesTotal = "one:{0} payment in total|other:{0} payments in total",
     /// No end date.
-    UntilCancelled,
+    UntilCancelled = "Until cancelled",
     /// `{0}`: amount charged now.
-    DueToday,
+    DueToday = "Due today: {0}",
     // Subscription management.
     /// Heading of the management view.
-    SubscriptionsTitle,
+    SubscriptionsTitle = "Your subscriptions",
     /// No subscriptions.
-    SubscriptionsEmpty,
+    SubscriptionsEmpty = "You have no subscriptions.",
     /// Status: active.
-    StatusActive,
+    StatusActive = "Active",
     /// Status: paused.
-    StatusPaused,
+    StatusPaused = "Paused",
     /// Status: cancelled.
-    StatusCancelled,
+    StatusCancelled = "Cancelled",
     /// Status: expired.
-    StatusExpired,
+    StatusExpired = "Ended",
     /// `{0}`: date.
-    NextPayment,
+    NextPayment = "Next payment: {0}",
     /// `{0}` of `{1}` payments made.
-    CyclesPaidOf,
+    CyclesPaidOf = "{0} of {1} payments made",
     /// `{0}` payments made (plural).
-    CyclesPaid,
+    CyclesPaid = "one:{0} payment made|other:{0} payments made",
     /// Button: pause.
-    Pause,
+    Pause = "Pause",
     /// Button: resume.
-    Resume,
+    Resume = "Resume",
     /// Button: cancel the subscription.
-    CancelSubscription,
+    CancelSubscription = "Cancel subscription",
     /// Confirmation question: pause.
-    ConfirmPause,
+    ConfirmPause = "Pause this subscription? No payments are taken until you resume it.",
     /// Confirmation question: resume.
-    ConfirmResume,
+    ConfirmResume = "Resume this subscription? Payments restart on the next billing date.",
     /// Confirmation question: cancel.
-    ConfirmCancel,
+    ConfirmCancel = "Cancel this subscription? This cannot be undone.",
     /// Button: confirm.
-    Confirm,
+    Confirm = "Confirm",
     /// Button: back out of the confirmation.
-    GoBack,
+    GoBack = "Go back",
     /// Heading of the charge history.
-    History,
+    History = "Payment history",
     /// No charges yet.
-    HistoryEmpty,
+    HistoryEmpty = "No payments yet.",
     /// Charge went through.
-    ChargePaid,
+    ChargePaid = "Paid",
     /// Charge failed.
-    ChargeFailed,
+    ChargeFailed = "Failed",
     /// Column: payment number.
-    ColPayment,
+    ColPayment = "Payment",
     /// Column: date.
-    ColDate,
+    ColDate = "Date",
     /// Column: amount.
-    ColAmount,
+    ColAmount = "Amount",
     /// Column: status.
-    ColStatus,
+    ColStatus = "Status",
     /// A pause/resume/cancel request failed.
-    ActionFailed,
+    ActionFailed = "The change could not be made. Please try again.",
     /// A pause/resume/cancel request succeeded.
-    SubscriptionUpdated,
+    SubscriptionUpdated = "Subscription updated.",
     // The frame.
     /// Title of the card form's frame (what a screen reader announces for it).
-    FrameTitle,
+    FrameTitle = "Card payment",
 }
 
 impl Msg {

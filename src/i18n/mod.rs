@@ -4,14 +4,13 @@
 //! A catalogue is one `&'static str` with a line `Id=text` per [`Msg`], keyed by the message's
 //! id, read once into a table in [`Msg`] order ([`keyed`]): no formatting machinery in the
 //! wasm, only that table, [`fill`] for `{0}`-style holes and [`plural`] forms for counts.
-//! English is compiled in; the other languages load on first use ([`catalogues`]). Arabic and
-//! Hebrew are written right to left ([`Locale::dir`]).
+//! English is compiled in, as a table beside the ids (`messages.rs`); the other languages load
+//! on first use ([`catalogues`]). Arabic and Hebrew are written right to left ([`Locale::dir`]).
 
 #[cfg(any(test, not(all(feature = "ui", target_arch = "wasm32"))))]
 mod bundled;
 #[cfg(feature = "ui")]
 pub mod catalogues;
-mod en;
 #[cfg(feature = "ui")]
 mod format;
 mod keyed;
@@ -21,8 +20,6 @@ pub mod plural;
 #[cfg(feature = "ui")]
 pub use format::{count_text, decimal_amount, format_date, format_money, money, region_list};
 pub use messages::Msg;
-
-use std::sync::OnceLock;
 
 /// A language the component speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -145,10 +142,9 @@ impl Locale {
     }
 }
 
-/// The English texts, read from their catalogue once.
+/// The English texts, in [`Msg`] order.
 fn english() -> &'static [&'static str] {
-    static ENGLISH: OnceLock<Vec<&'static str>> = OnceLock::new();
-    ENGLISH.get_or_init(|| keyed::texts(en::TEXT))
+    Msg::ENGLISH
 }
 
 /// Replaces `{0}`, `{1}`, ... in `template` with `args`; a hole without an argument stays.
@@ -193,9 +189,17 @@ pub fn number_text(mut n: u64) -> String {
 mod tests {
     use super::*;
 
-    /// The catalogue of `locale` as written.
-    fn source(locale: Locale) -> &'static str {
-        bundled::source(locale).unwrap_or(en::TEXT)
+    /// The catalogue of `locale` as written (English as its lines would be).
+    fn source(locale: Locale) -> String {
+        bundled::source(locale).map_or_else(
+            || {
+                let lines = Msg::IDS.iter().zip(Msg::ENGLISH);
+                lines
+                    .map(|(id, text)| [id, "=", text, "\n"].concat())
+                    .collect()
+            },
+            str::to_owned,
+        )
     }
 
     fn holes(text: &str) -> Vec<&str> {
@@ -210,7 +214,7 @@ mod tests {
     #[test]
     fn every_catalogue_has_every_message_once_and_no_other() {
         for locale in Locale::ALL {
-            let problems = keyed::check(source(locale));
+            let problems = keyed::check(&source(locale));
             assert!(problems.is_empty(), "{locale:?}: {problems:#?}");
         }
     }
