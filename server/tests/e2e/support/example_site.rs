@@ -12,7 +12,7 @@ use axum::response::Response;
 use axum::routing::any;
 use tower_http::services::ServeDir;
 
-use super::holding_proxy::relay;
+use super::holding_proxy::Relay;
 use super::site::Background;
 
 /// A running example.
@@ -22,23 +22,11 @@ pub struct ExampleSite {
     _server: Background,
 }
 
-#[derive(Clone)]
-struct Backend {
-    base: String,
-    client: reqwest::Client,
-}
-
 impl ExampleSite {
     /// Serves `dir` on `listener`, relaying `/demo/*` to the demo shop at `demo`.
     pub fn start_on(listener: std::net::TcpListener, dir: &Path, demo: &str) -> Self {
         let base = format!("http://{}", listener.local_addr().expect("address"));
-        let backend = Backend {
-            base: demo.trim_end_matches('/').to_owned(),
-            client: reqwest::Client::builder()
-                .redirect(reqwest::redirect::Policy::none())
-                .build()
-                .expect("client"),
-        };
+        let backend = Relay::to(demo);
         let router = Router::new()
             .route("/demo/{*rest}", any(to_backend))
             .with_state(backend)
@@ -50,6 +38,6 @@ impl ExampleSite {
     }
 }
 
-async fn to_backend(State(backend): State<Backend>, request: Request) -> Response {
-    relay(&backend.client, &backend.base, request, Some(&backend.base)).await
+async fn to_backend(State(backend): State<Relay>, request: Request) -> Response {
+    backend.send(request, Some(&backend.base)).await
 }
