@@ -3,7 +3,7 @@
 //! in English downloads none of them. A loaded catalogue stays in memory for the life of the
 //! page (a few KB each).
 
-use super::{Locale, english, keyed};
+use super::{Locale, Msg, keyed};
 use std::cell::RefCell;
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -21,7 +21,7 @@ thread_local! {
 /// The catalogue of `locale`, if it is in memory (English always is).
 pub(super) fn get(locale: Locale) -> Option<&'static [&'static str]> {
     if locale == Locale::En {
-        return Some(english());
+        return Some(Msg::ENGLISH);
     }
     #[cfg(test)]
     if let Some(text) = super::bundled::get(locale) {

@@ -2,7 +2,7 @@
 //! computed here from integer minor units; `Intl` (through `js/intl.js`) only places symbols
 //! and separators, and names the plural category of a count.
 
-use super::{Locale, Msg, number_text, plural};
+use super::{Locale, Msg, fill, number_text, plural};
 use wasm_bindgen::prelude::wasm_bindgen;
 
 #[wasm_bindgen(module = "/js/intl.js")]
@@ -22,6 +22,11 @@ pub fn count_text(locale: Locale, msg: Msg, count: u64) -> &'static str {
     // Counts here are days, weeks, months and payments: far below 2^53, exact as f64.
     let category = js_plural_category(locale.tag(), count as f64);
     plural::variant(locale.text(msg), &category, count)
+}
+
+/// `msg` in `locale` for `count` things, with `count` in its `{0}`.
+pub fn counted(locale: Locale, msg: Msg, count: u64) -> String {
+    fill(count_text(locale, msg, count), &[&number_text(count)])
 }
 
 /// `minor` units as an exact decimal string with `exponent` fraction digits: `(1234, 2)` is

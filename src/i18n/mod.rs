@@ -18,7 +18,9 @@ mod messages;
 pub mod plural;
 
 #[cfg(feature = "ui")]
-pub use format::{count_text, decimal_amount, format_date, format_money, money, region_list};
+pub use format::{
+    count_text, counted, decimal_amount, format_date, format_money, money, region_list,
+};
 pub use messages::Msg;
 
 /// A language the component speaks.
@@ -129,22 +131,17 @@ impl Locale {
         let found = catalogues::get(self);
         #[cfg(not(all(feature = "ui", target_arch = "wasm32")))]
         let found = bundled::get(self);
-        found.unwrap_or_else(english)
+        found.unwrap_or(Msg::ENGLISH)
     }
 
     /// The text of `msg` in this language (holes unfilled), the English one when this
     /// language's catalogue lacks it.
     pub fn text(self, msg: Msg) -> &'static str {
         match self.texts()[msg as usize] {
-            "" => english()[msg as usize],
+            "" => Msg::ENGLISH[msg as usize],
             text => text,
         }
     }
-}
-
-/// The English texts, in [`Msg`] order.
-fn english() -> &'static [&'static str] {
-    Msg::ENGLISH
 }
 
 /// Replaces `{0}`, `{1}`, ... in `template` with `args`; a hole without an argument stays.
@@ -223,7 +220,7 @@ mod tests {
     fn translations_keep_the_english_holes() {
         for locale in Locale::ALL {
             for (at, id) in Msg::IDS.iter().enumerate() {
-                let (english, text) = (english()[at], locale.texts()[at]);
+                let (english, text) = (Msg::ENGLISH[at], locale.texts()[at]);
                 assert_eq!(holes(text), holes(english), "{locale:?} {id}: {text}");
             }
         }
@@ -234,7 +231,7 @@ mod tests {
         for locale in Locale::ALL {
             let needed = plural::categories(locale);
             for (at, id) in Msg::IDS.iter().enumerate() {
-                let (english, text) = (english()[at], locale.texts()[at]);
+                let (english, text) = (Msg::ENGLISH[at], locale.texts()[at]);
                 let context = format!("{locale:?} {id}: {text}");
                 if !plural::is_plural(english) {
                     assert!(

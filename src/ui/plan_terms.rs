@@ -4,7 +4,7 @@
 use super::context::Ctx;
 use super::dom::{El, el};
 use crate::contract::{CycleUnit, PlanTerms};
-use crate::i18n::{Locale, Msg, count_text, fill, money, number_text};
+use crate::i18n::{Locale, Msg, count_text, counted, fill, money, number_text};
 
 /// A labelled line: its `data-testid` and its text.
 pub type Line = (&'static str, String);
@@ -16,8 +16,7 @@ pub fn interval_text(locale: Locale, unit: CycleUnit, interval: u32) -> String {
         CycleUnit::Weeks => Msg::EveryWeeks,
         CycleUnit::Months => Msg::EveryMonths,
     };
-    let interval = u64::from(interval.max(1));
-    fill(count_text(locale, msg, interval), &[&number_text(interval)])
+    counted(locale, msg, u64::from(interval.max(1)))
 }
 
 /// "€9.99 every month" for `plan`.
@@ -35,12 +34,10 @@ pub fn price_line(locale: Locale, plan: &PlanTerms) -> String {
 pub fn terms_lines(locale: Locale, plan: &PlanTerms) -> Vec<Line> {
     let mut lines = vec![("plan-price", price_line(locale, plan))];
     if let Some(days) = plan.trial_days.filter(|d| *d > 0) {
-        let days = u64::from(days);
-        let text = fill(
-            count_text(locale, Msg::TrialDays, days),
-            &[&number_text(days)],
-        );
-        lines.push(("plan-trial", text));
+        lines.push((
+            "plan-trial",
+            counted(locale, Msg::TrialDays, u64::from(days)),
+        ));
     }
     if let Some(discount) = plan.discount {
         let percent = number_text(u64::from(discount.percentage));
@@ -54,11 +51,7 @@ pub fn terms_lines(locale: Locale, plan: &PlanTerms) -> Vec<Line> {
     let cycles = if plan.max_cycles == 0 {
         locale.text(Msg::UntilCancelled).to_owned()
     } else {
-        let cycles = u64::from(plan.max_cycles);
-        fill(
-            count_text(locale, Msg::CyclesTotal, cycles),
-            &[&number_text(cycles)],
-        )
+        counted(locale, Msg::CyclesTotal, u64::from(plan.max_cycles))
     };
     lines.push(("plan-cycles", cycles));
     lines

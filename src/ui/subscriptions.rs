@@ -11,7 +11,7 @@ use crate::browser::ids::random_uuid;
 use crate::contract::{SubscriptionAction, SubscriptionStatus, SubscriptionView};
 use crate::embed::events::{ActionDetail, ErrorDetail};
 use crate::embed::options::Mode;
-use crate::i18n::{Msg, count_text, fill, format_date, money, number_text};
+use crate::i18n::{Msg, counted, fill, format_date, money, number_text};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
@@ -126,10 +126,10 @@ fn row(m: Manage, c: Ctx, sub: SubscriptionView) -> El {
         lines.push(("subscription-next", text));
     }
     let completed = u64::from(sub.completed_cycles);
-    let paid = number_text(completed);
     let cycles = if sub.plan.max_cycles == 0 {
-        fill(count_text(c.loc, Msg::CyclesPaid, completed), &[&paid])
+        counted(c.loc, Msg::CyclesPaid, completed)
     } else {
+        let paid = number_text(completed);
         let total = number_text(u64::from(sub.plan.max_cycles));
         fill(c.t(Msg::CyclesPaidOf), &[&paid, &total])
     };
