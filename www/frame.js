@@ -11,6 +11,14 @@
 // parent window at that origin. Nothing sent carries card data: events carry what the
 // component's DOM events carry (brand, completeness, messages), plus the frame's height and
 // the 3-D Secure address, which the page navigates to.
+// Opened as a page of its own (a hostile page's form aimed at `_top`), not in the shop's frame:
+// no form, a short word instead. checkout-server already refuses such a request where the
+// browser says what it is for (Sec-Fetch-Dest); this covers the browsers that do not.
+if (window.parent === window) {
+  document.getElementById("checkout").textContent =
+    "This payment form opens only inside the shop's checkout page. Go back to the shop to pay.";
+  throw new Error("card-checkout: the payment form was opened outside its frame");
+}
 const config = JSON.parse(document.getElementById("checkout-config").textContent);
 const pageOrigin = config.origin;
 

@@ -2,6 +2,13 @@
 //! made (a form aimed at the `<iframe>`), so the client secret and customer token travel in a
 //! request body, never in a URL, a log line or a `Referer`.
 //!
+//! The document is only for a frame: a browser that says what the request is for
+//! (`Sec-Fetch-Dest`, Fetch Metadata) must say `iframe`. A hostile page could otherwise post a
+//! form with `target=_top` and show the real card form, with a shop's name and amount, as a
+//! page of its own on this origin, where `frame-ancestors` protects nothing; the document
+//! carries the form as HTML, which renders before any script could notice. A browser without
+//! Fetch Metadata still gets `frame-ancestors`, and `www/frame.js` shows no form outside a frame.
+//!
 //! The page's origin is the `origin` field. It must be one of `ALLOWED_ORIGINS` (or this
 //! server's own) and equal the `Origin` header when the browser sent a real one (a page whose
 //! referrer policy is `no-referrer` sends `null`). The answer is the built page
@@ -81,6 +88,8 @@ pub enum FrameRefusal {
     OriginMismatch,
     /// The origin is not in `ALLOWED_ORIGINS`.
     OriginNotAllowed(String),
+    /// The browser says the document is not for a frame (`Sec-Fetch-Dest`).
+    NotFramed,
     /// `COMPONENT_DIR` holds no built page.
     NotBuilt,
 }
@@ -104,6 +113,12 @@ impl IntoResponse for FrameRefusal {
             Self::OriginNotAllowed(origin) => (
                 StatusCode::FORBIDDEN,
                 format!("{origin} may not embed this payment form: it is not in ALLOWED_ORIGINS."),
+            ),
+            Self::NotFramed => (
+                StatusCode::FORBIDDEN,
+                "This payment form opens only inside the shop's checkout page. Go back to the \
+                 shop to pay."
+                    .to_owned(),
             ),
             Self::NotBuilt => (
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -135,6 +150,9 @@ pub async fn serve(
     headers: HeaderMap,
     form: Result<Form<FrameRequest>, FormRejection>,
 ) -> Result<Response, FrameRefusal> {
+    if !for_a_frame(&headers) {
+        return Err(FrameRefusal::NotFramed);
+    }
     let Form(request) = form.map_err(|_| FrameRefusal::Unreadable)?;
     // A page with `Referrer-Policy: no-referrer` posts with `Origin: null`; then the CSP's
     // `frame-ancestors` alone keeps any other page from showing the document.
@@ -239,6 +257,13 @@ fn with_form(
         ),
         None => html,
     }
+}
+
+/// Whether the request may be for a frame: `Sec-Fetch-Dest: iframe`, or no Fetch Metadata.
+fn for_a_frame(headers: &HeaderMap) -> bool {
+    headers
+        .get("sec-fetch-dest")
+        .is_none_or(|dest| dest.as_bytes() == b"iframe")
 }
 
 /// The first language of `Accept-Language` (what `navigator.language` usually is).

@@ -71,6 +71,24 @@ async fn post_frame(
         .expect("frame document")
 }
 
+/// [`post_frame`] as a browser that says the request is for `dest` (`Sec-Fetch-Dest`).
+async fn post_frame_for(
+    h: &Harness,
+    origin_header: &str,
+    dest: &str,
+    fields: &[(&str, String)],
+) -> reqwest::Response {
+    h.api
+        .post(format!("{}/frame/", h.base))
+        .header(ORIGIN, origin_header)
+        .header("sec-fetch-dest", dest)
+        .header("sec-fetch-mode", "navigate")
+        .form(fields)
+        .send()
+        .await
+        .expect("frame document")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_loader_is_javascript_revalidated_by_etag_and_both_are_sent_compressed() {
     let dir = tempfile::tempdir().expect("dir");
@@ -172,9 +190,9 @@ async fn an_allowed_page_gets_the_frame_with_its_options_framed_only_by_it() {
         "{html}"
     );
     assert!(html.contains("id=\"cc-loading\"") && !html.contains("id=\"cc-number\""));
-    // A page whose referrer policy is `no-referrer` posts with `Origin: null`: the CSP alone
-    // then keeps other pages from framing the answer.
-    let no_referrer = post_frame(&h, "null", &form(SHOP)).await;
+    // A page whose referrer policy is `no-referrer` posts with `Origin: null` into its frame:
+    // the CSP then keeps other pages from framing the answer.
+    let no_referrer = post_frame_for(&h, "null", "iframe", &form(SHOP)).await;
     assert_eq!(no_referrer.status(), 200);
     assert!(
         no_referrer.headers()[CONTENT_SECURITY_POLICY]
@@ -182,6 +200,29 @@ async fn an_allowed_page_gets_the_frame_with_its_options_framed_only_by_it() {
             .expect("ascii")
             .contains(&format!("frame-ancestors 'self' {SHOP};"))
     );
+    h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_form_is_refused_to_anything_but_a_frame() {
+    let dir = tempfile::tempdir().expect("dir");
+    component(dir.path());
+    let h = start(dir.path()).await;
+    // A hostile page without a referrer posts the loader's fields as a top-level navigation
+    // (`target=_top`), naming an allowed shop and a session it started itself.
+    for dest in ["document", "empty", "frame", "object"] {
+        let answer = post_frame_for(&h, "null", dest, &form(SHOP)).await;
+        assert_eq!(answer.status(), 403, "Sec-Fetch-Dest: {dest}");
+        let csp = answer.headers()[CONTENT_SECURITY_POLICY].to_str().expect("ascii").to_owned();
+        assert!(csp.starts_with("default-src 'none'"), "{csp}");
+        let text = answer.text().await.expect("text");
+        assert!(!text.contains("cc-number") && !text.contains("<form"), "{text}");
+        assert!(text.contains("inside the shop's checkout page"), "{text}");
+    }
+    // The same fields posted into a frame get the form.
+    let framed = post_frame_for(&h, "null", "iframe", &form(SHOP)).await;
+    assert_eq!(framed.status(), 200);
+    assert!(framed.text().await.expect("html").contains("checkout-config"));
     h.finish().await;
 }
 
