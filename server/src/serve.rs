@@ -1,8 +1,9 @@
 //! Running the checkout server: open the store (migrations applied), build the gateway client
 //! for `GATEWAY_BASE_URL` — or, without it, for an in-process gateway that the caller mounts on
-//! the same listener ([`Mounts`]) — then serve until the shutdown signal ([`shutdown_signal`]:
-//! SIGTERM or Ctrl-C), letting in-flight requests finish. This crate knows no emulator: the
-//! `checkout-server` binary composes one in.
+//! the same listener ([`Mounts`]) — bind the internal operations listener when `OPS_LISTEN`
+//! is set, then serve until the shutdown signal ([`shutdown_signal`]: SIGTERM or Ctrl-C),
+//! letting in-flight requests finish. This crate knows no emulator: the `checkout-server`
+//! binary composes one in.
 
 use std::future::Future;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -11,9 +12,10 @@ use anyhow::Context as _;
 use axum::Router;
 use secrecy::ExposeSecret as _;
 use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
 
 use crate::api::{self, AppState};
-use crate::config::Config;
+use crate::config::{Config, OpsAccess};
 use crate::gateway::{GatewayClient, GatewayConfig};
 
 /// Where a server being built can be reached, for whoever mounts something beside its API.
@@ -33,18 +35,21 @@ pub struct Mounts {
     pub gateway: Option<(String, Router)>,
 }
 
-/// A server ready to run: store open, gateway chosen, router built, socket bound.
+/// A server ready to run: store open, gateway chosen, routers built, sockets bound.
 pub struct Server {
     listener: TcpListener,
     router: Router,
+    /// The `OPS_LISTEN` listener and what it serves.
+    ops: Option<(TcpListener, Router)>,
+    ops_address: Option<SocketAddr>,
     state: AppState,
     in_process_gateway: Option<String>,
     address: SocketAddr,
 }
 
 impl Server {
-    /// Builds the server on `listener` with what `mounts` returns once the server's addresses
-    /// are known.
+    /// Builds the server on `listener` (and on `OPS_LISTEN`, bound here, when set) with what
+    /// `mounts` returns once the server's addresses are known.
     pub async fn build(
         config: Config,
         listener: TcpListener,
@@ -82,23 +87,68 @@ impl Server {
         client_config.total_timeout = gateway_settings.timeout;
         let gateway = GatewayClient::new(client_config)
             .context("cannot build the gateway client (GATEWAY_*)")?;
+        let ops = match config.ops_access.listener() {
+            Some(ops_listen) => Some(
+                TcpListener::bind(ops_listen)
+                    .await
+                    .with_context(|| format!("cannot listen on {ops_listen} (OPS_LISTEN)"))?,
+            ),
+            None => None,
+        };
+        let ops_address = ops
+            .as_ref()
+            .map(TcpListener::local_addr)
+            .transpose()
+            .context("cannot read the OPS_LISTEN address")?;
         let state = AppState::new(config, base_url, store, gateway);
         let mut router = api::app(state.clone());
         if let (Some(prefix), Some((_, gateway))) = (&in_process, mounts.gateway) {
             router = router.nest(prefix, gateway);
         }
-        Ok(Self {
+        let ops = ops.map(|listener| (listener, api::ops_app(state.clone())));
+        let server = Self {
             listener,
             router,
+            ops,
+            ops_address,
             state,
             in_process_gateway: in_process,
             address,
-        })
+        };
+        let whereabouts = server.ops_whereabouts();
+        if matches!(server.state.config.ops_access, OpsAccess::Closed) {
+            tracing::warn!("/metrics and /readyz: {whereabouts}");
+        } else {
+            tracing::info!("/metrics and /readyz: {whereabouts}");
+        }
+        Ok(server)
     }
 
     /// The address the socket is bound to.
     pub fn address(&self) -> SocketAddr {
         self.address
+    }
+
+    /// The address the `OPS_LISTEN` socket is bound to, when it is set.
+    pub fn ops_address(&self) -> Option<SocketAddr> {
+        self.ops_address
+    }
+
+    /// Where `/metrics` and `/readyz` are served, in words (banner and start-up log).
+    fn ops_whereabouts(&self) -> String {
+        let base = self.base_url();
+        match (self.ops_address, &self.state.config.ops_access) {
+            (Some(ops), _) => {
+                format!("http://{ops}/metrics, /readyz  (OPS_LISTEN; keep it internal)")
+            }
+            (None, OpsAccess::Token(_)) => {
+                format!("{base}/metrics, /readyz  (Authorization: Bearer <OPS_TOKEN>)")
+            }
+            (None, OpsAccess::Open) => format!("{base}/metrics, /readyz  (open: sandbox)"),
+            (None, _) => {
+                "not served (a real gateway: set OPS_LISTEN, internal, or OPS_TOKEN)".to_owned()
+            }
+        }
     }
 
     /// The server's public base URL.
@@ -111,8 +161,8 @@ impl Server {
         &self.state
     }
 
-    /// Serves until `shutdown` completes, then finishes in-flight requests and closes the
-    /// database pool.
+    /// Serves (on both listeners when `OPS_LISTEN` is set) until `shutdown` completes, then
+    /// finishes in-flight requests and closes the database pool.
     pub async fn run(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
@@ -124,10 +174,36 @@ impl Server {
             self.state.reconciler_services(),
             self.state.config.timing.reconcile_interval,
         );
-        let served = axum::serve(self.listener, service)
-            .with_graceful_shutdown(shutdown)
-            .await
-            .context("the server stopped with an error");
+        let stop = CancellationToken::new();
+        let signal = tokio::spawn({
+            let stop = stop.clone();
+            async move {
+                shutdown.await;
+                stop.cancel();
+            }
+        });
+        let public = async {
+            let served = axum::serve(self.listener, service)
+                .with_graceful_shutdown(stop.clone().cancelled_owned())
+                .await
+                .context("the server stopped with an error");
+            stop.cancel();
+            served
+        };
+        let internal = async {
+            let Some((listener, router)) = self.ops else {
+                return Ok(());
+            };
+            let served = axum::serve(listener, router)
+                .with_graceful_shutdown(stop.clone().cancelled_owned())
+                .await
+                .context("the operations listener (OPS_LISTEN) stopped with an error");
+            stop.cancel();
+            served
+        };
+        let (served, ops_served) = tokio::join!(public, internal);
+        signal.abort();
+        let served = served.and(ops_served);
         finish_background_work(&self.state).await;
         reconciler.abort();
         self.state.store.close().await;
@@ -148,6 +224,7 @@ impl Server {
             "  merchant API:   {base}/v1/sessions  (Authorization: Bearer <MERCHANT_SECRET_KEY>)"
         );
         println!("  browser API:    {base}/v1/checkout/<session_id>");
+        println!("  operations:     {}", self.ops_whereabouts());
         println!("  database:       {}", self.state.store.backend_name());
         if config.merchant.secret_key_generated {
             println!(

@@ -70,7 +70,7 @@ fn unauthorized(message: &'static str) -> ApiFailure {
 }
 
 /// The token of a `Bearer` credential (scheme case-insensitive).
-fn bearer_token(value: &str) -> Option<&str> {
+pub(super) fn bearer_token(value: &str) -> Option<&str> {
     let (scheme, token) = value.trim().split_once(' ')?;
     let token = token.trim();
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)

@@ -38,6 +38,8 @@ use axum::http::{HeaderName, Request};
 use tower_http::sensitive_headers::SetSensitiveRequestHeadersLayer;
 use tower_http::trace::TraceLayer;
 
+use crate::config::OpsAccess;
+
 pub use auth::{MerchantAuth, MerchantKey};
 pub use checkout::CheckoutSession;
 pub use client_ip::{ClientIp, client_ip};
@@ -47,8 +49,9 @@ pub use json::{Json, JsonWithDigest, MaybeJson};
 pub use sessions::{CreateSession, create_session};
 pub use state::{AppShared, AppState};
 
-/// Every area's routes, merged (no state applied: compose further, then `with_state`).
-pub fn routes() -> Router<AppState> {
+/// Every area's routes, merged (no state applied: compose further, then `with_state`);
+/// `ops_access` says whether `/readyz` and `/metrics` are among them.
+pub fn routes(ops_access: &OpsAccess) -> Router<AppState> {
     Router::new()
         .merge(sessions::routes())
         .merge(payments::routes())
@@ -59,14 +62,14 @@ pub fn routes() -> Router<AppState> {
         .merge(customer_tokens::routes())
         .merge(customer_cards::routes())
         .merge(customer_subscriptions::routes())
-        .merge(ops::routes())
+        .merge(ops::routes(ops_access))
         .merge(frame::routes())
 }
 
 /// The whole API with fallbacks and layers, ready to serve. Serve it with
 /// `into_make_service_with_connect_info::<SocketAddr>()`: the pay call needs the peer address.
 pub fn app(state: AppState) -> Router {
-    let routed = routes()
+    let routed = routes(&state.config.ops_access)
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);
     protect::apply(routed, &state)
@@ -77,6 +80,18 @@ pub fn app(state: AppState) -> Router {
             HeaderName::from_static("x-client-secret"),
             HeaderName::from_static("x-customer-token"),
         ]))
+        .with_state(state)
+}
+
+/// The internal `OPS_LISTEN` listener's routes ([`ops::internal_routes`]) with the fallbacks,
+/// the HTTP metrics and request spans; the shop-facing protection layers have nothing to do
+/// there.
+pub fn ops_app(state: AppState) -> Router {
+    ops::internal_routes()
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn(crate::metrics::http::track))
+        .layer(trace_layer())
         .with_state(state)
 }
 

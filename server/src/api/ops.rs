@@ -1,44 +1,86 @@
-//! Operations endpoints (no credentials; put them behind the network's own access rules if
-//! the figures are private):
-//! - `GET /healthz`: the process is up and serving (`{"status": "ok"}`);
+//! Operations endpoints:
+//! - `GET /healthz`: the process is up and serving (`{"status": "ok"}`), on every listener
+//!   (load balancers probe it on the public port);
 //! - `GET /readyz`: the database answers a query and the gateway answers HTTP with these
 //!   credentials (a status lookup of the nil id: "no such transaction" proves both); 200 or
-//!   503 with each check named;
+//!   503 with each check named. One answer serves every probe for [`READY_CACHE_FOR`];
 //! - `GET /metrics`: Prometheus text ([`crate::metrics`]);
 //! - `GET /openapi.json`: the OpenAPI 3.1 document of the merchant and browser APIs.
+//!
+//! `/readyz` and `/metrics` cost database queries and a gateway lookup, so where they are
+//! served is configured ([`OpsAccess`]): on `LISTEN` to anyone (the sandbox default) or to
+//! bearers of `OPS_TOKEN` ([`routes`]), or only on the internal `OPS_LISTEN` listener
+//! ([`internal_routes`]), or, with a real gateway and neither key set, nowhere.
 
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use axum::Router;
-use axum::extract::State;
+use axum::extract::{Request, State};
 use axum::http::StatusCode;
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::header::{AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE};
+use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::{Extension, Router};
+use secrecy::{ExposeSecret as _, SecretString};
 use serde::Serialize;
+use sha2::{Digest as _, Sha256};
+use subtle::ConstantTimeEq as _;
+use tokio::sync::Mutex;
 
+use super::auth::bearer_token;
+use super::error::ApiFailure;
 use super::json::Json;
 use super::state::AppState;
+use crate::config::OpsAccess;
 use crate::gateway::GatewayError;
 
 /// The OpenAPI document, as served.
 pub const OPENAPI_JSON: &str = include_str!("../../openapi/openapi.json");
+/// How long one `/readyz` answer is reused: probes within this window cost no more than the
+/// first (one database ping, one gateway lookup), so `/readyz` cannot be used to spend the
+/// merchant's gateway quota or load the database, and a balancer still sees a change within
+/// a few seconds.
+pub const READY_CACHE_FOR: Duration = Duration::from_secs(5);
 /// The transaction id `/readyz` looks up: no gateway has it, so a quick 404 proves reachability.
 const NIL_TRANSACTION: &str = "00000000-0000-0000-0000-000000000000";
 /// Longest time one readiness check may take.
 const CHECK_TIMEOUT: Duration = Duration::from_secs(3);
 
-/// The operations routes.
-pub fn routes() -> Router<AppState> {
+/// The operations routes of the public listener: `/healthz` and `/openapi.json` always,
+/// `/readyz` and `/metrics` as `access` allows.
+pub fn routes(access: &OpsAccess) -> Router<AppState> {
+    let public = Router::new()
+        .route("/healthz", get(healthz))
+        .route("/openapi.json", get(openapi));
+    match access {
+        OpsAccess::Open => public.merge(checks()),
+        OpsAccess::Token(token) => {
+            let token = Arc::new(OpsToken::new(token));
+            public.merge(checks().route_layer(from_fn_with_state(token, require_token)))
+        }
+        OpsAccess::Listener(_) | OpsAccess::Closed => public,
+    }
+}
+
+/// The routes of the internal `OPS_LISTEN` listener: `/healthz`, `/readyz` and `/metrics`,
+/// no token.
+pub fn internal_routes() -> Router<AppState> {
     Router::new()
         .route("/healthz", get(healthz))
+        .merge(checks())
+}
+
+/// `/readyz` (with its own answer cache) and `/metrics`.
+fn checks() -> Router<AppState> {
+    Router::new()
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics))
-        .route("/openapi.json", get(openapi))
+        .layer(Extension(Arc::new(Readiness::default())))
 }
 
 /// `/healthz` and `/readyz` bodies.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Health {
     /// `ok`, `ready` or `unavailable`.
     pub status: &'static str,
@@ -48,7 +90,7 @@ pub struct Health {
 }
 
 /// The readiness checks.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Checks {
     /// `ok`, or why not.
     pub database: String,
@@ -63,8 +105,37 @@ async fn healthz() -> Json<Health> {
     })
 }
 
-async fn readyz(State(state): State<AppState>) -> Response {
-    let (database, gateway) = tokio::join!(check_database(&state), check_gateway(&state));
+/// The last `/readyz` answer and when it was found. The lock is held across a check, so
+/// probes arriving meanwhile wait for it and share its answer.
+#[derive(Default)]
+struct Readiness(Mutex<Option<(Instant, StatusCode, Health)>>);
+
+impl Readiness {
+    /// The answer found less than [`READY_CACHE_FOR`] ago, or a new one.
+    async fn answer(&self, state: &AppState) -> (StatusCode, Health) {
+        let mut last = self.0.lock().await;
+        if let Some((found, status, health)) = last.as_ref()
+            && found.elapsed() < READY_CACHE_FOR
+        {
+            return (*status, health.clone());
+        }
+        let (status, health) = check(state).await;
+        *last = Some((Instant::now(), status, health.clone()));
+        (status, health)
+    }
+}
+
+async fn readyz(
+    State(state): State<AppState>,
+    Extension(readiness): Extension<Arc<Readiness>>,
+) -> Response {
+    let (status, body) = readiness.answer(&state).await;
+    (status, [(CACHE_CONTROL, "no-store")], Json(body)).into_response()
+}
+
+/// Asks the database and the gateway, now.
+async fn check(state: &AppState) -> (StatusCode, Health) {
+    let (database, gateway) = tokio::join!(check_database(state), check_gateway(state));
     let ready = database.is_ok() && gateway.is_ok();
     if let Err(reason) = &database {
         tracing::warn!(%reason, "readiness: database not available");
@@ -84,7 +155,7 @@ async fn readyz(State(state): State<AppState>) -> Response {
     } else {
         StatusCode::SERVICE_UNAVAILABLE
     };
-    (status, [(CACHE_CONTROL, "no-store")], Json(body)).into_response()
+    (status, body)
 }
 
 async fn check_database(state: &AppState) -> Result<(), String> {
@@ -126,6 +197,45 @@ async fn metrics(State(state): State<AppState>) -> Response {
         text,
     )
         .into_response()
+}
+
+/// `OPS_TOKEN`, kept only as its digest: compared in constant time, so neither its content
+/// nor its length leaks through timing.
+struct OpsToken([u8; 32]);
+
+impl OpsToken {
+    fn new(token: &SecretString) -> Self {
+        Self(Sha256::digest(token.expose_secret().as_bytes()).into())
+    }
+
+    fn verify(&self, presented: &str) -> bool {
+        let candidate: [u8; 32] = Sha256::digest(presented.as_bytes()).into();
+        bool::from(self.0.ct_eq(&candidate))
+    }
+}
+
+/// Lets through requests bearing `OPS_TOKEN`; 401 otherwise.
+async fn require_token(
+    State(token): State<Arc<OpsToken>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let presented = request
+        .headers()
+        .get(AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(bearer_token);
+    let message = match presented {
+        Some(presented) if token.verify(presented) => return next.run(request).await,
+        Some(_) => "the operations token is not valid",
+        None => "send the operations token as `Authorization: Bearer <OPS_TOKEN>`",
+    };
+    ApiFailure::Unauthorized {
+        code: "unauthorized",
+        message,
+        challenge: Some("Bearer"),
+    }
+    .into_response()
 }
 
 async fn openapi() -> Response {

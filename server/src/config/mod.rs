@@ -22,6 +22,7 @@
 //! | `RECONCILE_INTERVAL_SECONDS` | 30 | reconciler period |
 //! | `LOG_FORMAT` | `text` | `text` or `json` |
 //! | `MAX_BODY_BYTES`, `PAY_RATE_LIMIT_*`, `CUSTOMER_TOKEN_TTL_SECONDS`, `SUBSCRIPTION_POLL_SECONDS` | see [`OpsSettings`] | protection, tokens, polling |
+//! | `OPS_LISTEN`, `OPS_TOKEN` | sandbox: on `LISTEN`; real gateway: not served | where `/metrics` and `/readyz` are served ([`OpsAccess`]); keep `OPS_LISTEN` internal |
 //!
 //! The file uses the same names in lower case and may hold the plan catalogue
 //! ([`plans`]). Without `GATEWAY_BASE_URL`, what the file and environment leave unset comes from
@@ -41,7 +42,7 @@ use checkout::contract::PlanTerms;
 use secrecy::SecretString;
 
 pub use error::ConfigError;
-pub use ops::OpsSettings;
+pub use ops::{OpsAccess, OpsSettings};
 pub use plans::{PlanCatalogue, first_charge};
 pub use source::KEYS;
 
@@ -82,6 +83,8 @@ pub struct Config {
     pub plans: PlanCatalogue,
     /// Protection limits, customer tokens, subscription poll (`config/ops.rs`).
     pub ops: OpsSettings,
+    /// `OPS_LISTEN`, `OPS_TOKEN`: where `/metrics` and `/readyz` are served (`config/ops.rs`).
+    pub ops_access: OpsAccess,
     /// `COMPONENT_DIR`: the built component served under `/frame/`.
     pub component_dir: PathBuf,
 }
@@ -252,6 +255,7 @@ impl Config {
             },
             plans,
             ops: OpsSettings::resolve(layers)?,
+            ops_access: OpsAccess::resolve(layers, sandbox)?,
             component_dir: get("COMPONENT_DIR")
                 .map(values::path)
                 .transpose()?

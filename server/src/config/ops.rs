@@ -1,4 +1,5 @@
-//! Settings of the protection layers, customer tokens and the subscription poll.
+//! Settings of the protection layers, customer tokens, the subscription poll and where the
+//! operations endpoints are served.
 //!
 //! | key | default | meaning |
 //! |---|---|---|
@@ -7,12 +8,24 @@
 //! | `PAY_RATE_LIMIT_PER_SESSION` | 10 | pay calls per minute on one checkout session |
 //! | `CUSTOMER_TOKEN_TTL_SECONDS` | 900 | lifetime of a customer self-service token |
 //! | `SUBSCRIPTION_POLL_SECONDS` | 3600 | longest wait between two gateway polls of a live subscription |
+//! | `OPS_LISTEN` | unset | a second listener, kept internal, serving `/metrics`, `/readyz` and `/healthz` with no token; `/metrics` and `/readyz` are then not on `LISTEN` (404) |
+//! | `OPS_TOKEN` | unset | without `OPS_LISTEN`: `/metrics` and `/readyz` on `LISTEN` require `Authorization: Bearer <OPS_TOKEN>` (16 characters or more; 401 otherwise) |
+//!
+//! With neither set ([`OpsAccess`]), `/metrics` and `/readyz` stay open on `LISTEN` in the
+//! sandbox (no `GATEWAY_BASE_URL`), and with a real gateway they are not served at all (404):
+//! each call costs database queries and a gateway lookup, so they are never open to anyone
+//! who can reach the shop-facing listener. `/healthz` is on every listener (load balancers
+//! probe it on the public port). Setting both keys is refused: the internal listener takes no
+//! token, so the token would guard nothing.
 
+use std::net::SocketAddr;
 use std::time::Duration;
+
+use secrecy::SecretString;
 
 use super::error::ConfigError;
 use super::source::{Layers, Setting};
-use super::values;
+use super::{MIN_SECRET_CHARS, values};
 
 /// Protection limits, customer tokens and the subscription poll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +89,45 @@ impl OpsSettings {
     }
 }
 
+/// Where `/metrics` and `/readyz` are served (`OPS_LISTEN`, `OPS_TOKEN`).
+#[derive(Debug, Clone)]
+pub enum OpsAccess {
+    /// On `LISTEN`, to anyone: the sandbox default.
+    Open,
+    /// On `LISTEN`, to requests bearing `OPS_TOKEN`.
+    Token(SecretString),
+    /// Only on the internal listener `OPS_LISTEN`.
+    Listener(SocketAddr),
+    /// Nowhere: a real gateway with neither key set.
+    Closed,
+}
+
+impl OpsAccess {
+    /// Reads `OPS_LISTEN` and `OPS_TOKEN` from `layers`; `sandbox` picks the default.
+    pub(super) fn resolve(layers: &Layers, sandbox: bool) -> Result<Self, ConfigError> {
+        match (layers.get("OPS_LISTEN"), layers.get("OPS_TOKEN")) {
+            (Some(_), Some(token)) => Err(ConfigError::Invalid {
+                key: token.label(),
+                reason: "cannot be combined with OPS_LISTEN (the internal listener takes no \
+                         token); set one of them"
+                    .into(),
+            }),
+            (Some(listen), None) => values::socket_addr(listen).map(Self::Listener),
+            (None, Some(token)) => values::secret(token, MIN_SECRET_CHARS).map(Self::Token),
+            (None, None) if sandbox => Ok(Self::Open),
+            (None, None) => Ok(Self::Closed),
+        }
+    }
+
+    /// The internal listener's address, when `OPS_LISTEN` is set.
+    pub fn listener(&self) -> Option<SocketAddr> {
+        match self {
+            Self::Listener(address) => Some(*address),
+            _ => None,
+        }
+    }
+}
+
 /// A whole number within `min..=max`, naming the key otherwise.
 fn whole_number(setting: &Setting, min: u64, max: u64) -> Result<u64, ConfigError> {
     setting
@@ -97,6 +149,8 @@ fn narrow(value: u64) -> u32 {
 
 #[cfg(test)]
 mod tests {
+    use secrecy::ExposeSecret as _;
+
     use super::*;
     use crate::config::Config;
     use crate::config::tests::emulator;
@@ -126,8 +180,37 @@ mod tests {
     }
 
     #[test]
+    fn operations_endpoints_default_to_open_only_in_the_sandbox() {
+        let live = [
+            ("GATEWAY_BASE_URL", "https://gateway.example"),
+            ("GATEWAY_API_KEY", "k"),
+            ("GATEWAY_X_API_KEY", "x"),
+            ("GATEWAY_MERCHANT_ID", "m"),
+            ("MERCHANT_SECRET_KEY", "sk_live_0123456789abcdef"),
+        ];
+        let access = |pairs: &[(&str, &str)]| {
+            Config::from_pairs(pairs, &emulator())
+                .expect("valid")
+                .ops_access
+        };
+        assert!(matches!(access(&[]), OpsAccess::Open));
+        assert!(matches!(access(&live), OpsAccess::Closed));
+        let with_token = [&live[..], &[("OPS_TOKEN", "ops_0123456789abcdef")]].concat();
+        let OpsAccess::Token(token) = access(&with_token) else {
+            panic!("OPS_TOKEN guards the public listener");
+        };
+        assert_eq!(token.expose_secret(), "ops_0123456789abcdef");
+        let config = Config::from_pairs(&with_token, &emulator()).expect("valid");
+        assert!(!format!("{config:?}").contains("ops_0123456789abcdef"));
+        let internal = access(&[("OPS_LISTEN", "127.0.0.1:9100")]);
+        assert_eq!(internal.listener(), Some(([127, 0, 0, 1], 9100).into()));
+    }
+
+    #[test]
     fn bad_values_name_their_key() {
         for (key, value) in [
+            ("OPS_LISTEN", "localhost"),
+            ("OPS_TOKEN", "short"),
             ("MAX_BODY_BYTES", "10"),
             ("PAY_RATE_LIMIT_PER_IP", "0"),
             ("PAY_RATE_LIMIT_PER_SESSION", "many"),
@@ -142,5 +225,14 @@ mod tests {
                 "{key}: {err}"
             );
         }
+        let both = [
+            ("OPS_LISTEN", "127.0.0.1:9100"),
+            ("OPS_TOKEN", "ops_0123456789abcdef"),
+        ];
+        let err = Config::from_pairs(&both, &emulator())
+            .expect_err("both refused")
+            .to_string();
+        assert!(err.starts_with("OPS_TOKEN (environment)"), "{err}");
+        assert!(!err.contains("ops_0123456789abcdef"), "{err}");
     }
 }

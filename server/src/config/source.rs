@@ -38,6 +38,8 @@ pub const KEYS: &[&str] = &[
     "PAY_RATE_LIMIT_PER_SESSION",
     "CUSTOMER_TOKEN_TTL_SECONDS",
     "SUBSCRIPTION_POLL_SECONDS",
+    "OPS_LISTEN",
+    "OPS_TOKEN",
 ];
 
 /// The file key holding the plan catalogue.

@@ -94,6 +94,8 @@ pub enum Backend {
 pub struct Harness {
     /// `http://127.0.0.1:<port>`.
     pub base: String,
+    /// The internal operations listener's `http://127.0.0.1:<port>`, when `OPS_LISTEN` is set.
+    pub ops: Option<String>,
     /// The server's state (store access for assertions).
     pub state: AppState,
     /// The mounted emulator's state (ledger, faults, webhook log).
@@ -205,6 +207,9 @@ impl Harness {
         .expect("server builds");
         let demo_task = compose::serve_demo(demo_listener, demo_site);
         let base = server.base_url().to_owned();
+        let ops = server
+            .ops_address()
+            .map(|address| format!("http://{address}"));
         let state = server.state().clone();
         let sandbox = emulator.unwrap_or_else(|| {
             checkout_sandbox::SandboxState::new(checkout_sandbox::SandboxConfig::default())
@@ -215,6 +220,7 @@ impl Harness {
         }));
         Self {
             base,
+            ops,
             state,
             sandbox,
             shop,

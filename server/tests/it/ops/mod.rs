@@ -1,9 +1,12 @@
 //! Operating the server: health and readiness, metrics, the OpenAPI document, graceful
-//! shutdown.
+//! shutdown, and where `/metrics` and `/readyz` are served (`OPS_LISTEN`, `OPS_TOKEN`).
 
 mod health;
+mod listener;
 mod metrics;
 mod openapi;
+mod ready_cache;
 mod ready_gateway;
 mod shutdown;
 pub mod support;
+mod token;
