@@ -1,10 +1,12 @@
 //! The card-testing defence: pay calls are rate limited per checkout session and per client
 //! IP (429 with `Retry-After`, the API's error shape), before anything reaches the gateway.
+//! Another spelling of a session id (percent-escapes) is the same session, and the addresses
+//! of one IPv6 /64 are one client.
 
 use reqwest::header::RETRY_AFTER;
 use serde_json::json;
 
-use crate::api::support::{Harness, Reply, cards, pay_body};
+use crate::api::support::{Harness, Reply, TestSession, cards, pay_body};
 use crate::ops::support::ops_suite;
 
 const CONFIG: &[(&str, &str)] = &[
@@ -12,7 +14,11 @@ const CONFIG: &[(&str, &str)] = &[
     ("PAY_RATE_LIMIT_PER_IP", "4"),
 ];
 
-ops_suite!(pay_is_limited_per_session, pay_is_limited_per_client_ip);
+ops_suite!(
+    pay_is_limited_per_session,
+    pay_is_limited_per_client_ip,
+    encoded_spellings_share_the_session_limit
+);
 
 fn assert_limited(reply: &Reply) -> u64 {
     reply.assert_error(429, "rate_limited", None);
@@ -69,4 +75,80 @@ async fn pay_is_limited_per_client_ip(h: &Harness) {
     let fifth = h.session(1000, json!({})).await;
     assert_limited(&h.pay(&fifth, &pay_body(cards::VISA_OK, "123"), None).await);
     assert_eq!(h.gateway_charges(&fifth.reference), 0);
+}
+
+/// `session` addressed by another spelling of its id.
+fn spelled(session: &TestSession, id: String) -> TestSession {
+    TestSession {
+        id,
+        secret: session.secret.clone(),
+        reference: session.reference.clone(),
+    }
+}
+
+async fn encoded_spellings_share_the_session_limit(h: &Harness) {
+    let session = h.session(1000, json!({})).await;
+    let bad_card = pay_body("4242424242424241", "123");
+    let (first, rest) = session.id.split_at(1);
+    let lower = spelled(&session, format!("%{:02x}{rest}", first.as_bytes()[0]));
+    let upper: String = session.id.bytes().map(|b| format!("%{b:02X}")).collect();
+    let upper = spelled(&session, upper);
+    assert_eq!(h.pay(&session, &bad_card, None).await.status, 400);
+    let reply = h.pay(&lower, &bad_card, None).await;
+    assert_eq!(
+        reply.status, 400,
+        "the handler takes {} for the same session: {}",
+        lower.id, reply.text
+    );
+    assert_limited(&h.pay(&upper, &pay_body(cards::VISA_OK, "123"), None).await);
+    assert_eq!(h.gateway_charges(&session.reference), 0);
+}
+
+/// Behind a trusted proxy, clients are told apart by `X-Forwarded-For`.
+mod behind_a_proxy {
+    use serde_json::json;
+
+    use super::assert_limited;
+    use crate::api::support::{Harness, Reply, cards, pay_body};
+    use crate::ops::support::ops_suite;
+
+    const CONFIG: &[(&str, &str)] = &[
+        ("PAY_RATE_LIMIT_PER_SESSION", "2"),
+        ("PAY_RATE_LIMIT_PER_IP", "4"),
+        ("TRUSTED_PROXIES", "127.0.0.1"),
+    ];
+
+    ops_suite!(an_ipv6_64_is_one_client);
+
+    /// A pay call on a fresh session from `client`.
+    async fn pay_from(h: &Harness, client: &str, card: &str) -> Reply {
+        let session = h.session(1000, json!({})).await;
+        Reply::read(
+            h.checkout(reqwest::Method::POST, &session, "/pay")
+                .header("X-Forwarded-For", client)
+                .json(&pay_body(card, "123"))
+                .send()
+                .await
+                .expect("sent"),
+        )
+        .await
+    }
+
+    async fn an_ipv6_64_is_one_client(h: &Harness) {
+        let bad_card = "4242424242424241";
+        for client in [
+            "2001:db8:1:2::a",
+            "2001:db8:1:2::b",
+            "2001:db8:1:2:ffff:ffff:ffff:ffff",
+            "2001:db8:1:2:1234::1",
+        ] {
+            let reply = pay_from(h, client, bad_card).await;
+            assert_eq!(reply.status, 400, "{client}: {}", reply.text);
+        }
+        assert_limited(&pay_from(h, "2001:db8:1:2::c", cards::VISA_OK).await);
+        let reply = pay_from(h, "2001:db8:1:3::a", bad_card).await;
+        assert_eq!(reply.status, 400, "another /64: {}", reply.text);
+        let reply = pay_from(h, "198.51.100.7", bad_card).await;
+        assert_eq!(reply.status, 400, "an IPv4 client: {}", reply.text);
+    }
 }
