@@ -213,16 +213,28 @@ async fn the_form_is_refused_to_anything_but_a_frame() {
     for dest in ["document", "empty", "frame", "object"] {
         let answer = post_frame_for(&h, "null", dest, &form(SHOP)).await;
         assert_eq!(answer.status(), 403, "Sec-Fetch-Dest: {dest}");
-        let csp = answer.headers()[CONTENT_SECURITY_POLICY].to_str().expect("ascii").to_owned();
+        let csp = answer.headers()[CONTENT_SECURITY_POLICY]
+            .to_str()
+            .expect("ascii")
+            .to_owned();
         assert!(csp.starts_with("default-src 'none'"), "{csp}");
         let text = answer.text().await.expect("text");
-        assert!(!text.contains("cc-number") && !text.contains("<form"), "{text}");
+        assert!(
+            !text.contains("cc-number") && !text.contains("<form"),
+            "{text}"
+        );
         assert!(text.contains("inside the shop's checkout page"), "{text}");
     }
     // The same fields posted into a frame get the form.
     let framed = post_frame_for(&h, "null", "iframe", &form(SHOP)).await;
     assert_eq!(framed.status(), 200);
-    assert!(framed.text().await.expect("html").contains("checkout-config"));
+    assert!(
+        framed
+            .text()
+            .await
+            .expect("html")
+            .contains("checkout-config")
+    );
     h.finish().await;
 }
 
