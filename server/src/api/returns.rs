@@ -6,28 +6,39 @@
 //! then redirected (303) to the shop's configured `SUCCESS_URL` or `DECLINE_URL` with
 //! `checkout=paid|declined|processing`, `session_id` and `payment_id`. The target is never
 //! taken from the request, so there is no open redirect.
+//!
+//! The page needs no credential, so what a visit may cost is bounded: a lookup only within
+//! the [`LookupBudget`] (per payment and in all), and a hinted id that could not be looked up
+//! is kept only as a hint, never as the payment's id (`payments::settle`).
 
-use axum::Router;
+use std::sync::Arc;
+
 use axum::extract::{Path, RawQuery, State};
 use axum::http::header::{CACHE_CONTROL, LOCATION, REFERRER_POLICY};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::{Extension, Router};
 use checkout::contract::PaymentState;
 use reqwest::Url;
 
 use super::error::ApiFailure;
+use super::protect::lookup_budget::LookupBudget;
 use super::state::AppState;
 use crate::payments::urls::RETURN_ROUTE;
-use crate::payments::{Landing, StatusVerdict};
+use crate::payments::{Hint, HintFrom, Landing, StatusVerdict};
+use crate::store::model::Payment;
 
 /// The return routes.
 pub fn routes() -> Router<AppState> {
-    Router::new().route(RETURN_ROUTE, get(land))
+    Router::new()
+        .route(RETURN_ROUTE, get(land))
+        .layer(Extension(Arc::new(LookupBudget::default())))
 }
 
 async fn land(
     State(state): State<AppState>,
+    Extension(budget): Extension<Arc<LookupBudget>>,
     Path((payment_id, outcome)): Path<(String, String)>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiFailure> {
@@ -39,18 +50,18 @@ async fn land(
         .get_payment(&payment_id)
         .await?
         .ok_or(ApiFailure::NotFound("payment"))?;
-    let hint = query.as_deref().and_then(transaction_hint);
-    let payment = match state.payments.settle(&payment.id, hint.as_deref()).await {
-        Ok(settlement) => {
-            if let StatusVerdict::Mismatch(reason) = settlement.verdict {
-                tracing::warn!(payment_id = %payment.id, reason, "return visit names a transaction that does not match");
-            }
-            settlement.payment
-        }
-        Err(error) => {
-            tracing::error!(payment_id = %payment.id, %error, "could not settle on the return visit");
-            payment
-        }
+    let named = query.as_deref().and_then(transaction_hint);
+    let hint = named.as_deref().map(|id| Hint {
+        id,
+        from: HintFrom::ReturnVisit,
+    });
+    let payment = if payment.outcome_is_final() {
+        payment
+    } else if !budget.take(&payment.id) {
+        tracing::warn!(payment_id = %payment.id, "return visits over their lookup budget; landing on the stored state");
+        payment
+    } else {
+        settle(&state, payment, hint).await
     };
     let landing = match payment.state {
         state if state.is_paid() || state == PaymentState::Voided => Landing::Paid,
@@ -72,6 +83,22 @@ async fn land(
         ],
     )
         .into_response())
+}
+
+/// `payment` after a settle attempt with `hint` (as it was, if the attempt failed).
+async fn settle(state: &AppState, payment: Payment, hint: Option<Hint<'_>>) -> Payment {
+    match state.payments.settle(&payment.id, hint).await {
+        Ok(settlement) => {
+            if let StatusVerdict::Mismatch(reason) = settlement.verdict {
+                tracing::warn!(payment_id = %payment.id, reason, "return visit names a transaction that does not match");
+            }
+            settlement.payment
+        }
+        Err(error) => {
+            tracing::error!(payment_id = %payment.id, %error, "could not settle on the return visit");
+            payment
+        }
+    }
 }
 
 /// The `transaction_id` query parameter, if any.

@@ -11,6 +11,7 @@
 //! take-over of [`PaymentService::claim_session`].
 
 use checkout::contract::PaymentState;
+use checkout::wire::ReturnUrl;
 use time::OffsetDateTime;
 
 use super::pay::unknown_saved_card;
@@ -46,6 +47,15 @@ impl PaymentService {
         Ok(self.store().create_pending_payment(new).await?)
     }
 
+    /// The `return_url` of `payment`, just recorded (the only time its webhook path secret
+    /// is known).
+    pub(crate) fn return_url(&self, payment: &Payment) -> Result<ReturnUrl, PaymentError> {
+        self.settings()
+            .urls
+            .return_url(payment)
+            .ok_or(PaymentError::Store(StoreError::Corrupt("webhook_token")))
+    }
+
     /// The record of a payment of `session` about to be sent to the gateway.
     pub(crate) fn new_payment(
         &self,
@@ -65,6 +75,7 @@ impl PaymentService {
             merchant_txn_ref: session.reference.clone(),
             card,
             saved_card_id,
+            save_card: false,
             next_check_at: later(timing.payment_first_check),
             review_deadline: later(timing.payment_review_after),
         }

@@ -35,7 +35,7 @@ use time::OffsetDateTime;
 
 pub use error::PaymentError;
 pub use request::Shopper;
-pub use settle::{Settlement, StatusVerdict};
+pub use settle::{Hint, HintFrom, Settlement, StatusVerdict};
 pub use urls::{Landing, PublicUrls};
 
 use crate::config::{PlanCatalogue, Timing};

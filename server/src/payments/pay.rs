@@ -16,7 +16,7 @@ use super::outcome::{Attempt, is_unknown};
 use super::request::{Shopper, billing_address, browser_info, time_zone};
 use super::{PaymentError, PaymentService, now, payment_result};
 use crate::store::model::{
-    CardSummary, Payment, PaymentChanges, PaymentKind, SavedCardRecord, Session,
+    CardSummary, NewPayment, Payment, PaymentChanges, PaymentKind, SavedCardRecord, Session,
 };
 use checkout::wire::{Address, PaymentMethod, PaymentRequest, RequestAmount};
 
@@ -97,8 +97,10 @@ impl PaymentService {
             (None, Method::Card(card)) => {
                 let browser = browser_info(&request.browser_info, &shopper.accept)?;
                 let kind = PaymentKind::three_ds_for(session.capture_mode);
-                let new =
-                    self.new_payment(session, kind, session.amount, Some(card.summary()), None);
+                let new = NewPayment {
+                    save_card: request.save_card,
+                    ..self.new_payment(session, kind, session.amount, Some(card.summary()), None)
+                };
                 let payment = self.claim_and_open(new).await?;
                 self.pay_three_ds(
                     session,
@@ -269,7 +271,7 @@ impl PaymentService {
             billing_address: billing,
             merchant_txn_ref: session.reference.clone(),
             customer_ip: shopper.ip.to_string(),
-            return_url: Some(self.settings().urls.return_url(&payment)),
+            return_url: Some(self.return_url(&payment)?),
             shipping_address: None,
             browser_info: Some(browser),
             time_zone,

@@ -4,9 +4,14 @@
 //! transaction type match the payment's own record.
 //!
 //! A hint is looked up before it is written down, so a forged id cannot re-point a payment;
-//! an id the store already gave another payment is refused.
+//! an id the store already gave another payment is refused. A hint whose lookup failed (the
+//! gateway down or slow) is kept apart from the payment's id ([`Payment::transaction_hint`]):
+//! the reconciler looks it up later, a lookup that disowns it drops it, and any other id named
+//! later (the real webhook's) is still looked up and settles the payment. So an outsider who
+//! names a bogus id on the return page while the gateway is slow delays nothing.
 
 use checkout::contract::{DeclineCode, PaymentState};
+use secrecy::SecretString;
 
 use super::outcome::{approved_state, changes_from, decline_code};
 use super::{PaymentError, PaymentService, now};
@@ -24,6 +29,36 @@ pub enum GatewayState {
     Declined(DeclineCode),
     /// No final answer yet (3DS not completed).
     Pending,
+}
+
+/// Who named a transaction id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HintFrom {
+    /// A webhook on the payment's secret path: kept over an earlier return visit's hint.
+    Webhook,
+    /// A return visit (`transaction_id` in the query): anyone may send one, so it is kept
+    /// only where no hint is.
+    ReturnVisit,
+}
+
+/// A transaction id named for a payment, not yet confirmed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hint<'a> {
+    /// The id named.
+    pub id: &'a str,
+    /// Who named it.
+    pub from: HintFrom,
+}
+
+/// Where the id a settle attempt looks up came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Candidate {
+    /// The payment's own, confirmed id.
+    Confirmed,
+    /// A hint given to this call.
+    Named(HintFrom),
+    /// The hint kept from an earlier attempt whose lookup failed.
+    Kept,
 }
 
 /// What a settle attempt found.
@@ -58,30 +93,43 @@ pub struct Settlement {
     pub payment: Payment,
     /// What the attempt found.
     pub verdict: StatusVerdict,
+    /// The card token the confirmed status lookup carried, if any.
+    pub card_token: Option<SecretString>,
 }
 
 impl PaymentService {
-    /// Confirms the payment's outcome through the status endpoint, using its known gateway id
-    /// or else `hint`, and records it if it matches. Safe to call any number of times, from
-    /// any number of places at once: the store's compare-and-set applies a step once.
+    /// Confirms the payment's outcome through the status endpoint, using its known gateway id,
+    /// or else `hint`, or else the hint kept from an earlier attempt, and records it if it
+    /// matches. Safe to call any number of times, from any number of places at once: the
+    /// store's compare-and-set applies a step once.
     pub async fn settle(
         &self,
         payment_id: &str,
-        hint: Option<&str>,
+        hint: Option<Hint<'_>>,
     ) -> Result<Settlement, PaymentError> {
         let payment = self
             .store()
             .get_payment(payment_id)
             .await?
             .ok_or(PaymentError::NotFound("payment"))?;
-        let settled = |payment, verdict| Ok(Settlement { payment, verdict });
-        if payment.state.is_settled() && payment.state != PaymentState::NeedsReview {
+        let settled = |payment, verdict| {
+            Ok(Settlement {
+                payment,
+                verdict,
+                card_token: None,
+            })
+        };
+        if payment.outcome_is_final() {
             return settled(payment, StatusVerdict::AlreadySettled);
         }
-        let candidate = match (&payment.gateway_transaction_id, hint) {
-            (Some(known), _) => known.clone(),
-            (None, Some(hint)) if is_transaction_id(hint) => hint.to_owned(),
-            _ => return settled(payment, StatusVerdict::NoTransactionId),
+        let named = hint.filter(|hint| is_transaction_id(hint.id));
+        let (candidate, source) = match (&payment.gateway_transaction_id, named) {
+            (Some(known), _) => (known.clone(), Candidate::Confirmed),
+            (None, Some(hint)) => (hint.id.to_owned(), Candidate::Named(hint.from)),
+            (None, None) => match &payment.transaction_hint {
+                Some(kept) => (kept.clone(), Candidate::Kept),
+                None => return settled(payment, StatusVerdict::NoTransactionId),
+            },
         };
         let started = now();
         let lookup = self.gateway().transaction_status(&candidate).await;
@@ -94,10 +142,14 @@ impl PaymentService {
                     payment_id,
                     "the gateway does not know the transaction named for this payment"
                 );
+                let payment = self.disown(payment, &candidate, source).await;
                 return settled(payment, StatusVerdict::UnknownTransaction);
             }
             Err(error) => {
-                let payment = self.keep_hint_for_later(payment, &candidate).await;
+                let payment = match source {
+                    Candidate::Named(from) => self.keep_hint(payment, &candidate, from).await,
+                    Candidate::Confirmed | Candidate::Kept => payment,
+                };
                 return settled(payment, StatusVerdict::LookupFailed(error.to_string()));
             }
         };
@@ -107,8 +159,14 @@ impl PaymentService {
                 reason,
                 "status lookup does not match the payment; nothing recorded"
             );
+            let payment = self.disown(payment, &candidate, source).await;
             return settled(payment, StatusVerdict::Mismatch(reason));
         }
+        let card_token = response
+            .transaction_details
+            .as_ref()
+            .and_then(|details| details.token())
+            .map(|token| SecretString::from(token.to_owned()));
         // The lookup proved the id belongs to this payment: note it durably before recording
         // the outcome, so a crash between the two leaves a payment the reconciler settles by id
         // (the webhook that brought the hint was already answered and will not come again).
@@ -117,6 +175,7 @@ impl PaymentService {
                 payment_id,
                 "the named transaction belongs to another payment"
             );
+            let payment = self.disown(payment, &candidate, source).await;
             return settled(payment, StatusVerdict::HintRejected);
         };
         let state = gateway_state(&response, payment.kind);
@@ -140,7 +199,11 @@ impl PaymentService {
         match stepped {
             Ok(after) => {
                 let moved = after.state != payment.state;
-                settled(after, StatusVerdict::Confirmed { state, moved })
+                Ok(Settlement {
+                    payment: after,
+                    verdict: StatusVerdict::Confirmed { state, moved },
+                    card_token,
+                })
             }
             Err(PaymentError::Store(StoreError::Conflict(_))) => {
                 tracing::warn!(
@@ -153,29 +216,53 @@ impl PaymentService {
         }
     }
 
-    /// The lookup of a hinted id failed (gateway unreachable): note the hint anyway, so the
-    /// reconciler can confirm it later instead of the payment waiting for review for want of
-    /// an id (a lost webhook, a return visit during an outage). The hint is still only a
-    /// hint: nothing is recorded as an outcome until the status endpoint confirms it, and a
-    /// known id is never replaced.
-    async fn keep_hint_for_later(&self, payment: Payment, candidate: &str) -> Payment {
-        if payment.gateway_transaction_id.is_some() {
+    /// The lookup of a named id failed (gateway unreachable or slow): keep the hint apart
+    /// from the payment's id, so the reconciler can confirm it later instead of the payment
+    /// waiting for review for want of an id (a lost webhook, a return visit during an
+    /// outage). A webhook's hint replaces a kept one; a return visit's only fills an empty
+    /// place. Nothing is recorded as an outcome, or as the payment's id, until a lookup
+    /// confirms it.
+    async fn keep_hint(&self, payment: Payment, candidate: &str, from: HintFrom) -> Payment {
+        let replace = from == HintFrom::Webhook;
+        match self
+            .store()
+            .keep_transaction_hint(&payment.id, candidate, replace)
+            .await
+        {
+            Ok(true) => self.reread(payment).await,
+            Ok(false) => payment,
+            Err(error) => {
+                tracing::warn!(payment_id = %payment.id, %error, "could not keep a transaction hint");
+                payment
+            }
+        }
+    }
+
+    /// A lookup disowned `candidate` (unknown, another payment's, or not matching): a kept
+    /// hint of that id is dropped, so it is not looked up again.
+    async fn disown(&self, payment: Payment, candidate: &str, source: Candidate) -> Payment {
+        if source != Candidate::Kept {
             return payment;
         }
         match self
             .store()
-            .note_gateway_transaction(&payment.id, candidate)
+            .drop_transaction_hint(&payment.id, candidate)
             .await
         {
-            Ok(true) => match self.store().get_payment(&payment.id).await {
-                Ok(Some(updated)) => updated,
-                _ => payment,
-            },
+            Ok(true) => self.reread(payment).await,
             Ok(false) => payment,
             Err(error) => {
-                tracing::warn!(payment_id = %payment.id, %error, "could not note a transaction hint");
+                tracing::warn!(payment_id = %payment.id, %error, "could not drop a transaction hint");
                 payment
             }
+        }
+    }
+
+    /// `payment` as the store has it now (or as it was, if it cannot be read).
+    async fn reread(&self, payment: Payment) -> Payment {
+        match self.store().get_payment(&payment.id).await {
+            Ok(Some(updated)) => updated,
+            _ => payment,
         }
     }
 

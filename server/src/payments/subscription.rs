@@ -55,7 +55,7 @@ impl PaymentService {
             billing_address: billing,
             merchant_txn_ref: session.reference.clone(),
             customer_ip: shopper.ip.to_string(),
-            return_url: Some(self.settings().urls.return_url(&payment)),
+            return_url: Some(self.return_url(&payment)?),
             shipping_address: None,
             time_zone: time_zone.to_owned(),
             payment_method: PaymentMethod::scheme(true),

@@ -56,19 +56,18 @@ impl PublicUrls {
         }
     }
 
-    /// The `return_url` object for `payment`.
-    pub fn return_url(&self, payment: &Payment) -> ReturnUrl {
+    /// The `return_url` object for `payment` as the store has just recorded it: the only
+    /// time its webhook path secret is known (the store keeps its hash). `None` for a payment
+    /// read back later.
+    pub fn return_url(&self, payment: &Payment) -> Option<ReturnUrl> {
         use secrecy::ExposeSecret as _;
         let id = &payment.id;
-        ReturnUrl {
-            webhook_url: format!(
-                "{}/hooks/gateway/{id}/{}",
-                self.base,
-                payment.webhook_token.expose_secret()
-            ),
+        let token = payment.webhook_token.as_ref()?;
+        Some(ReturnUrl {
+            webhook_url: format!("{}/hooks/gateway/{id}/{}", self.base, token.expose_secret()),
             success_url: format!("{}/checkout/return/{id}/success", self.base),
             decline_url: format!("{}/checkout/return/{id}/decline", self.base),
-        }
+        })
     }
 
     /// The shop page to send the customer to: `SUCCESS_URL` unless declined, with

@@ -2,13 +2,15 @@
 //! repeated delivery is recognised and changes nothing), then judged by settling the payment
 //! through the status endpoint and comparing what the notification claimed with what the
 //! gateway says. A claim the gateway contradicts ("paid" for an unpaid payment) is logged as
-//! a warning and changes nothing. A confirmed approval that stored the card saves its token
-//! for the customer (the 3DS flow returns the token only here).
+//! a warning and changes nothing. A confirmed approval of a payment whose shopper asked to save
+//! the card saves its token for the customer: the status lookup's token where the gateway puts
+//! one there, else the notification's (the 3DS flow returns the token only there), taken only
+//! after the lookup confirmed the very transaction the notification names.
 
 use checkout::contract::PaymentState;
 use secrecy::SecretString;
 
-use super::settle::{StatusVerdict, is_transaction_id};
+use super::settle::{Hint, HintFrom, StatusVerdict, is_transaction_id};
 use super::{PaymentError, PaymentService, now};
 use crate::store::model::{
     NewSavedCard, NewWebhookEvent, Payment, PaymentKind, WebhookEvent, WebhookReceipt,
@@ -101,9 +103,11 @@ impl PaymentService {
         event: &WebhookEvent,
         claim: WebhookClaim,
     ) -> Result<WebhookVerdict, PaymentError> {
-        let settlement = self
-            .settle(&event.payment_id, claim.transaction_id.as_deref())
-            .await?;
+        let hint = claim.transaction_id.as_deref().map(|id| Hint {
+            id,
+            from: HintFrom::Webhook,
+        });
+        let settlement = self.settle(&event.payment_id, hint).await?;
         let payment = &settlement.payment;
         let verdict = match &settlement.verdict {
             StatusVerdict::Mismatch(_) => WebhookVerdict::Mismatch,
@@ -138,8 +142,15 @@ impl PaymentService {
             }
         }
         self.store().set_webhook_verdict(event.id, verdict).await?;
-        if verdict == WebhookVerdict::Confirmed && payment.state.is_paid() {
-            self.save_card(payment, claim.token).await?;
+        let confirmed_transaction = claim.transaction_id.is_some()
+            && claim.transaction_id == payment.gateway_transaction_id;
+        if verdict == WebhookVerdict::Confirmed
+            && confirmed_transaction
+            && payment.state.is_paid()
+            && payment.save_card
+        {
+            let token = settlement.card_token.clone().or(claim.token);
+            self.save_card(payment, token).await?;
         }
         Ok(verdict)
     }

@@ -89,13 +89,21 @@ impl Reconciler {
             }
             return Ok(Next::Done);
         }
-        if payment.gateway_transaction_id.is_none() {
+        if payment.gateway_transaction_id.is_none() && payment.transaction_hint.is_none() {
             return self.without_id(payment, now, report).await;
         }
         let past_deadline = now >= payment.review_deadline;
         let settlement = self.state.payments.settle(&payment.id, None).await?;
         let after = settlement.payment;
         match settlement.verdict {
+            // A kept hint the lookup disowned (dropped now): the id is still unknown.
+            StatusVerdict::UnknownTransaction
+            | StatusVerdict::Mismatch(_)
+            | StatusVerdict::HintRejected
+                if after.gateway_transaction_id.is_none() =>
+            {
+                self.without_id(after, now, report).await
+            }
             StatusVerdict::AlreadySettled => Ok(Next::Done),
             StatusVerdict::Confirmed {
                 state: GatewayState::Approved(_) | GatewayState::Declined(_),

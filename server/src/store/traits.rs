@@ -92,15 +92,23 @@ pub trait PaymentStore: Send + Sync {
         attempt: NewAttempt,
     ) -> StoreResult<Advance>;
     /// Records the gateway transaction id of an unsettled (`created`, `pending` or
-    /// `needs_review`) payment whose id was not yet known: a hint from a return redirect or
-    /// webhook, to be confirmed by status lookup. It also makes the payment due for the
-    /// reconciler at once. Returns whether it was recorded; a known id is never replaced, and
-    /// an id already recorded on another payment is a `Conflict`.
+    /// `needs_review`) payment whose id was not yet known, once a status lookup confirmed it
+    /// (a kept hint is dropped then). It also makes the payment due for the reconciler at
+    /// once. Returns whether it was recorded; a known id is never replaced, and an id already
+    /// recorded on another payment is a `Conflict`.
     async fn note_gateway_transaction(
         &self,
         id: &str,
         gateway_transaction_id: &str,
     ) -> StoreResult<bool>;
+    /// Keeps `hint`, a transaction id named for an unsettled payment whose id is not known
+    /// and that no status lookup could confirm yet, apart from its gateway id, and makes the
+    /// payment due for the reconciler at once. With `replace` it takes the place of a hint
+    /// already kept; without, it is kept only where none is. Returns whether it was kept.
+    async fn keep_transaction_hint(&self, id: &str, hint: &str, replace: bool)
+    -> StoreResult<bool>;
+    /// Drops the kept hint of the payment if it is still `hint`. Returns whether it was.
+    async fn drop_transaction_hint(&self, id: &str, hint: &str) -> StoreResult<bool>;
     /// Payments, newest first.
     async fn list_payments(&self, query: PaymentQuery) -> StoreResult<Page<Payment>>;
     /// How many payments are in each state (states with none are left out).

@@ -61,6 +61,15 @@ impl AcsSessions {
         self.lock().get(token).cloned()
     }
 
+    /// The addresses the payment of `transaction_id` named when its 3DS started (what the
+    /// merchant's server told the gateway, the webhook's path secret included).
+    pub fn return_url_of(&self, transaction_id: Uuid) -> Option<ReturnUrl> {
+        self.lock()
+            .values()
+            .find(|session| session.transaction_id == transaction_id)
+            .map(|session| session.return_url.clone())
+    }
+
     /// Marks the session decided and returns it, exactly once per token.
     pub fn begin_decision(&self, token: &str) -> Result<AcsSession, DecisionRefused> {
         let mut sessions = self.lock();

@@ -8,6 +8,9 @@
 //! 6. [`rate_limit`]: pay calls per IP and per session (429 with `Retry-After`);
 //! 7. the body limit while reading (`DefaultBodyLimit`, for bodies without `Content-Length`).
 //!
+//! [`lookup_budget`] is not a layer: the 3-D Secure return page takes from it before it makes
+//! a gateway lookup.
+//!
 //! Every refusal uses the API's error shape. Sensitive headers are marked and requests
 //! traced outside all of these (`api::app`).
 
@@ -15,6 +18,7 @@ pub mod body;
 pub mod cors;
 pub mod csrf;
 pub mod headers;
+pub mod lookup_budget;
 pub mod rate_limit;
 
 use std::sync::Arc;

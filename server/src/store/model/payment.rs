@@ -2,12 +2,12 @@
 //! state step may carry.
 
 use checkout::contract::{DeclineCode, PaymentState};
-use secrecy::{ExposeSecret as _, SecretString};
-use subtle::ConstantTimeEq as _;
+use secrecy::SecretString;
 use time::OffsetDateTime;
 
 use super::card::CardSummary;
 use super::session::CaptureMode;
+use crate::store::secret::SecretHash;
 
 /// Which gateway call a payment uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -86,6 +86,8 @@ pub struct NewPayment {
     pub card: Option<CardSummary>,
     /// The saved card used, for a token payment.
     pub saved_card_id: Option<String>,
+    /// The shopper asked to save the card (its token is kept only then).
+    pub save_card: bool,
     /// When the reconciler should first look at it if it is still unsettled.
     pub next_check_at: OffsetDateTime,
     /// After this, an outcome that was never learned makes it `needs_review`.
@@ -111,8 +113,11 @@ pub struct Payment {
     pub currency: String,
     /// Sent as `merchant_txn_ref`.
     pub merchant_txn_ref: String,
-    /// `transaction_details.id`, once learned.
+    /// `transaction_details.id`, once a status lookup confirmed it is this payment's.
     pub gateway_transaction_id: Option<String>,
+    /// A transaction id a return visit or webhook named while no lookup could confirm it:
+    /// only ever looked up, never taken as the payment's id before a lookup matches it.
+    pub transaction_hint: Option<String>,
     /// `transaction_details.ref`, once learned.
     pub gateway_ref: Option<i64>,
     /// `payment_details.response_code` of the outcome.
@@ -131,8 +136,13 @@ pub struct Payment {
     pub attempts: u32,
     /// The subscription its charge started.
     pub subscription_id: Option<String>,
-    /// Path secret of its webhook URL; compare with [`Payment::verify_webhook_token`].
-    pub webhook_token: SecretString,
+    /// The SHA-256 of its webhook URL's path secret; see [`Payment::verify_webhook_token`].
+    pub webhook_token_hash: SecretHash,
+    /// The path secret itself: only on the payment as the store has just recorded it, for the
+    /// gateway request that names the webhook URL; the store keeps only its hash.
+    pub webhook_token: Option<SecretString>,
+    /// The shopper asked to save the card.
+    pub save_card: bool,
     /// When it first became pending.
     pub pending_since: Option<OffsetDateTime>,
     /// When an unlearned outcome turns into `needs_review`.
@@ -152,8 +162,13 @@ pub struct Payment {
 impl Payment {
     /// Whether `presented` is this payment's webhook path token (constant-time).
     pub fn verify_webhook_token(&self, presented: &str) -> bool {
-        let stored = self.webhook_token.expose_secret().as_bytes();
-        bool::from(stored.ct_eq(presented.as_bytes()))
+        self.webhook_token_hash.verify(presented)
+    }
+
+    /// Whether its outcome is known for good: settled, and not waiting for review (a payment
+    /// in review may still be settled by a status lookup).
+    pub fn outcome_is_final(&self) -> bool {
+        self.state.is_settled() && self.state != PaymentState::NeedsReview
     }
 
     /// What can still be refunded, minor units.

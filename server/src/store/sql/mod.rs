@@ -16,6 +16,7 @@ mod fetch;
 mod hot;
 mod idempotency;
 mod leases;
+mod legacy_tokens;
 mod logged_step;
 mod new_payment;
 mod one_trip;
@@ -66,7 +67,8 @@ pub trait Dialect: Database {
     /// Appended to the sub-select of a claim: on Postgres, lock the chosen rows and skip rows
     /// another instance is claiming; SQLite has one writer at a time and needs nothing.
     const SKIP_LOCKED: &'static str;
-    /// Applies this backend's migrations (`server/migrations/<backend>`), embedded at build.
+    /// Applies this backend's migrations (`server/migrations/<backend>`), embedded at build,
+    /// and the data conversions that go with them ([`legacy_tokens`]).
     fn migrate(pool: &Pool<Self>) -> impl Future<Output = Result<(), MigrateError>> + Send;
     /// Rows a statement changed (sqlx has no backend-neutral accessor).
     fn rows_affected(result: &Self::QueryResult) -> u64;
@@ -82,8 +84,9 @@ impl Dialect for Sqlite {
     const SKIP_LOCKED: &'static str = "";
     const ONE_TRIP: one_trip::OneTrip = one_trip::OneTrip::Transaction;
 
-    fn migrate(pool: &Pool<Self>) -> impl Future<Output = Result<(), MigrateError>> + Send {
-        SQLITE_MIGRATIONS.run(pool)
+    async fn migrate(pool: &Pool<Self>) -> Result<(), MigrateError> {
+        SQLITE_MIGRATIONS.run(pool).await?;
+        Ok(legacy_tokens::hash_plain_webhook_tokens(pool).await?)
     }
 
     fn rows_affected(result: &Self::QueryResult) -> u64 {
@@ -96,8 +99,9 @@ impl Dialect for Postgres {
     const SKIP_LOCKED: &'static str = "FOR UPDATE SKIP LOCKED";
     const ONE_TRIP: one_trip::OneTrip = one_trip::OneTrip::Cte;
 
-    fn migrate(pool: &Pool<Self>) -> impl Future<Output = Result<(), MigrateError>> + Send {
-        POSTGRES_MIGRATIONS.run(pool)
+    async fn migrate(pool: &Pool<Self>) -> Result<(), MigrateError> {
+        POSTGRES_MIGRATIONS.run(pool).await?;
+        Ok(legacy_tokens::hash_plain_webhook_tokens(pool).await?)
     }
 
     fn rows_affected(result: &Self::QueryResult) -> u64 {

@@ -3,6 +3,7 @@
 //! holds it are written together in one round trip ([`super::one_trip`]).
 
 use checkout::contract::PaymentState;
+use secrecy::{ExposeSecret as _, SecretString};
 use sqlx::query::QueryAs;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::OffsetDateTime;
@@ -14,16 +15,16 @@ use super::rows::{PAYMENT_COLUMNS, PaymentRow};
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::{IdempotencyKey, NewPayment, Payment};
-use crate::store::secret::{BodyDigest, generate_token};
+use crate::store::secret::{BodyDigest, SecretHash, generate_token};
 use crate::store::transitions::state_name;
 
-/// The claim's insert: `$20` scope, `$21` key, `$22` digest, created now (`$19`). A claim
+/// The claim's insert: `$21` scope, `$22` key, `$23` digest, created now (`$19`). A claim
 /// already held inserts nothing, and so does a payment with a saved card (`$14`) that is no
 /// longer the customer's (`$3`) exactly as the payment describes it (`$9`, `$11`..`$13`):
 /// deleted, or saved again with other details, since the caller read it (perhaps from memory,
 /// see `recent`).
 const INSERT_CLAIM: &str = "INSERT INTO idempotency_records \
-     (scope, key, request_digest, status, created_at) SELECT $20, $21, $22, 'in_progress', $19 \
+     (scope, key, request_digest, status, created_at) SELECT $21, $22, $23, 'in_progress', $19 \
      WHERE $14 IS NULL OR EXISTS (SELECT 1 FROM saved_cards WHERE id = $14 \
          AND customer_id = $3 AND brand = $9 AND last4 = $11 AND expiry_month = $12 \
          AND expiry_year = $13) \
@@ -32,11 +33,11 @@ const INSERT_CLAIM: &str = "INSERT INTO idempotency_records \
 /// Columns an insert of a new payment sets, in the order of [`NEW_PAYMENT_VALUES`].
 const NEW_PAYMENT_COLUMNS: &str = "id, session_id, customer_id, kind, state, amount, \
      currency, merchant_txn_ref, card_brand, card_bin, card_last4, card_expiry_month, \
-     card_expiry_year, saved_card_id, webhook_token, review_deadline, next_check_at, \
-     pending_since, created_at, updated_at";
+     card_expiry_year, saved_card_id, webhook_token_hash, review_deadline, next_check_at, \
+     pending_since, created_at, updated_at, save_card";
 /// The parameters [`bind_new_payment`] binds, for [`NEW_PAYMENT_COLUMNS`] (`$19` is now).
-const NEW_PAYMENT_VALUES: &str =
-    "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19";
+const NEW_PAYMENT_VALUES: &str = "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
+     $15, $16, $17, $18, $19, $19, $20";
 
 /// A query returning a payment row.
 type PaymentQueryAs<'q, DB> = QueryAs<'q, DB, PaymentRow, <DB as sqlx::Database>::Arguments<'q>>;
@@ -62,19 +63,34 @@ where
          RETURNING {PAYMENT_COLUMNS}"
     );
     let now = ms(OffsetDateTime::now_utc());
-    let row = bind_new_payment(sqlx::query_as::<DB, PaymentRow>(&sql), new, state, now)?
-        .fetch_one(pool)
-        .await?;
-    row.try_into()
+    let token = generate_token("");
+    let row = bind_new_payment(
+        sqlx::query_as::<DB, PaymentRow>(&sql),
+        new,
+        state,
+        now,
+        &token,
+    )?
+    .fetch_one(pool)
+    .await?;
+    with_token(row.try_into()?, token)
 }
 
-/// Binds `$1..$19` of [`NEW_PAYMENT_VALUES`]: `new` in its first state, `created` or
-/// `pending` (then `pending_since` is `now_ms`). The store assigns the id and webhook token.
+/// `payment` as just recorded, carrying the webhook path secret the store kept only as a hash.
+fn with_token(mut payment: Payment, token: SecretString) -> StoreResult<Payment> {
+    payment.webhook_token = Some(token);
+    Ok(payment)
+}
+
+/// Binds `$1..$20` of [`NEW_PAYMENT_VALUES`]: `new` in its first state, `created` or
+/// `pending` (then `pending_since` is `now_ms`). The store assigns the id; of the webhook
+/// path secret `token` it keeps only the hash.
 fn bind_new_payment<'q, DB>(
     query: PaymentQueryAs<'q, DB>,
     new: NewPayment,
     state: PaymentState,
     now_ms: i64,
+    token: &SecretString,
 ) -> StoreResult<PaymentQueryAs<'q, DB>>
 where
     DB: Dialect,
@@ -108,11 +124,12 @@ where
         .bind(card.map(|c| i64::from(c.expiry_month)))
         .bind(card.map(|c| i64::from(c.expiry_year)))
         .bind(new.saved_card_id)
-        .bind(secrecy::ExposeSecret::expose_secret(&generate_token("")).to_owned())
+        .bind(SecretHash::of(token.expose_secret()).to_hex())
         .bind(ms(new.review_deadline))
         .bind(ms(new.next_check_at))
         .bind((state == PaymentState::Pending).then_some(now_ms))
-        .bind(now_ms))
+        .bind(now_ms)
+        .bind(i64::from(new.save_card)))
 }
 
 /// [`PaymentStore::claim_and_create_pending_payment`](crate::store::traits::PaymentStore::claim_and_create_pending_payment).
@@ -149,11 +166,13 @@ where
         ]),
     };
     let now = ms(OffsetDateTime::now_utc());
+    let token = generate_token("");
     let query = bind_new_payment(
         sqlx::query_as::<DB, PaymentRow>(&sql),
         new,
         PaymentState::Pending,
         now,
+        &token,
     )?
     .bind(claim.scope().to_owned())
     .bind(claim.key().to_owned())
@@ -162,6 +181,6 @@ where
         .await?
         .into_iter()
         .next()
-        .map(Payment::try_from)
+        .map(|row| with_token(row.try_into()?, token))
         .transpose()
 }

@@ -135,8 +135,8 @@ where
     ) -> StoreResult<bool> {
         let now = ms(OffsetDateTime::now_utc());
         let noted = sqlx::query_as::<DB, PaymentRow>(&format!(
-            "UPDATE payments SET gateway_transaction_id = $2, next_check_at = $3, \
-             updated_at = $3 WHERE id = $1 AND gateway_transaction_id IS NULL \
+            "UPDATE payments SET gateway_transaction_id = $2, transaction_hint = NULL, \
+             next_check_at = $3, updated_at = $3 WHERE id = $1 AND gateway_transaction_id IS NULL \
              AND state IN ('created', 'pending', 'needs_review') RETURNING {PAYMENT_COLUMNS}"
         ))
         .bind(id.to_owned())
@@ -146,6 +146,39 @@ where
         .await
         .map_err(|e| StoreError::on_unique(e, "gateway transaction id"))?;
         Ok(noted.is_some())
+    }
+
+    async fn keep_transaction_hint(
+        &self,
+        id: &str,
+        hint: &str,
+        replace: bool,
+    ) -> StoreResult<bool> {
+        let now = ms(OffsetDateTime::now_utc());
+        let kept = sqlx::query::<DB>(
+            "UPDATE payments SET transaction_hint = $2, next_check_at = $3, updated_at = $3 \
+             WHERE id = $1 AND gateway_transaction_id IS NULL \
+             AND state IN ('created', 'pending', 'needs_review') \
+             AND ($4 = 1 OR transaction_hint IS NULL)",
+        )
+        .bind(id.to_owned())
+        .bind(hint.to_owned())
+        .bind(now)
+        .bind(i64::from(replace))
+        .execute(&self.pool)
+        .await?;
+        Ok(DB::rows_affected(&kept) == 1)
+    }
+
+    async fn drop_transaction_hint(&self, id: &str, hint: &str) -> StoreResult<bool> {
+        let dropped = sqlx::query::<DB>(
+            "UPDATE payments SET transaction_hint = NULL WHERE id = $1 AND transaction_hint = $2",
+        )
+        .bind(id.to_owned())
+        .bind(hint.to_owned())
+        .execute(&self.pool)
+        .await?;
+        Ok(DB::rows_affected(&dropped) == 1)
     }
 
     async fn list_payments(&self, query: PaymentQuery) -> StoreResult<Page<Payment>> {

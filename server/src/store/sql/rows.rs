@@ -2,7 +2,6 @@
 //! conversion into the model (every stored name and number is checked on the way out).
 
 use checkout::card::Brand;
-use secrecy::SecretString;
 use sqlx::FromRow;
 
 use super::codec::{named, time, time_opt, unsigned};
@@ -57,9 +56,9 @@ impl TryFrom<SessionRow> for Session {
 pub(crate) const PAYMENT_COLUMNS: &str = "id, session_id, customer_id, kind, state, amount, \
      currency, merchant_txn_ref, gateway_transaction_id, gateway_ref, response_code, \
      decline_code, card_brand, card_bin, card_last4, card_expiry_month, card_expiry_year, \
-     saved_card_id, captured_amount, refunded_amount, attempts, subscription_id, webhook_token, \
-     pending_since, review_deadline, next_check_at, lease_owner, lease_until, created_at, \
-     updated_at";
+     saved_card_id, captured_amount, refunded_amount, attempts, subscription_id, \
+     webhook_token_hash, transaction_hint, save_card, pending_since, review_deadline, \
+     next_check_at, lease_owner, lease_until, created_at, updated_at";
 
 #[derive(FromRow)]
 pub(crate) struct PaymentRow {
@@ -85,7 +84,9 @@ pub(crate) struct PaymentRow {
     refunded_amount: i64,
     attempts: i64,
     subscription_id: Option<String>,
-    webhook_token: String,
+    webhook_token_hash: String,
+    transaction_hint: Option<String>,
+    save_card: i64,
     pending_since: Option<i64>,
     review_deadline: i64,
     next_check_at: Option<i64>,
@@ -139,7 +140,10 @@ impl TryFrom<PaymentRow> for Payment {
             captured_amount: unsigned(row.captured_amount, "captured_amount")?,
             refunded_amount: unsigned(row.refunded_amount, "refunded_amount")?,
             attempts: unsigned(row.attempts, "attempts")?,
-            webhook_token: SecretString::from(row.webhook_token),
+            webhook_token_hash: SecretHash::from_hex(&row.webhook_token_hash)
+                .ok_or(StoreError::Corrupt("webhook_token_hash"))?,
+            webhook_token: None,
+            save_card: row.save_card != 0,
             pending_since: time_opt(row.pending_since, "pending_since")?,
             review_deadline: time(row.review_deadline, "review_deadline")?,
             next_check_at: time_opt(row.next_check_at, "next_check_at")?,
@@ -152,6 +156,7 @@ impl TryFrom<PaymentRow> for Payment {
             currency: row.currency,
             merchant_txn_ref: row.merchant_txn_ref,
             gateway_transaction_id: row.gateway_transaction_id,
+            transaction_hint: row.transaction_hint,
             gateway_ref: row.gateway_ref,
             response_code: row.response_code,
             saved_card_id: row.saved_card_id,

@@ -7,7 +7,6 @@ use std::time::Duration;
 use checkout_sandbox::faults::{ArmedFault, Fault};
 use checkout_sandbox::webhook::DeliveryState;
 use checkout_server::store::model::{Payment, WebhookVerdict};
-use secrecy::ExposeSecret as _;
 use serde_json::{Value, json};
 
 use crate::api::support::{Harness, Reply, api_suite, cards, eventually, param};
@@ -15,7 +14,8 @@ use crate::api::support::{Harness, Reply, api_suite, cards, eventually, param};
 api_suite!(
     duplicate_webhooks_change_nothing,
     lost_webhook_is_made_up_by_the_return_visit,
-    forged_webhooks_change_nothing
+    forged_webhooks_change_nothing,
+    a_webhook_saves_no_card_the_shopper_did_not_ask_to_save
 );
 
 /// A notification in the gateway's envelope claiming `success` for `transaction_id`.
@@ -39,14 +39,18 @@ pub fn notification(
     })
 }
 
-/// The webhook URL the server gave the gateway for `payment`.
+/// The webhook URL the server gave the gateway for `payment` (a 3-D Secure one, started):
+/// the store keeps only the hash of its path secret, so it is read from the emulator.
 pub fn webhook_url(h: &Harness, payment: &Payment) -> String {
-    format!(
-        "{}/hooks/gateway/{}/{}",
-        h.base,
-        payment.id,
-        payment.webhook_token.expose_secret()
-    )
+    let path = format!("/hooks/gateway/{}/", payment.id);
+    h.sandbox
+        .ledger
+        .all()
+        .into_iter()
+        .filter_map(|record| h.sandbox.acs.return_url_of(record.id))
+        .map(|urls| urls.webhook_url)
+        .find(|url| url.contains(&path))
+        .expect("the 3DS start named the payment's webhook URL")
 }
 
 async fn verdicts(h: &Harness, payment_id: &str) -> Vec<WebhookVerdict> {
@@ -199,4 +203,45 @@ async fn forged_webhooks_change_nothing(h: &Harness) {
     .await;
     assert_eq!(h.result(&session).await["state"], "captured");
     assert_eq!(h.gateway_charges(&session.reference), 1);
+}
+
+/// A notification of a confirmed payment may carry a card token, but a card is saved for the
+/// customer only when the shopper asked for it: a token in a webhook for a payment made
+/// without "save this card" changes nothing.
+async fn a_webhook_saves_no_card_the_shopper_did_not_ask_to_save(h: &Harness) {
+    let session = h.session(1800, json!({"customer_id": "cust-token"})).await;
+    let redirect = h.pay_to_redirect(&session, cards::CHALLENGE).await;
+    let payment = h.stored_payment(&session).await;
+    let url = webhook_url(h, &payment);
+    h.complete_3ds(&redirect, "approve").await;
+    assert_eq!(h.result(&session).await["state"], "captured");
+    let real_id = h
+        .store()
+        .get_payment(&payment.id)
+        .await
+        .expect("read")
+        .and_then(|p| p.gateway_transaction_id)
+        .expect("the confirmed id");
+    let mut forged = notification(&real_id, true, 1800, "JPY", &session.reference);
+    forged["transaction_details"]["stored_payment_method_id"] = json!("tok_planted_by_webhook");
+    Reply::read(h.api.post(&url).json(&forged).send().await.expect("sent")).await;
+    let seen = eventually(
+        "the notifications judged",
+        Duration::from_secs(5),
+        || async {
+            let seen = verdicts(h, &payment.id).await;
+            (seen.len() == 2 && !seen.contains(&WebhookVerdict::Received)).then_some(seen)
+        },
+    )
+    .await;
+    assert_eq!(
+        seen,
+        vec![WebhookVerdict::Confirmed, WebhookVerdict::Confirmed]
+    );
+    // A card would be saved just after the verdict is written: watch for a while.
+    for _ in 0..20 {
+        let cards = h.store().list_cards("cust-token").await.expect("cards");
+        assert!(cards.is_empty(), "{} card(s) saved", cards.len());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }

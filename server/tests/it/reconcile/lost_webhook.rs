@@ -1,7 +1,7 @@
 //! A lost webhook settled by the reconciler: the emulator drops the webhook and the gateway's
 //! status endpoint is down while the shopper lands on the return page, which can only say
-//! "processing". The transaction id it carried is kept as a hint; the reconciler confirms it
-//! through the status endpoint and settles the payment, once.
+//! "processing". The transaction id it carried is kept as a hint, apart from the payment's
+//! id; the reconciler confirms it through the status endpoint and settles the payment, once.
 
 use checkout::contract::PaymentState;
 use checkout_sandbox::webhook::DeliveryState;
@@ -29,8 +29,12 @@ async fn lost_webhook_is_settled_by_the_reconciler(h: &Harness) {
     let waiting = h.stored_payment(&session).await;
     assert_eq!(waiting.state, PaymentState::Pending);
     assert!(
-        waiting.gateway_transaction_id.is_some(),
+        waiting.transaction_hint.is_some(),
         "the return visit's hint is kept"
+    );
+    assert_eq!(
+        waiting.gateway_transaction_id, None,
+        "an id no lookup confirmed is never the payment's"
     );
     let deliveries = h.sandbox.webhooks.deliveries();
     assert_eq!(deliveries.len(), 1);

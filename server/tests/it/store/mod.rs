@@ -46,6 +46,7 @@ mod leases;
 mod pay_path;
 mod records;
 mod schema;
+mod secrets_at_rest;
 mod state_machine;
 mod subscriptions;
 
@@ -216,6 +217,7 @@ pub async fn new_payment_due(db: &TestDb, amount: u64, due: OffsetDateTime) -> P
             merchant_txn_ref: session.reference,
             card: Some(test_card()),
             saved_card_id: None,
+            save_card: false,
             next_check_at: due,
             review_deadline: due + Duration::minutes(30),
         })

@@ -49,6 +49,7 @@ fn new_payment_with_card(session: &Session, card: &SavedCardRecord) -> NewPaymen
     NewPayment {
         card: Some(CardSummary::from_saved(card)),
         saved_card_id: Some(card.id.clone()),
+        save_card: false,
         ..new_payment_for(session)
     }
 }
@@ -84,6 +85,7 @@ fn new_payment_for(session: &Session) -> NewPayment {
         merchant_txn_ref: session.reference.clone(),
         card: Some(test_card()),
         saved_card_id: None,
+        save_card: false,
         next_check_at: now() + Duration::minutes(1),
         review_deadline: now() + Duration::minutes(30),
     }
