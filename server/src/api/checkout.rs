@@ -21,7 +21,8 @@ use checkout::contract::{CheckoutKind, CheckoutView, PayRequest, PaymentResult, 
 use super::client_ip::ClientIp;
 use super::error::ApiFailure;
 use super::idempotency::{Reply, run_idempotent};
-use super::json::{Json, JsonWithDigest};
+use super::json::Json;
+use super::pay_digest::pay_digest;
 use super::state::AppState;
 use crate::payments::Shopper;
 use crate::payments::pay::{BILLING_FIELDS, SavedCardLookup};
@@ -178,12 +179,12 @@ async fn pay(
     credentials: Credentials,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
-    body: Result<JsonWithDigest<PayRequest>, ApiFailure>,
+    body: Result<Json<PayRequest>, ApiFailure>,
 ) -> Response {
     let card_id = body
         .as_ref()
         .ok()
-        .and_then(|b| b.value.saved_card_id.as_deref());
+        .and_then(|Json(request)| request.saved_card_id.as_deref());
     let id = &credentials.session_id;
     let (found, lookup) = match card_id {
         Some(card_id) => match state.store.get_session_with_card(id, card_id).await {
@@ -200,16 +201,19 @@ async fn pay(
         Ok(session) => session,
         Err(refusal) => return refusal.into_response(),
     };
-    let body = match body {
-        Ok(body) => body,
+    let (request, digest) = match body.and_then(|Json(request)| {
+        let digest = pay_digest(&request)?;
+        Ok((request, digest))
+    }) {
+        Ok(read) => read,
         Err(failure) => return failure.into_response(),
     };
     let shopper = Shopper::new(ip, headers.get(ACCEPT).and_then(|v| v.to_str().ok()));
     let scope = format!("pay:{}", session.id);
     let payments = state.payments.clone();
-    run_idempotent(&state, &headers, scope, body.digest, move || async move {
+    run_idempotent(&state, &headers, scope, digest, move || async move {
         let answer = payments
-            .pay_with(&session, &body.value, &shopper, lookup)
+            .pay_with(&session, &request, &shopper, lookup)
             .await?;
         Reply::json(StatusCode::OK, &answer)
     })

@@ -19,6 +19,7 @@ pub mod frame;
 pub mod idempotency;
 mod json;
 pub mod ops;
+mod pay_digest;
 mod payments;
 pub mod protect;
 mod query;

@@ -15,6 +15,7 @@ use crate::api::support::{Harness, Reply, TestSession, api_suite, cards, eventua
 
 api_suite!(
     repeated_pay_is_replayed,
+    the_key_record_keeps_nothing_of_the_security_code,
     concurrent_pays_charge_once,
     merchant_posts_are_idempotent,
     replayed_session_keeps_a_working_secret_that_is_never_stored,
@@ -41,6 +42,46 @@ async fn repeated_pay_is_replayed(h: &Harness) {
         .assert_error(409, "idempotency_key_reused", Some("Idempotency-Key"));
     let bad_key = h.pay(&session, &body, Some("a key with spaces")).await;
     bad_key.assert_error(400, "invalid_idempotency_key", Some("Idempotency-Key"));
+    assert_eq!(h.gateway_charges(&session.reference), 1);
+}
+
+/// The key's record is a digest of the body without the security code and with only the
+/// number's first six and last four digits (PCI DSS 3.3.1, 3.5.1): a body that differs only in
+/// the security code is the same request, anything else is another.
+async fn the_key_record_keeps_nothing_of_the_security_code(h: &Harness) {
+    let session = h.session(1000, json!({})).await;
+    let body = pay_body(cards::CHALLENGE, "123");
+    let first = h.pay(&session, &body, Some("cvc-digest")).await;
+    assert_eq!(first.status, 200, "{}", first.text);
+    let other_code = h
+        .pay(
+            &session,
+            &pay_body(cards::CHALLENGE, "987"),
+            Some("cvc-digest"),
+        )
+        .await;
+    assert_eq!(other_code.status, 200, "{}", other_code.text);
+    assert_eq!(other_code.headers["idempotent-replayed"], "true");
+    let mut other_name = body.clone();
+    other_name["card"]["name"] = json!("Someone Else");
+    h.pay(&session, &other_name, Some("cvc-digest"))
+        .await
+        .assert_error(409, "idempotency_key_reused", Some("Idempotency-Key"));
+    let raw = serde_json::to_vec(&body).expect("body");
+    let record = IdempotencyKey::new(format!("pay:{}", session.id), "cvc-digest").expect("key");
+    let begun = h
+        .store()
+        .begin_idempotent(
+            &record,
+            &BodyDigest::of(&raw),
+            time::OffsetDateTime::now_utc(),
+        )
+        .await
+        .expect("key record");
+    assert!(
+        matches!(begun, IdempotencyBegin::Conflict),
+        "the record is not the digest of the raw body: {begun:?}"
+    );
     assert_eq!(h.gateway_charges(&session.reference), 1);
 }
 
