@@ -7,15 +7,17 @@
 //! budget makes no lookup: it lands on what the store knows, which the webhook and the
 //! reconciler keep settling.
 //!
-//! Memory: one entry per payment id (a UUID, 16 bytes, plus the limiter's 8-byte state) for
-//! payments that exist; above [`PRUNE_ABOVE`] entries the ones back to a full budget are
-//! forgotten. In memory, per instance.
+//! Memory: one entry per payment id (a UUID, 16 bytes, plus the limiter's 8-byte state), at
+//! most [`MAX_PAYMENTS`] of them ([`CappedLimit`]): under 1 MB. In memory, per instance.
 
 use std::num::NonZeroU32;
 use std::time::Duration;
 
-use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota, RateLimiter};
+use governor::clock::DefaultClock;
+use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use uuid::Uuid;
+
+use super::capped_limit::CappedLimit;
 
 /// Least time between two lookups one payment's return page may cause, after its burst.
 pub const PER_PAYMENT_EVERY: Duration = Duration::from_secs(5);
@@ -23,13 +25,13 @@ pub const PER_PAYMENT_EVERY: Duration = Duration::from_secs(5);
 pub const PER_PAYMENT_BURST: u32 = 2;
 /// Lookups all return pages together may cause per second (also their burst).
 pub const GLOBAL_PER_SECOND: u32 = 20;
-/// Entries kept before the idle ones are dropped.
-const PRUNE_ABOVE: usize = 10_000;
+/// Payments tracked at most.
+pub const MAX_PAYMENTS: usize = 16_384;
 
 /// The return page's lookup budgets.
 #[derive(Debug)]
 pub struct LookupBudget {
-    per_payment: DefaultKeyedRateLimiter<Uuid>,
+    per_payment: CappedLimit<Uuid>,
     global: DefaultDirectRateLimiter,
 }
 
@@ -42,7 +44,7 @@ impl Default for LookupBudget {
         let global =
             Quota::per_second(NonZeroU32::new(GLOBAL_PER_SECOND).unwrap_or(NonZeroU32::MIN));
         Self {
-            per_payment: RateLimiter::keyed(per_payment),
+            per_payment: CappedLimit::new(per_payment, MAX_PAYMENTS, DefaultClock::default()),
             global: RateLimiter::direct(global),
         }
     }
@@ -54,10 +56,7 @@ impl LookupBudget {
         let Ok(id) = Uuid::parse_str(payment_id) else {
             return false;
         };
-        if self.per_payment.len() > PRUNE_ABOVE {
-            self.per_payment.retain_recent();
-        }
-        self.per_payment.check_key(&id).is_ok() && self.global.check().is_ok()
+        self.per_payment.check(&id).is_ok() && self.global.check().is_ok()
     }
 
     /// Payment ids held.
@@ -92,6 +91,6 @@ mod tests {
             allowed <= usize::try_from(GLOBAL_PER_SECOND + 1).unwrap_or(usize::MAX),
             "{allowed}"
         );
-        assert!(budget.tracked() <= PRUNE_ABOVE + 1);
+        assert!(budget.tracked() <= MAX_PAYMENTS);
     }
 }

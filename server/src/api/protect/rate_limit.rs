@@ -19,32 +19,26 @@
 //! When a map is full its idle keys (limits refilled, so forgetting them changes nothing) are
 //! dropped, at most once a second; new keys that still find no room share one overflow limit.
 
-use std::hash::Hash;
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use governor::clock::{Clock, DefaultClock, Reference};
-use governor::middleware::NoOpMiddleware;
-use governor::nanos::Nanos;
-use governor::state::keyed::{HashMapStateStore, ShrinkableKeyedStateStore};
-use governor::state::{InMemoryState, NotKeyed, StateStore};
-use governor::{Quota, RateLimiter};
+use governor::Quota;
+use governor::clock::DefaultClock;
 use percent_encoding::percent_decode_str;
 use uuid::Uuid;
 
+use super::capped_limit::CappedLimit;
 use crate::api::client_ip::client_ip;
 use crate::api::error::ApiFailure;
 
 /// Keys one limiter holds at most.
 pub const MAX_KEYS: usize = 100_000;
-/// Least time between two prunes (a prune walks every key).
-const PRUNE_EVERY: Duration = Duration::from_secs(1);
 /// Longest path segment that can spell a session id: 36 characters, each percent-escaped.
 const MAX_SEGMENT: usize = 36 * 3;
 /// The client key of a call without a peer address (no `ConnectInfo`). Neither an IPv4-mapped
@@ -55,111 +49,11 @@ const UNKNOWN_CLIENT: [u8; 16] = [0xff; 16];
 /// or its IPv6 /64 (the last 8 bytes zeroed).
 type ClientKey = [u8; 16];
 
-/// A `governor` state store of at most `cap` keys.
-///
-/// A new key that finds the map full shares `overflow` with every other such key; it never
-/// evicts a tracked one. Eviction would let a client whose limit is spent flush its own key
-/// by calling under throwaway keys (fresh session ids, other /64s) and come back with a full
-/// limit; sharing only throttles the newcomers together, while every tracked key keeps its
-/// state until it has refilled and pruning may drop it.
-#[derive(Debug)]
-struct CappedStore<K: Hash + Eq> {
-    keys: HashMapStateStore<K>,
-    overflow: InMemoryState,
-    cap: usize,
-}
-
-impl<K: Hash + Eq + Clone> StateStore for CappedStore<K> {
-    type Key = K;
-
-    fn measure_and_replace<T, F, E>(&self, key: &K, f: F) -> Result<T, E>
-    where
-        F: Fn(Option<Nanos>) -> Result<(T, Nanos), E>,
-    {
-        let mut keys = self.keys.lock();
-        if let Some(state) = keys.get(key) {
-            return state.measure_and_replace(&NotKeyed::NonKey, f);
-        }
-        if keys.len() < self.cap {
-            let state = keys.entry(key.clone()).or_default();
-            return state.measure_and_replace(&NotKeyed::NonKey, f);
-        }
-        self.overflow.measure_and_replace(&NotKeyed::NonKey, f)
-    }
-}
-
-impl<K: Hash + Eq + Clone> ShrinkableKeyedStateStore<K> for CappedStore<K> {
-    fn retain_recent(&self, drop_below: Nanos) {
-        self.keys.retain_recent(drop_below);
-    }
-
-    fn len(&self) -> usize {
-        ShrinkableKeyedStateStore::len(&self.keys)
-    }
-
-    fn is_empty(&self) -> bool {
-        ShrinkableKeyedStateStore::is_empty(&self.keys)
-    }
-}
-
-/// A keyed limit of `per_minute` calls (a burst of as many) over at most `cap` keys.
-#[derive(Debug)]
-struct Limiter<K: Hash + Eq + Clone, C: Clock = DefaultClock> {
-    governor: RateLimiter<K, CappedStore<K>, C, NoOpMiddleware<C::Instant>>,
-    cap: usize,
-    pruned_at: Mutex<Option<C::Instant>>,
-}
-
-impl<K: Hash + Eq + Clone, C: Clock> Limiter<K, C> {
-    fn new(per_minute: u32, cap: usize, clock: C) -> Self {
-        let burst = NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN);
-        let store = CappedStore {
-            keys: HashMapStateStore::default(),
-            overflow: InMemoryState::default(),
-            cap,
-        };
-        Self {
-            governor: RateLimiter::new(Quota::per_minute(burst), store, clock),
-            cap,
-            pruned_at: Mutex::new(None),
-        }
-    }
-
-    /// Takes one call from `key`'s limit, or says how long until one is available.
-    fn check(&self, key: &K) -> Result<(), Duration> {
-        self.prune_when_full();
-        self.governor
-            .check_key(key)
-            .map_err(|refused| refused.wait_time_from(self.governor.clock().now()))
-    }
-
-    /// Drops idle keys when the map is full, at most once per [`PRUNE_EVERY`].
-    fn prune_when_full(&self) {
-        if self.governor.len() < self.cap {
-            return;
-        }
-        let now = self.governor.clock().now();
-        let mut pruned_at = self
-            .pruned_at
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        let due = pruned_at.is_none_or(|at| Duration::from(now.duration_since(at)) >= PRUNE_EVERY);
-        if due {
-            self.governor.retain_recent();
-            *pruned_at = Some(now);
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.governor.len()
-    }
-}
-
 /// The pay limits: per client and per session.
 #[derive(Debug)]
 pub struct PayLimits {
-    per_client: Limiter<ClientKey>,
-    per_session: Limiter<Uuid>,
+    per_client: CappedLimit<ClientKey>,
+    per_session: CappedLimit<Uuid>,
     trusted_proxies: Vec<IpAddr>,
 }
 
@@ -168,8 +62,12 @@ impl PayLimits {
     /// `X-Forwarded-For` is believed (the same rule as the gateway's `customer_ip`).
     pub fn new(per_ip: u32, per_session: u32, trusted_proxies: Vec<IpAddr>) -> Self {
         Self {
-            per_client: Limiter::new(per_ip, MAX_KEYS, DefaultClock::default()),
-            per_session: Limiter::new(per_session, MAX_KEYS, DefaultClock::default()),
+            per_client: CappedLimit::new(per_minute(per_ip), MAX_KEYS, DefaultClock::default()),
+            per_session: CappedLimit::new(
+                per_minute(per_session),
+                MAX_KEYS,
+                DefaultClock::default(),
+            ),
             trusted_proxies,
         }
     }
@@ -185,6 +83,11 @@ impl PayLimits {
     pub fn tracked_keys(&self) -> (usize, usize) {
         (self.per_client.len(), self.per_session.len())
     }
+}
+
+/// `calls` a minute, a burst of as many.
+fn per_minute(calls: u32) -> Quota {
+    Quota::per_minute(NonZeroU32::new(calls).unwrap_or(NonZeroU32::MIN))
 }
 
 /// The client key of `client`: IPv4 addresses whole, IPv6 ones by their /64.
@@ -254,7 +157,7 @@ pub async fn limit_pay(
 mod tests {
     use std::net::Ipv6Addr;
 
-    use governor::clock::FakeRelativeClock;
+    use governor::state::InMemoryState;
 
     use super::*;
 
@@ -272,52 +175,6 @@ mod tests {
     fn entries_are_the_24_bytes_the_bound_counts() {
         assert_eq!(size_of::<(ClientKey, InMemoryState)>(), 24);
         assert_eq!(size_of::<(Uuid, InMemoryState)>(), 24);
-    }
-
-    #[test]
-    fn a_limit_allows_its_burst_then_refills_linearly() {
-        let clock = FakeRelativeClock::default();
-        let limiter = Limiter::new(3, MAX_KEYS, clock.clone());
-        for _ in 0..3 {
-            assert!(limiter.check(&"ip").is_ok());
-        }
-        let wait = limiter.check(&"ip").expect_err("fourth call refused");
-        assert_eq!(wait, Duration::from_secs(20));
-        assert!(limiter.check(&"other").is_ok(), "keys are independent");
-        clock.advance(Duration::from_secs(20));
-        assert!(limiter.check(&"ip").is_ok());
-        assert!(limiter.check(&"ip").is_err());
-        clock.advance(Duration::from_secs(3600));
-        for _ in 0..3 {
-            assert!(limiter.check(&"ip").is_ok(), "refill stops at the burst");
-        }
-        assert!(limiter.check(&"ip").is_err());
-    }
-
-    #[test]
-    fn a_full_map_drops_idle_keys_and_never_evicts_a_spent_one() {
-        let clock = FakeRelativeClock::default();
-        let limiter = Limiter::new(1, 3, clock.clone());
-        assert!(limiter.check(&"spent").is_ok());
-        clock.advance(Duration::from_secs(59));
-        for key in ["b", "c"] {
-            assert!(limiter.check(&key).is_ok());
-        }
-        assert!(limiter.check(&"new-1").is_ok(), "the overflow limit");
-        assert!(
-            limiter.check(&"new-2").is_err(),
-            "newcomers share the overflow limit"
-        );
-        assert_eq!(limiter.len(), 3, "a full map does not grow");
-        assert!(limiter.check(&"spent").is_err(), "not evicted: still spent");
-        // `spent` refilled at 60 s and is idle a period later; `b` and `c` are not yet.
-        clock.advance(Duration::from_secs(66));
-        assert!(limiter.check(&"new-3").is_ok());
-        assert!(
-            limiter.check(&"new-3").is_err(),
-            "new-3 took `spent`'s place"
-        );
-        assert_eq!(limiter.len(), 3);
     }
 
     #[test]
