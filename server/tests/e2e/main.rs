@@ -16,6 +16,7 @@ mod dark_theme;
 mod declines;
 mod examples;
 mod faults;
+mod frame_as_page;
 mod frame_origins;
 mod isolation;
 mod keyboard;

@@ -1,11 +1,12 @@
 //! Scenario: the card form is typeable before the component has loaded, and nothing typed is
-//! lost when it takes over. The frame document arrives with the form as HTML (the component's
-//! wasm is held back by a proxy in front of checkout-server); the shopper types a name and a
-//! card number and moves the caret; the pay button says the form is loading. When the wasm is
-//! let through, the component takes over: the text is there, formatted, the brand shows, the
-//! focus and caret are where the shopper left them, nothing on the page moved, and typing goes
-//! on from there. A subscription's form, which the document does not carry as HTML, shows the
-//! loading outline until the component replaces it.
+//! lost when it takes over. The frame document arrives with the form as HTML, in the frame a
+//! partner's page posts it into (the component's wasm is held back by a proxy in front of
+//! checkout-server); the shopper types a name and a card number and moves the caret; the pay
+//! button says the form is loading. When the wasm is let through, the component takes over:
+//! the text is there, formatted, the brand shows, the focus and caret are where the shopper
+//! left them, nothing in the frame moved, and typing goes on from there. A subscription's form
+//! (a demo shop order, opened in the same way: support/shop.rs, `open_held`), which the
+//! document does not carry as HTML, shows the loading outline until the component replaces it.
 
 use crate::support::form::ids;
 use crate::support::holding_proxy::HoldingProxy;
@@ -30,7 +31,7 @@ async fn typing_before_the_wasm_arrives_survives_the_takeover() {
         let rig = PartnerRig::start(EmulatorAt::InProcess, vec![]);
         let proxy = HoldingProxy::start(&rig.server.base);
         let (session, secret, _) = rig.session(1850, "EUR", "typed-early").await;
-        page.goto(&rig.top_url(&session, &secret, &proxy.base))
+        page.goto(&rig.direct_url(&session, &secret, &proxy.base))
             .await;
 
         page.find("#cc-skeleton").await;

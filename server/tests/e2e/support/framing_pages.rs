@@ -4,10 +4,17 @@
 //! - `/framed.html` embeds the form through `/checkout.js` and relays every event of the
 //!   element to its parent window, so a page framing it can list them;
 //! - `/outer.html` frames another page and lists what it relays in `#relayed`;
-//! - `/top.html` opens the form's document as the whole page (Chromium's DevTools reach its
-//!   inputs there, which they cannot in a frame of another origin);
-//! - `/direct.html` puts the form's document in a light-DOM frame beside `/meddler.html`, an
-//!   outsider's ad frame that keeps posting `locale` messages to every frame of its parent.
+//! - `/direct.html` posts the loader's fields itself into a light-DOM frame of its own
+//!   (`card-checkout-direct`), to checkout-server or to a proxy in front of it, optionally
+//!   beside `/meddler.html`, an outsider's ad frame that keeps posting `locale` messages to
+//!   every frame of its parent;
+//! - `/poster.html` posts the loader's fields by hand without a referrer, either as the whole
+//!   window (`target=_top`: the attack the frame document refuses, served by an outsider) or
+//!   into a frame of its own (served by an allowed origin: the control).
+//!
+//! Only `/poster.html` with `target=_top` opens the form's document as the whole page, to be
+//! refused: checkout-server serves it only into a frame (`Sec-Fetch-Dest`), and `www/frame.js`
+//! shows no form outside one.
 
 /// `postFrame(server, target, params[, origin])`: POSTs the loader's fields (`origin`, by
 /// default this page's, the `session` and `secret` of `params`, English, no theme) to
@@ -101,17 +108,18 @@ document.body.append(frame);
     .to_owned()
 }
 
-/// `/direct.html?session=..&secret=..&server=..&meddler=URL`: the form's document in a
-/// light-DOM `<iframe>` the page POSTs into itself (as `/checkout.js` does inside its shadow
-/// root, where no other frame could find it), with `meddler` framed beside it. The page lists
-/// the form's events in `#events` and shows in `#meddled` how many messages the meddler says
-/// it has sent to a frame other than itself.
+/// `/direct.html?session=..&secret=..&server=..[&meddler=URL]`: the form's document in a
+/// light-DOM `<iframe name=card-checkout-direct>` the page POSTs into itself (as
+/// `/checkout.js` does inside its shadow root, where no other frame could find it), from
+/// `server` (checkout-server, or a proxy in front of it), with `meddler` framed beside it when
+/// given. The page lists the form's events in `#events` and shows in `#meddled` how many
+/// messages the meddler says it has sent to a frame other than itself.
 pub fn direct_page() -> String {
     r#"<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Partner shop: the form beside an ad</title></head>
+<head><meta charset="utf-8"><title>Partner shop: the form in a frame of its own</title></head>
 <body>
-<h1>Partner shop: the form beside an ad</h1>
+<h1>Partner shop: the form in a frame of its own</h1>
 <iframe name="card-checkout-direct" title="Card payment" style="width:100%;height:700px;border:0"></iframe>
 <ol id="events"></ol>
 <p id="meddled">0</p>
@@ -121,9 +129,11 @@ const server = params.get('server');
 /*POST_FRAME*/
 postFrame(server, 'card-checkout-direct', params);
 const ad = document.createElement('iframe');
-ad.src = params.get('meddler');
-ad.title = 'Advertisement';
-document.body.append(ad);
+if (params.get('meddler')) {
+  ad.src = params.get('meddler');
+  ad.title = 'Advertisement';
+  document.body.append(ad);
+}
 addEventListener('message', (event) => {
   const data = event.data || {};
   if (event.source === ad.contentWindow && typeof data.meddled === 'number') {
@@ -168,28 +178,35 @@ setInterval(() => {
     .to_owned()
 }
 
-/// A script for a blank page (`about:blank`, whose posts say `Origin: null`, as a page with
-/// `Referrer-Policy: no-referrer` does): POSTs the loader's fields of the page at `origin` for
-/// `session` and `secret` to `{server}/frame/` with the page itself as the target, so the
-/// form's document replaces it, as `/top.html` does from a partner's origin.
-pub fn open_form_as_page(server: &str, origin: &str, session: &str, secret: &str) -> String {
-    let params = serde_json::json!({ "session": session, "secret": secret });
-    format!(
-        "{POST_FRAME}\npostFrame({server:?}, '_self', new URLSearchParams({params}), {origin:?});"
-    )
-}
-
-/// `/top.html?session=..&secret=..&server=..`: POSTs the loader's fields to
-/// `{server}/frame/` with this page as the target, so the form's document replaces it.
-pub fn top_page() -> String {
+/// `/poster.html?session=..&secret=..&server=..&origin=..&target=..`: a page without a
+/// referrer (`<meta name="referrer" content="no-referrer">`, so its posts say `Origin: null`)
+/// that POSTs the loader's fields, naming `origin` as the embedding page's origin, to
+/// `{server}/frame/` as soon as it loads: with `target=_top` as the whole window (a hostile
+/// page showing a shop's card form as a page of its own), with `target=frame` into its own
+/// `<iframe name=card-checkout-direct>`.
+pub fn poster_page() -> String {
     r#"<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Partner shop: the form as the page</title></head>
+<head>
+<meta charset="utf-8">
+<meta name="referrer" content="no-referrer">
+<title>Pay for your prize</title>
+</head>
 <body>
+<h1>Pay for your prize</h1>
 <script>
 const params = new URLSearchParams(location.search);
 /*POST_FRAME*/
-postFrame(params.get('server'), '_self', params);
+let target = params.get('target');
+if (target === 'frame') {
+  target = 'card-checkout-direct';
+  const frame = document.createElement('iframe');
+  frame.name = target;
+  frame.title = 'Card payment';
+  frame.style.cssText = 'width:100%;height:700px;border:0';
+  document.body.append(frame);
+}
+postFrame(params.get('server'), target, params, params.get('origin'));
 </script>
 </body>
 </html>

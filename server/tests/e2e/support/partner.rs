@@ -6,7 +6,7 @@
 use serde_json::json;
 
 use super::embed_pages::{checkout_page, isolated_page, landing_page};
-use super::framing_pages::{direct_page, framed_page, outer_page, top_page};
+use super::framing_pages::{direct_page, framed_page, outer_page, poster_page};
 use super::merchant::{Emulator, Merchant};
 use super::server::{Process, ServeOptions};
 use super::site::{Bundle, StaticSite, dist};
@@ -51,7 +51,7 @@ impl PartnerRig {
                 ("/framed.html", framed_page()),
                 ("/outer.html", outer_page()),
                 ("/direct.html", direct_page()),
-                ("/top.html", top_page()),
+                ("/poster.html", poster_page()),
             ],
         );
         let emulator_process = match emulator_at {
@@ -134,11 +134,12 @@ impl PartnerRig {
         )
     }
 
-    /// The partner's page that opens the form's document, from `server` (checkout-server or
-    /// a proxy in front of it), as the whole page.
-    pub fn top_url(&self, session: &str, secret: &str, server: &str) -> String {
+    /// The partner's page that posts the loader's fields itself into its frame
+    /// `card-checkout-direct`, to `server` (checkout-server or a proxy in front of it)
+    /// (support/framing_pages.rs).
+    pub fn direct_url(&self, session: &str, secret: &str, server: &str) -> String {
         format!(
-            "{}/top.html?session={session}&secret={secret}&server={server}",
+            "{}/direct.html?session={session}&secret={secret}&server={server}",
             self.partner.base
         )
     }

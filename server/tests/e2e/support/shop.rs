@@ -1,14 +1,16 @@
 //! The demo shop as its visitors see it: `checkout-server serve` with the in-process emulator,
 //! the card form from `dist/` and the sandbox-only shop on a second origin, plus the
-//! merchant and emulator views to check outcomes against.
+//! merchant and emulator views to check outcomes against, and a partner-style page on a third
+//! (also allowed) origin that opens the shop's orders in a frame through any server address.
 
 use std::time::Duration;
 
-use super::framing_pages::open_form_as_page;
+use super::framing_pages::direct_page;
 use super::holding_proxy::HoldingProxy;
 use super::merchant::{Emulator, Merchant};
 use super::page::Page;
 use super::server::{Process, ServeOptions};
+use super::site::{StaticSite, dist};
 
 /// The demo shop and its back office.
 pub struct DemoShop {
@@ -18,19 +20,27 @@ pub struct DemoShop {
     pub merchant: Merchant,
     /// The in-process emulator's control API.
     pub emulator: Emulator,
+    /// A partner's site serving `/direct.html` (support/framing_pages.rs), its origin in
+    /// `ALLOWED_ORIGINS` beside the shop's: [`DemoShop::open_held`] opens orders there.
+    pub partner: StaticSite,
 }
 
 impl DemoShop {
-    /// Starts a fresh shop; subscriptions are polled every second.
+    /// Starts a fresh shop (and its partner's site); subscriptions are polled every second.
     pub fn start() -> Self {
+        let partner = StaticSite::start(&dist(), vec![("/direct.html", direct_page())]);
         let server = Process::serve(ServeOptions {
             gateway: None,
-            env: vec![("SUBSCRIPTION_POLL_SECONDS".into(), "1".into())],
+            env: vec![
+                ("SUBSCRIPTION_POLL_SECONDS".into(), "1".into()),
+                ("ALLOWED_ORIGINS".into(), partner.base.clone()),
+            ],
         });
         Self {
             merchant: Merchant::new(&server.base),
             emulator: Emulator::new(&format!("{}/_sandbox", server.base)),
             server,
+            partner,
         }
     }
 
@@ -63,10 +73,17 @@ impl DemoShop {
     }
 
     /// A new order of `item` (an item or plan id) placed through the shop's backend as its
-    /// page does (with the shopper's cookie), its card form opened as the whole page through a
-    /// proxy that holds the component's wasm back until released. The shop's own page may only
-    /// post forms to checkout-server (its CSP), not to the proxy: the form's document is opened
-    /// from a blank page instead, as a page without a referrer posts it.
+    /// page does (with the shopper's cookie, so their saved cards come with it), its card form
+    /// opened in a frame through a proxy that holds the component's wasm back until released.
+    ///
+    /// The form's document is only served into a frame (`Sec-Fetch-Dest: iframe`), framed only
+    /// by the origin the loader names (`frame-ancestors`). The shop's own page cannot be that
+    /// frame's parent: its CSP lets it post forms and frames to checkout-server alone, not to
+    /// the proxy, and checkout-server's address is fixed when it starts, while the proxy must
+    /// be a new one for each opening (the wasm, cached for good under one address, would
+    /// otherwise come from the browser's cache and never be held). So the partner's page,
+    /// whose origin is allowed too, posts the order's fields into its frame through the new
+    /// proxy, as `/checkout.js` does, and the shopper types into that frame.
     pub async fn open_held(&self, page: &Page, item: &str) -> HoldingProxy {
         page.goto(&self.home()).await;
         let script = format!(
@@ -76,15 +93,16 @@ impl DemoShop {
         );
         let order = page.eval(&script).await;
         let proxy = HoldingProxy::start(&self.server.base);
-        let origin = self.server.demo.clone().expect("the demo shop's origin");
-        page.goto("about:blank").await;
-        page.eval(&open_form_as_page(
-            &proxy.base,
-            &origin,
-            order["id"].as_str().expect("session id"),
-            order["client_secret"].as_str().expect("client secret"),
-        ))
-        .await;
+        let mut url =
+            reqwest::Url::parse(&format!("{}/direct.html", self.partner.base)).expect("URL");
+        url.query_pairs_mut()
+            .append_pair("session", order["id"].as_str().expect("session id"))
+            .append_pair(
+                "secret",
+                order["client_secret"].as_str().expect("client secret"),
+            )
+            .append_pair("server", &proxy.base);
+        page.goto(url.as_str()).await;
         proxy
     }
 
