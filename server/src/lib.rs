@@ -17,3 +17,4 @@ pub mod reconcile;
 pub mod serve;
 pub mod store;
 pub mod subscriptions;
+pub mod views;

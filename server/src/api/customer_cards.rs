@@ -20,8 +20,8 @@ use super::auth::MerchantAuth;
 use super::error::ApiFailure;
 use super::json::Json;
 use super::state::AppState;
-use super::views::rfc3339;
 use crate::store::model::SavedCardRecord;
+use crate::views::rfc3339;
 
 /// Longest customer id (the store's limit).
 const MAX_CUSTOMER_ID_CHARS: usize = 64;

@@ -20,9 +20,9 @@ use super::error::ApiFailure;
 use super::idempotency::{Reply, run_idempotent};
 use super::json::{Json, MaybeJson};
 use super::state::AppState;
-use super::subscription_views::customer_view;
 use super::subscriptions::NoFields;
 use crate::store::model::{MAX_PAGE_SIZE, Subscription, SubscriptionQuery};
+use crate::views::customer_view;
 
 /// The customer's subscription routes.
 pub fn routes() -> Router<AppState> {

@@ -23,9 +23,9 @@ use super::auth::MerchantAuth;
 use super::error::ApiFailure;
 use super::json::{Json, MaybeJson};
 use super::state::AppState;
-use super::views::rfc3339;
 use crate::store::model::NewCustomerToken;
 use crate::store::secret::{SecretHash, generate_token};
+use crate::views::rfc3339;
 
 /// Prefix of customer tokens.
 pub const TOKEN_PREFIX: &str = "ct_";

@@ -27,9 +27,7 @@ mod returns;
 mod service_errors;
 mod sessions;
 mod state;
-mod subscription_views;
 mod subscriptions;
-pub mod views;
 mod webhook;
 
 use axum::Router;

@@ -17,10 +17,10 @@ use super::idempotency::{Reply, run_idempotent};
 use super::json::{Json, MaybeJson};
 use super::query;
 use super::state::AppState;
-use super::views::{PaymentDetail, PaymentList, PaymentView};
 use crate::payments::adjust::Adjustment;
 use crate::store::model::PaymentQuery;
 use crate::store::transitions::parse_state;
+use crate::views::{PaymentDetail, PaymentList, PaymentView};
 
 /// The payment routes.
 pub fn routes() -> Router<AppState> {

@@ -20,12 +20,12 @@ use super::error::ApiFailure;
 use super::idempotency::{Reply, run_idempotent};
 use super::json::{Json, JsonWithDigest};
 use super::state::AppState;
-use super::views::SessionView;
 use crate::config::first_charge;
 use crate::payments::request::is_email;
 use crate::store::model::session::{MAX_ID_CHARS, MAX_REFERENCE_CHARS};
 use crate::store::model::{CaptureMode, NewSession, new_session_id};
 use crate::store::prelude::*;
+use crate::views::SessionView;
 use checkout::currency::Currency;
 
 /// The session routes.

@@ -21,9 +21,9 @@ use super::idempotency::{Reply, run_idempotent};
 use super::json::{Json, MaybeJson};
 use super::query;
 use super::state::AppState;
-use super::subscription_views::MerchantSubscription;
 use crate::store::model::subscription::parse_status;
 use crate::store::model::{Subscription, SubscriptionQuery};
+use crate::views::MerchantSubscription;
 
 /// The merchant's subscription routes.
 pub fn routes() -> Router<AppState> {

@@ -1,4 +1,4 @@
-//! JSON shapes of the merchant API (the browser API's shapes live in `checkout::contract`).
+//! The merchant API's shapes of sessions, payments and cards.
 //! Times are RFC 3339; amounts minor units.
 
 use checkout::card::Brand;

@@ -4,7 +4,7 @@
 use checkout::contract::{PlanTerms, SubscriptionCharge, SubscriptionStatus, SubscriptionView};
 use serde::Serialize;
 
-use super::views::rfc3339;
+use super::merchant::rfc3339;
 use crate::store::model::{CycleStatus, Subscription, SubscriptionCycle};
 
 /// A subscription as the merchant API shows it.
