@@ -8,6 +8,7 @@
 
 pub mod api;
 pub mod config;
+pub mod events;
 pub mod failpoint;
 pub mod gateway;
 pub mod logging;

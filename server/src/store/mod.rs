@@ -16,7 +16,7 @@ pub mod traits;
 pub mod transitions;
 
 pub use error::{StoreError, StoreResult};
-pub use sql::{Dialect, PostgresStore, SqlStore, SqliteStore, connect};
+pub use sql::{Dialect, PostgresStore, SqlStore, SqliteStore, connect, decode_snapshot};
 pub use stats::{Backlog, StatsStore};
 pub use traits::{
     ActivityStore, CustomerStore, IdempotencyStore, LeaseStore, PaymentStore, SessionStore, Store,

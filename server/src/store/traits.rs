@@ -279,6 +279,7 @@ pub trait Store:
     + IdempotencyStore
     + CustomerStore
     + SubscriptionStore
+    + EventStore
     + super::stats::StatsStore
 {
     /// `"sqlite"` or `"postgres"`.
@@ -287,4 +288,84 @@ pub trait Store:
     async fn ping(&self) -> StoreResult<()>;
     /// Closes the pool, waiting for connections in use (graceful shutdown).
     async fn close(&self);
+}
+
+/// Events to the shop (the store writes each with the change it reports, see migration
+/// `0003_events`), the shop's webhook endpoints, and the deliveries between them.
+#[async_trait]
+pub trait EventStore: Send + Sync {
+    /// Events, newest first.
+    async fn list_events(&self, query: EventQuery) -> StoreResult<Page<StoredEvent>>;
+    /// The event with this id.
+    async fn get_event(&self, id: &str) -> StoreResult<Option<StoredEvent>>;
+    /// The events about `object_id`, oldest first.
+    async fn object_events(&self, object_id: &str) -> StoreResult<Vec<StoredEvent>>;
+    /// Adds an endpoint; it receives the events fanned out from now on.
+    async fn create_endpoint(&self, new: NewEndpoint) -> StoreResult<WebhookEndpoint>;
+    /// Every endpoint, oldest first.
+    async fn list_endpoints(&self) -> StoreResult<Vec<WebhookEndpoint>>;
+    /// The endpoint with this id.
+    async fn get_endpoint(&self, id: &str) -> StoreResult<Option<WebhookEndpoint>>;
+    /// Applies `update`; `None` when there is no such endpoint.
+    async fn update_endpoint(
+        &self,
+        id: &str,
+        update: EndpointUpdate,
+    ) -> StoreResult<Option<WebhookEndpoint>>;
+    /// Replaces the signing secret; the one it replaces still signs until `previous_until`.
+    async fn rotate_endpoint_secret(
+        &self,
+        id: &str,
+        secret: secrecy::SecretString,
+        previous_until: OffsetDateTime,
+    ) -> StoreResult<Option<WebhookEndpoint>>;
+    /// Deletes the endpoint with its deliveries and their log; whether it existed.
+    async fn delete_endpoint(&self, id: &str) -> StoreResult<bool>;
+    /// Creates the deliveries of up to `limit` events not yet fanned out, one for each enabled
+    /// endpoint that takes the event's type; returns how many events it handled. Safe with
+    /// several instances at once: each event is fanned out once.
+    async fn fan_out_events(&self, now: OffsetDateTime, limit: u32) -> StoreResult<u64>;
+    /// Leases up to `limit` due deliveries to `owner` for `lease`: each the oldest pending
+    /// delivery of its object to its endpoint, so an object's events arrive in order, and
+    /// only to enabled endpoints.
+    async fn claim_deliveries(
+        &self,
+        owner: &str,
+        now: OffsetDateTime,
+        lease: Duration,
+        limit: u32,
+    ) -> StoreResult<Vec<DueDelivery>>;
+    /// Records an attempt of a delivery `owner` holds, what became of it (the lease released)
+    /// and the endpoint's failing streak (begun by a failure, ended by a success). `false`,
+    /// with nothing written, when `owner` no longer holds the lease.
+    async fn finish_delivery(
+        &self,
+        owner: &str,
+        endpoint_id: &str,
+        event_seq: i64,
+        attempt: NewDeliveryAttempt,
+        outcome: DeliveryOutcome,
+    ) -> StoreResult<bool>;
+    /// An endpoint's delivery attempts, newest first, `limit` of them before attempt
+    /// `before` (a previous page's last id).
+    async fn list_delivery_attempts(
+        &self,
+        endpoint_id: &str,
+        limit: u32,
+        before: Option<i64>,
+    ) -> StoreResult<Vec<DeliveryAttempt>>;
+    /// The deliveries of an event.
+    async fn event_deliveries(&self, event_id: &str) -> StoreResult<Vec<Delivery>>;
+    /// Sends the event again, to `endpoint_id` or to every endpoint it was delivered to:
+    /// pending and due at `now`. Returns how many deliveries that makes.
+    async fn redeliver(
+        &self,
+        event_id: &str,
+        endpoint_id: Option<&str>,
+        now: OffsetDateTime,
+    ) -> StoreResult<u64>;
+    /// When the oldest pending delivery was created.
+    async fn oldest_pending_delivery(&self) -> StoreResult<Option<OffsetDateTime>>;
+    /// Deletes events created before `before` (and their deliveries); how many.
+    async fn prune_events(&self, before: OffsetDateTime) -> StoreResult<u64>;
 }

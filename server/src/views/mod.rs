@@ -1,8 +1,10 @@
 //! JSON shapes of the merchant API, shared by the API that answers with them and the events
 //! that carry them to the shop (the browser API's shapes live in `checkout::contract`).
 
+pub mod cards;
 pub mod merchant;
 pub mod subscriptions;
 
+pub use cards::CustomerCard;
 pub use merchant::*;
 pub use subscriptions::{MerchantCharge, MerchantSubscription, customer_view};

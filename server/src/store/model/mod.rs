@@ -3,6 +3,7 @@
 pub mod activity;
 pub mod card;
 pub mod customer;
+pub mod event;
 pub mod idempotency;
 pub mod page;
 pub mod payment;
@@ -15,6 +16,11 @@ pub use activity::{
 };
 pub use card::{Bin, CardSummary, Last4, NewSavedCard, SavedCardRecord};
 pub use customer::{Customer, NewCustomerToken};
+pub use event::{
+    CardOnFile, Delivery, DeliveryAttempt, DeliveryOutcome, DeliveryState, DueDelivery,
+    EndpointStatus, EndpointUpdate, EventObject, EventQuery, EventTypes, NewDeliveryAttempt,
+    NewEndpoint, StoredEvent, WebhookEndpoint,
+};
 pub use idempotency::{IdempotencyBegin, IdempotencyKey, StoredResponse};
 pub use page::{BadCursor, MAX_PAGE_SIZE, Page, PageCursor, PaymentQuery, SubscriptionQuery};
 pub use payment::{Advance, NewPayment, Payment, PaymentChanges, PaymentKind};

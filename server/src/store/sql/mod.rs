@@ -12,6 +12,8 @@ mod cards;
 mod checkpoint;
 mod codec;
 mod connect;
+mod endpoints;
+mod events;
 mod fetch;
 mod hot;
 mod idempotency;
@@ -24,6 +26,7 @@ mod payments;
 mod recent;
 mod rows;
 mod sessions;
+mod snapshot;
 mod stats;
 mod subscriptions;
 
@@ -38,6 +41,7 @@ use super::model::{SavedCardRecord, Session};
 use super::traits::Store;
 
 pub use connect::connect;
+pub use snapshot::decode as decode_snapshot;
 
 /// A store on a pool of `DB` connections.
 pub struct SqlStore<DB: Database> {
@@ -146,6 +150,7 @@ where
         + super::traits::IdempotencyStore
         + super::traits::CustomerStore
         + super::traits::SubscriptionStore
+        + super::traits::EventStore
         + super::stats::StatsStore,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,

@@ -2,6 +2,7 @@
 //! conversion into the model (every stored name and number is checked on the way out).
 
 use checkout::card::Brand;
+use serde::Deserialize;
 use sqlx::FromRow;
 
 use super::codec::{named, time, time_opt, unsigned};
@@ -14,7 +15,7 @@ use crate::store::transitions::parse_state;
 pub(crate) const SESSION_COLUMNS: &str = "id, client_secret_hash, amount, currency, reference, \
      capture_mode, customer_id, email, plan_id, description, created_at, expires_at";
 
-#[derive(FromRow)]
+#[derive(FromRow, Deserialize)]
 pub(crate) struct SessionRow {
     id: String,
     client_secret_hash: String,
@@ -60,7 +61,7 @@ pub(crate) const PAYMENT_COLUMNS: &str = "id, session_id, customer_id, kind, sta
      webhook_token_hash, transaction_hint, save_card, pending_since, review_deadline, \
      next_check_at, lease_owner, lease_until, created_at, updated_at";
 
-#[derive(FromRow)]
+#[derive(FromRow, Deserialize)]
 pub(crate) struct PaymentRow {
     id: String,
     session_id: String,

@@ -1,6 +1,7 @@
 //! Subscriptions and their billed cycles.
 
 use async_trait::async_trait;
+use serde::Deserialize;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -25,7 +26,7 @@ pub(crate) const SUBSCRIPTION_COLUMNS: &str = "id, gateway_subscription_id, cust
      next_payment_at, last_payment_status, next_poll_at, lease_owner, lease_until, created_at, \
      updated_at";
 
-#[derive(FromRow)]
+#[derive(FromRow, Deserialize)]
 pub(crate) struct SubscriptionRow {
     id: String,
     gateway_subscription_id: String,
@@ -75,7 +76,7 @@ impl TryFrom<SubscriptionRow> for Subscription {
 const CYCLE_COLUMNS: &str = "subscription_id, cycle, gateway_transaction_id, amount, currency, \
      status, charged_at, recorded_at";
 
-#[derive(FromRow)]
+#[derive(FromRow, Deserialize)]
 pub(crate) struct CycleRow {
     subscription_id: String,
     cycle: i64,

@@ -1,0 +1,547 @@
+//! The events outbox (written by the triggers of migration `0003_events`), its fan-out into one
+//! delivery per endpoint, and the deliveries' leases and log.
+
+use async_trait::async_trait;
+use secrecy::SecretString;
+use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
+use time::{Duration, OffsetDateTime};
+
+use super::codec::{ms, time, unsigned};
+use super::endpoints::{self, EndpointRow};
+use super::payments::page_cursor;
+use super::{Dialect, SqlStore};
+use crate::store::error::{StoreError, StoreResult};
+use crate::store::model::page::effective_limit;
+use crate::store::model::{
+    Delivery, DeliveryAttempt, DeliveryOutcome, DeliveryState, DueDelivery, EndpointUpdate,
+    EventQuery, NewDeliveryAttempt, NewEndpoint, Page, StoredEvent, WebhookEndpoint,
+};
+use crate::store::traits::EventStore;
+
+/// Columns of [`EventRow`].
+const EVENT_COLUMNS: &str = "seq, id, type, object_type, object_id, created_at, snapshot";
+
+#[derive(FromRow)]
+pub(crate) struct EventRow {
+    seq: i64,
+    id: String,
+    #[sqlx(rename = "type")]
+    kind: String,
+    object_type: String,
+    object_id: String,
+    created_at: i64,
+    snapshot: String,
+}
+
+impl TryFrom<EventRow> for StoredEvent {
+    type Error = StoreError;
+
+    fn try_from(row: EventRow) -> StoreResult<Self> {
+        Ok(StoredEvent {
+            created_at: time(row.created_at, "created_at")?,
+            seq: row.seq,
+            id: row.id,
+            kind: row.kind,
+            object_type: row.object_type,
+            object_id: row.object_id,
+            snapshot: row.snapshot,
+        })
+    }
+}
+
+/// A claimed delivery: the event, and the endpoint's address and secrets.
+#[derive(FromRow)]
+pub(crate) struct ClaimedRow {
+    attempts: i64,
+    url: String,
+    secret: String,
+    previous_secret: Option<String>,
+    previous_until: Option<i64>,
+    failing_since: Option<i64>,
+    endpoint_id: String,
+    #[sqlx(flatten)]
+    event: EventRow,
+}
+
+#[derive(FromRow)]
+pub(crate) struct DeliveryRow {
+    endpoint_id: String,
+    event_id: String,
+    event_kind: String,
+    state: String,
+    attempts: i64,
+    next_attempt_at: i64,
+    created_at: i64,
+    updated_at: i64,
+}
+
+#[derive(FromRow)]
+pub(crate) struct AttemptRow {
+    id: i64,
+    endpoint_id: String,
+    event_id: String,
+    attempted_at: i64,
+    duration_us: i64,
+    status_code: Option<i64>,
+    error: Option<String>,
+}
+
+#[derive(FromRow)]
+pub(crate) struct SeqRow {
+    seq: i64,
+}
+
+#[derive(FromRow)]
+pub(crate) struct OldestRow {
+    oldest: Option<i64>,
+}
+
+fn delivery_state(name: &str) -> StoreResult<DeliveryState> {
+    match name {
+        "pending" => Ok(DeliveryState::Pending),
+        "delivered" => Ok(DeliveryState::Delivered),
+        "failed" => Ok(DeliveryState::Failed),
+        _ => Err(StoreError::Corrupt("delivery state")),
+    }
+}
+
+fn lease_end(now: OffsetDateTime, lease: Duration) -> StoreResult<i64> {
+    if lease <= Duration::ZERO {
+        return Err(StoreError::Invalid {
+            field: "lease",
+            reason: "must be positive",
+        });
+    }
+    Ok(ms(now.saturating_add(lease)))
+}
+
+/// Pending deliveries that may go now: due, free of leases, to an enabled endpoint, and the
+/// first pending one of their object for their endpoint (`$1` is now).
+const SENDABLE: &str = "d.state = 'pending' AND d.next_attempt_at <= $1 \
+     AND (d.lease_until IS NULL OR d.lease_until <= $1) \
+     AND d.endpoint_id IN (SELECT id FROM webhook_endpoints WHERE status = 'enabled') \
+     AND NOT EXISTS (SELECT 1 FROM event_deliveries AS p WHERE p.endpoint_id = d.endpoint_id \
+         AND p.object_id = d.object_id AND p.state = 'pending' AND p.event_seq < d.event_seq)";
+
+#[async_trait]
+impl<DB> EventStore for SqlStore<DB>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<i64>: Encode<'q, DB>,
+    for<'q> Option<String>: Encode<'q, DB>,
+    for<'r> EventRow: FromRow<'r, DB::Row>,
+    for<'r> EndpointRow: FromRow<'r, DB::Row>,
+    for<'r> ClaimedRow: FromRow<'r, DB::Row>,
+    for<'r> DeliveryRow: FromRow<'r, DB::Row>,
+    for<'r> AttemptRow: FromRow<'r, DB::Row>,
+    for<'r> SeqRow: FromRow<'r, DB::Row>,
+    for<'r> OldestRow: FromRow<'r, DB::Row>,
+{
+    async fn list_events(&self, query: EventQuery) -> StoreResult<Page<StoredEvent>> {
+        let limit = effective_limit(query.limit);
+        let (after_ms, after_seq) = match &query.after {
+            Some(cursor) => (
+                Some(cursor.created_at_ms),
+                Some(cursor.id.parse::<i64>().map_err(|_| StoreError::Invalid {
+                    field: "starting_after",
+                    reason: "is not a cursor this server issued",
+                })?),
+            ),
+            None => (None, None),
+        };
+        let sql = format!(
+            "SELECT {EVENT_COLUMNS} FROM events \
+             WHERE ($1 IS NULL OR type = $1) AND ($2 IS NULL OR object_id = $2) \
+             AND ($3 IS NULL OR created_at >= $3) AND ($4 IS NULL OR created_at < $4) \
+             AND ($5 IS NULL OR created_at < $5 OR (created_at = $5 AND seq < $6)) \
+             ORDER BY created_at DESC, seq DESC LIMIT $7"
+        );
+        let rows = sqlx::query_as::<DB, EventRow>(&sql)
+            .bind(query.kind)
+            .bind(query.object_id)
+            .bind(query.created_from.map(ms))
+            .bind(query.created_before.map(ms))
+            .bind(after_ms)
+            .bind(after_seq)
+            .bind(i64::from(limit) + 1)
+            .fetch_all(&self.pool)
+            .await?;
+        let mut items = rows
+            .into_iter()
+            .map(StoredEvent::try_from)
+            .collect::<StoreResult<Vec<_>>>()?;
+        let next = page_cursor(&mut items, limit, |e| (ms(e.created_at), e.seq.to_string()));
+        Ok(Page { items, next })
+    }
+
+    async fn get_event(&self, id: &str) -> StoreResult<Option<StoredEvent>> {
+        let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE id = $1");
+        super::fetch::optional_by_key::<DB, EventRow, StoredEvent>(&self.pool, &sql, id).await
+    }
+
+    async fn object_events(&self, object_id: &str) -> StoreResult<Vec<StoredEvent>> {
+        let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE object_id = $1 ORDER BY seq");
+        super::fetch::all_by_key::<DB, EventRow, StoredEvent>(&self.pool, &sql, object_id).await
+    }
+
+    async fn create_endpoint(&self, new: NewEndpoint) -> StoreResult<WebhookEndpoint> {
+        endpoints::create(&self.pool, new).await
+    }
+
+    async fn list_endpoints(&self) -> StoreResult<Vec<WebhookEndpoint>> {
+        endpoints::list(&self.pool).await
+    }
+
+    async fn get_endpoint(&self, id: &str) -> StoreResult<Option<WebhookEndpoint>> {
+        endpoints::get(&self.pool, id).await
+    }
+
+    async fn update_endpoint(
+        &self,
+        id: &str,
+        update: EndpointUpdate,
+    ) -> StoreResult<Option<WebhookEndpoint>> {
+        endpoints::update(&self.pool, id, update).await
+    }
+
+    async fn rotate_endpoint_secret(
+        &self,
+        id: &str,
+        secret: SecretString,
+        previous_until: OffsetDateTime,
+    ) -> StoreResult<Option<WebhookEndpoint>> {
+        endpoints::rotate(&self.pool, id, &secret, previous_until).await
+    }
+
+    async fn delete_endpoint(&self, id: &str) -> StoreResult<bool> {
+        let mut tx = self.pool.begin().await?;
+        for sql in [
+            "DELETE FROM delivery_attempts WHERE endpoint_id = $1",
+            "DELETE FROM event_deliveries WHERE endpoint_id = $1",
+        ] {
+            sqlx::query::<DB>(sql)
+                .bind(id.to_owned())
+                .execute(&mut *tx)
+                .await?;
+        }
+        let deleted = sqlx::query::<DB>("DELETE FROM webhook_endpoints WHERE id = $1")
+            .bind(id.to_owned())
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(DB::rows_affected(&deleted) == 1)
+    }
+
+    async fn fan_out_events(&self, now: OffsetDateTime, limit: u32) -> StoreResult<u64> {
+        let mut tx = self.pool.begin().await?;
+        // Postgres: another instance fanning out skips the events this one locked.
+        let picked = sqlx::query_as::<DB, SeqRow>(&format!(
+            "SELECT seq FROM events WHERE fanned_out = 0 ORDER BY seq LIMIT $1 {}",
+            DB::SKIP_LOCKED
+        ))
+        .bind(i64::from(limit))
+        .fetch_all(&mut *tx)
+        .await?;
+        let (Some(first), Some(last)) = (picked.first(), picked.last()) else {
+            return Ok(0);
+        };
+        let (first, last) = (first.seq, last.seq);
+        let now = ms(now);
+        sqlx::query::<DB>(
+            "INSERT INTO event_deliveries (endpoint_id, event_seq, object_id, state, attempts, \
+             next_attempt_at, created_at, updated_at) \
+             SELECT w.id, e.seq, e.object_id, 'pending', 0, $3, $3, $3 \
+             FROM events AS e CROSS JOIN webhook_endpoints AS w \
+             WHERE e.seq BETWEEN $1 AND $2 AND e.fanned_out = 0 AND w.status = 'enabled' \
+             AND (w.event_types = '*' OR w.event_types LIKE '%,' || e.type || ',%') \
+             ON CONFLICT (endpoint_id, event_seq) DO NOTHING",
+        )
+        .bind(first)
+        .bind(last)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        let marked = sqlx::query::<DB>(
+            "UPDATE events SET fanned_out = 1 WHERE seq BETWEEN $1 AND $2 AND fanned_out = 0",
+        )
+        .bind(first)
+        .bind(last)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(DB::rows_affected(&marked))
+    }
+
+    async fn claim_deliveries(
+        &self,
+        owner: &str,
+        now: OffsetDateTime,
+        lease: Duration,
+        limit: u32,
+    ) -> StoreResult<Vec<DueDelivery>> {
+        let claimed = sqlx::query_as::<DB, SeqRow>(&format!(
+            "UPDATE event_deliveries SET lease_owner = $2, lease_until = $3 \
+             WHERE id IN (SELECT d.id FROM event_deliveries AS d WHERE {SENDABLE} \
+                 ORDER BY d.next_attempt_at, d.id LIMIT $4 {skip}) \
+             AND state = 'pending' AND (lease_until IS NULL OR lease_until <= $1) \
+             RETURNING id AS seq",
+            skip = DB::SKIP_LOCKED,
+        ))
+        .bind(ms(now))
+        .bind(owner.to_owned())
+        .bind(lease_end(now, lease)?)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        if claimed.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ids = (2..claimed.len() + 2)
+            .map(|n| format!("${n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let event_columns = EVENT_COLUMNS
+            .split(", ")
+            .map(|c| format!("e.{c}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "SELECT d.attempts, w.url, w.secret, w.previous_secret, w.previous_until, \
+             w.failing_since, d.endpoint_id, {event_columns} \
+             FROM event_deliveries AS d JOIN webhook_endpoints AS w ON w.id = d.endpoint_id \
+             JOIN events AS e ON e.seq = d.event_seq \
+             WHERE d.lease_owner = $1 AND d.id IN ({ids}) ORDER BY e.seq"
+        );
+        let mut query = sqlx::query_as::<DB, ClaimedRow>(&sql).bind(owner.to_owned());
+        for row in &claimed {
+            query = query.bind(row.seq);
+        }
+        let rows = query.fetch_all(&self.pool).await?;
+        rows.into_iter()
+            .map(|row| {
+                let mut secrets = vec![SecretString::from(row.secret)];
+                let overlapping = row.previous_until.is_some_and(|until| until > ms(now));
+                if let (Some(previous), true) = (row.previous_secret, overlapping) {
+                    secrets.push(SecretString::from(previous));
+                }
+                Ok(DueDelivery {
+                    attempts: unsigned(row.attempts, "attempts")?,
+                    failing_since: row
+                        .failing_since
+                        .map(|at| time(at, "failing_since"))
+                        .transpose()?,
+                    event: row.event.try_into()?,
+                    endpoint_id: row.endpoint_id,
+                    url: row.url,
+                    secrets,
+                })
+            })
+            .collect()
+    }
+
+    async fn finish_delivery(
+        &self,
+        owner: &str,
+        endpoint_id: &str,
+        event_seq: i64,
+        attempt: NewDeliveryAttempt,
+        outcome: DeliveryOutcome,
+    ) -> StoreResult<bool> {
+        let (state, next) = match outcome {
+            DeliveryOutcome::Delivered => ("delivered", None),
+            DeliveryOutcome::RetryAt(at) => ("pending", Some(ms(at))),
+            DeliveryOutcome::GiveUp => ("failed", None),
+        };
+        let attempted_at = ms(attempt.attempted_at);
+        let mut tx = self.pool.begin().await?;
+        let finished = sqlx::query::<DB>(
+            "UPDATE event_deliveries SET state = $4, attempts = attempts + 1, \
+             next_attempt_at = COALESCE($5, next_attempt_at), lease_owner = NULL, \
+             lease_until = NULL, updated_at = $6 \
+             WHERE endpoint_id = $1 AND event_seq = $2 AND lease_owner = $3 \
+             AND state = 'pending'",
+        )
+        .bind(endpoint_id.to_owned())
+        .bind(event_seq)
+        .bind(owner.to_owned())
+        .bind(state.to_owned())
+        .bind(next)
+        .bind(attempted_at)
+        .execute(&mut *tx)
+        .await?;
+        if DB::rows_affected(&finished) != 1 {
+            return Ok(false);
+        }
+        sqlx::query::<DB>(
+            "INSERT INTO delivery_attempts (endpoint_id, event_seq, attempted_at, duration_us, \
+             status_code, error) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(endpoint_id.to_owned())
+        .bind(event_seq)
+        .bind(attempted_at)
+        .bind(attempt.duration_us)
+        .bind(attempt.status_code.map(i64::from))
+        .bind(attempt.error)
+        .execute(&mut *tx)
+        .await?;
+        // A success ends the endpoint's failing streak; a failure starts one if none is running.
+        let streak = if outcome == DeliveryOutcome::Delivered {
+            None
+        } else {
+            Some(attempted_at)
+        };
+        sqlx::query::<DB>(
+            "UPDATE webhook_endpoints SET failing_since = \
+             CASE WHEN $2 IS NULL THEN NULL ELSE COALESCE(failing_since, $2) END WHERE id = $1",
+        )
+        .bind(endpoint_id.to_owned())
+        .bind(streak)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn list_delivery_attempts(
+        &self,
+        endpoint_id: &str,
+        limit: u32,
+        before: Option<i64>,
+    ) -> StoreResult<Vec<DeliveryAttempt>> {
+        let rows = sqlx::query_as::<DB, AttemptRow>(
+            "SELECT a.id, a.endpoint_id, e.id AS event_id, a.attempted_at, a.duration_us, \
+             a.status_code, a.error FROM delivery_attempts AS a \
+             JOIN events AS e ON e.seq = a.event_seq \
+             WHERE a.endpoint_id = $1 AND ($2 IS NULL OR a.id < $2) ORDER BY a.id DESC LIMIT $3",
+        )
+        .bind(endpoint_id.to_owned())
+        .bind(before)
+        .bind(i64::from(effective_limit(limit)))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(|row| {
+                Ok(DeliveryAttempt {
+                    attempted_at: time(row.attempted_at, "attempted_at")?,
+                    status_code: row
+                        .status_code
+                        .map(|code| unsigned(code, "status_code"))
+                        .transpose()?,
+                    id: row.id,
+                    endpoint_id: row.endpoint_id,
+                    event_id: row.event_id,
+                    duration_us: row.duration_us,
+                    error: row.error,
+                })
+            })
+            .collect()
+    }
+
+    async fn event_deliveries(&self, event_id: &str) -> StoreResult<Vec<Delivery>> {
+        let rows = sqlx::query_as::<DB, DeliveryRow>(
+            "SELECT d.endpoint_id, e.id AS event_id, e.type AS event_kind, d.state, d.attempts, \
+             d.next_attempt_at, d.created_at, d.updated_at FROM event_deliveries AS d \
+             JOIN events AS e ON e.seq = d.event_seq WHERE e.id = $1 ORDER BY d.endpoint_id",
+        )
+        .bind(event_id.to_owned())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(|row| {
+                Ok(Delivery {
+                    state: delivery_state(&row.state)?,
+                    attempts: unsigned(row.attempts, "attempts")?,
+                    next_attempt_at: time(row.next_attempt_at, "next_attempt_at")?,
+                    created_at: time(row.created_at, "created_at")?,
+                    updated_at: time(row.updated_at, "updated_at")?,
+                    endpoint_id: row.endpoint_id,
+                    event_id: row.event_id,
+                    event_kind: row.event_kind,
+                })
+            })
+            .collect()
+    }
+
+    async fn redeliver(
+        &self,
+        event_id: &str,
+        endpoint_id: Option<&str>,
+        now: OffsetDateTime,
+    ) -> StoreResult<u64> {
+        let now = ms(now);
+        let mut tx = self.pool.begin().await?;
+        // A named endpoint gets the event even if it was created after it.
+        if let Some(endpoint_id) = endpoint_id {
+            sqlx::query::<DB>(
+                "INSERT INTO event_deliveries (endpoint_id, event_seq, object_id, state, \
+                 attempts, next_attempt_at, created_at, updated_at) \
+                 SELECT w.id, e.seq, e.object_id, 'pending', 0, $3, $3, $3 \
+                 FROM events AS e CROSS JOIN webhook_endpoints AS w WHERE e.id = $1 AND w.id = $2 \
+                 ON CONFLICT (endpoint_id, event_seq) DO NOTHING",
+            )
+            .bind(event_id.to_owned())
+            .bind(endpoint_id.to_owned())
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        sqlx::query::<DB>(
+            "UPDATE event_deliveries SET state = 'pending', next_attempt_at = $3, updated_at = $3 \
+             WHERE event_seq = (SELECT seq FROM events WHERE id = $1) \
+             AND ($2 IS NULL OR endpoint_id = $2) \
+             AND (state <> 'pending' OR next_attempt_at > $3)",
+        )
+        .bind(event_id.to_owned())
+        .bind(endpoint_id.map(str::to_owned))
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        let pending = sqlx::query_as::<DB, SeqRow>(
+            "SELECT COUNT(*) AS seq FROM event_deliveries \
+             WHERE event_seq = (SELECT seq FROM events WHERE id = $1) \
+             AND ($2 IS NULL OR endpoint_id = $2) AND state = 'pending'",
+        )
+        .bind(event_id.to_owned())
+        .bind(endpoint_id.map(str::to_owned))
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        unsigned(pending.seq, "count")
+    }
+
+    async fn oldest_pending_delivery(&self) -> StoreResult<Option<OffsetDateTime>> {
+        let row = sqlx::query_as::<DB, OldestRow>(
+            "SELECT MIN(created_at) AS oldest FROM event_deliveries WHERE state = 'pending'",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        row.oldest.map(|at| time(at, "created_at")).transpose()
+    }
+
+    async fn prune_events(&self, before: OffsetDateTime) -> StoreResult<u64> {
+        let before = ms(before);
+        let mut tx = self.pool.begin().await?;
+        for sql in [
+            "DELETE FROM delivery_attempts WHERE event_seq IN \
+             (SELECT seq FROM events WHERE created_at < $1 AND fanned_out = 1)",
+            "DELETE FROM event_deliveries WHERE event_seq IN \
+             (SELECT seq FROM events WHERE created_at < $1 AND fanned_out = 1)",
+        ] {
+            sqlx::query::<DB>(sql)
+                .bind(before)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let pruned =
+            sqlx::query::<DB>("DELETE FROM events WHERE created_at < $1 AND fanned_out = 1")
+                .bind(before)
+                .execute(&mut *tx)
+                .await?;
+        tx.commit().await?;
+        Ok(DB::rows_affected(&pruned))
+    }
+}
