@@ -283,6 +283,47 @@ $$;
 CREATE TRIGGER subscription_cycle_events AFTER INSERT ON subscription_cycles
 FOR EACH ROW EXECUTE FUNCTION subscription_cycle_events();
 
+CREATE FUNCTION subscription_cycle_retried() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO events (id, type, object_type, object_id, created_at, snapshot)
+    SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), 'subscription.renewed', 'subscription', NEW.subscription_id, (extract(epoch FROM clock_timestamp()) * 1000)::BIGINT,
+        jsonb_build_object('subscription', (SELECT jsonb_build_object(
+            'id', s.id,
+            'gateway_subscription_id', s.gateway_subscription_id,
+            'customer_id', s.customer_id,
+            'plan_id', s.plan_id,
+            'session_id', s.session_id,
+            'first_payment_id', s.first_payment_id,
+            'amount', s.amount,
+            'currency', s.currency,
+            'status', s.status,
+            'completed_cycles', s.completed_cycles,
+            'next_payment_at', s.next_payment_at,
+            'last_payment_status', s.last_payment_status,
+            'next_poll_at', s.next_poll_at,
+            'lease_owner', s.lease_owner,
+            'lease_until', s.lease_until,
+            'created_at', s.created_at,
+            'updated_at', s.updated_at
+        ) FROM subscriptions AS s WHERE s.id = NEW.subscription_id),
+            'cycle', jsonb_build_object(
+                'subscription_id', NEW.subscription_id,
+                'cycle', NEW.cycle,
+                'gateway_transaction_id', NEW.gateway_transaction_id,
+                'amount', NEW.amount,
+                'currency', NEW.currency,
+                'status', NEW.status,
+                'charged_at', NEW.charged_at,
+                'recorded_at', NEW.recorded_at
+            ))::TEXT;
+    RETURN NULL;
+END;
+$$;
+
+CREATE TRIGGER subscription_cycle_retried AFTER UPDATE OF status ON subscription_cycles
+FOR EACH ROW WHEN (NEW.status = 'succeeded' AND OLD.status <> 'succeeded')
+EXECUTE FUNCTION subscription_cycle_retried();
+
 CREATE FUNCTION card_saved() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO events (id, type, object_type, object_id, created_at, snapshot)

@@ -41,6 +41,7 @@ macro_rules! store_suite {
 }
 
 mod card_data;
+mod events;
 mod idempotency;
 mod leases;
 mod pay_path;

@@ -8,6 +8,7 @@ use time::{Duration, OffsetDateTime};
 use super::{TestDb, now};
 
 store_suite!(
+    each_subscription_change_writes_its_event_once,
     cycles_are_recorded_once_per_number,
     syncs_never_undo_newer_facts,
     subscriptions_list_by_customer,
@@ -43,6 +44,62 @@ fn cycle(sub: &Subscription, n: u32, status: CycleStatus, at: OffsetDateTime) ->
         status,
         charged_at: at,
     }
+}
+
+/// The outbox (migration `0003_events`): creation, each status change, each billed cycle (and
+/// a failed cycle charged again later) write their event once; a repeated report writes none.
+async fn each_subscription_change_writes_its_event_once(db: &TestDb) {
+    let sub = subscription(db, "gw-events", "erin").await;
+    let at = now();
+    let sync = |status, completed_cycles| SubscriptionSync {
+        status,
+        completed_cycles,
+        next_payment_at: Some(at + Duration::days(30)),
+        last_payment_status: Some("SUCCESSFUL".into()),
+    };
+    let next_poll = Some(at + Duration::hours(1));
+    db.store
+        .upsert_cycle(cycle(&sub, 2, CycleStatus::Failed, at))
+        .await
+        .unwrap();
+    db.store
+        .upsert_cycle(cycle(&sub, 2, CycleStatus::Succeeded, at))
+        .await
+        .unwrap();
+    db.store
+        .upsert_cycle(cycle(&sub, 2, CycleStatus::Succeeded, at))
+        .await
+        .unwrap();
+    for (status, cycles) in [
+        (SubscriptionStatus::Paused, 2),
+        (SubscriptionStatus::Paused, 2),
+        (SubscriptionStatus::Active, 2),
+        (SubscriptionStatus::Cancelled, 2),
+    ] {
+        db.store
+            .sync_subscription(&sub.id, sync(status, cycles), next_poll)
+            .await
+            .unwrap();
+    }
+    let kinds: Vec<String> = db
+        .store
+        .object_events(&sub.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|event| event.kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "subscription.created",
+            "subscription.payment_failed",
+            "subscription.renewed",
+            "subscription.paused",
+            "subscription.resumed",
+            "subscription.cancelled",
+        ]
+    );
 }
 
 async fn cycles_are_recorded_once_per_number(db: &TestDb) {
