@@ -2,7 +2,8 @@
 // comes from checkout-server's /checkout.js (index.html); the rest from the shop's backend:
 //   GET  /demo/catalogue                -> {merchant_name, items, plans}
 //   POST /demo/sessions        {item}   -> {id, client_secret}  (the "shop backend")
-//   GET  /demo/orders/{session}         -> {id, client_secret}  (the shopper's own order)
+//   GET  /demo/orders/{session}         -> {id, status, client_secret}  (the shopper's own order;
+//                                          status from checkout-server's events, not this URL)
 //   POST /demo/customer-token  {}       -> {customer_token}
 // Query parameters: session, locale, mode (checkout|result|subscriptions), page=subscriptions.
 // The client secret and customer token never go into an address: the page asks its backend.
@@ -132,6 +133,25 @@ async function order(session) {
     locale: params.get("locale"),
     mode: params.get("mode") || "checkout",
   });
+  if (params.get("mode") === "result") orderStatus(session, found.status);
+}
+
+// What the shop's backend knows of the order: paid once checkout-server's `session.completed`
+// event reached it (the landing URL's `checkout=paid` proves nothing). Asked again for a while,
+// since the event may arrive just after the shopper.
+async function orderStatus(session, status) {
+  const line = element("p", "");
+  line.id = "order-status";
+  line.setAttribute("role", "status");
+  main.append(line);
+  for (let tries = 0; ; tries += 1) {
+    line.textContent = "Order " + session.slice(0, 8) + ": " + status + " (the shop's own record)";
+    if (status !== "open" || tries >= 30) return;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const response = await fetch("/demo/orders/" + encodeURIComponent(session));
+    if (!response.ok) return;
+    status = (await response.json()).status;
+  }
 }
 
 async function subscriptions() {

@@ -61,6 +61,7 @@ impl InProcess {
             merchant_api: MerchantApi::new(host.internal_url, host.merchant_secret_key),
             origin: demo::pages::own_origin(&host.shop_url),
             checkout_server: host.public_url,
+            events: demo::events::Receiver::default(),
         });
         Self {
             gateway: crate::router(state.clone()),

@@ -7,7 +7,8 @@
 //! |---|---|---|
 //! | `GET /demo/catalogue` | | `{merchant_name, items, plans}` |
 //! | `POST /demo/sessions` | `{item, guest?}`: an item id or a plan id | 201 `{id, client_secret, description, server}` |
-//! | `GET /demo/orders/{session_id}` | | `{id, client_secret, server}` |
+//! | `GET /demo/orders/{session_id}` | | `{id, status, client_secret, server}` |
+//! | `POST /demo/webhooks` | an event from checkout-server | 204 (see [`super::events`]) |
 //! | `POST /demo/customer-token` | `{}` or none | 201 `{customer_token, expires_at, server}` |
 //!
 //! `server` is checkout-server's public base URL, where the page loads the form from (the
@@ -31,7 +32,7 @@ use super::catalogue::{ITEMS, Item, item};
 use super::customer::DemoCustomer;
 use super::error::DemoError;
 use super::merchant_api::NewSession;
-use super::orders::{self, Order};
+use super::orders::{self, Order, OrderStatus};
 
 /// `GET /demo/catalogue`.
 #[derive(Debug, Serialize)]
@@ -73,6 +74,8 @@ pub struct SessionHandle {
 pub struct OrderHandle {
     /// The session id.
     pub id: String,
+    /// Paid or not, as checkout-server's events said (not the landing address).
+    pub status: OrderStatus,
     /// `client-secret` attribute of the component.
     pub client_secret: String,
     /// checkout-server's public base URL.
@@ -139,12 +142,14 @@ pub async fn sessions(
                 .to_owned(),
         });
     };
+    shop.events.register(&shop).await;
     let created = shop.merchant_api.create_session(&session).await?;
     orders::remember(
         &created.id,
         Order {
             client_secret: created.client_secret.clone(),
             customer_id: session.customer_id,
+            status: OrderStatus::Open,
         },
     );
     let handle = SessionHandle {
@@ -191,6 +196,7 @@ pub async fn order(
     let order = orders::lookup(&session_id, &customer.id).ok_or(DemoError::NotFound)?;
     Ok(Json(OrderHandle {
         id: session_id,
+        status: order.status,
         client_secret: order.client_secret,
         server: shop.checkout_server.clone(),
     }))

@@ -1,7 +1,7 @@
 //! The demo shop's client of checkout-server's merchant API: what every shop backend does,
 //! over HTTP with `Authorization: Bearer <MERCHANT_SECRET_KEY>`, so the demo exercises the very
 //! endpoints a merchant integrates against (`POST /v1/sessions`,
-//! `POST /v1/customers/{id}/tokens`).
+//! `POST /v1/customers/{id}/tokens`, `/v1/webhook_endpoints`).
 
 use std::time::Duration;
 
@@ -54,6 +54,24 @@ pub struct IssuedToken {
     pub expires_at: String,
 }
 
+/// A webhook endpoint as the merchant API shows it: the secret only when just created or
+/// rotated.
+#[derive(Debug, Deserialize)]
+pub struct Endpoint {
+    /// `we_…`.
+    pub id: String,
+    /// Where events go.
+    pub url: String,
+    /// The signing secret (`whsec_…`).
+    #[serde(default)]
+    pub secret: Option<SecretString>,
+}
+
+#[derive(Debug, Deserialize)]
+struct EndpointList {
+    data: Vec<Endpoint>,
+}
+
 /// Where checkout-server is and the merchant key to call it with.
 #[derive(Debug, Clone)]
 pub struct MerchantApi {
@@ -87,16 +105,54 @@ impl MerchantApi {
         self.post(&path, &serde_json::json!({})).await
     }
 
+    /// The signing secret of the endpoint for `url`: the endpoint is created, or, when one for
+    /// `url` exists already (a restart: the secret is only ever shown once), its secret is
+    /// rotated at once (no overlap: nobody else holds the old one).
+    pub async fn webhook_secret(&self, url: &str) -> Result<SecretString, DemoError> {
+        let list: EndpointList = self.get("/v1/webhook_endpoints").await?;
+        let endpoint: Endpoint = match list.data.iter().find(|endpoint| endpoint.url == url) {
+            Some(existing) => {
+                let path = format!("/v1/webhook_endpoints/{}/rotate_secret", existing.id);
+                self.post(&path, &serde_json::json!({"overlap_seconds": 0}))
+                    .await?
+            }
+            None => {
+                let body = serde_json::json!({
+                    "url": url,
+                    "event_types": ["session.completed", "payment.refunded"],
+                    "description": "the demo shop's order book",
+                });
+                self.post("/v1/webhook_endpoints", &body).await?
+            }
+        };
+        endpoint
+            .secret
+            .ok_or_else(|| DemoError::Upstream("the endpoint came back without its secret".into()))
+    }
+
+    async fn get<T: DeserializeOwned>(&self, path: &str) -> Result<T, DemoError> {
+        let request = self.http.get(format!("{}{path}", self.base_url));
+        self.send(request).await
+    }
+
     async fn post<T: DeserializeOwned>(
         &self,
         path: &str,
         body: &impl Serialize,
     ) -> Result<T, DemoError> {
-        let answer = self
+        let request = self
             .http
             .post(format!("{}{path}", self.base_url))
+            .json(body);
+        self.send(request).await
+    }
+
+    async fn send<T: DeserializeOwned>(
+        &self,
+        request: reqwest::RequestBuilder,
+    ) -> Result<T, DemoError> {
+        let answer = request
             .bearer_auth(self.secret_key.expose_secret())
-            .json(body)
             .send()
             .await
             .map_err(|error| DemoError::Upstream(error.without_url().to_string()))?;

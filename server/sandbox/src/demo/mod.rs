@@ -6,12 +6,13 @@
 //! checkout session ([`backend`]). The backend is a client of checkout-server's merchant API
 //! ([`merchant_api`]), exactly as a real shop's backend is; the shopper is kept in a cookie
 //! ([`customer`]) and their orders are remembered so the page they land on after 3-D Secure can
-//! show the result ([`orders`]).
+//! show the result ([`orders`]), paid or not as checkout-server's events say ([`events`]).
 
 pub mod backend;
 pub mod catalogue;
 pub mod customer;
 pub mod error;
+pub mod events;
 pub mod merchant_api;
 pub mod orders;
 pub mod pages;
@@ -44,6 +45,8 @@ pub struct DemoShop {
     pub origin: String,
     /// checkout-server's public base URL: the page loads `/checkout.js` from there.
     pub checkout_server: String,
+    /// The events checkout-server sends the shop ([`events`]).
+    pub events: events::Receiver,
 }
 
 /// The demo shop's shared state.
@@ -57,6 +60,7 @@ pub fn router(shop: DemoShop) -> Router {
         .route("/demo/sessions", post(backend::sessions))
         .route("/demo/orders/{session_id}", get(backend::order))
         .route("/demo/customer-token", post(backend::customer_token))
+        .route(events::PATH, post(events::receive))
         .route("/", get(pages::index))
         .route("/shop.js", get(pages::script))
         .route("/shop.css", get(pages::stylesheet))

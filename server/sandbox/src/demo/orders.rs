@@ -1,7 +1,9 @@
 //! The demo shop backend's order book: which checkout session belongs to which shopper, with
 //! the session's client secret, as a real shop keeps them in its order table. It lets the
 //! page the customer lands on after 3-D Secure (`/?checkout=…&session_id=…`, the default
-//! `SUCCESS_URL`) show the order's result: the server stores only a hash of the secret.
+//! `SUCCESS_URL`) show the order's result: the server stores only a hash of the secret. Each
+//! order's status comes from the events checkout-server sends ([`super::events`]), never from
+//! the landing address: a shopper who closes the tab after paying still has a paid order.
 //!
 //! Kept in memory for the life of the process, the newest [`CAPACITY`] orders only.
 
@@ -18,6 +20,20 @@ pub struct Order {
     pub client_secret: String,
     /// The demo customer who placed it; `None` for a guest.
     pub customer_id: Option<String>,
+    /// Where it stands, as the events said.
+    pub status: OrderStatus,
+}
+
+/// An order's status, as the shop learns it from checkout-server's events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OrderStatus {
+    /// Not paid (yet).
+    Open,
+    /// `session.completed`: paid, ship it.
+    Paid,
+    /// `payment.refunded` for the whole amount.
+    Refunded,
 }
 
 #[derive(Default)]
@@ -43,6 +59,20 @@ pub fn remember(session_id: &str, order: Order) {
         if let Some(oldest) = book.arrival.pop_front() {
             book.orders.remove(&oldest);
         }
+    }
+}
+
+/// Moves the order of `session_id` to `status`; whether the shop has such an order.
+pub fn mark(session_id: &str, status: OrderStatus) -> bool {
+    let mut book = book()
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    match book.orders.get_mut(session_id) {
+        Some(order) => {
+            order.status = status;
+            true
+        }
+        None => false,
     }
 }
 
@@ -74,6 +104,7 @@ mod tests {
             Order {
                 client_secret: "cs_1".into(),
                 customer_id: Some("demo-a".into()),
+                status: OrderStatus::Open,
             },
         );
         assert_eq!(
@@ -87,6 +118,7 @@ mod tests {
             Order {
                 client_secret: "cs_2".into(),
                 customer_id: None,
+                status: OrderStatus::Open,
             },
         );
         assert!(lookup(&guest, "anyone").is_some());
