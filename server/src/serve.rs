@@ -2,7 +2,9 @@
 //! for `GATEWAY_BASE_URL` — or, without it, for an in-process gateway that the caller mounts on
 //! the same listener ([`Mounts`]) — bind the internal operations listener when `OPS_LISTEN`
 //! is set, then serve until the shutdown signal ([`shutdown_signal`]: SIGTERM or Ctrl-C),
-//! letting in-flight requests finish. This crate knows no emulator: the `checkout-server`
+//! letting in-flight requests finish. Beside the requests run the reconciler and the worker
+//! sending events to the shop (`events::deliver`; the endpoint `MERCHANT_WEBHOOK_URL` names is
+//! set up before serving). This crate knows no emulator: the `checkout-server`
 //! binary composes one in.
 
 use std::future::Future;
@@ -16,6 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::api::{self, AppState};
 use crate::config::{Config, OpsAccess};
+use crate::events::deliver::{self, Deliverer, DeliveryServices};
 use crate::gateway::{GatewayClient, GatewayConfig};
 
 /// Where a server being built can be reached, for whoever mounts something beside its API.
@@ -43,6 +46,8 @@ pub struct Server {
     ops: Option<(TcpListener, Router)>,
     ops_address: Option<SocketAddr>,
     state: AppState,
+    /// The worker sending events to the shop's endpoints.
+    deliverer: Deliverer,
     in_process_gateway: Option<String>,
     address: SocketAddr,
 }
@@ -67,6 +72,11 @@ impl Server {
         let store = crate::store::connect(config.database_url.expose_secret())
             .await
             .context("cannot open the database (DATABASE_URL)")?;
+        if let Some(endpoint) = &config.webhooks.configured_endpoint {
+            deliver::configure_endpoint(store.as_ref(), endpoint)
+                .await
+                .context("cannot set up the webhook endpoint MERCHANT_WEBHOOK_URL names")?;
+        }
         let gateway_settings = &config.gateway;
         let (gateway_base, in_process) = match (&gateway_settings.base_url, &mounts.gateway) {
             (Some(url), _) => (url.clone(), None),
@@ -101,6 +111,12 @@ impl Server {
             .transpose()
             .context("cannot read the OPS_LISTEN address")?;
         let state = AppState::new(config, base_url, store, gateway);
+        let delivery = DeliveryServices::new(state.store.clone(), &state.config)
+            .context("cannot build the client events are sent with")?;
+        let deliverer = Deliverer::new(
+            delivery,
+            format!("webhooks-{}", state.payments.instance_id()),
+        );
         let mut router = api::app(state.clone());
         if let (Some(prefix), Some((_, gateway))) = (&in_process, mounts.gateway) {
             router = router.nest(prefix, gateway);
@@ -112,6 +128,7 @@ impl Server {
             ops,
             ops_address,
             state,
+            deliverer,
             in_process_gateway: in_process,
             address,
         };
@@ -161,8 +178,14 @@ impl Server {
         &self.state
     }
 
+    /// The worker sending events to the shop (tests drive a second one beside it).
+    pub fn deliverer(&self) -> &Deliverer {
+        &self.deliverer
+    }
+
     /// Serves (on both listeners when `OPS_LISTEN` is set) until `shutdown` completes, then
-    /// finishes in-flight requests and closes the database pool.
+    /// finishes in-flight requests, lets the event deliveries in flight finish (briefly) and
+    /// closes the database pool.
     pub async fn run(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
@@ -175,6 +198,8 @@ impl Server {
             self.state.config.timing.reconcile_interval,
         );
         let stop = CancellationToken::new();
+        let delivery_stop = CancellationToken::new();
+        let delivery = deliver::spawn(self.deliverer.clone(), delivery_stop.clone());
         let signal = tokio::spawn({
             let stop = stop.clone();
             async move {
@@ -205,6 +230,10 @@ impl Server {
         signal.abort();
         let served = served.and(ops_served);
         finish_background_work(&self.state).await;
+        delivery_stop.cancel();
+        if let Err(error) = delivery.await {
+            tracing::error!(%error, "the event delivery task failed");
+        }
         reconciler.abort();
         self.state.store.close().await;
         tracing::info!("checkout-server stopped");

@@ -23,6 +23,7 @@
 //! | `LOG_FORMAT` | `text` | `text` or `json` |
 //! | `MAX_BODY_BYTES`, `PAY_RATE_LIMIT_*`, `CUSTOMER_TOKEN_TTL_SECONDS`, `SUBSCRIPTION_POLL_SECONDS` | see [`OpsSettings`] | protection, tokens, polling |
 //! | `OPS_LISTEN`, `OPS_TOKEN` | sandbox: on `LISTEN`; real gateway: not served | where `/metrics` and `/readyz` are served ([`OpsAccess`]); keep `OPS_LISTEN` internal |
+//! | `WEBHOOK_ALLOW_PRIVATE`, `MERCHANT_WEBHOOK_URL`, `MERCHANT_WEBHOOK_SECRET`, `WEBHOOK_DELIVERY_INTERVAL_MS` | see [`WebhookSettings`] | events to the shop: private targets (sandbox: allowed), one configured endpoint, the delivery worker's period |
 //!
 //! The file uses the same names in lower case and may hold the plan catalogue
 //! ([`plans`]). Without `GATEWAY_BASE_URL`, what the file and environment leave unset comes from
@@ -33,6 +34,7 @@ mod ops;
 pub mod plans;
 mod source;
 mod values;
+mod webhooks;
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -45,6 +47,7 @@ pub use error::ConfigError;
 pub use ops::{OpsAccess, OpsSettings};
 pub use plans::{PlanCatalogue, first_charge};
 pub use source::KEYS;
+pub use webhooks::{CONFIG_ENDPOINT_ID, ConfiguredEndpoint, WebhookSettings};
 
 use crate::store::secret::generate_token;
 use source::{Layers, Setting};
@@ -87,6 +90,8 @@ pub struct Config {
     pub ops_access: OpsAccess,
     /// `COMPONENT_DIR`: the built component served under `/frame/`.
     pub component_dir: PathBuf,
+    /// Events to the shop: private targets, the configured endpoint (`config/webhooks.rs`).
+    pub webhooks: WebhookSettings,
 }
 
 /// Where the gateway is and how to call it.
@@ -256,6 +261,7 @@ impl Config {
             plans,
             ops: OpsSettings::resolve(layers)?,
             ops_access: OpsAccess::resolve(layers, sandbox)?,
+            webhooks: WebhookSettings::resolve(layers, sandbox)?,
             component_dir: get("COMPONENT_DIR")
                 .map(values::path)
                 .transpose()?

@@ -40,6 +40,11 @@ pub const KEYS: &[&str] = &[
     "SUBSCRIPTION_POLL_SECONDS",
     "OPS_LISTEN",
     "OPS_TOKEN",
+    // config/webhooks.rs
+    "WEBHOOK_ALLOW_PRIVATE",
+    "MERCHANT_WEBHOOK_URL",
+    "MERCHANT_WEBHOOK_SECRET",
+    "WEBHOOK_DELIVERY_INTERVAL_MS",
 ];
 
 /// The file key holding the plan catalogue.

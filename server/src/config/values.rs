@@ -165,6 +165,15 @@ pub fn text(setting: &Setting, max_chars: usize) -> Result<String, ConfigError> 
     Ok(value.to_owned())
 }
 
+/// `true` or `false` (also `1`/`0`, `yes`/`no`, `on`/`off`; any case).
+pub fn boolean(setting: &Setting) -> Result<bool, ConfigError> {
+    match setting.value.trim().to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Ok(true),
+        "false" | "0" | "no" | "off" => Ok(false),
+        _ => Err(invalid(setting, "must be true or false")),
+    }
+}
+
 /// A directory path; empty is refused.
 pub fn path(setting: &Setting) -> Result<PathBuf, ConfigError> {
     let value = setting.value.trim();
@@ -262,6 +271,9 @@ mod tests {
             "json"
         );
         assert!(choice(&env("LOG_FORMAT", "xml"), &["text", "json"]).is_err());
+        assert!(boolean(&env("WEBHOOK_ALLOW_PRIVATE", "TRUE")).unwrap());
+        assert!(!boolean(&env("WEBHOOK_ALLOW_PRIVATE", "0")).unwrap());
+        assert!(boolean(&env("WEBHOOK_ALLOW_PRIVATE", "maybe")).is_err());
         assert_eq!(
             ip_list(&env("TRUSTED_PROXIES", "127.0.0.1, ::1"))
                 .unwrap()

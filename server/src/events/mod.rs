@@ -1,7 +1,13 @@
 //! Events to the shop: what the store's outbox holds, rendered as the merchant API's objects
-//! ([`render`]), and delivered to the shop's endpoints.
+//! ([`render`]), and delivered to the shop's endpoints by the background worker [`deliver`]:
+//! signed ([`sign`], Standard Webhooks), posted by a client that reaches only public addresses
+//! ([`client`], [`target`]), retried with [`backoff`].
 
+pub mod backoff;
+pub mod client;
+pub mod deliver;
 pub mod render;
+pub mod sign;
 pub mod target;
 
 pub use render::{EventBody, render};

@@ -14,6 +14,10 @@
 //! | `checkout_gateway_requests_total{endpoint,result}` | counter | every gateway HTTP attempt |
 //! | `checkout_http_requests_total{route,method,status}` | counter | every request served |
 //! | `checkout_http_request_duration_seconds{route}` | histogram | every request served |
+//! | `checkout_events_total{type}` | counter | events fanned out to the shop's endpoints |
+//! | `checkout_event_deliveries_total{outcome}` | counter | delivery attempts: delivered, retried, failed |
+//! | `checkout_event_delivery_duration_seconds` | histogram | every delivery attempt |
+//! | `checkout_event_delivery_oldest_pending_seconds` | gauge | the store: age of the oldest pending delivery |
 //! | `checkout_store_up` | gauge | 1 when the store answered the queries above |
 //!
 //! Store figures cover the whole database (every instance): they are set as gauges from the
@@ -21,6 +25,7 @@
 //! process-wide, installed once, as the atomics it replaced were (several servers in one test
 //! process share it; tests compare before and after).
 
+pub mod events;
 pub mod gateway;
 pub mod http;
 pub mod reconcile;
@@ -88,6 +93,7 @@ fn describe() {
         "checkout_store_up",
         "Whether the store answered the queries of this scrape."
     );
+    events::describe();
     gateway::describe();
     http::describe();
     reconcile::describe();
@@ -96,10 +102,11 @@ fn describe() {
 /// Sets the store's gauges; false when the store did not answer (they keep their last values).
 async fn set_store_figures(store: &dyn Store) -> bool {
     let now = OffsetDateTime::now_utc();
-    let (payments, webhooks, backlog) = match tokio::try_join!(
+    let (payments, webhooks, backlog, oldest_delivery) = match tokio::try_join!(
         store.count_payments_by_state(),
         store.count_webhooks_by_verdict(),
         store.reconcile_backlog(now),
+        store.oldest_pending_delivery(),
     ) {
         Ok(figures) => figures,
         Err(error) => {
@@ -118,5 +125,6 @@ async fn set_store_figures(store: &dyn Store) -> bool {
         .set(backlog.subscriptions_due as f64);
     let lag = backlog.lag_at(now).as_seconds_f64().max(0.0);
     gauge!("checkout_reconciler_lag_seconds").set(lag);
+    events::oldest_pending(oldest_delivery, now);
     true
 }

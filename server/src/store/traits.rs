@@ -325,6 +325,13 @@ pub trait EventStore: Send + Sync {
     /// endpoint that takes the event's type; returns how many events it handled. Safe with
     /// several instances at once: each event is fanned out once.
     async fn fan_out_events(&self, now: OffsetDateTime, limit: u32) -> StoreResult<u64>;
+    /// As [`fan_out_events`](Self::fan_out_events), telling how many events of each type it
+    /// handled (for the metrics).
+    async fn fan_out_event_types(
+        &self,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<(String, u64)>>;
     /// Leases up to `limit` due deliveries to `owner` for `lease`: each the oldest pending
     /// delivery of its object to its endpoint, so an object's events arrive in order, and
     /// only to enabled endpoints.
@@ -335,6 +342,24 @@ pub trait EventStore: Send + Sync {
         lease: Duration,
         limit: u32,
     ) -> StoreResult<Vec<DueDelivery>>;
+    /// As [`claim_deliveries`](Self::claim_deliveries), leaving out the deliveries to the
+    /// endpoints `except` names (those the caller is already sending to as much as it will).
+    async fn claim_deliveries_except(
+        &self,
+        owner: &str,
+        now: OffsetDateTime,
+        lease: Duration,
+        limit: u32,
+        except: &[String],
+    ) -> StoreResult<Vec<DueDelivery>>;
+    /// Gives back the lease `owner` holds on a delivery without attempting it (its worker
+    /// is sending to that endpoint as much as it will); whether it held it.
+    async fn release_delivery(
+        &self,
+        owner: &str,
+        endpoint_id: &str,
+        event_seq: i64,
+    ) -> StoreResult<bool>;
     /// Records an attempt of a delivery `owner` holds, what became of it (the lease released)
     /// and the endpoint's failing streak (begun by a failure, ended by a success). `false`,
     /// with nothing written, when `owner` no longer holds the lease.

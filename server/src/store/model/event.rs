@@ -170,6 +170,8 @@ pub struct DueDelivery {
     pub secrets: Vec<SecretString>,
     /// Attempts before this one.
     pub attempts: u32,
+    /// When the delivery was created (its retries end some days later).
+    pub created_at: OffsetDateTime,
     /// When the endpoint's failures began, if it is failing.
     pub failing_since: Option<OffsetDateTime>,
 }

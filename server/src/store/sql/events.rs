@@ -53,6 +53,7 @@ impl TryFrom<EventRow> for StoredEvent {
 #[derive(FromRow)]
 pub(crate) struct ClaimedRow {
     attempts: i64,
+    delivery_created_at: i64,
     url: String,
     secret: String,
     previous_secret: Option<String>,
@@ -89,6 +90,13 @@ pub(crate) struct AttemptRow {
 #[derive(FromRow)]
 pub(crate) struct SeqRow {
     seq: i64,
+}
+
+#[derive(FromRow)]
+pub(crate) struct TypedSeqRow {
+    seq: i64,
+    #[sqlx(rename = "type")]
+    kind: String,
 }
 
 #[derive(FromRow)]
@@ -139,6 +147,7 @@ where
     for<'r> DeliveryRow: FromRow<'r, DB::Row>,
     for<'r> AttemptRow: FromRow<'r, DB::Row>,
     for<'r> SeqRow: FromRow<'r, DB::Row>,
+    for<'r> TypedSeqRow: FromRow<'r, DB::Row>,
     for<'r> OldestRow: FromRow<'r, DB::Row>,
 {
     async fn list_events(&self, query: EventQuery) -> StoreResult<Page<StoredEvent>> {
@@ -237,17 +246,26 @@ where
     }
 
     async fn fan_out_events(&self, now: OffsetDateTime, limit: u32) -> StoreResult<u64> {
+        let types = self.fan_out_event_types(now, limit).await?;
+        Ok(types.iter().map(|(_, count)| count).sum())
+    }
+
+    async fn fan_out_event_types(
+        &self,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<Vec<(String, u64)>> {
         let mut tx = self.pool.begin().await?;
         // Postgres: another instance fanning out skips the events this one locked.
-        let picked = sqlx::query_as::<DB, SeqRow>(&format!(
-            "SELECT seq FROM events WHERE fanned_out = 0 ORDER BY seq LIMIT $1 {}",
+        let picked = sqlx::query_as::<DB, TypedSeqRow>(&format!(
+            "SELECT seq, type FROM events WHERE fanned_out = 0 ORDER BY seq LIMIT $1 {}",
             DB::SKIP_LOCKED
         ))
         .bind(i64::from(limit))
         .fetch_all(&mut *tx)
         .await?;
         let (Some(first), Some(last)) = (picked.first(), picked.last()) else {
-            return Ok(0);
+            return Ok(Vec::new());
         };
         let (first, last) = (first.seq, last.seq);
         let now = ms(now);
@@ -273,7 +291,19 @@ where
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
-        Ok(DB::rows_affected(&marked))
+        // Every picked event was marked here (locked, or SQLite's one writer), unless another
+        // instance marked the range first: then this one handled none of them.
+        if DB::rows_affected(&marked) == 0 {
+            return Ok(Vec::new());
+        }
+        let mut types: Vec<(String, u64)> = Vec::new();
+        for row in picked {
+            match types.iter_mut().find(|(kind, _)| *kind == row.kind) {
+                Some((_, count)) => *count += 1,
+                None => types.push((row.kind, 1)),
+            }
+        }
+        Ok(types)
     }
 
     async fn claim_deliveries(
@@ -283,20 +313,44 @@ where
         lease: Duration,
         limit: u32,
     ) -> StoreResult<Vec<DueDelivery>> {
-        let claimed = sqlx::query_as::<DB, SeqRow>(&format!(
+        self.claim_deliveries_except(owner, now, lease, limit, &[])
+            .await
+    }
+
+    async fn claim_deliveries_except(
+        &self,
+        owner: &str,
+        now: OffsetDateTime,
+        lease: Duration,
+        limit: u32,
+        except: &[String],
+    ) -> StoreResult<Vec<DueDelivery>> {
+        let excluded = if except.is_empty() {
+            String::new()
+        } else {
+            let placeholders = (5..except.len() + 5)
+                .map(|n| format!("${n}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!("AND d.endpoint_id NOT IN ({placeholders})")
+        };
+        let sql = format!(
             "UPDATE event_deliveries SET lease_owner = $2, lease_until = $3 \
-             WHERE id IN (SELECT d.id FROM event_deliveries AS d WHERE {SENDABLE} \
+             WHERE id IN (SELECT d.id FROM event_deliveries AS d WHERE {SENDABLE} {excluded} \
                  ORDER BY d.next_attempt_at, d.id LIMIT $4 {skip}) \
              AND state = 'pending' AND (lease_until IS NULL OR lease_until <= $1) \
              RETURNING id AS seq",
             skip = DB::SKIP_LOCKED,
-        ))
-        .bind(ms(now))
-        .bind(owner.to_owned())
-        .bind(lease_end(now, lease)?)
-        .bind(i64::from(limit))
-        .fetch_all(&self.pool)
-        .await?;
+        );
+        let mut query = sqlx::query_as::<DB, SeqRow>(&sql)
+            .bind(ms(now))
+            .bind(owner.to_owned())
+            .bind(lease_end(now, lease)?)
+            .bind(i64::from(limit));
+        for endpoint_id in except {
+            query = query.bind(endpoint_id.clone());
+        }
+        let claimed = query.fetch_all(&self.pool).await?;
         if claimed.is_empty() {
             return Ok(Vec::new());
         }
@@ -310,7 +364,7 @@ where
             .collect::<Vec<_>>()
             .join(", ");
         let sql = format!(
-            "SELECT d.attempts, w.url, w.secret, w.previous_secret, w.previous_until, \
+            "SELECT d.attempts, d.created_at AS delivery_created_at, w.url, w.secret, w.previous_secret, w.previous_until, \
              w.failing_since, d.endpoint_id, {event_columns} \
              FROM event_deliveries AS d JOIN webhook_endpoints AS w ON w.id = d.endpoint_id \
              JOIN events AS e ON e.seq = d.event_seq \
@@ -330,6 +384,7 @@ where
                 }
                 Ok(DueDelivery {
                     attempts: unsigned(row.attempts, "attempts")?,
+                    created_at: time(row.delivery_created_at, "created_at")?,
                     failing_since: row
                         .failing_since
                         .map(|at| time(at, "failing_since"))
@@ -341,6 +396,25 @@ where
                 })
             })
             .collect()
+    }
+
+    async fn release_delivery(
+        &self,
+        owner: &str,
+        endpoint_id: &str,
+        event_seq: i64,
+    ) -> StoreResult<bool> {
+        let released = sqlx::query::<DB>(
+            "UPDATE event_deliveries SET lease_owner = NULL, lease_until = NULL \
+             WHERE endpoint_id = $1 AND event_seq = $2 AND lease_owner = $3 \
+             AND state = 'pending'",
+        )
+        .bind(endpoint_id.to_owned())
+        .bind(event_seq)
+        .bind(owner.to_owned())
+        .execute(&self.pool)
+        .await?;
+        Ok(DB::rows_affected(&released) == 1)
     }
 
     async fn finish_delivery(
