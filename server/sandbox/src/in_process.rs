@@ -52,6 +52,8 @@ impl InProcess {
         let state = SandboxState::new(SandboxConfig {
             api_key: host.api_key,
             x_api_key: host.x_api_key,
+            // One merchant name everywhere: the issuer's page names the shop the form names.
+            merchant_legal_name: host.merchant_name.clone(),
             public_base_url: Some(format!("{}{PREFIX}", host.public_url)),
             ..template
         });

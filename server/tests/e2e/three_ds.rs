@@ -50,6 +50,10 @@ async fn challenge_approved_pays_and_the_merchant_sees_it_captured() {
             acs.contains("3155"),
             "the issuer's page names the card's last four: {acs}"
         );
+        assert!(
+            acs.contains("Demo Shop"),
+            "the issuer's page names the shop the form names (MERCHANT_NAME): {acs}"
+        );
         page.screenshot("3-acs").await;
         page.click("#acs-approve").await;
 
