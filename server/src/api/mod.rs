@@ -14,7 +14,9 @@ mod client_secret;
 mod customer_cards;
 mod customer_subscriptions;
 mod customer_tokens;
+mod endpoint_secret;
 mod error;
+mod events;
 pub mod frame;
 pub mod idempotency;
 mod json;
@@ -29,6 +31,7 @@ mod sessions;
 mod state;
 mod subscriptions;
 mod webhook;
+mod webhook_endpoints;
 
 use axum::Router;
 use axum::extract::MatchedPath;
@@ -61,6 +64,8 @@ pub fn routes(ops_access: &OpsAccess) -> Router<AppState> {
         .merge(customer_tokens::routes())
         .merge(customer_cards::routes())
         .merge(customer_subscriptions::routes())
+        .merge(webhook_endpoints::routes())
+        .merge(events::routes())
         .merge(ops::routes(ops_access))
         .merge(frame::routes())
 }

@@ -2,6 +2,7 @@
 //! nothing of HTTP; these mappings give them the API's status codes and error shape.
 
 use super::error::ApiFailure;
+use crate::events::endpoints::EndpointError;
 use crate::gateway::GatewayError;
 use crate::payments::PaymentError;
 use crate::subscriptions::SubscriptionError;
@@ -73,6 +74,20 @@ impl From<SubscriptionError> for ApiFailure {
             ) => ApiFailure::Unavailable(error.to_string()),
             SubscriptionError::Gateway(error) => ApiFailure::Gateway(error.to_string()),
             SubscriptionError::Store(error) => ApiFailure::from(error),
+        }
+    }
+}
+
+impl From<EndpointError> for ApiFailure {
+    fn from(error: EndpointError) -> Self {
+        match error {
+            EndpointError::Invalid { field, message } => ApiFailure::BadRequest {
+                code: "invalid_field",
+                message: format!("{field}: {message}"),
+                field: Some(field.to_owned()),
+            },
+            EndpointError::NotFound(what) => ApiFailure::NotFound(what),
+            EndpointError::Store(error) => ApiFailure::from(error),
         }
     }
 }

@@ -4,7 +4,11 @@
 pub mod cards;
 pub mod merchant;
 pub mod subscriptions;
+pub mod webhooks;
 
 pub use cards::CustomerCard;
 pub use merchant::*;
 pub use subscriptions::{MerchantCharge, MerchantSubscription, customer_view};
+pub use webhooks::{
+    AttemptList, AttemptView, DeliveryView, EndpointList, EndpointView, Redelivered,
+};

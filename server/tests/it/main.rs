@@ -6,6 +6,7 @@
 mod compose;
 
 mod api;
+mod events;
 mod gateway;
 mod ops;
 mod reconcile;

@@ -1,0 +1,199 @@
+//! The event types a shop can receive, one constant each, and the check of the types an
+//! endpoint asks for (`["payment.captured", …]`, or `["*"]` for all of them).
+//!
+//! The store's triggers (migration `0003_events`) write these names; a test below reads both
+//! migrations and fails if a trigger writes a type this list does not name, or the reverse.
+
+use crate::store::model::EventTypes;
+
+/// A payment was authorized (approved, money reserved, not yet captured). Carries the
+/// payment.
+pub const PAYMENT_AUTHORIZED: &str = "payment.authorized";
+/// A payment was captured: the money is the shop's. Carries the payment. Fulfil an order
+/// from this event (or `session.completed`), never from the shopper's landing page.
+pub const PAYMENT_CAPTURED: &str = "payment.captured";
+/// The issuer or 3-D Secure declined a payment. Carries the payment with its decline code.
+pub const PAYMENT_DECLINED: &str = "payment.declined";
+/// A payment failed for a reason other than a decline (the gateway refused or errored).
+/// Carries the payment.
+pub const PAYMENT_FAILED: &str = "payment.failed";
+/// A payment's outcome is still unknown after the reconciler's checks and needs a person.
+/// Carries the payment.
+pub const PAYMENT_NEEDS_REVIEW: &str = "payment.needs_review";
+/// A payment was refunded, fully or in part. Carries the payment with the refunded total.
+pub const PAYMENT_REFUNDED: &str = "payment.refunded";
+/// An authorization was released without capture. Carries the payment.
+pub const PAYMENT_VOIDED: &str = "payment.voided";
+/// A checkout session was paid. Carries the session with the payment that paid it.
+pub const SESSION_COMPLETED: &str = "session.completed";
+/// A subscription started (its first charge went through). Carries the subscription.
+pub const SUBSCRIPTION_CREATED: &str = "subscription.created";
+/// A subscription was paused. Carries the subscription.
+pub const SUBSCRIPTION_PAUSED: &str = "subscription.paused";
+/// A paused subscription was resumed. Carries the subscription.
+pub const SUBSCRIPTION_RESUMED: &str = "subscription.resumed";
+/// A subscription was cancelled before its end. Carries the subscription.
+pub const SUBSCRIPTION_CANCELLED: &str = "subscription.cancelled";
+/// A subscription ran all its billing cycles. Carries the subscription.
+pub const SUBSCRIPTION_COMPLETED: &str = "subscription.completed";
+/// A billing cycle was charged. Carries the subscription and the cycle's `charge`.
+pub const SUBSCRIPTION_RENEWED: &str = "subscription.renewed";
+/// A billing cycle's charge failed. Carries the subscription and the cycle's `charge`.
+pub const SUBSCRIPTION_PAYMENT_FAILED: &str = "subscription.payment_failed";
+/// A customer saved a card. Carries the card (brand, last four, expiry; never the number)
+/// and its `customer_id`.
+pub const CUSTOMER_CARD_SAVED: &str = "customer.card_saved";
+/// A saved card was removed. Carries the card as it was, and its `customer_id`.
+pub const CUSTOMER_CARD_REMOVED: &str = "customer.card_removed";
+
+/// Every event type, in the order the documentation lists them.
+pub const ALL: [&str; 17] = [
+    PAYMENT_AUTHORIZED,
+    PAYMENT_CAPTURED,
+    PAYMENT_DECLINED,
+    PAYMENT_FAILED,
+    PAYMENT_NEEDS_REVIEW,
+    PAYMENT_REFUNDED,
+    PAYMENT_VOIDED,
+    SESSION_COMPLETED,
+    SUBSCRIPTION_CREATED,
+    SUBSCRIPTION_PAUSED,
+    SUBSCRIPTION_RESUMED,
+    SUBSCRIPTION_CANCELLED,
+    SUBSCRIPTION_COMPLETED,
+    SUBSCRIPTION_RENEWED,
+    SUBSCRIPTION_PAYMENT_FAILED,
+    CUSTOMER_CARD_SAVED,
+    CUSTOMER_CARD_REMOVED,
+];
+
+/// The selection that means every type, present and future.
+pub const WILDCARD: &str = "*";
+
+/// Whether `kind` is an event type this server writes.
+pub fn is_known(kind: &str) -> bool {
+    ALL.contains(&kind)
+}
+
+/// Why a selection of types was refused (a sentence for the `event_types` field).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadSelection {
+    /// `[]`.
+    #[error("name at least one event type, or [\"*\"] for all of them")]
+    Empty,
+    /// `*` beside named types.
+    #[error("\"*\" stands alone: it already selects every type")]
+    WildcardMixed,
+    /// A name that is not an event type (the name, cut to 64 characters).
+    #[error("unknown event type \"{0}\"")]
+    Unknown(String),
+}
+
+/// The types an endpoint asked for: `None` (not given) is every type, `["*"]` too; otherwise
+/// each name must be known. Repeats are dropped, the order kept.
+pub fn select(requested: Option<&[String]>) -> Result<EventTypes, BadSelection> {
+    let Some(requested) = requested else {
+        return Ok(EventTypes::All);
+    };
+    if requested.is_empty() {
+        return Err(BadSelection::Empty);
+    }
+    if requested.iter().any(|kind| kind == WILDCARD) {
+        return if requested.len() == 1 {
+            Ok(EventTypes::All)
+        } else {
+            Err(BadSelection::WildcardMixed)
+        };
+    }
+    let mut kinds: Vec<String> = Vec::with_capacity(requested.len());
+    for kind in requested {
+        if !is_known(kind) {
+            return Err(BadSelection::Unknown(kind.chars().take(64).collect()));
+        }
+        if !kinds.contains(kind) {
+            kinds.push(kind.clone());
+        }
+    }
+    Ok(EventTypes::Only(kinds))
+}
+
+/// How the API shows a selection: `["*"]` or the names.
+pub fn names(types: &EventTypes) -> Vec<String> {
+    match types {
+        EventTypes::All => vec![WILDCARD.to_owned()],
+        EventTypes::Only(kinds) => kinds.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    /// The quoted `object.verb` names a migration writes as event types.
+    fn written_types(sql: &str) -> BTreeSet<String> {
+        sql.split('\'')
+            .skip(1)
+            .step_by(2)
+            .filter(|quoted| {
+                quoted.split_once('.').is_some_and(|(object, verb)| {
+                    ["payment", "session", "subscription", "customer"].contains(&object)
+                        && !verb.is_empty()
+                        && verb.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+                })
+            })
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn the_list_matches_what_the_triggers_write() {
+        let listed: BTreeSet<String> = ALL.iter().map(|&k| k.to_owned()).collect();
+        assert_eq!(listed.len(), ALL.len(), "no type listed twice");
+        for sql in [
+            include_str!("../../migrations/sqlite/0003_events.sql"),
+            include_str!("../../migrations/postgres/0003_events.sql"),
+        ] {
+            assert_eq!(written_types(sql), listed);
+        }
+    }
+
+    #[test]
+    fn selections() {
+        assert_eq!(select(None), Ok(EventTypes::All));
+        assert_eq!(select(Some(&["*".to_owned()])), Ok(EventTypes::All));
+        let picked = select(Some(&[
+            PAYMENT_CAPTURED.to_owned(),
+            SESSION_COMPLETED.to_owned(),
+            PAYMENT_CAPTURED.to_owned(),
+        ]));
+        assert_eq!(
+            picked,
+            Ok(EventTypes::Only(vec![
+                PAYMENT_CAPTURED.to_owned(),
+                SESSION_COMPLETED.to_owned()
+            ]))
+        );
+        assert_eq!(select(Some(&[])), Err(BadSelection::Empty));
+        assert_eq!(
+            select(Some(&["*".to_owned(), PAYMENT_CAPTURED.to_owned()])),
+            Err(BadSelection::WildcardMixed)
+        );
+        for bad in [
+            "payment.paid",
+            "",
+            "payment.captured,payment.voided",
+            "PAYMENT.CAPTURED",
+        ] {
+            assert!(
+                matches!(
+                    select(Some(&[bad.to_owned()])),
+                    Err(BadSelection::Unknown(_))
+                ),
+                "{bad}"
+            );
+        }
+        assert_eq!(names(&EventTypes::All), vec!["*"]);
+    }
+}
