@@ -94,28 +94,31 @@ pub struct DeliverySettings {
     pub per_endpoint: usize,
     /// The client's timeouts and answer size.
     pub limits: ClientLimits,
+    /// How long a claim holds: one whole exchange, recording it, and room to spare.
+    pub lease: time::Duration,
 }
 
 impl DeliverySettings {
     /// The settings `config` gives.
     pub fn from_config(config: &Config) -> Self {
+        let limits = ClientLimits::default();
         Self {
             interval: config.webhooks.delivery_interval,
             concurrency: CONCURRENCY,
             per_endpoint: PER_ENDPOINT,
-            limits: ClientLimits::default(),
+            limits,
+            lease: lease_for(&limits),
         }
     }
+}
 
-    /// How long a claim holds: one whole exchange, recording it, and room to spare.
-    fn lease(&self) -> time::Duration {
-        let span = self
-            .limits
-            .timeout
-            .saturating_mul(2)
-            .saturating_add(Duration::from_secs(10));
-        time::Duration::try_from(span).unwrap_or(time::Duration::MINUTE)
-    }
+/// A lease covering one whole exchange under `limits` twice over, and ten seconds to record it.
+pub fn lease_for(limits: &ClientLimits) -> time::Duration {
+    let span = limits
+        .timeout
+        .saturating_mul(2)
+        .saturating_add(Duration::from_secs(10));
+    time::Duration::try_from(span).unwrap_or(time::Duration::MINUTE)
 }
 
 /// What the worker works with.
@@ -309,7 +312,7 @@ impl Deliverer {
             .filter(|(_, count)| **count >= per_endpoint)
             .map(|(endpoint, _)| endpoint.clone())
             .collect();
-        let lease = services.settings.lease();
+        let lease = services.settings.lease;
         let claimed = match store
             .claim_deliveries_except(self.owner(), now, lease, limit, &saturated)
             .await

@@ -1,10 +1,16 @@
 //! Events to the shop through the merchant API: webhook endpoints (create, list, update,
 //! disable, rotate, delete, the secret shown only when issued, the URL and type checks) and
 //! the events themselves (each change a shop acts on, listed, filtered, paged, with their
-//! deliveries, sent again).
+//! deliveries, sent again); and their delivery to a receiver of the shop's (signed, retried,
+//! in order per object, never to private addresses unless allowed, shared by instances).
 
 mod api;
+mod delivery;
 mod endpoints;
+mod instances;
+pub mod receiver;
+mod retries;
+mod safety;
 
 use serde_json::{Value, json};
 
