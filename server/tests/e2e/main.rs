@@ -12,6 +12,7 @@
 mod support;
 
 mod autofill;
+mod closed_tab;
 mod dark_theme;
 mod declines;
 mod examples;
