@@ -254,6 +254,15 @@ impl Server {
         );
         println!("  browser API:    {base}/v1/checkout/<session_id>");
         println!("  operations:     {}", self.ops_whereabouts());
+        let origins = &config.merchant.allowed_origins;
+        println!(
+            "  shop origins:   {}  (ALLOWED_ORIGINS, read at start: restart after changing it)",
+            if origins.is_empty() {
+                "none".to_owned()
+            } else {
+                origins.join(", ")
+            }
+        );
         println!("  database:       {}", self.state.store.backend_name());
         if config.merchant.secret_key_generated {
             println!(

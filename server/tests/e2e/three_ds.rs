@@ -17,6 +17,16 @@ const CHALLENGE_CARD: &str = "4000002500003155";
 async fn challenge_approved_pays_and_the_merchant_sees_it_captured() {
     run("3ds-approved", |page: Page| async move {
         let shop = DemoShop::start();
+        let banner = shop.server.log_text();
+        let origins = banner
+            .lines()
+            .find(|line| line.contains("shop origins:"))
+            .unwrap_or_else(|| panic!("the banner names the allowed origins: {banner}"));
+        assert!(
+            origins.contains(shop.home().trim_end_matches('/'))
+                && origins.contains("restart after changing it"),
+            "{origins}"
+        );
         let session = shop.buy(&page, "tshirt").await;
         page.screenshot("1-form").await;
 
