@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use time::OffsetDateTime;
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, mpsc, oneshot};
 use tokio::task::{JoinError, JoinHandle, JoinSet};
 use tokio_util::sync::CancellationToken;
 
@@ -44,8 +44,8 @@ use super::{backoff, render, sign};
 use crate::config::{CONFIG_ENDPOINT_ID, Config, ConfiguredEndpoint, PlanCatalogue};
 use crate::metrics::events::{self as metric, Outcome};
 use crate::store::model::{
-    DeliveryOutcome, DueDelivery, EndpointStatus, EndpointUpdate, EventTypes, NewDeliveryAttempt,
-    NewEndpoint,
+    DeliveryOutcome, DueDelivery, EndpointStatus, EndpointUpdate, EventTypes, FinishedAttempt,
+    NewDeliveryAttempt, NewEndpoint,
 };
 use crate::store::traits::EventStore;
 use crate::store::{Store, StoreError};
@@ -60,6 +60,8 @@ pub const FAN_OUT_BATCH: u32 = 1_000;
 pub const KEEP_EVENTS: time::Duration = time::Duration::days(30);
 /// How often old events are pruned.
 pub const PRUNE_EVERY: Duration = Duration::from_secs(3_600);
+/// Most attempts recorded in one transaction.
+pub const RECORD_BATCH: usize = 64;
 /// How long the loop waits for its sends at shutdown before leaving them to the leases.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
 
@@ -185,6 +187,8 @@ pub struct PassReport {
     pub pruned: u64,
     /// Whether a claim or the fan-out came back full: more is likely due at once.
     pub full: bool,
+    /// Whether endpoints this worker sends to as much as it may were left out of the claim.
+    pub held_back: bool,
 }
 
 impl PassReport {
@@ -198,6 +202,7 @@ impl PassReport {
         self.unrecorded += other.unrecorded;
         self.pruned += other.pruned;
         self.full |= other.full;
+        self.held_back |= other.held_back;
     }
 }
 
@@ -214,6 +219,39 @@ struct Inner {
     /// Sends in flight per endpoint.
     busy: Mutex<HashMap<String, usize>>,
     last_prune: Mutex<Option<Instant>>,
+    /// The task recording attempts in batches ([`record_batches`]), started on first use.
+    recorder: std::sync::OnceLock<mpsc::UnboundedSender<Recording>>,
+}
+
+/// An attempt to record, and where to say whether it was.
+type Recording = (FinishedAttempt, oneshot::Sender<Result<bool, String>>);
+
+/// Records the attempts sent to it, as many at a time as are waiting (up to
+/// [`RECORD_BATCH`]) in one transaction: one commit, not one per delivery. Ends when every
+/// sender is gone.
+async fn record_batches(
+    store: Arc<dyn Store>,
+    owner: String,
+    mut waiting: mpsc::UnboundedReceiver<Recording>,
+) {
+    let mut batch = Vec::with_capacity(RECORD_BATCH);
+    while waiting.recv_many(&mut batch, RECORD_BATCH).await > 0 {
+        let (attempts, replies): (Vec<_>, Vec<_>) = batch.drain(..).unzip();
+        match store.finish_deliveries(&owner, attempts).await {
+            Ok(recorded) => {
+                let recorded = recorded.into_iter().chain(std::iter::repeat(false));
+                for (reply, held) in replies.into_iter().zip(recorded) {
+                    let _ = reply.send(Ok(held));
+                }
+            }
+            Err(error) => {
+                let error = error.to_string();
+                for reply in replies {
+                    let _ = reply.send(Err(error.clone()));
+                }
+            }
+        }
+    }
 }
 
 /// Takes an endpoint's place among the sends in flight; gives it back when dropped (also when
@@ -246,6 +284,7 @@ impl Deliverer {
                 slots,
                 busy: Mutex::new(HashMap::new()),
                 last_prune: Mutex::new(None),
+                recorder: std::sync::OnceLock::new(),
             }),
         }
     }
@@ -262,6 +301,23 @@ impl Deliverer {
 
     fn services(&self) -> &DeliveryServices {
         &self.inner.services
+    }
+
+    /// Records `attempt` with the others waiting; whether this worker still held the lease.
+    async fn record(&self, attempt: FinishedAttempt) -> Result<bool, String> {
+        let recorder = self.inner.recorder.get_or_init(|| {
+            let (sender, waiting) = mpsc::unbounded_channel();
+            let store = self.services().store.clone();
+            tokio::spawn(record_batches(store, self.owner().to_owned(), waiting));
+            sender
+        });
+        let (reply, answer) = oneshot::channel();
+        recorder
+            .send((attempt, reply))
+            .map_err(|_| "the recorder stopped".to_owned())?;
+        answer
+            .await
+            .unwrap_or_else(|_| Err("the recorder stopped".to_owned()))
     }
 
     fn busy(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
@@ -304,14 +360,26 @@ impl Deliverer {
         if free == 0 {
             return report;
         }
-        let limit = u32::try_from(free).unwrap_or(u32::MAX);
         let per_endpoint = services.settings.per_endpoint.max(1);
-        let saturated: Vec<String> = self
-            .busy()
-            .iter()
-            .filter(|(_, count)| **count >= per_endpoint)
-            .map(|(endpoint, _)| endpoint.clone())
-            .collect();
+        let (saturated, busiest) = {
+            let busy = self.busy();
+            let saturated: Vec<String> = busy
+                .iter()
+                .filter(|(_, count)| **count >= per_endpoint)
+                .map(|(endpoint, _)| endpoint.clone())
+                .collect();
+            let busiest = busy
+                .values()
+                .copied()
+                .filter(|count| *count < per_endpoint)
+                .max()
+                .unwrap_or(0);
+            (saturated, busiest)
+        };
+        report.held_back = !saturated.is_empty();
+        // No more than any endpoint still may take, so a claim never overshoots one.
+        let room = free.min(per_endpoint - busiest).max(1);
+        let limit = u32::try_from(room).unwrap_or(u32::MAX);
         let lease = services.settings.lease;
         let claimed = match store
             .claim_deliveries_except(self.owner(), now, lease, limit, &saturated)
@@ -323,7 +391,7 @@ impl Deliverer {
                 return report;
             }
         };
-        report.full |= claimed.len() >= free;
+        report.full |= claimed.len() >= room;
         for due in claimed {
             let Some(slot) = self.take_slot(&due.endpoint_id, per_endpoint) else {
                 // This endpoint has as many sends as it may (or no slot is left): give the
@@ -406,15 +474,13 @@ impl Deliverer {
             status_code: answer.status,
             error: answer.error.clone(),
         };
-        let recorded = services
-            .store
-            .finish_delivery(
-                self.owner(),
-                &due.endpoint_id,
-                due.event.seq,
+        let recorded = self
+            .record(FinishedAttempt {
+                endpoint_id: due.endpoint_id.clone(),
+                event_seq: due.event.seq,
                 attempt,
                 outcome,
-            )
+            })
             .await;
         let counted = match outcome {
             DeliveryOutcome::Delivered => Outcome::Delivered,
@@ -589,10 +655,17 @@ pub fn spawn(deliverer: Deliverer, stop: CancellationToken) -> JoinHandle<()> {
             deliverer.prune_if_due().await;
             let idle = tokio::time::sleep(settings.interval);
             tokio::pin!(idle);
+            // After a full claim: go again once half the slots are free. With endpoints held
+            // back: once half of one endpoint's sends are done. Otherwise at the interval.
+            let enough = settings.per_endpoint.max(2) / 2;
+            let mut finished = 0;
             loop {
                 let half_free =
                     deliverer.inner.slots.available_permits() * 2 >= settings.concurrency.max(1);
                 if pass.full && (sends.is_empty() || half_free) {
+                    break;
+                }
+                if pass.held_back && finished >= enough {
                     break;
                 }
                 tokio::select! {
@@ -600,6 +673,7 @@ pub fn spawn(deliverer: Deliverer, stop: CancellationToken) -> JoinHandle<()> {
                     () = &mut idle, if !pass.full => break,
                     Some(joined) = sends.join_next(), if !sends.is_empty() => {
                         joined_report(joined);
+                        finished += 1;
                     }
                 }
             }

@@ -371,6 +371,14 @@ pub trait EventStore: Send + Sync {
         attempt: NewDeliveryAttempt,
         outcome: DeliveryOutcome,
     ) -> StoreResult<bool>;
+    /// Records several attempts of deliveries `owner` holds in one transaction, each as
+    /// [`finish_delivery`](Self::finish_delivery) would, in the order given; whether each was
+    /// recorded (`false`: the lease was no longer `owner`'s).
+    async fn finish_deliveries(
+        &self,
+        owner: &str,
+        finished: Vec<FinishedAttempt>,
+    ) -> StoreResult<Vec<bool>>;
     /// An endpoint's delivery attempts, newest first, `limit` of them before attempt
     /// `before` (a previous page's last id).
     async fn list_delivery_attempts(

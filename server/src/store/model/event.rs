@@ -219,6 +219,19 @@ pub struct NewDeliveryAttempt {
     pub error: Option<String>,
 }
 
+/// An attempt to record with what became of its delivery (several are recorded at once).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinishedAttempt {
+    /// The endpoint.
+    pub endpoint_id: String,
+    /// The event's sequence number.
+    pub event_seq: i64,
+    /// The attempt.
+    pub attempt: NewDeliveryAttempt,
+    /// What became of the delivery.
+    pub outcome: DeliveryOutcome,
+}
+
 /// A card as a card event shows it: no token.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CardOnFile {

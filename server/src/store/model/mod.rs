@@ -18,8 +18,8 @@ pub use card::{Bin, CardSummary, Last4, NewSavedCard, SavedCardRecord};
 pub use customer::{Customer, NewCustomerToken};
 pub use event::{
     CardOnFile, Delivery, DeliveryAttempt, DeliveryOutcome, DeliveryState, DueDelivery,
-    EndpointStatus, EndpointUpdate, EventObject, EventQuery, EventTypes, NewDeliveryAttempt,
-    NewEndpoint, StoredEvent, WebhookEndpoint,
+    EndpointStatus, EndpointUpdate, EventObject, EventQuery, EventTypes, FinishedAttempt,
+    NewDeliveryAttempt, NewEndpoint, StoredEvent, WebhookEndpoint,
 };
 pub use idempotency::{IdempotencyBegin, IdempotencyKey, StoredResponse};
 pub use page::{BadCursor, MAX_PAGE_SIZE, Page, PageCursor, PaymentQuery, SubscriptionQuery};

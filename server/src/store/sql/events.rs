@@ -14,7 +14,8 @@ use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::page::effective_limit;
 use crate::store::model::{
     Delivery, DeliveryAttempt, DeliveryOutcome, DeliveryState, DueDelivery, EndpointUpdate,
-    EventQuery, NewDeliveryAttempt, NewEndpoint, Page, StoredEvent, WebhookEndpoint,
+    EventQuery, FinishedAttempt, NewDeliveryAttempt, NewEndpoint, Page, StoredEvent,
+    WebhookEndpoint,
 };
 use crate::store::traits::EventStore;
 
@@ -255,7 +256,7 @@ where
         now: OffsetDateTime,
         limit: u32,
     ) -> StoreResult<Vec<(String, u64)>> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
         // Postgres: another instance fanning out skips the events this one locked.
         let picked = sqlx::query_as::<DB, TypedSeqRow>(&format!(
             "SELECT seq, type FROM events WHERE fanned_out = 0 ORDER BY seq LIMIT $1 {}",
@@ -425,59 +426,109 @@ where
         attempt: NewDeliveryAttempt,
         outcome: DeliveryOutcome,
     ) -> StoreResult<bool> {
-        let (state, next) = match outcome {
-            DeliveryOutcome::Delivered => ("delivered", None),
-            DeliveryOutcome::RetryAt(at) => ("pending", Some(ms(at))),
-            DeliveryOutcome::GiveUp => ("failed", None),
+        let finished = FinishedAttempt {
+            endpoint_id: endpoint_id.to_owned(),
+            event_seq,
+            attempt,
+            outcome,
         };
-        let attempted_at = ms(attempt.attempted_at);
-        let mut tx = self.pool.begin().await?;
-        let finished = sqlx::query::<DB>(
-            "UPDATE event_deliveries SET state = $4, attempts = attempts + 1, \
-             next_attempt_at = COALESCE($5, next_attempt_at), lease_owner = NULL, \
-             lease_until = NULL, updated_at = $6 \
-             WHERE endpoint_id = $1 AND event_seq = $2 AND lease_owner = $3 \
-             AND state = 'pending'",
-        )
-        .bind(endpoint_id.to_owned())
-        .bind(event_seq)
-        .bind(owner.to_owned())
-        .bind(state.to_owned())
-        .bind(next)
-        .bind(attempted_at)
-        .execute(&mut *tx)
-        .await?;
-        if DB::rows_affected(&finished) != 1 {
-            return Ok(false);
+        let recorded = self.finish_deliveries(owner, vec![finished]).await?;
+        Ok(recorded.first().copied().unwrap_or(false))
+    }
+
+    async fn finish_deliveries(
+        &self,
+        owner: &str,
+        finished: Vec<FinishedAttempt>,
+    ) -> StoreResult<Vec<bool>> {
+        if finished.is_empty() {
+            return Ok(Vec::new());
         }
-        sqlx::query::<DB>(
-            "INSERT INTO delivery_attempts (endpoint_id, event_seq, attempted_at, duration_us, \
-             status_code, error) VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(endpoint_id.to_owned())
-        .bind(event_seq)
-        .bind(attempted_at)
-        .bind(attempt.duration_us)
-        .bind(attempt.status_code.map(i64::from))
-        .bind(attempt.error)
-        .execute(&mut *tx)
-        .await?;
-        // A success ends the endpoint's failing streak; a failure starts one if none is running.
-        let streak = if outcome == DeliveryOutcome::Delivered {
-            None
-        } else {
-            Some(attempted_at)
-        };
-        sqlx::query::<DB>(
-            "UPDATE webhook_endpoints SET failing_since = \
-             CASE WHEN $2 IS NULL THEN NULL ELSE COALESCE(failing_since, $2) END WHERE id = $1",
-        )
-        .bind(endpoint_id.to_owned())
-        .bind(streak)
-        .execute(&mut *tx)
-        .await?;
+        let mut recorded = Vec::with_capacity(finished.len());
+        let mut attempts = Vec::new();
+        let mut tx = self.pool.begin().await?;
+        for item in &finished {
+            let (state, next) = match item.outcome {
+                DeliveryOutcome::Delivered => ("delivered", None),
+                DeliveryOutcome::RetryAt(at) => ("pending", Some(ms(at))),
+                DeliveryOutcome::GiveUp => ("failed", None),
+            };
+            let attempted_at = ms(item.attempt.attempted_at);
+            let done = sqlx::query::<DB>(
+                "UPDATE event_deliveries SET state = $4, attempts = attempts + 1, \
+                 next_attempt_at = COALESCE($5, next_attempt_at), lease_owner = NULL, \
+                 lease_until = NULL, updated_at = $6 \
+                 WHERE endpoint_id = $1 AND event_seq = $2 AND lease_owner = $3 \
+                 AND state = 'pending'",
+            )
+            .bind(item.endpoint_id.clone())
+            .bind(item.event_seq)
+            .bind(owner.to_owned())
+            .bind(state.to_owned())
+            .bind(next)
+            .bind(attempted_at)
+            .execute(&mut *tx)
+            .await?;
+            let held = DB::rows_affected(&done) == 1;
+            recorded.push(held);
+            if !held {
+                continue;
+            }
+            attempts.push((item, attempted_at));
+            // A success ends the endpoint's failing streak; a failure starts one if none is
+            // running. Only a change is written: the endpoint's row is shared by every
+            // delivery to it, and an unchanged write would still lock it.
+            let streak = if item.outcome == DeliveryOutcome::Delivered {
+                sqlx::query::<DB>(
+                    "UPDATE webhook_endpoints SET failing_since = NULL \
+                     WHERE id = $1 AND failing_since IS NOT NULL",
+                )
+                .bind(item.endpoint_id.clone())
+            } else {
+                sqlx::query::<DB>(
+                    "UPDATE webhook_endpoints SET failing_since = $2 \
+                     WHERE id = $1 AND failing_since IS NULL",
+                )
+                .bind(item.endpoint_id.clone())
+                .bind(attempted_at)
+            };
+            streak.execute(&mut *tx).await?;
+        }
+        // The attempts' log in one statement.
+        for chunk in attempts.chunks(64) {
+            let rows = (0..chunk.len())
+                .map(|n| {
+                    let p = n * 6;
+                    format!(
+                        "(${}, ${}, ${}, ${}, ${}, ${})",
+                        p + 1,
+                        p + 2,
+                        p + 3,
+                        p + 4,
+                        p + 5,
+                        p + 6
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO delivery_attempts (endpoint_id, event_seq, attempted_at, \
+                 duration_us, status_code, error) VALUES {rows}"
+            );
+            let mut query = sqlx::query::<DB>(&sql);
+            for (item, attempted_at) in chunk {
+                query = query
+                    .bind(item.endpoint_id.clone())
+                    .bind(item.event_seq)
+                    .bind(*attempted_at)
+                    .bind(item.attempt.duration_us)
+                    .bind(item.attempt.status_code.map(i64::from))
+                    .bind(item.attempt.error.clone());
+            }
+            query.execute(&mut *tx).await?;
+        }
         tx.commit().await?;
-        Ok(true)
+        Ok(recorded)
     }
 
     async fn list_delivery_attempts(

@@ -71,6 +71,11 @@ pub trait Dialect: Database {
     /// Appended to the sub-select of a claim: on Postgres, lock the chosen rows and skip rows
     /// another instance is claiming; SQLite has one writer at a time and needs nothing.
     const SKIP_LOCKED: &'static str;
+    /// Begins a transaction that reads before it writes. SQLite: `BEGIN IMMEDIATE`, taking
+    /// the write lock at once (a deferred transaction that read first fails with
+    /// `SQLITE_BUSY_SNAPSHOT` when another connection committed in between, which the busy
+    /// timeout cannot wait out); Postgres: a plain `BEGIN`.
+    const BEGIN_WRITE: &'static str;
     /// Applies this backend's migrations (`server/migrations/<backend>`), embedded at build,
     /// and the data conversions that go with them ([`legacy_tokens`]).
     fn migrate(pool: &Pool<Self>) -> impl Future<Output = Result<(), MigrateError>> + Send;
@@ -86,6 +91,7 @@ static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/postgres");
 impl Dialect for Sqlite {
     const BACKEND: &'static str = "sqlite";
     const SKIP_LOCKED: &'static str = "";
+    const BEGIN_WRITE: &'static str = "BEGIN IMMEDIATE";
     const ONE_TRIP: one_trip::OneTrip = one_trip::OneTrip::Transaction;
 
     async fn migrate(pool: &Pool<Self>) -> Result<(), MigrateError> {
@@ -101,6 +107,7 @@ impl Dialect for Sqlite {
 impl Dialect for Postgres {
     const BACKEND: &'static str = "postgres";
     const SKIP_LOCKED: &'static str = "FOR UPDATE SKIP LOCKED";
+    const BEGIN_WRITE: &'static str = "BEGIN";
     const ONE_TRIP: one_trip::OneTrip = one_trip::OneTrip::Cte;
 
     async fn migrate(pool: &Pool<Self>) -> Result<(), MigrateError> {

@@ -1,0 +1,524 @@
+//! What events to the shop cost and how fast they go, on SQLite and on Postgres
+//! (`TEST_DATABASE_URL_POSTGRES`; skipped with a notice when unset):
+//!
+//! 1. **Deliveries per second**: `--events` events (saved cards, each of its own customer, so
+//!    no object's order holds another back) are delivered by one worker (`events::deliver`, its
+//!    defaults: 32 sends at once, 16 per endpoint) to a local receiver that verifies each
+//!    signature with the standardwebhooks crate and answers 204. Timed from the worker's start
+//!    (fan-out included) until the receiver has every event. Target ≥ 2,000/s on 2 cores.
+//! 2. **What the outbox adds to a pay call**: two servers side by side with a real gateway (the
+//!    emulator on its own port), one on a database with the event triggers, one on a copy
+//!    with them dropped; token pay calls alternate between them (sessions created untimed),
+//!    and the p50s are compared. Target ≤ +0.3 ms p50.
+//!
+//! Run: `cargo bench -p checkout-server --bench webhooks [-- --events 5000 --payments 400]`.
+//! Runs on a 2-thread runtime, as on the 2-core machines it is judged on.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::post;
+use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox, SandboxConfig};
+use checkout_server::config::{Config, EmulatorDefaults};
+use checkout_server::events::deliver::{self, Deliverer, DeliveryServices};
+use checkout_server::events::sign::generate_secret;
+use checkout_server::serve::{Mounts, Server};
+use checkout_server::store::Store;
+use checkout_server::store::prelude::*;
+use secrecy::{ExposeSecret as _, SecretString};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+const MERCHANT_KEY: &str = "sk_bench_0123456789abcdef";
+const CUSTOMER: &str = "bench-customer";
+const POSTGRES_ENV: &str = "TEST_DATABASE_URL_POSTGRES";
+
+struct Options {
+    events: usize,
+    payments: usize,
+    warmup: usize,
+}
+
+impl Options {
+    fn from_args() -> Self {
+        let mut options = Self {
+            events: 5_000,
+            payments: 400,
+            warmup: 50,
+        };
+        let args: Vec<String> = std::env::args().collect();
+        for pair in args.windows(2) {
+            let value = pair[1].parse::<usize>().ok();
+            match (pair[0].as_str(), value) {
+                ("--events", Some(v)) => options.events = v.max(100),
+                ("--payments", Some(v)) => options.payments = v.max(10),
+                ("--warmup", Some(v)) => options.warmup = v,
+                _ => {}
+            }
+        }
+        options
+    }
+}
+
+fn main() {
+    let options = Options::from_args();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    runtime.block_on(run(options));
+}
+
+/// A database for one measurement: a SQLite file or a fresh Postgres schema.
+struct Database {
+    url: String,
+    cleanup: Option<(String, String)>,
+}
+
+impl Database {
+    async fn new(dir: &std::path::Path, name: &str, postgres: Option<&str>) -> Self {
+        match postgres {
+            None => Self {
+                url: format!("sqlite://{}", dir.join(format!("{name}.db")).display()),
+                cleanup: None,
+            },
+            Some(url) => {
+                let schema = format!("bench_{name}_{}", uuid::Uuid::new_v4().simple());
+                let admin = sqlx::PgPool::connect(url)
+                    .await
+                    .expect("postgres reachable");
+                sqlx::query(&format!("CREATE SCHEMA {schema}"))
+                    .execute(&admin)
+                    .await
+                    .expect("schema");
+                admin.close().await;
+                let separator = if url.contains('?') { '&' } else { '?' };
+                Self {
+                    url: format!("{url}{separator}options[search_path]={schema}"),
+                    cleanup: Some((url.to_owned(), schema)),
+                }
+            }
+        }
+    }
+
+    async fn drop(self) {
+        if let Some((url, schema)) = self.cleanup {
+            let admin = sqlx::PgPool::connect(&url)
+                .await
+                .expect("postgres reachable");
+            sqlx::query(&format!("DROP SCHEMA {schema} CASCADE"))
+                .execute(&admin)
+                .await
+                .expect("drop schema");
+            admin.close().await;
+        }
+    }
+}
+
+async fn run(options: Options) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let postgres = std::env::var(POSTGRES_ENV).ok();
+    let sandbox = Sandbox::start(SandboxConfig::default())
+        .await
+        .expect("emulator starts");
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    let token = store_card(&http, &sandbox).await;
+    println!(
+        "events to the shop: {} deliveries to a local receiver; pay p50 with and without the outbox ({} alternating calls after {} warm-up each)",
+        options.events, options.payments, options.warmup
+    );
+    println!(
+        "{:<10} {:>12} {:>10} {:>12} {:>12} {:>10} {:>10}",
+        "backend", "deliveries/s", "seconds", "pay p50 ms", "no-outbox ms", "+p50 ms", "+p90 ms"
+    );
+    let mut verdicts = Vec::new();
+    let mut backends: Vec<(&str, Option<&str>)> = vec![("sqlite", None)];
+    if let Some(url) = postgres.as_deref() {
+        backends.push(("postgres", Some(url)));
+    }
+    for (backend, postgres) in backends {
+        let delivery_db = Database::new(dir.path(), "delivery", postgres).await;
+        let (rate, seconds) = deliveries_per_second(&delivery_db.url, options.events).await;
+        delivery_db.drop().await;
+        let with = Database::new(dir.path(), "outbox", postgres).await;
+        let without = Database::new(dir.path(), "plain", postgres).await;
+        let (outbox, plain) =
+            pay_latency(&with.url, &without.url, &sandbox, &token, &options).await;
+        with.drop().await;
+        without.drop().await;
+        let added_p50 = ms(outbox.quantile(0.5)) - ms(plain.quantile(0.5));
+        let added_p90 = ms(outbox.quantile(0.9)) - ms(plain.quantile(0.9));
+        println!(
+            "{backend:<10} {rate:>12.0} {seconds:>10.2} {:>12.3} {:>12.3} {added_p50:>+10.3} {added_p90:>+10.3}",
+            ms(outbox.quantile(0.5)),
+            ms(plain.quantile(0.5)),
+        );
+        verdicts.push((backend, rate >= 2_000.0, added_p50 <= 0.3));
+    }
+    if postgres.is_none() {
+        println!(
+            "postgres   SKIPPED: set {POSTGRES_ENV} (scripts/postgres.sh prints a URL) to measure it"
+        );
+    }
+    println!();
+    for (backend, rate_ok, p50_ok) in verdicts {
+        println!(
+            "{backend}: deliveries/s {} (target ≥ 2,000), outbox's added pay p50 {} (target ≤ +0.3 ms)",
+            if rate_ok { "MET" } else { "MISSED" },
+            if p50_ok { "MET" } else { "MISSED" }
+        );
+    }
+}
+
+/// Latencies of one series, sorted.
+struct Series(Vec<Duration>);
+
+impl Series {
+    fn new(mut samples: Vec<Duration>) -> Self {
+        samples.sort();
+        Self(samples)
+    }
+
+    fn quantile(&self, q: f64) -> Duration {
+        let index = ((self.0.len() as f64 - 1.0) * q).round() as usize;
+        self.0[index.min(self.0.len() - 1)]
+    }
+}
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
+
+/// The receiver's count of verified and refused requests.
+#[derive(Default)]
+struct Tally {
+    verified: AtomicUsize,
+    refused: AtomicUsize,
+}
+
+async fn receive(
+    State((tally, secret)): State<(Arc<Tally>, Arc<String>)>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> StatusCode {
+    let verified = standardwebhooks::Webhook::new(&secret)
+        .map(|webhook| webhook.verify(&body, &headers).is_ok())
+        .unwrap_or(false);
+    if verified {
+        tally.verified.fetch_add(1, Ordering::Relaxed);
+        StatusCode::NO_CONTENT
+    } else {
+        tally.refused.fetch_add(1, Ordering::Relaxed);
+        StatusCode::UNAUTHORIZED
+    }
+}
+
+/// Delivers `events` card events to a local receiver; `(deliveries per second, seconds)`.
+async fn deliveries_per_second(database_url: &str, events: usize) -> (f64, f64) {
+    let secret = generate_secret();
+    let tally = Arc::new(Tally::default());
+    let app = Router::new()
+        .route("/events", post(receive))
+        .with_state((tally.clone(), Arc::new(secret.expose_secret().to_owned())));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind the receiver");
+    let port = listener.local_addr().expect("address").port();
+    let receiver = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+
+    let store: Arc<dyn Store> = checkout_server::store::connect(database_url)
+        .await
+        .expect("store opens");
+    store
+        .create_endpoint(NewEndpoint {
+            id: format!("we_{}", uuid::Uuid::new_v4().simple()),
+            url: format!("http://127.0.0.1:{port}/events"),
+            description: None,
+            event_types: EventTypes::All,
+            secret,
+        })
+        .await
+        .expect("endpoint");
+    // The events: one saved card per customer (each write's trigger writes its event).
+    let mut writers = tokio::task::JoinSet::new();
+    for writer in 0..4 {
+        let store = store.clone();
+        writers.spawn(async move {
+            for n in (writer..events).step_by(4) {
+                store
+                    .save_card(NewSavedCard {
+                        customer_id: format!("bench-customer-{n}"),
+                        gateway_token: SecretString::from(format!("tok_{n}")),
+                        brand: checkout::card::Brand::Visa,
+                        last4: Last4::new("4242").expect("last4"),
+                        expiry_month: 12,
+                        expiry_year: 2039,
+                    })
+                    .await
+                    .expect("card saved");
+            }
+        });
+    }
+    while writers.join_next().await.is_some() {}
+
+    let config = Config::from_pairs(
+        &[("DATABASE_URL", database_url)],
+        &EmulatorDefaults::default(),
+    )
+    .expect("configuration");
+    let services = DeliveryServices::new(store.clone(), &config).expect("client");
+    let worker = Deliverer::new(services, "bench");
+    let stop = CancellationToken::new();
+    let started = Instant::now();
+    let running = deliver::spawn(worker, stop.clone());
+    let deadline = started + Duration::from_secs(300);
+    while tally.verified.load(Ordering::Relaxed) + tally.refused.load(Ordering::Relaxed) < events {
+        assert!(Instant::now() < deadline, "deliveries stalled");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    stop.cancel();
+    let _ = running.await;
+    assert_eq!(
+        tally.refused.load(Ordering::Relaxed),
+        0,
+        "every signature verifies"
+    );
+    assert!(
+        store
+            .oldest_pending_delivery()
+            .await
+            .expect("read")
+            .is_none(),
+        "every delivery recorded"
+    );
+    store.close().await;
+    receiver.abort();
+    (events as f64 / seconds, seconds)
+}
+
+/// Drops every trigger of the schema (all of them write events): the database as it was
+/// before the outbox.
+async fn drop_event_triggers(database_url: &str) {
+    if database_url.starts_with("sqlite") {
+        let pool = sqlx::SqlitePool::connect(database_url)
+            .await
+            .expect("sqlite");
+        let names: Vec<(String,)> =
+            sqlx::query_as("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+                .fetch_all(&pool)
+                .await
+                .expect("triggers");
+        assert!(names.iter().any(|(name,)| name == "payment_events"));
+        for (name,) in names {
+            sqlx::query(&format!("DROP TRIGGER {name}"))
+                .execute(&pool)
+                .await
+                .expect("dropped");
+        }
+        pool.close().await;
+    } else {
+        let pool = sqlx::PgPool::connect(database_url).await.expect("postgres");
+        let triggers: Vec<(String, String)> = sqlx::query_as(
+            "SELECT t.tgname::TEXT, c.relname::TEXT FROM pg_trigger AS t \
+             JOIN pg_class AS c ON c.oid = t.tgrelid \
+             JOIN pg_namespace AS n ON n.oid = c.relnamespace \
+             WHERE NOT t.tgisinternal AND n.nspname = current_schema()",
+        )
+        .fetch_all(&pool)
+        .await
+        .expect("triggers");
+        assert!(triggers.iter().any(|(name, _)| name == "payment_events"));
+        for (name, table) in triggers {
+            sqlx::query(&format!("DROP TRIGGER {name} ON {table}"))
+                .execute(&pool)
+                .await
+                .expect("dropped");
+        }
+        pool.close().await;
+    }
+}
+
+/// Pay latencies on a database with the outbox and on one without, calls alternating.
+async fn pay_latency(
+    with_outbox: &str,
+    without_outbox: &str,
+    sandbox: &Sandbox,
+    token: &str,
+    options: &Options,
+) -> (Series, Series) {
+    let migrated = checkout_server::store::connect(without_outbox)
+        .await
+        .expect("store opens");
+    migrated.close().await;
+    drop_event_triggers(without_outbox).await;
+    let outbox = start_server(with_outbox, sandbox, token).await;
+    let plain = start_server(without_outbox, sandbox, token).await;
+    for _ in 0..options.warmup {
+        outbox.pay_once().await;
+        plain.pay_once().await;
+    }
+    let (mut with, mut without) = (Vec::new(), Vec::new());
+    for n in 0..options.payments {
+        if n % 2 == 0 {
+            with.push(outbox.pay_once().await);
+            without.push(plain.pay_once().await);
+        } else {
+            without.push(plain.pay_once().await);
+            with.push(outbox.pay_once().await);
+        }
+    }
+    outbox.stop().await;
+    plain.stop().await;
+    (Series::new(with), Series::new(without))
+}
+
+/// Stores an approved Visa at the emulator and returns its token.
+async fn store_card(http: &reqwest::Client, sandbox: &Sandbox) -> String {
+    use base64::Engine as _;
+    let basic = base64::engine::general_purpose::STANDARD.encode(DEFAULT_API_KEY);
+    let body = json!({
+        "amount": "1000", "currency": "JPY", "merchant_id": "bench-merchant",
+        "billing_address": {"country": "JP", "postal_code": "100-0001", "email": "bench@example.test"},
+        "merchant_txn_ref": "bench-setup", "customer_ip": "127.0.0.1", "time_zone": "Asia/Tokyo",
+        "card": {"number": "4242424242424242", "expiry_month": "12", "expiry_year": "39", "cvc": "123", "name": "Bench"},
+        "payment_method": {"type": "scheme", "store_payment_method": true},
+    });
+    let answer: Value = http
+        .post(sandbox.api_url("payment"))
+        .header("Authorization", format!("Basic {basic}"))
+        .header("x-api-key", DEFAULT_X_API_KEY)
+        .json(&body)
+        .send()
+        .await
+        .expect("sent")
+        .json()
+        .await
+        .expect("json");
+    answer["transaction_details"]["stored_payment_method_id"]
+        .as_str()
+        .expect("token")
+        .to_owned()
+}
+
+/// A running server with a customer whose card is saved.
+struct BenchServer {
+    base: String,
+    http: reqwest::Client,
+    card_id: String,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<anyhow::Result<()>>,
+}
+
+async fn start_server(database_url: &str, sandbox: &Sandbox, token: &str) -> BenchServer {
+    let config = Config::from_pairs(
+        &[
+            ("DATABASE_URL", database_url),
+            ("GATEWAY_BASE_URL", sandbox.base_url()),
+            ("GATEWAY_API_KEY", DEFAULT_API_KEY),
+            ("GATEWAY_X_API_KEY", DEFAULT_X_API_KEY),
+            ("GATEWAY_MERCHANT_ID", "bench-merchant"),
+            ("MERCHANT_SECRET_KEY", MERCHANT_KEY),
+            ("PAY_RATE_LIMIT_PER_IP", "100000"),
+            ("RECONCILE_INTERVAL_SECONDS", "86400"),
+        ],
+        &EmulatorDefaults::default(),
+    )
+    .expect("bench configuration");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let server = Server::build(config, listener, |_| Mounts::default())
+        .await
+        .expect("server builds");
+    let base = server.base_url().to_owned();
+    let card = server
+        .state()
+        .store
+        .save_card(NewSavedCard {
+            customer_id: CUSTOMER.into(),
+            gateway_token: SecretString::from(token.to_owned()),
+            brand: checkout::card::Brand::Visa,
+            last4: Last4::new("4242").expect("last4"),
+            expiry_month: 12,
+            expiry_year: 2039,
+        })
+        .await
+        .expect("card saved");
+    let (shutdown, stop) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(server.run(async move {
+        let _ = stop.await;
+    }));
+    BenchServer {
+        base,
+        http: reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("client"),
+        card_id: card.id,
+        shutdown: Some(shutdown),
+        task,
+    }
+}
+
+impl BenchServer {
+    /// Creates a session (untimed), then times its pay call with the saved card.
+    async fn pay_once(&self) -> Duration {
+        let reference = format!("b-{}", &uuid::Uuid::new_v4().simple().to_string()[..20]);
+        let session: Value = self
+            .http
+            .post(format!("{}/v1/sessions", self.base))
+            .bearer_auth(MERCHANT_KEY)
+            .json(&json!({"amount": 1000, "currency": "JPY", "reference": reference, "customer_id": CUSTOMER}))
+            .send()
+            .await
+            .expect("session sent")
+            .json()
+            .await
+            .expect("session json");
+        let id = session["id"].as_str().expect("session id");
+        let secret = session["client_secret"].as_str().expect("client secret");
+        let body = json!({
+            "saved_card_id": self.card_id,
+            "billing_address": {"country": "JP", "postal_code": "100-0001"},
+            "browser_info": {"screen_width": 1440, "screen_height": 900, "color_depth": 24, "java_enabled": false,
+                "language": "ja-JP", "user_agent": "bench", "time_zone": "Asia/Tokyo",
+                "time_zone_offset_minutes": -540, "challenge_window": "05"},
+        });
+        let started = Instant::now();
+        let response = self
+            .http
+            .post(format!("{}/v1/checkout/{id}/pay", self.base))
+            .header("X-Client-Secret", secret)
+            .json(&body)
+            .send()
+            .await
+            .expect("pay sent");
+        let status = response.status();
+        let text = response.text().await.expect("pay body");
+        let elapsed = started.elapsed();
+        assert!(
+            status == 200 && text.contains("\"captured\""),
+            "pay failed: {status} {text}"
+        );
+        elapsed
+    }
+
+    async fn stop(mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        let _ = self.task.await;
+    }
+}
