@@ -8,6 +8,8 @@
 #!     parse the glue and leaves it as is);
 #!   - the `integrity` hashes dist/index.html carries for the files it changed, and its
 #!     stylesheets inlined (the frame document paints its HTML form without waiting for them);
+#!     the wasm's preload loses its `integrity` (trunk writes one, but a preload `as="fetch"`
+#!     has no Subresource Integrity: Chromium ignores it and warns on every load);
 #!   - a brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy of every wasm, JS, CSS
 #!     and JSON file, which checkout-server sends to browsers that accept them (compressed
 #!     once here rather than on every request, and tighter than on-the-fly compression).
@@ -100,6 +102,15 @@ for (const file of files) {
     return tag.replace(/\bintegrity=("?)(sha256|sha384|sha512)-[^"\s>]+\1/, (_, q, alg) => `integrity=${q}${hash(alg)}${q}`);
   });
 }
+// Subresource Integrity covers scripts and stylesheets only: on a `<link rel="preload">` of any
+// other destination (the wasm, as="fetch") Chromium ignores it and logs "The `integrity`
+// attribute is currently ignored for preload destinations that do not support subresource
+// integrity" on every load. Those preloads go without it (the modulepreloads keep theirs).
+html = html.replace(/<link\b[^>]*\brel="preload"[^>]*>/g, (tag) => {
+  const as = (tag.match(/\bas="([^"]*)"/) || [])[1];
+  if (as === "script" || as === "style") return tag;
+  return tag.replace(/\s+integrity=("?)[^"\s>]+\1/, "");
+});
 fs.writeFileSync(page, html);
 EOF
 # The frame document's stylesheets go inline: a <link> would wait for its turn on a slow line

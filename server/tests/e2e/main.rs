@@ -13,6 +13,7 @@ mod support;
 
 mod autofill;
 mod closed_tab;
+mod console;
 mod dark_theme;
 mod declines;
 mod examples;

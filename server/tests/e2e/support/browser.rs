@@ -4,13 +4,18 @@
 //!
 //! [`Slots`] caps how many scenarios run at once (each has a server and a browser; the machine
 //! has two cores): `E2E_JOBS`, default 2.
+//!
+//! Every session keeps the browser's console log (`goog:loggingPrefs`), which [`console_log`]
+//! reads: the page's and its frames' console messages, and Chromium's own warnings about them.
 
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Condvar, Mutex, Weak};
 use std::time::Duration;
 
+use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, ClientBuilder};
 use hyper_util::client::legacy::connect::HttpConnector;
+use reqwest::{Method, Url};
 use serde_json::{Value, json};
 
 use super::net::{free_port, wait_for_port};
@@ -104,6 +109,7 @@ impl Browser {
             json!({ "binary": tools.chromium, "args": args }),
         );
         capabilities.insert("pageLoadStrategy".into(), Value::from("normal"));
+        capabilities.insert("goog:loggingPrefs".into(), json!({ "browser": "ALL" }));
         let url = format!("http://127.0.0.1:{}", driver.port);
         let mut last_error = String::new();
         // Chromium can fail to come up on a busy machine: three attempts.
@@ -165,4 +171,52 @@ impl Drop for Slot {
         *running = running.saturating_sub(1);
         freed.notify_one();
     }
+}
+
+/// chromedriver's log command (`POST /session/{id}/se/log`) for the `browser` log.
+#[derive(Debug)]
+struct BrowserLog;
+
+impl WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(
+        &self,
+        base: &Url,
+        session: Option<&str>,
+    ) -> Result<Url, <Url as std::str::FromStr>::Err> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &Url) -> (Method, Option<String>) {
+        (Method::POST, Some(json!({ "type": "browser" }).to_string()))
+    }
+}
+
+/// One entry of the browser's console log.
+#[derive(Debug, Clone)]
+pub struct LogEntry {
+    /// `DEBUG`, `INFO`, `WARNING` or `SEVERE` (console errors and failed loads).
+    pub level: String,
+    /// Where it came from (`console-api`, `network`, `javascript`, `deprecation`, ...) and
+    /// its text, as chromedriver words it.
+    pub message: String,
+}
+
+/// The browser's console entries since the last call (chromedriver hands each out once).
+pub async fn console_log(client: &Client) -> Vec<LogEntry> {
+    let entries = client
+        .issue_cmd(BrowserLog)
+        .await
+        .unwrap_or_else(|error| panic!("chromedriver's browser log: {error}"));
+    entries
+        .as_array()
+        .map(|entries| {
+            entries
+                .iter()
+                .map(|entry| LogEntry {
+                    level: entry["level"].as_str().unwrap_or_default().to_owned(),
+                    message: entry["message"].as_str().unwrap_or_default().to_owned(),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
