@@ -10,6 +10,8 @@
 // customer-token (customerToken), server (default: the origin this script came from).
 // Events (bubbling, composed CustomEvents on the element): ready, change, submit, success,
 // error, and the cancelable redirect (3-D Secure: cancel it to navigate yourself).
+// A frame that loads without saying it runs (origin refused) is `frame_unavailable` at once:
+// the shopper reads a plain sentence, the developer why (detail.developerMessage, console).
 // Methods: setLocale(tag), unmount(). The theme is read from the element's --cc-* custom
 // properties and its CSS color-scheme (`dark`; `light dark` follows the shopper's setting)
 // when the form is rendered.
@@ -28,8 +30,25 @@
   var EVENTS = ["ready", "change", "submit", "success", "error"];
   var THEME = ["font", "font-size", "text", "muted", "background", "surface", "border", "accent",
     "accent-text", "error", "success", "radius", "spacing", "focus"];
-  // How long the frame may take to say it is there before the element reports an error.
+  // How long the frame may take to say it is there (`loaded`, posted before its load event).
   var LOAD_LIMIT_MS = 20000;
+  var LOADED_GRACE_MS = 500;
+  // By language, picked as the component does: the `locale` option, the browser's, English.
+  var UNAVAILABLE = {
+    en: "Payment is not available here.",
+    de: "Die Zahlung ist hier nicht verf\u00fcgbar.",
+    fr: "Le paiement n\u2019est pas disponible ici.",
+    es: "El pago no est\u00e1 disponible aqu\u00ed.",
+    it: "Il pagamento non \u00e8 disponibile qui.",
+    nl: "Betalen is hier niet mogelijk.",
+    pt: "O pagamento n\u00e3o est\u00e1 dispon\u00edvel aqui.",
+    pl: "P\u0142atno\u015b\u0107 nie jest tutaj dost\u0119pna.",
+    sv: "Betalning \u00e4r inte tillg\u00e4nglig h\u00e4r.",
+    ja: "\u3053\u3053\u3067\u306f\u304a\u652f\u6255\u3044\u3067\u304d\u307e\u305b\u3093\u3002",
+    zh: "\u6b64\u5904\u65e0\u6cd5\u4ed8\u6b3e\u3002",
+    ar: "\u0627\u0644\u062f\u0641\u0639 \u063a\u064a\u0631 \u0645\u062a\u0627\u062d \u0647\u0646\u0627.",
+    he: "\u05d4\u05ea\u05e9\u05dc\u05d5\u05dd \u05d0\u05d9\u05e0\u05d5 \u05d6\u05de\u05d9\u05df \u05db\u05d0\u05df.",
+  };
   var frames = 0;
 
   function optionName(attribute) {
@@ -64,6 +83,12 @@
     return theme;
   }
 
+  function language(tag) {
+    var primary = String(tag || "").split(/[-_]/)[0].toLowerCase();
+    primary = primary === "iw" ? "he" : primary;
+    return UNAVAILABLE.hasOwnProperty(primary) ? primary : undefined;
+  }
+
   function emit(host, name, detail, cancelable) {
     return host.dispatchEvent(new CustomEvent(name, {
       detail: detail, bubbles: true, composed: true, cancelable: !!cancelable,
@@ -77,6 +102,7 @@
     this.origin = originOf(options.server);
     this.loaded = false;
     this.pendingLocale = null;
+    this.locale = options.locale;
     if (!this.origin) {
       this.fail("invalid_options", options.server || defaultServer ?
         "card-checkout: option `server` is not a URL" :
@@ -120,17 +146,43 @@
     root.append(form);
     form.submit();
     form.remove();
-    this.timer = setTimeout(function () {
-      if (!self.loaded) {
-        self.fail("frame_unavailable", "card-checkout: the payment form did not load from " +
-          self.origin + " (is " + location.origin + " in its ALLOWED_ORIGINS?)");
-      }
-    }, LOAD_LIMIT_MS);
+    var unavailable = function () {
+      if (!self.loaded) self.unavailable();
+    };
+    // After about:blank: the card form, a refusal or the browser's error page.
+    frame.addEventListener("load", function () {
+      var own = frame.contentDocument;
+      if (own && own.URL === "about:blank") return;
+      clearTimeout(self.timer);
+      self.timer = setTimeout(unavailable, LOADED_GRACE_MS);
+    });
+    this.timer = setTimeout(unavailable, LOAD_LIMIT_MS);
   }
 
-  Frame.prototype.fail = function (code, message) {
+  Frame.prototype.fail = function (code, message, detail) {
     console.error(message);
-    emit(this.host, "error", { code: code, message: message });
+    emit(this.host, "error", detail || { code: code, message: message });
+  };
+
+  Frame.prototype.unavailable = function () {
+    if (!this.frame || this.notice) return;
+    var lang = language(this.locale) || language(navigator.language) || "en";
+    var notice = document.createElement("p");
+    notice.lang = lang;
+    notice.dir = lang === "ar" || lang === "he" ? "rtl" : "ltr";
+    notice.setAttribute("role", "alert");
+    notice.textContent = UNAVAILABLE[lang];
+    notice.style.cssText = "margin:0;padding:1em 0;font:inherit;color:inherit";
+    this.frame.style.display = "none";
+    this.frame.before(notice);
+    this.notice = notice;
+    var developer = "card-checkout: the payment form from " + this.origin + " did not start " +
+      "in this page. Its ALLOWED_ORIGINS (read at start: restart it after a change) must name " +
+      location.origin + " and the origin of any page framing this one.";
+    this.fail("frame_unavailable", developer, {
+      code: "frame_unavailable", message: notice.textContent, developerMessage: developer,
+      origin: location.origin, server: this.origin,
+    });
   };
 
   Frame.prototype.receive = function (event) {
@@ -140,6 +192,12 @@
     if (!data || data.cc !== "card-checkout") return;
     if (data.type === "loaded") {
       this.loaded = true;
+      // Later than the grace on a very busy machine: the form is there after all.
+      if (this.notice) {
+        this.notice.remove();
+        this.notice = null;
+        this.frame.style.display = "block";
+      }
       if (typeof data.title === "string" && data.title) this.frame.title = data.title;
       clearTimeout(this.timer);
       if (this.pendingLocale !== null) this.setLocale(this.pendingLocale);

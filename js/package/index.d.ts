@@ -106,6 +106,12 @@ export interface ErrorDetail {
   code: ErrorCode;
   message: string;
   decline?: DeclineCode;
+  /** `frame_unavailable`: why, for the shop's developer (also on the console). */
+  developerMessage?: string;
+  /** `frame_unavailable`: this page's origin, which checkout-server did not let frame the form. */
+  origin?: string;
+  /** `frame_unavailable`: the checkout-server's origin. */
+  server?: string;
 }
 
 /** `redirect` (cancelable): 3-D Secure. Call `preventDefault()` to navigate yourself. */

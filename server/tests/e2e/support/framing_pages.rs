@@ -41,7 +41,9 @@ function postFrame(server, target, params, origin = location.origin) {
 "#;
 
 /// `/framed.html?session=..&secret=..&server=..[&locale=..]`: the form through `/checkout.js`
-/// in light DOM (English unless `locale` says otherwise); events go to `#events` and, when framed, to the parent (`{relay: name, detail}`).
+/// in light DOM (English unless `locale` says otherwise); events go to `#events` and, when
+/// framed, to the parent (`{relay: name, detail, afterLoad}`), each with how many ms after the
+/// load event of the element's frame it came (`data-after-load`; -1 before that load).
 pub fn framed_page() -> String {
     r#"<!doctype html>
 <html lang="en">
@@ -60,16 +62,28 @@ loader.onload = () => {
   element.setAttribute('session', params.get('session'));
   element.setAttribute('client-secret', params.get('secret'));
   element.setAttribute('locale', params.get('locale') || 'en');
+  let frameLoadedAt = null;
   for (const name of ['ready', 'change', 'submit', 'success', 'error']) {
     element.addEventListener(name, (event) => {
+      const afterLoad = frameLoadedAt === null ? -1 : Math.round(performance.now() - frameLoadedAt);
       const item = document.createElement('li');
       item.dataset.event = name;
+      item.dataset.afterLoad = String(afterLoad);
       item.textContent = name + ' ' + JSON.stringify(event.detail ?? null);
       document.getElementById('events').append(item);
-      if (parent !== window) parent.postMessage({ relay: name, detail: event.detail ?? null }, '*');
+      if (parent !== window) {
+        parent.postMessage({ relay: name, detail: event.detail ?? null, afterLoad }, '*');
+      }
     });
   }
   document.getElementById('checkout').append(element);
+  // The loader renders in a microtask queued by the append, before this one: its frame is
+  // there, and the answer to its POST (a task) has not loaded yet.
+  queueMicrotask(() => {
+    element.shadowRoot.querySelector('iframe').addEventListener('load', () => {
+      frameLoadedAt = performance.now();
+    });
+  });
 };
 document.head.append(loader);
 </script>
@@ -80,7 +94,7 @@ document.head.append(loader);
 }
 
 /// `/outer.html?src=URL`: frames `src` and lists each `{relay}` message it sends as
-/// `<li data-event=NAME>` in `#relayed`.
+/// `<li data-event=NAME data-after-load=MS>` in `#relayed`.
 pub fn outer_page() -> String {
     r#"<!doctype html>
 <html lang="en">
@@ -97,6 +111,7 @@ addEventListener('message', (event) => {
   if (event.source !== frame.contentWindow || typeof event.data.relay !== 'string') return;
   const item = document.createElement('li');
   item.dataset.event = event.data.relay;
+  item.dataset.afterLoad = String(event.data.afterLoad);
   item.textContent = event.data.relay + ' ' + JSON.stringify(event.data.detail);
   document.getElementById('relayed').append(item);
 });
