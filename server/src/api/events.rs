@@ -13,7 +13,7 @@
 use axum::Router;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::Response;
+use axum::response::{IntoResponse as _, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -122,12 +122,13 @@ async fn redeliver(
     headers: HeaderMap,
     body: MaybeJson<RedeliverBody>,
 ) -> Response {
+    // Checked before the id goes into the idempotency scope.
+    if !plausible_id(&id) {
+        return ApiFailure::NotFound("event").into_response();
+    }
     let scope = format!("merchant:/v1/events/{id}/redeliver");
     let task_state = state.clone();
     run_idempotent(&state, &headers, scope, body.digest, move || async move {
-        if !plausible_id(&id) {
-            return Err(ApiFailure::NotFound("event"));
-        }
         let endpoint_id = body.value.unwrap_or_default().endpoint_id;
         if endpoint_id.as_deref().is_some_and(|e| !plausible_id(e)) {
             return Err(ApiFailure::NotFound("webhook endpoint"));

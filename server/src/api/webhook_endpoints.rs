@@ -15,7 +15,7 @@
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::Response;
+use axum::response::{IntoResponse as _, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Deserializer};
 use time::{Duration, OffsetDateTime};
@@ -182,10 +182,12 @@ async fn update(
     headers: HeaderMap,
     body: JsonWithDigest<UpdateEndpoint>,
 ) -> Response {
+    if let Err(unknown) = known(&id) {
+        return unknown.into_response();
+    }
     let scope = format!("merchant:/v1/webhook_endpoints/{id}");
     let task_state = state.clone();
     run_idempotent(&state, &headers, scope, body.digest, move || async move {
-        known(&id)?;
         let changes = body.value;
         let endpoint = endpoints(&task_state)
             .update(
@@ -230,12 +232,14 @@ async fn rotate(
     headers: HeaderMap,
     body: MaybeJson<RotateSecret>,
 ) -> Response {
+    if let Err(unknown) = known(&id) {
+        return unknown.into_response();
+    }
     let scope = format!("merchant:/v1/webhook_endpoints/{id}/rotate_secret");
     let issued = IssuedSecret::default();
     let slot = issued.clone();
     let task_state = state.clone();
     let response = run_idempotent(&state, &headers, scope, body.digest, move || async move {
-        known(&id)?;
         let overlap = body
             .value
             .unwrap_or_default()
@@ -251,7 +255,8 @@ async fn rotate(
     endpoint_secret::reveal(&state, response, issued).await
 }
 
-/// 404 for an id the server cannot have given.
+/// 404 for an id the server cannot have given (checked before the id goes into an
+/// idempotency scope or a query).
 fn known(id: &str) -> Result<(), ApiFailure> {
     if plausible_id(id) {
         Ok(())

@@ -291,13 +291,24 @@ fn check_types(requested: Option<&[String]>) -> Result<EventTypes, EndpointError
     types::select(requested).map_err(|bad: BadSelection| invalid("event_types", bad.to_string()))
 }
 
-/// The note to store: `None` when absent or blank.
+/// The note to store: `None` when absent or blank. No control characters but line breaks and
+/// tabs (a NUL would otherwise reach PostgreSQL and fail there).
 fn check_description(text: Option<String>) -> Result<Option<String>, EndpointError> {
     match text {
         Some(text) if text.chars().count() > MAX_DESCRIPTION_CHARS => Err(invalid(
             "description",
             format!("must be at most {MAX_DESCRIPTION_CHARS} characters"),
         )),
+        Some(text)
+            if text
+                .chars()
+                .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) =>
+        {
+            Err(invalid(
+                "description",
+                "must not hold control characters other than line breaks and tabs",
+            ))
+        }
         Some(text) if text.trim().is_empty() => Ok(None),
         other => Ok(other),
     }
@@ -389,5 +400,16 @@ mod tests {
             Some("orders".into())
         );
         assert!(check_description(Some("x".repeat(MAX_DESCRIPTION_CHARS + 1))).is_err());
+        assert!(check_description(Some("a\0b".into())).is_err());
+        assert!(check_description(Some("a\u{1b}[31m".into())).is_err());
+        assert!(check_description(Some("orders\nand refunds\t".into())).is_ok());
+    }
+
+    #[test]
+    fn secrets_are_what_the_signer_takes() {
+        assert_eq!(
+            crate::events::sign::check_secret(new_secret().expose_secret()),
+            Ok(())
+        );
     }
 }

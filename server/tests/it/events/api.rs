@@ -560,6 +560,15 @@ async fn bad_event_queries_name_the_parameter(h: &Harness) {
         call(h, Method::GET, &format!("/v1/events/{id}"), None)
             .await
             .assert_error(404, "not_found", None);
+        Reply::read(
+            h.merchant(Method::POST, &format!("/v1/events/{id}/redeliver"))
+                .header("Idempotency-Key", "unknown-event")
+                .send()
+                .await
+                .expect("sent"),
+        )
+        .await
+        .assert_error(404, "not_found", None);
     }
     let anonymous = Reply::read(
         h.api

@@ -333,9 +333,11 @@ async fn bad_endpoint_input_names_the_field(h: &Harness) {
     post(json!({"url": DEAD_URL, "event_types": "payment.captured"}))
         .await
         .assert_error(400, "invalid_field", Some("event_types"));
-    post(json!({"url": DEAD_URL, "description": "x".repeat(501)}))
-        .await
-        .assert_error(400, "invalid_field", Some("description"));
+    for description in ["x".repeat(501), "a\u{0}b".to_owned()] {
+        post(json!({"url": DEAD_URL, "description": description}))
+            .await
+            .assert_error(400, "invalid_field", Some("description"));
+    }
     post(json!({"url": DEAD_URL, "secret": "whsec_mine"}))
         .await
         .assert_error(400, "invalid_field", Some("secret"));
@@ -390,6 +392,19 @@ async fn unknown_endpoints_are_not_found(h: &Harness) {
         call(h, Method::POST, &format!("{path}/rotate_secret"), None)
             .await
             .assert_error(404, "not_found", None);
+        // With a key too: the id never reaches the idempotency records.
+        for (suffix, body) in [("", json!({})), ("/rotate_secret", json!({}))] {
+            let reply = Reply::read(
+                h.merchant(Method::POST, &format!("{path}{suffix}"))
+                    .header("Idempotency-Key", "unknown-endpoint")
+                    .json(&body)
+                    .send()
+                    .await
+                    .expect("sent"),
+            )
+            .await;
+            reply.assert_error(404, "not_found", None);
+        }
         call(h, Method::GET, &format!("{path}/deliveries"), None)
             .await
             .assert_error(404, "not_found", None);
