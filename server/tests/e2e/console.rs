@@ -5,24 +5,12 @@
 
 use std::time::Duration;
 
-use crate::support::browser::{LogEntry, console_log};
+use crate::support::browser::console_log;
 use crate::support::shop::DemoShop;
 use crate::support::{Page, run};
 
 /// Levels a clean load must not log at.
 const NOISY: &[&str] = &["WARNING", "SEVERE"];
-
-/// The one entry let through, by name: the demo shop's page (`www/shop/index.html`, served by
-/// checkout-sandbox) declares no icon, so Chromium asks its origin for `/favicon.ico` and
-/// logs the 404. It is the demo shop's, not the card form's or the loader's (a shop's own
-/// page has its own icon); an icon link on that page removes it, and then this exception.
-fn demo_shop_favicon(shop: &DemoShop, entry: &LogEntry) -> bool {
-    entry.level == "SEVERE"
-        && entry
-            .message
-            .starts_with(&format!("{}favicon.ico ", shop.home()))
-        && entry.message.contains("404")
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "end-to-end: needs dist/ and Chromium; run by scripts/test.sh"]
@@ -42,7 +30,6 @@ async fn a_clean_checkout_load_logs_no_warning() {
         let noisy: Vec<_> = log
             .iter()
             .filter(|entry| NOISY.contains(&entry.level.as_str()))
-            .filter(|entry| !demo_shop_favicon(&shop, entry))
             .collect();
         assert!(
             noisy.is_empty(),

@@ -86,14 +86,14 @@ pub async fn receive(State(shop): State<ShopState>, headers: HeaderMap, body: By
             .map(|session| (session, OrderStatus::Refunded)),
         _ => None,
     };
-    if let Some((session_id, status)) = change {
-        if orders::mark(&session_id, status) {
-            tracing::info!(
-                session_id,
-                ?status,
-                "demo shop: order updated from an event"
-            );
-        }
+    if let Some((session_id, status)) = change
+        && orders::mark(&session_id, status)
+    {
+        tracing::info!(
+            session_id,
+            ?status,
+            "demo shop: order updated from an event"
+        );
     }
     StatusCode::NO_CONTENT
 }
