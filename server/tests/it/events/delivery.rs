@@ -114,8 +114,11 @@ async fn a_paid_payment_reaches_the_shop_signed(backend: Backend) {
             .expect("read")
             .expect("the event exists");
         assert_eq!(received.body["type"], event.kind.as_str());
-        let sent = delivery(&h, &received.id, CONFIG_ENDPOINT_ID).await;
-        assert_eq!(sent.state, DeliveryState::Delivered);
+        // The receiver has answered; the worker records the outcome just after.
+        wait_until("the delivery recorded as delivered", PATIENCE, || async {
+            delivery(&h, &received.id, CONFIG_ENDPOINT_ID).await.state == DeliveryState::Delivered
+        })
+        .await;
     }
     let captured = receiver
         .accepted()
