@@ -14,11 +14,13 @@ mod client_secret;
 mod customer_cards;
 mod customer_subscriptions;
 mod customer_tokens;
+mod docs;
 mod endpoint_secret;
 mod error;
 mod events;
 pub mod frame;
 pub mod idempotency;
+mod ids;
 mod json;
 pub mod ops;
 mod pay_digest;
@@ -67,6 +69,7 @@ pub fn routes(ops_access: &OpsAccess) -> Router<AppState> {
         .merge(webhook_endpoints::routes())
         .merge(events::routes())
         .merge(ops::routes(ops_access))
+        .merge(docs::routes())
         .merge(frame::routes())
 }
 

@@ -7,13 +7,14 @@
 use axum::Router;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 
 use super::auth::MerchantAuth;
 use super::error::ApiFailure;
 use super::idempotency::{Reply, run_idempotent};
+use super::ids::known;
 use super::json::{Json, MaybeJson};
 use super::query;
 use super::state::AppState;
@@ -59,6 +60,7 @@ async fn show(
     _auth: MerchantAuth,
     Path(id): Path<String>,
 ) -> Result<Json<PaymentDetail>, ApiFailure> {
+    known(&id, "payment")?;
     let payment = state
         .store
         .get_payment(&id)
@@ -134,6 +136,9 @@ async fn adjust(
     adjustment: Adjustment,
     action: &str,
 ) -> Response {
+    if let Err(unknown) = known(&id, "payment") {
+        return unknown.into_response();
+    }
     let scope = format!("merchant:/v1/payments/{id}/{action}");
     let payments = state.payments.clone();
     run_idempotent(&state, &headers, scope, body.digest, move || async move {

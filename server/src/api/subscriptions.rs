@@ -9,7 +9,7 @@
 use axum::Router;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use checkout::contract::SubscriptionAction;
 use serde::{Deserialize, Serialize};
@@ -18,6 +18,7 @@ use time::OffsetDateTime;
 use super::auth::MerchantAuth;
 use super::error::ApiFailure;
 use super::idempotency::{Reply, run_idempotent};
+use super::ids::known;
 use super::json::{Json, MaybeJson};
 use super::query;
 use super::state::AppState;
@@ -73,6 +74,7 @@ async fn show(
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Json<MerchantSubscription>, ApiFailure> {
+    known(&id, "subscription")?;
     let refresh = refresh_flag(query.as_deref().unwrap_or_default())?;
     let subscriptions = state.subscriptions();
     let mut subscription = subscriptions.find(&id).await?;
@@ -123,6 +125,9 @@ async fn act(
     body: MaybeJson<NoFields>,
     action: SubscriptionAction,
 ) -> Response {
+    if let Err(unknown) = known(&id, "subscription") {
+        return unknown.into_response();
+    }
     let scope = format!("merchant:/v1/subscriptions/{id}/{}", action.as_str());
     let task_state = state.clone();
     run_idempotent(&state, &headers, scope, body.digest, move || async move {

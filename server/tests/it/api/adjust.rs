@@ -8,7 +8,8 @@ use crate::api::support::{Harness, Reply, TestSession, api_suite, cards};
 
 api_suite!(
     auth_capture_partial_refund_and_void,
-    adjustments_check_state_and_amounts
+    adjustments_check_state_and_amounts,
+    ids_the_server_cannot_have_given_are_not_found
 );
 
 async fn authorized(h: &Harness, amount: u64) -> (TestSession, String) {
@@ -172,4 +173,34 @@ async fn adjustments_check_state_and_amounts(h: &Harness) {
     .await;
     unauthenticated.assert_error(401, "unauthorized", None);
     assert_eq!(unauthenticated.headers["www-authenticate"], "Bearer");
+}
+
+/// A path id with a NUL (or anything an id never holds) is a 404, also with an
+/// `Idempotency-Key`, whose scope it would otherwise enter (PostgreSQL refused the NUL: 500).
+async fn ids_the_server_cannot_have_given_are_not_found(h: &Harness) {
+    for path in [
+        "/v1/payments/a%00b/refund",
+        "/v1/payments/a%20b/capture",
+        "/v1/subscriptions/a%00b/cancel",
+    ] {
+        let reply = Reply::read(
+            h.merchant(reqwest::Method::POST, path)
+                .header("Idempotency-Key", "nul-in-path")
+                .send()
+                .await
+                .expect("sent"),
+        )
+        .await;
+        assert_eq!(reply.status, 404, "{path}: {}", reply.text);
+    }
+    for path in ["/v1/payments/a%00b", "/v1/subscriptions/a%00b"] {
+        let reply = Reply::read(
+            h.merchant(reqwest::Method::GET, path)
+                .send()
+                .await
+                .expect("sent"),
+        )
+        .await;
+        assert_eq!(reply.status, 404, "{path}: {}", reply.text);
+    }
 }
