@@ -128,9 +128,11 @@ fn type_html(schema: &Value) -> String {
             escape(name)
         );
     }
-    if let Some(all) = schema["allOf"].as_array().or(schema["oneOf"].as_array()) {
-        let kinds: Vec<String> = all.iter().map(type_html).collect();
-        return kinds.join(" + ");
+    for (key, joint) in [("allOf", " + "), ("oneOf", " or "), ("anyOf", " or ")] {
+        if let Some(parts) = schema[key].as_array() {
+            let kinds: Vec<String> = parts.iter().map(type_html).collect();
+            return kinds.join(joint);
+        }
     }
     let mut kind = match &schema["type"] {
         Value::String(kind) => escape(kind),
@@ -327,11 +329,16 @@ fn schemas(out: &mut String, doc: &Value) {
         .flatten()
     {
         out.push_str(&format!(
-            "<h3 id=\"{}\">{}</h3><p>{}</p>",
+            "<h3 id=\"{}\">{}</h3>",
             anchor("schema-", name),
-            escape(name),
-            type_html(&strip_description(schema))
+            escape(name)
         ));
+        if schema.get("allOf").is_none() {
+            out.push_str(&format!(
+                "<p>{}</p>",
+                type_html(&without_description(schema))
+            ));
+        }
         if let Some(description) = schema["description"].as_str() {
             out.push_str(&format!("<p>{}</p>", prose(description)));
         }
@@ -339,12 +346,11 @@ fn schemas(out: &mut String, doc: &Value) {
     }
 }
 
-/// `schema` without the fields [`type_html`] would repeat from the section around it.
-fn strip_description(schema: &Value) -> Value {
+/// `schema` without its description, which its section shows apart.
+fn without_description(schema: &Value) -> Value {
     let mut schema = schema.clone();
     if let Some(object) = schema.as_object_mut() {
         object.remove("description");
-        object.remove("allOf");
     }
     schema
 }
