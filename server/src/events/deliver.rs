@@ -331,7 +331,7 @@ impl Deliverer {
     /// prune when due.
     pub async fn run_once(&self) -> PassReport {
         let mut sends = JoinSet::new();
-        let mut report = self.dispatch(&mut sends).await;
+        let mut report = self.dispatch(&mut sends, true).await;
         while let Some(joined) = sends.join_next().await {
             report.add(&joined_report(joined));
         }
@@ -341,20 +341,22 @@ impl Deliverer {
 
     /// Fans out, claims as many deliveries as there are free slots and starts sending them
     /// into `sends`; the report counts what was fanned out and claimed.
-    async fn dispatch(&self, sends: &mut JoinSet<PassReport>) -> PassReport {
+    async fn dispatch(&self, sends: &mut JoinSet<PassReport>, fan_out: bool) -> PassReport {
         let services = self.services();
         let store = services.store.as_ref();
         let now = services.clock.now();
         let mut report = PassReport::default();
-        match store.fan_out_event_types(now, FAN_OUT_BATCH).await {
-            Ok(types) => {
-                for (kind, count) in types {
-                    metric::fanned_out(&kind, count);
-                    report.fanned_out += count;
+        if fan_out {
+            match store.fan_out_event_types(now, FAN_OUT_BATCH).await {
+                Ok(types) => {
+                    for (kind, count) in types {
+                        metric::fanned_out(&kind, count);
+                        report.fanned_out += count;
+                    }
+                    report.full = report.fanned_out >= u64::from(FAN_OUT_BATCH);
                 }
-                report.full = report.fanned_out >= u64::from(FAN_OUT_BATCH);
+                Err(error) => tracing::error!(%error, "event delivery: cannot fan out events"),
             }
-            Err(error) => tracing::error!(%error, "event delivery: cannot fan out events"),
         }
         let free = self.inner.slots.available_permits();
         if free == 0 {
@@ -647,11 +649,21 @@ pub fn spawn(deliverer: Deliverer, stop: CancellationToken) -> JoinHandle<()> {
             "event delivery started"
         );
         let mut sends: JoinSet<PassReport> = JoinSet::new();
+        let mut last_fan_out: Option<Instant> = None;
+        let mut more_to_fan_out = false;
         loop {
             while let Some(joined) = sends.try_join_next() {
                 joined_report(joined);
             }
-            let pass = deliverer.dispatch(&mut sends).await;
+            // Passes between sends fan out only when the last fan-out is an interval old
+            // (or came back full): new events wait at most that long.
+            let fan_out = last_fan_out.is_none_or(|at: Instant| at.elapsed() >= settings.interval)
+                || more_to_fan_out;
+            let pass = deliverer.dispatch(&mut sends, fan_out).await;
+            if fan_out {
+                last_fan_out = Some(Instant::now());
+                more_to_fan_out = pass.fanned_out >= u64::from(FAN_OUT_BATCH);
+            }
             deliverer.prune_if_due().await;
             let idle = tokio::time::sleep(settings.interval);
             tokio::pin!(idle);
