@@ -12,9 +12,9 @@
 //!    The store gives only the first pending delivery of each object per endpoint, so an
 //!    object's events arrive in order while objects go in parallel;
 //! 3. sends each (rendered by [`render`], signed by [`sign`], posted by the SSRF-guarded
-//!    [`WebhookClient`]) and records the attempt with `finish_delivery`: delivered on 2xx,
-//!    otherwise retried with [`backoff`] until three days after the delivery was created,
-//!    then failed; an endpoint failing every attempt for three days is disabled, with the
+//!    [`WebhookClient`]) and records the attempts in batches (`finish_deliveries`): delivered
+//!    on 2xx, otherwise retried with [`backoff`] until three days after the delivery was
+//!    created, then failed; an endpoint failing every attempt for three days is disabled, with the
 //!    reason the API shows;
 //! 4. about hourly, prunes events older than [`KEEP_EVENTS`].
 //!
@@ -22,8 +22,8 @@
 //! half its slots are free after a claim that came back full; sends do not wait for each
 //! other, so one slow answer delays nothing else. Several instances on one database share the
 //! work through the leases; a SIGKILLed instance's deliveries are claimed again when their
-//! lease runs out (at least once: a receiver de-duplicates on `webhook-id`), and `finish_delivery`
-//! only records for the lease's holder.
+//! lease runs out (at least once: a receiver de-duplicates on `webhook-id`), and
+//! `finish_deliveries` only records for the lease's holder.
 //!
 //! Time comes from a [`Clock`] (the system's, which tests move forward); the signature's
 //! `webhook-timestamp` is always the system's, since the shop checks it against its own clock.
