@@ -26,7 +26,7 @@ use axum::routing::post;
 use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox, SandboxConfig};
 use checkout_server::config::{Config, EmulatorDefaults};
 use checkout_server::events::deliver::{self, Deliverer, DeliveryServices};
-use checkout_server::events::sign::generate_secret;
+use checkout_server::events::endpoints::new_secret;
 use checkout_server::serve::{Mounts, Server};
 use checkout_server::store::Store;
 use checkout_server::store::prelude::*;
@@ -224,7 +224,7 @@ async fn receive(
 
 /// Delivers `events` card events to a local receiver; `(deliveries per second, seconds)`.
 async fn deliveries_per_second(database_url: &str, events: usize) -> (f64, f64) {
-    let secret = generate_secret();
+    let secret = new_secret();
     let tally = Arc::new(Tally::default());
     let app = Router::new()
         .route("/events", post(receive))

@@ -10,7 +10,6 @@
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use rand::RngCore as _;
 use secrecy::{ExposeSecret as _, SecretString};
 use standardwebhooks::Webhook;
 
@@ -19,9 +18,6 @@ pub const SECRET_PREFIX: &str = "whsec_";
 
 /// Fewest and most bytes a secret's key may have (the specification asks for 24 to 64).
 pub const KEY_BYTES: std::ops::RangeInclusive<usize> = 24..=64;
-
-/// Bytes of the keys this server makes.
-const GENERATED_KEY_BYTES: usize = 32;
 
 /// Why a request cannot be signed. Never holds a secret.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -35,13 +31,6 @@ pub enum SignError {
     /// The body is not UTF-8 (a rendered event always is).
     #[error("the body is not UTF-8")]
     BadBody,
-}
-
-/// A new signing secret: `whsec_` and the base64 of 32 random bytes.
-pub fn generate_secret() -> SecretString {
-    let mut key = [0u8; GENERATED_KEY_BYTES];
-    rand::rng().fill_bytes(&mut key);
-    SecretString::from(format!("{SECRET_PREFIX}{}", STANDARD.encode(key)))
 }
 
 /// Whether `secret` is a secret this server signs with: `whsec_`, then the base64 (standard
@@ -107,7 +96,7 @@ mod tests {
 
     #[test]
     fn an_overlap_signs_with_both_secrets() {
-        let other = generate_secret();
+        let other = crate::events::endpoints::new_secret();
         let secrets = [other.clone(), SecretString::from(SPEC_SECRET)];
         let header = signature(&secrets, SPEC_ID, SPEC_TIMESTAMP, SPEC_BODY).expect("signs");
         let parts: Vec<&str> = header.split(' ').collect();
@@ -128,14 +117,18 @@ mod tests {
             let webhook = Webhook::new(secret).expect("secret");
             webhook.verify(SPEC_BODY, &headers).expect("verifies");
         }
-        let stranger = Webhook::new(generate_secret().expose_secret()).expect("secret");
+        let stranger =
+            Webhook::new(crate::events::endpoints::new_secret().expose_secret()).expect("secret");
         assert!(stranger.verify(SPEC_BODY, &headers).is_err());
     }
 
     #[test]
     fn secrets_are_checked_without_being_quoted() {
         assert_eq!(check_secret(SPEC_SECRET), Ok(()));
-        assert_eq!(check_secret(generate_secret().expose_secret()), Ok(()));
+        assert_eq!(
+            check_secret(crate::events::endpoints::new_secret().expose_secret()),
+            Ok(())
+        );
         for bad in [
             "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
             "whsec_not base64!",

@@ -6,7 +6,7 @@
 //! delivered.
 
 use checkout_server::config::CONFIG_ENDPOINT_ID;
-use checkout_server::events::sign::generate_secret;
+use checkout_server::events::endpoints::new_secret;
 use checkout_server::store::prelude::*;
 use secrecy::ExposeSecret as _;
 
@@ -54,7 +54,7 @@ async fn configured(backend: Backend, receiver: &Receiver, secret: &str) -> Harn
 }
 
 async fn a_paid_payment_reaches_the_shop_signed(backend: Backend) {
-    let secret = generate_secret();
+    let secret = new_secret();
     let receiver = Receiver::start(secret.expose_secret()).await;
     let h = configured(backend, &receiver, secret.expose_secret()).await;
     let endpoint = h
@@ -152,7 +152,7 @@ async fn a_paid_payment_reaches_the_shop_signed(backend: Backend) {
     // accepts the next event.
     let until = time::OffsetDateTime::now_utc() + time::Duration::hours(1);
     h.store()
-        .rotate_endpoint_secret(CONFIG_ENDPOINT_ID, generate_secret(), until)
+        .rotate_endpoint_secret(CONFIG_ENDPOINT_ID, new_secret(), until)
         .await
         .expect("rotated")
         .expect("exists");

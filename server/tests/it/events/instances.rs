@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use checkout_server::events::deliver::spawn;
-use checkout_server::events::sign::generate_secret;
+use checkout_server::events::endpoints::new_secret;
 use checkout_server::store::prelude::*;
 use secrecy::ExposeSecret as _;
 use tokio_util::sync::CancellationToken;
@@ -24,7 +24,7 @@ const PAYMENTS: u64 = 8;
 ops_suite!(two_workers_one_killed_deliver_everything_never_twice_at_once);
 
 async fn two_workers_one_killed_deliver_everything_never_twice_at_once(h: &Harness) {
-    let secret = generate_secret();
+    let secret = new_secret();
     let receiver = Receiver::start(secret.expose_secret()).await;
     receiver.answer_after(Duration::from_millis(40));
     let endpoint_id = endpoint(h, &receiver.url(), &[], secret.expose_secret()).await;

@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use checkout_server::events::sign::generate_secret;
+use checkout_server::events::endpoints::new_secret;
 use checkout_server::store::prelude::*;
 use secrecy::ExposeSecret as _;
 use serde_json::json;
@@ -27,7 +27,7 @@ ops_suite!(
 );
 
 async fn failures_are_retried_with_backoff(h: &Harness) {
-    let secret = generate_secret();
+    let secret = new_secret();
     let receiver = Receiver::start(secret.expose_secret()).await;
     let endpoint_id = endpoint(
         h,
@@ -106,7 +106,7 @@ async fn failures_are_retried_with_backoff(h: &Harness) {
 }
 
 async fn deliveries_give_up_after_three_days_and_the_endpoint_is_disabled(h: &Harness) {
-    let secret = generate_secret();
+    let secret = new_secret();
     let receiver = Receiver::start(secret.expose_secret()).await;
     let endpoint_id = endpoint(
         h,
@@ -178,7 +178,7 @@ async fn refund(h: &Harness, payment_id: &str, amount: Option<u64>) {
 }
 
 async fn an_objects_events_arrive_in_order_and_others_are_not_held(h: &Harness) {
-    let secret = generate_secret();
+    let secret = new_secret();
     let receiver = Receiver::start(secret.expose_secret()).await;
     endpoint(h, &receiver.url(), &[], secret.expose_secret()).await;
     let (session_a, a) = paid(h, 1000).await;

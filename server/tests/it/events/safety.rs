@@ -4,7 +4,7 @@
 //! status, and nothing reaches the receiver. The same endpoints with private targets allowed
 //! (the sandbox) receive the event.
 
-use checkout_server::events::sign::generate_secret;
+use checkout_server::events::endpoints::new_secret;
 use secrecy::ExposeSecret as _;
 use time::Duration;
 
@@ -19,7 +19,7 @@ const CONFIG: &[(&str, &str)] = &[("WEBHOOK_DELIVERY_INTERVAL_MS", "86400000")];
 ops_suite!(private_targets_are_refused_at_delivery);
 
 async fn private_targets_are_refused_at_delivery(h: &Harness) {
-    let secret = generate_secret();
+    let secret = new_secret();
     let receiver = Receiver::start(secret.expose_secret()).await;
     let types = ["session.completed"];
     let literal = endpoint(h, &receiver.url(), &types, secret.expose_secret()).await;
