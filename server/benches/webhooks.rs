@@ -23,19 +23,20 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
-use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox, SandboxConfig};
+use checkout_sandbox::{Sandbox, SandboxConfig};
 use checkout_server::config::{Config, EmulatorDefaults};
 use checkout_server::events::deliver::{self, Deliverer, DeliveryServices};
 use checkout_server::events::endpoints::new_secret;
-use checkout_server::serve::{Mounts, Server};
 use checkout_server::store::Store;
 use checkout_server::store::prelude::*;
 use secrecy::{ExposeSecret as _, SecretString};
-use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-const MERCHANT_KEY: &str = "sk_bench_0123456789abcdef";
-const CUSTOMER: &str = "bench-customer";
+#[path = "support/pay_server.rs"]
+mod pay_server;
+
+use pay_server::{Series, ms, start_server, store_card};
+
 const POSTGRES_ENV: &str = "TEST_DATABASE_URL_POSTGRES";
 
 struct Options {
@@ -179,26 +180,6 @@ async fn run(options: Options) {
     }
 }
 
-/// Latencies of one series, sorted.
-struct Series(Vec<Duration>);
-
-impl Series {
-    fn new(mut samples: Vec<Duration>) -> Self {
-        samples.sort();
-        Self(samples)
-    }
-
-    fn quantile(&self, q: f64) -> Duration {
-        let index = ((self.0.len() as f64 - 1.0) * q).round() as usize;
-        self.0[index.min(self.0.len() - 1)]
-    }
-}
-
-fn ms(duration: Duration) -> f64 {
-    duration.as_secs_f64() * 1000.0
-}
-
-/// The receiver's count of verified and refused requests.
 #[derive(Default)]
 struct Tally {
     verified: AtomicUsize,
@@ -382,143 +363,4 @@ async fn pay_latency(
     outbox.stop().await;
     plain.stop().await;
     (Series::new(with), Series::new(without))
-}
-
-/// Stores an approved Visa at the emulator and returns its token.
-async fn store_card(http: &reqwest::Client, sandbox: &Sandbox) -> String {
-    use base64::Engine as _;
-    let basic = base64::engine::general_purpose::STANDARD.encode(DEFAULT_API_KEY);
-    let body = json!({
-        "amount": "1000", "currency": "JPY", "merchant_id": "bench-merchant",
-        "billing_address": {"country": "JP", "postal_code": "100-0001", "email": "bench@example.test"},
-        "merchant_txn_ref": "bench-setup", "customer_ip": "127.0.0.1", "time_zone": "Asia/Tokyo",
-        "card": {"number": "4242424242424242", "expiry_month": "12", "expiry_year": "39", "cvc": "123", "name": "Bench"},
-        "payment_method": {"type": "scheme", "store_payment_method": true},
-    });
-    let answer: Value = http
-        .post(sandbox.api_url("payment"))
-        .header("Authorization", format!("Basic {basic}"))
-        .header("x-api-key", DEFAULT_X_API_KEY)
-        .json(&body)
-        .send()
-        .await
-        .expect("sent")
-        .json()
-        .await
-        .expect("json");
-    answer["transaction_details"]["stored_payment_method_id"]
-        .as_str()
-        .expect("token")
-        .to_owned()
-}
-
-/// A running server with a customer whose card is saved.
-struct BenchServer {
-    base: String,
-    http: reqwest::Client,
-    card_id: String,
-    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
-    task: tokio::task::JoinHandle<anyhow::Result<()>>,
-}
-
-async fn start_server(database_url: &str, sandbox: &Sandbox, token: &str) -> BenchServer {
-    let config = Config::from_pairs(
-        &[
-            ("DATABASE_URL", database_url),
-            ("GATEWAY_BASE_URL", sandbox.base_url()),
-            ("GATEWAY_API_KEY", DEFAULT_API_KEY),
-            ("GATEWAY_X_API_KEY", DEFAULT_X_API_KEY),
-            ("GATEWAY_MERCHANT_ID", "bench-merchant"),
-            ("MERCHANT_SECRET_KEY", MERCHANT_KEY),
-            ("PAY_RATE_LIMIT_PER_IP", "100000"),
-            ("RECONCILE_INTERVAL_SECONDS", "86400"),
-        ],
-        &EmulatorDefaults::default(),
-    )
-    .expect("bench configuration");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let server = Server::build(config, listener, |_| Mounts::default())
-        .await
-        .expect("server builds");
-    let base = server.base_url().to_owned();
-    let card = server
-        .state()
-        .store
-        .save_card(NewSavedCard {
-            customer_id: CUSTOMER.into(),
-            gateway_token: SecretString::from(token.to_owned()),
-            brand: checkout::card::Brand::Visa,
-            last4: Last4::new("4242").expect("last4"),
-            expiry_month: 12,
-            expiry_year: 2039,
-        })
-        .await
-        .expect("card saved");
-    let (shutdown, stop) = tokio::sync::oneshot::channel::<()>();
-    let task = tokio::spawn(server.run(async move {
-        let _ = stop.await;
-    }));
-    BenchServer {
-        base,
-        http: reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .expect("client"),
-        card_id: card.id,
-        shutdown: Some(shutdown),
-        task,
-    }
-}
-
-impl BenchServer {
-    /// Creates a session (untimed), then times its pay call with the saved card.
-    async fn pay_once(&self) -> Duration {
-        let reference = format!("b-{}", &uuid::Uuid::new_v4().simple().to_string()[..20]);
-        let session: Value = self
-            .http
-            .post(format!("{}/v1/sessions", self.base))
-            .bearer_auth(MERCHANT_KEY)
-            .json(&json!({"amount": 1000, "currency": "JPY", "reference": reference, "customer_id": CUSTOMER}))
-            .send()
-            .await
-            .expect("session sent")
-            .json()
-            .await
-            .expect("session json");
-        let id = session["id"].as_str().expect("session id");
-        let secret = session["client_secret"].as_str().expect("client secret");
-        let body = json!({
-            "saved_card_id": self.card_id,
-            "billing_address": {"country": "JP", "postal_code": "100-0001"},
-            "browser_info": {"screen_width": 1440, "screen_height": 900, "color_depth": 24, "java_enabled": false,
-                "language": "ja-JP", "user_agent": "bench", "time_zone": "Asia/Tokyo",
-                "time_zone_offset_minutes": -540, "challenge_window": "05"},
-        });
-        let started = Instant::now();
-        let response = self
-            .http
-            .post(format!("{}/v1/checkout/{id}/pay", self.base))
-            .header("X-Client-Secret", secret)
-            .json(&body)
-            .send()
-            .await
-            .expect("pay sent");
-        let status = response.status();
-        let text = response.text().await.expect("pay body");
-        let elapsed = started.elapsed();
-        assert!(
-            status == 200 && text.contains("\"captured\""),
-            "pay failed: {status} {text}"
-        );
-        elapsed
-    }
-
-    async fn stop(mut self) {
-        if let Some(shutdown) = self.shutdown.take() {
-            let _ = shutdown.send(());
-        }
-        let _ = self.task.await;
-    }
 }
