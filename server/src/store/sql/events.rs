@@ -8,6 +8,7 @@ use time::{Duration, OffsetDateTime};
 
 use super::codec::{ms, time, unsigned};
 use super::endpoints::{self, EndpointRow};
+use super::leases::lease_end;
 use super::payments::page_cursor;
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
@@ -112,16 +113,6 @@ fn delivery_state(name: &str) -> StoreResult<DeliveryState> {
         "failed" => Ok(DeliveryState::Failed),
         _ => Err(StoreError::Corrupt("delivery state")),
     }
-}
-
-fn lease_end(now: OffsetDateTime, lease: Duration) -> StoreResult<i64> {
-    if lease <= Duration::ZERO {
-        return Err(StoreError::Invalid {
-            field: "lease",
-            reason: "must be positive",
-        });
-    }
-    Ok(ms(now.saturating_add(lease)))
 }
 
 /// Pending deliveries that may go now: due, free of leases, to an enabled endpoint, and the

@@ -34,7 +34,8 @@ fn claim_sql<DB: Dialect>(table: &str, due: &str, live: &str, columns: &str) -> 
     )
 }
 
-fn lease_end(now: OffsetDateTime, lease: Duration) -> StoreResult<i64> {
+/// The end of a `lease` taken at `now`, in stored milliseconds; a lease must be positive.
+pub(crate) fn lease_end(now: OffsetDateTime, lease: Duration) -> StoreResult<i64> {
     if lease <= Duration::ZERO {
         return Err(StoreError::Invalid {
             field: "lease",
