@@ -25,8 +25,10 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use checkout_sandbox::{Sandbox, SandboxConfig};
 use checkout_server::config::{Config, EmulatorDefaults};
-use checkout_server::events::deliver::{self, Deliverer, DeliveryServices};
+use checkout_server::events::deliver::Deliverer;
 use checkout_server::events::endpoints::new_secret;
+use checkout_server::events::run;
+use checkout_server::events::services::DeliveryServices;
 use checkout_server::store::Store;
 use checkout_server::store::prelude::*;
 use secrecy::{ExposeSecret as _, SecretString};
@@ -262,7 +264,7 @@ async fn deliveries_per_second(database_url: &str, events: usize) -> (f64, f64) 
     let worker = Deliverer::new(services, "bench");
     let stop = CancellationToken::new();
     let started = Instant::now();
-    let running = deliver::spawn(worker, stop.clone());
+    let running = run::spawn(worker, stop.clone());
     let deadline = started + Duration::from_secs(300);
     while tally.verified.load(Ordering::Relaxed) + tally.refused.load(Ordering::Relaxed) < events {
         assert!(Instant::now() < deadline, "deliveries stalled");

@@ -18,7 +18,10 @@ use tokio_util::sync::CancellationToken;
 
 use crate::api::{self, AppState};
 use crate::config::{Config, OpsAccess};
-use crate::events::deliver::{self, Deliverer, DeliveryServices};
+use crate::events::configured::configure_endpoint;
+use crate::events::deliver::Deliverer;
+use crate::events::run;
+use crate::events::services::DeliveryServices;
 use crate::gateway::{GatewayClient, GatewayConfig};
 
 /// Where a server being built can be reached, for whoever mounts something beside its API.
@@ -73,7 +76,7 @@ impl Server {
             .await
             .context("cannot open the database (DATABASE_URL)")?;
         if let Some(endpoint) = &config.webhooks.configured_endpoint {
-            deliver::configure_endpoint(store.as_ref(), endpoint)
+            configure_endpoint(store.as_ref(), endpoint)
                 .await
                 .context("cannot set up the webhook endpoint MERCHANT_WEBHOOK_URL names")?;
         }
@@ -199,7 +202,7 @@ impl Server {
         );
         let stop = CancellationToken::new();
         let delivery_stop = CancellationToken::new();
-        let delivery = deliver::spawn(self.deliverer.clone(), delivery_stop.clone());
+        let delivery = run::spawn(self.deliverer.clone(), delivery_stop.clone());
         let signal = tokio::spawn({
             let stop = stop.clone();
             async move {

@@ -332,26 +332,42 @@ pub trait EventStore: Send + Sync {
         now: OffsetDateTime,
         limit: u32,
     ) -> StoreResult<Vec<(String, u64)>>;
-    /// Leases up to `limit` due deliveries to `owner` for `lease`: each the oldest pending
-    /// delivery of its object to its endpoint, so an object's events arrive in order, and
-    /// only to enabled endpoints.
+    /// The enabled endpoints with a delivery due now and free of leases, by id.
+    async fn due_endpoints(&self, now: OffsetDateTime) -> StoreResult<Vec<String>>;
+    /// Leases up to `limit` due deliveries to `endpoint_id` to `owner` for `lease`: each the
+    /// oldest pending delivery of its object to that endpoint, so an object's events arrive
+    /// in order; none when the endpoint is not enabled. Walks only that endpoint's due
+    /// deliveries, and no more of them than it takes.
+    async fn claim_endpoint_deliveries(
+        &self,
+        owner: &str,
+        endpoint_id: &str,
+        now: OffsetDateTime,
+        lease: Duration,
+        limit: u32,
+    ) -> StoreResult<Vec<DueDelivery>>;
+    /// Leases up to `limit` due deliveries across the [`due_endpoints`](Self::due_endpoints),
+    /// as [`claim_endpoint_deliveries`](Self::claim_endpoint_deliveries) does for one.
     async fn claim_deliveries(
         &self,
         owner: &str,
         now: OffsetDateTime,
         lease: Duration,
         limit: u32,
-    ) -> StoreResult<Vec<DueDelivery>>;
-    /// As [`claim_deliveries`](Self::claim_deliveries), leaving out the deliveries to the
-    /// endpoints `except` names (those the caller is already sending to as much as it will).
-    async fn claim_deliveries_except(
-        &self,
-        owner: &str,
-        now: OffsetDateTime,
-        lease: Duration,
-        limit: u32,
-        except: &[String],
-    ) -> StoreResult<Vec<DueDelivery>>;
+    ) -> StoreResult<Vec<DueDelivery>> {
+        let mut claimed = Vec::new();
+        for endpoint_id in self.due_endpoints(now).await? {
+            let left = limit.saturating_sub(u32::try_from(claimed.len()).unwrap_or(u32::MAX));
+            if left == 0 {
+                break;
+            }
+            claimed.extend(
+                self.claim_endpoint_deliveries(owner, &endpoint_id, now, lease, left)
+                    .await?,
+            );
+        }
+        Ok(claimed)
+    }
     /// Gives back the lease `owner` holds on a delivery without attempting it (its worker
     /// is sending to that endpoint as much as it will); whether it held it.
     async fn release_delivery(
@@ -397,7 +413,8 @@ pub trait EventStore: Send + Sync {
         endpoint_id: Option<&str>,
         now: OffsetDateTime,
     ) -> StoreResult<u64>;
-    /// When the oldest pending delivery was created.
+    /// When the oldest pending delivery to an enabled endpoint was created (a disabled
+    /// endpoint's deliveries wait for the merchant, not for the worker).
     async fn oldest_pending_delivery(&self) -> StoreResult<Option<OffsetDateTime>>;
     /// Deletes events created before `before` (and their deliveries); how many.
     async fn prune_events(&self, before: OffsetDateTime) -> StoreResult<u64>;

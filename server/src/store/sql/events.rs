@@ -8,8 +8,10 @@ use time::{Duration, OffsetDateTime};
 
 use super::codec::{ms, time, unsigned};
 use super::endpoints::{self, EndpointRow};
+use super::finish::{self, FinishedRow};
 use super::leases::lease_end;
 use super::payments::page_cursor;
+use super::rows::IdRow;
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::page::effective_limit;
@@ -115,13 +117,17 @@ fn delivery_state(name: &str) -> StoreResult<DeliveryState> {
     }
 }
 
-/// Pending deliveries that may go now: due, free of leases, to an enabled endpoint, and the
-/// first pending one of their object for their endpoint (`$1` is now).
-const SENDABLE: &str = "d.state = 'pending' AND d.next_attempt_at <= $1 \
+/// Pending deliveries to the endpoint `$5` that may go now: due, free of leases, to an enabled
+/// endpoint, and the first pending one of their object for that endpoint (`$1` is now). Walks
+/// `deliveries_due` (migration 0004) from the oldest and stops at the claim's limit; the
+/// first-of-its-object test is a `MIN` over `deliveries_by_object`, one index probe a row
+/// whatever the statistics (a `NOT EXISTS` was planned as a scan of the backlog per row).
+const SENDABLE: &str = "d.endpoint_id = $5 AND d.state = 'pending' AND d.next_attempt_at <= $1 \
      AND (d.lease_until IS NULL OR d.lease_until <= $1) \
-     AND d.endpoint_id IN (SELECT id FROM webhook_endpoints WHERE status = 'enabled') \
-     AND NOT EXISTS (SELECT 1 FROM event_deliveries AS p WHERE p.endpoint_id = d.endpoint_id \
-         AND p.object_id = d.object_id AND p.state = 'pending' AND p.event_seq < d.event_seq)";
+     AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE id = $5 AND status = 'enabled') \
+     AND d.event_seq = (SELECT MIN(p.event_seq) FROM event_deliveries AS p \
+         WHERE p.endpoint_id = d.endpoint_id AND p.object_id = d.object_id \
+         AND p.state = 'pending')";
 
 #[async_trait]
 impl<DB> EventStore for SqlStore<DB>
@@ -139,6 +145,8 @@ where
     for<'r> DeliveryRow: FromRow<'r, DB::Row>,
     for<'r> AttemptRow: FromRow<'r, DB::Row>,
     for<'r> SeqRow: FromRow<'r, DB::Row>,
+    for<'r> IdRow: FromRow<'r, DB::Row>,
+    for<'r> FinishedRow: FromRow<'r, DB::Row>,
     for<'r> TypedSeqRow: FromRow<'r, DB::Row>,
     for<'r> OldestRow: FromRow<'r, DB::Row>,
 {
@@ -298,50 +306,45 @@ where
         Ok(types)
     }
 
-    async fn claim_deliveries(
-        &self,
-        owner: &str,
-        now: OffsetDateTime,
-        lease: Duration,
-        limit: u32,
-    ) -> StoreResult<Vec<DueDelivery>> {
-        self.claim_deliveries_except(owner, now, lease, limit, &[])
-            .await
+    async fn due_endpoints(&self, now: OffsetDateTime) -> StoreResult<Vec<String>> {
+        let rows = sqlx::query_as::<DB, IdRow>(
+            "SELECT w.id FROM webhook_endpoints AS w WHERE w.status = 'enabled' AND EXISTS \
+             (SELECT 1 FROM event_deliveries AS d WHERE d.endpoint_id = w.id \
+              AND d.state = 'pending' AND d.next_attempt_at <= $1 \
+              AND (d.lease_until IS NULL OR d.lease_until <= $1)) \
+             ORDER BY w.id",
+        )
+        .bind(ms(now))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(|row| row.id).collect())
     }
 
-    async fn claim_deliveries_except(
+    async fn claim_endpoint_deliveries(
         &self,
         owner: &str,
+        endpoint_id: &str,
         now: OffsetDateTime,
         lease: Duration,
         limit: u32,
-        except: &[String],
     ) -> StoreResult<Vec<DueDelivery>> {
-        let excluded = if except.is_empty() {
-            String::new()
-        } else {
-            let placeholders = (5..except.len() + 5)
-                .map(|n| format!("${n}"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            format!("AND d.endpoint_id NOT IN ({placeholders})")
-        };
-        let sql = format!(
-            "UPDATE event_deliveries SET lease_owner = $2, lease_until = $3 \
-             WHERE id IN (SELECT d.id FROM event_deliveries AS d WHERE {SENDABLE} {excluded} \
-                 ORDER BY d.next_attempt_at, d.id LIMIT $4 {skip}) \
-             AND state = 'pending' AND (lease_until IS NULL OR lease_until <= $1) \
-             RETURNING id AS seq",
+        // The pick's conditions are not repeated outside it: Postgres locks what it picks
+        // (re-checking a row another instance changed meanwhile), SQLite has one writer.
+        let picked = DB::id_among(&format!(
+            "SELECT d.id FROM event_deliveries AS d WHERE {SENDABLE} \
+             ORDER BY d.next_attempt_at, d.id LIMIT $4 {skip}",
             skip = DB::SKIP_LOCKED,
+        ));
+        let sql = format!(
+            "UPDATE event_deliveries SET lease_owner = $2, lease_until = $3 WHERE {picked} \
+             RETURNING id AS seq"
         );
-        let mut query = sqlx::query_as::<DB, SeqRow>(&sql)
+        let query = sqlx::query_as::<DB, SeqRow>(&sql)
             .bind(ms(now))
             .bind(owner.to_owned())
             .bind(lease_end(now, lease)?)
-            .bind(i64::from(limit));
-        for endpoint_id in except {
-            query = query.bind(endpoint_id.clone());
-        }
+            .bind(i64::from(limit))
+            .bind(endpoint_id.to_owned());
         let claimed = query.fetch_all(&self.pool).await?;
         if claimed.is_empty() {
             return Ok(Vec::new());
@@ -435,89 +438,8 @@ where
         if finished.is_empty() {
             return Ok(Vec::new());
         }
-        let mut recorded = Vec::with_capacity(finished.len());
-        let mut attempts = Vec::new();
         let mut tx = self.pool.begin().await?;
-        for item in &finished {
-            let (state, next) = match item.outcome {
-                DeliveryOutcome::Delivered => ("delivered", None),
-                DeliveryOutcome::RetryAt(at) => ("pending", Some(ms(at))),
-                DeliveryOutcome::GiveUp => ("failed", None),
-            };
-            let attempted_at = ms(item.attempt.attempted_at);
-            let done = sqlx::query::<DB>(
-                "UPDATE event_deliveries SET state = $4, attempts = attempts + 1, \
-                 next_attempt_at = COALESCE($5, next_attempt_at), lease_owner = NULL, \
-                 lease_until = NULL, updated_at = $6 \
-                 WHERE endpoint_id = $1 AND event_seq = $2 AND lease_owner = $3 \
-                 AND state = 'pending'",
-            )
-            .bind(item.endpoint_id.clone())
-            .bind(item.event_seq)
-            .bind(owner.to_owned())
-            .bind(state.to_owned())
-            .bind(next)
-            .bind(attempted_at)
-            .execute(&mut *tx)
-            .await?;
-            let held = DB::rows_affected(&done) == 1;
-            recorded.push(held);
-            if !held {
-                continue;
-            }
-            attempts.push((item, attempted_at));
-            // A success ends the endpoint's failing streak; a failure starts one if none is
-            // running. Only a change is written: the endpoint's row is shared by every
-            // delivery to it, and an unchanged write would still lock it.
-            let streak = if item.outcome == DeliveryOutcome::Delivered {
-                sqlx::query::<DB>(
-                    "UPDATE webhook_endpoints SET failing_since = NULL \
-                     WHERE id = $1 AND failing_since IS NOT NULL",
-                )
-                .bind(item.endpoint_id.clone())
-            } else {
-                sqlx::query::<DB>(
-                    "UPDATE webhook_endpoints SET failing_since = $2 \
-                     WHERE id = $1 AND failing_since IS NULL",
-                )
-                .bind(item.endpoint_id.clone())
-                .bind(attempted_at)
-            };
-            streak.execute(&mut *tx).await?;
-        }
-        // The attempts' log in one statement.
-        for chunk in attempts.chunks(64) {
-            let rows = (0..chunk.len())
-                .map(|n| {
-                    let p = n * 6;
-                    format!(
-                        "(${}, ${}, ${}, ${}, ${}, ${})",
-                        p + 1,
-                        p + 2,
-                        p + 3,
-                        p + 4,
-                        p + 5,
-                        p + 6
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join(", ");
-            let sql = format!(
-                "INSERT INTO delivery_attempts (endpoint_id, event_seq, attempted_at, \
-                 duration_us, status_code, error) VALUES {rows}"
-            );
-            let mut query = sqlx::query::<DB>(&sql);
-            for (item, attempted_at) in chunk {
-                query = query
-                    .bind(item.endpoint_id.clone())
-                    .bind(item.event_seq)
-                    .bind(*attempted_at)
-                    .bind(item.attempt.duration_us)
-                    .bind(item.attempt.status_code.map(i64::from))
-                    .bind(item.attempt.error.clone());
-            }
-            query.execute(&mut *tx).await?;
-        }
+        let recorded = finish::record::<DB>(&mut tx, owner, &finished).await?;
         tx.commit().await?;
         Ok(recorded)
     }
@@ -631,7 +553,8 @@ where
 
     async fn oldest_pending_delivery(&self) -> StoreResult<Option<OffsetDateTime>> {
         let row = sqlx::query_as::<DB, OldestRow>(
-            "SELECT MIN(created_at) AS oldest FROM event_deliveries WHERE state = 'pending'",
+            "SELECT MIN(created_at) AS oldest FROM event_deliveries WHERE state = 'pending' \
+             AND endpoint_id IN (SELECT id FROM webhook_endpoints WHERE status = 'enabled')",
         )
         .fetch_one(&self.pool)
         .await?;

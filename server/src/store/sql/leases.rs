@@ -24,13 +24,15 @@ const LIVE: &str = "('active', 'paused')";
 /// our update is re-checked against them and left alone.
 fn claim_sql<DB: Dialect>(table: &str, due: &str, live: &str, columns: &str) -> String {
     let free = "(lease_until IS NULL OR lease_until <= $3)";
+    let picked = DB::id_among(&format!(
+        "SELECT id FROM {table} WHERE {due} <= $3 AND {live} AND {free} \
+         ORDER BY {due}, id LIMIT $4 {skip}",
+        skip = DB::SKIP_LOCKED,
+    ));
     format!(
         "UPDATE {table} SET lease_owner = $1, lease_until = $2 \
-         WHERE id IN (SELECT id FROM {table} WHERE {due} <= $3 AND {live} AND {free} \
-                      ORDER BY {due}, id LIMIT $4 {skip}) \
-         AND {due} <= $3 AND {live} AND {free} \
-         RETURNING {columns}",
-        skip = DB::SKIP_LOCKED,
+         WHERE {picked} AND {due} <= $3 AND {live} AND {free} \
+         RETURNING {columns}"
     )
 }
 

@@ -15,6 +15,7 @@ mod connect;
 mod endpoints;
 mod events;
 mod fetch;
+mod finish;
 mod hot;
 mod idempotency;
 mod leases;
@@ -83,6 +84,12 @@ pub trait Dialect: Database {
     fn rows_affected(result: &Self::QueryResult) -> u64;
     /// How this backend runs several writes atomically in one round trip ([`one_trip`]).
     const ONE_TRIP: one_trip::OneTrip;
+    /// The condition "`id` is among the ids `pick` selects", for the outer statement of a
+    /// claim. Postgres: `id = ANY(ARRAY(pick))`, which runs the pick once and fetches its rows
+    /// by primary key whatever the statistics say; an `IN` was planned, after a burst of 5,000
+    /// deliveries into a table analysed while empty, as a nested loop re-running the locking
+    /// pick for every row (4 s a claim). SQLite: `id IN (pick)`, which it runs once.
+    fn id_among(pick: &str) -> String;
 }
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -93,6 +100,10 @@ impl Dialect for Sqlite {
     const SKIP_LOCKED: &'static str = "";
     const BEGIN_WRITE: &'static str = "BEGIN IMMEDIATE";
     const ONE_TRIP: one_trip::OneTrip = one_trip::OneTrip::Transaction;
+
+    fn id_among(pick: &str) -> String {
+        format!("id IN ({pick})")
+    }
 
     async fn migrate(pool: &Pool<Self>) -> Result<(), MigrateError> {
         SQLITE_MIGRATIONS.run(pool).await?;
@@ -109,6 +120,10 @@ impl Dialect for Postgres {
     const SKIP_LOCKED: &'static str = "FOR UPDATE SKIP LOCKED";
     const BEGIN_WRITE: &'static str = "BEGIN";
     const ONE_TRIP: one_trip::OneTrip = one_trip::OneTrip::Cte;
+
+    fn id_among(pick: &str) -> String {
+        format!("id = ANY(ARRAY({pick}))")
+    }
 
     async fn migrate(pool: &Pool<Self>) -> Result<(), MigrateError> {
         POSTGRES_MIGRATIONS.run(pool).await?;

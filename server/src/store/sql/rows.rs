@@ -254,6 +254,5 @@ impl TryFrom<WebhookRow> for WebhookEvent {
 /// A statement's single `id` column (to learn whether a guarded write matched a row).
 #[derive(FromRow)]
 pub(crate) struct IdRow {
-    #[allow(dead_code)] // read only for its presence
     pub(crate) id: String,
 }

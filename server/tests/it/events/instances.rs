@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use checkout_server::events::deliver::spawn;
 use checkout_server::events::endpoints::new_secret;
+use checkout_server::events::run::spawn;
 use checkout_server::store::prelude::*;
 use secrecy::ExposeSecret as _;
 use tokio_util::sync::CancellationToken;

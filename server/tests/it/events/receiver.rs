@@ -241,9 +241,9 @@ pub mod support {
 
     use checkout::contract::PaymentState;
     use checkout_server::events::client::ClientLimits;
-    use checkout_server::events::deliver::{
-        Deliverer, DeliveryServices, DeliverySettings, PassReport, lease_for,
-    };
+    use checkout_server::events::deliver::Deliverer;
+    use checkout_server::events::report::PassReport;
+    use checkout_server::events::services::{DeliveryServices, DeliverySettings, lease_for};
     use checkout_server::store::Store;
     use checkout_server::store::prelude::*;
     use secrecy::SecretString;
