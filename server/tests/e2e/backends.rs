@@ -67,6 +67,23 @@ async fn the_node_backend_sells_confirms_and_refunds() {
     }
 }
 
+/// The two samples serve the same page (each folder stays whole, to be copied alone): a change
+/// to one copy must be made to the other.
+#[test]
+fn the_backend_samples_serve_the_same_page() {
+    let examples = crate::support::tools::workspace_root().join("examples");
+    for file in ["index.html", "shop.js", "shop.css"] {
+        let read = |sample: &str| {
+            let path = examples.join(sample).join("static").join(file);
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        };
+        assert!(
+            read("backend-python") == read("backend-node"),
+            "examples/backend-python/static/{file} and examples/backend-node/static/{file} differ"
+        );
+    }
+}
+
 async fn sells(
     page: Page,
     language: Language,
