@@ -85,7 +85,10 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         path = self.path.split("?", 1)[0]
         parts = path.strip("/").split("/")
-        if int(self.headers.get("Content-Length") or 0) > MAX_BODY:
+        length = self.content_length()
+        if length is None:
+            self.send_json(400, {"error": "a body needs a valid Content-Length"})
+        elif length > MAX_BODY:
             self.send_json(413, {"error": "body too large"})
         elif path == "/api/orders":
             self.new_order()
@@ -175,8 +178,15 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(401, {"error": "the back office needs Authorization: Bearer ADMIN_TOKEN"})
         return False
 
+    def content_length(self):
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            return None
+        return length if length >= 0 else None
+
     def read_body(self):
-        return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        return self.rfile.read(self.content_length() or 0)
 
     def read_json(self):
         try:
