@@ -3,7 +3,8 @@
 #! script, loadCardCheckout, TypeScript types, React 19 JSX typings) with `npm pack` into
 #! target/npm/, checks that the tarball holds what package.json promises, the loader exactly as
 #! checkout-server serves it, and no runtime dependency, then type-checks the declarations
-#! (tsc -p js/package, against js/package/types-check.tsx). Prints the package's size.
+#! (tsc -p js/package, against js/package/types-check.tsx) and the code snippets of its README
+#! against the packed package (scripts/package-readme.mjs). Prints the package's size.
 #!
 #! Usage: scripts/npm-package.sh   (after scripts/setup.sh: node, npm, tools/node_modules)
 set -euo pipefail
@@ -33,6 +34,7 @@ node -e '
     process.exit(1);
   }'
 tools/node_modules/.bin/tsc -p js/package
+node scripts/package-readme.mjs
 packed=$(wc -c <"$tarball" | tr -d ' ')
 unpacked=$(tar -xzOf "$tarball" | wc -c | tr -d ' ')
 echo "[npm] ok: $tarball, $packed bytes packed, $unpacked bytes unpacked; types check"

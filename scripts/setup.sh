@@ -65,5 +65,9 @@ scripts/wasm-opt.sh --install >/dev/null
 if [ "$mode" = "test" ]; then
   # procps: pkill, which stops a hung browser-test run with its browser (wasm-test-runner.sh).
   apt_install chromium chromium-driver postgresql procps
+  # The backend samples the e2e suite runs (examples/backend-*): Python 3 with venv, Node.
+  command -v python3 >/dev/null 2>&1 || apt_install python3 python3-venv
+  [ "$(command -v python3)" = /usr/bin/python3 ] && apt_install python3-venv
+  scripts/backend-samples.sh
 fi
 say "toolchain ready (wasm-bindgen $wbg, trunk $TRUNK_VERSION)"

@@ -12,6 +12,7 @@
 mod support;
 
 mod autofill;
+mod backends;
 mod closed_tab;
 mod console;
 mod dark_theme;
