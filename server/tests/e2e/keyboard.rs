@@ -66,10 +66,11 @@ async fn keyboard_alone_reaches_every_field_and_enter_pays(page: Page) {
     for (id, value) in ORDER.iter().zip(values) {
         stops.extend(tab_to(&page, id, 40).await);
         page.type_focused(value).await;
-    }
-    if page.prop("#billing-country", "value").await.as_deref() != Some("DE") {
-        page.fail("typing the country's name in the focused list did not pick it")
-            .await;
+        // Read from the focus: looking from the page would move the focus there in WebKit.
+        if *id == "billing-country" && page.focused_value().await.as_deref() != Some("DE") {
+            page.fail("typing the country's name in the focused list did not pick it")
+                .await;
+        }
     }
     let first_seen: Vec<&str> = ORDER
         .iter()

@@ -153,6 +153,15 @@ impl Page {
         let _ = self.client.enter_parent_frame().await;
     }
 
+    /// Whether the current document is a frame that holds the focus. WebKitWebDriver moves
+    /// the keyboard focus to the document it switches to, so a scenario pressing keys in the
+    /// card form's frame must stay there rather than look from the page.
+    async fn in_focused_frame(&self) -> bool {
+        let script = "return window !== window.top && document.hasFocus();";
+        let answer = self.client.execute(script, vec![]).await;
+        answer.ok().and_then(|v| v.as_bool()).unwrap_or(false)
+    }
+
     /// The element matching `css` in the current document or its shadow roots.
     async fn query(&self, css: &str) -> Option<Element> {
         let found = self
@@ -173,6 +182,9 @@ impl Page {
     /// Makes the document holding the focus the context: the card form's frame when the
     /// focus is in it.
     async fn to_focus(&self) {
+        if self.in_focused_frame().await {
+            return;
+        }
         self.to_page().await;
         let script = [
             DEEP_ACTIVE,
@@ -384,6 +396,14 @@ impl Page {
         ]
         .concat();
         self.client.execute(&script, vec![]).await.ok()?.as_u64()
+    }
+
+    /// The `value` of the element that has focus (an input's or a select's).
+    pub async fn focused_value(&self) -> Option<String> {
+        self.to_focus().await;
+        let script = [DEEP_ACTIVE, "return el ? el.value : null;"].concat();
+        let value = self.client.execute(&script, vec![]).await.ok()?;
+        value.as_str().map(str::to_owned)
     }
 
     /// `id` (or `name`, or tag) of the element that has focus, looking into shadow roots.
