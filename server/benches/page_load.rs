@@ -25,7 +25,8 @@
 //! build of the component (`scripts/component.sh`). Needs Chromium and
 //! chromedriver (skips with a notice otherwise).
 
-#[allow(dead_code)]
+// The suite's every_engine! macro (and its re-export) is for the tests only.
+#[allow(dead_code, unused_macros, unused_imports)]
 #[path = "../tests/e2e/support/mod.rs"]
 mod support;
 
