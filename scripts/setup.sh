@@ -68,7 +68,9 @@ if [ "$mode" = "test" ]; then
   # The e2e suite's three engines: Chromium, Firefox (geckodriver) and WebKit (WebKitWebDriver
   # with MiniBrowser, which needs a display: Xvfb).
   apt_install chromium chromium-driver firefox-esr webkit2gtk-driver xvfb postgresql procps
-  if ! geckodriver --version 2>/dev/null | grep -q "geckodriver $GECKODRIVER_VERSION"; then
+  # Its --version prints several lines: read them whole (grep -q under pipefail would end the
+  # pipe early and fail the check).
+  if [[ "$(geckodriver --version 2>/dev/null)" != "geckodriver $GECKODRIVER_VERSION"* ]]; then
     say "installing geckodriver $GECKODRIVER_VERSION (about 2 minutes)"
     cargo install --locked --quiet "geckodriver@$GECKODRIVER_VERSION"
   fi
