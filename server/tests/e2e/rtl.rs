@@ -73,6 +73,11 @@ async fn hebrew_lays_out_right_to_left_and_keeps_the_card_number_left_to_right(p
         "the number is set against the right edge, like its label"
     );
     fill_billing(&page, "IL", "6100000").await;
+    assert_eq!(
+        page.prop(ids::POSTAL_CODE, "value").await.as_deref(),
+        Some("6100000"),
+        "every key typed reached the field"
+    );
     page.screenshot("filled").await;
     pay(&page).await;
     page.until_for(
