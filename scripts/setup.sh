@@ -71,7 +71,7 @@ if [ "$mode" = "test" ]; then
   # Its --version prints several lines: read them whole (grep -q under pipefail would end the
   # pipe early and fail the check).
   if [[ "$(geckodriver --version 2>/dev/null)" != "geckodriver $GECKODRIVER_VERSION"* ]]; then
-    say "installing geckodriver $GECKODRIVER_VERSION (about 2 minutes)"
+    say "installing geckodriver $GECKODRIVER_VERSION (about 3 minutes on 2 cores)"
     cargo install --locked --quiet "geckodriver@$GECKODRIVER_VERSION"
   fi
 fi
