@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 
 mode="${1:-test}"
 TRUNK_VERSION="0.21.14"
+GECKODRIVER_VERSION="0.37.1"
 export PATH="$HOME/.cargo/bin:$PATH"
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
@@ -64,7 +65,15 @@ command -v npm >/dev/null 2>&1 || apt_install nodejs npm
 scripts/wasm-opt.sh --install >/dev/null
 if [ "$mode" = "test" ]; then
   # procps: pkill, which stops a hung browser-test run with its browser (wasm-test-runner.sh).
-  apt_install chromium chromium-driver postgresql procps
+  # The e2e suite's three engines: Chromium, Firefox (geckodriver) and WebKit (WebKitWebDriver
+  # with MiniBrowser, which needs a display: Xvfb).
+  apt_install chromium chromium-driver firefox-esr webkit2gtk-driver xvfb postgresql procps
+  # Its --version prints several lines: read them whole (grep -q under pipefail would end the
+  # pipe early and fail the check).
+  if [[ "$(geckodriver --version 2>/dev/null)" != "geckodriver $GECKODRIVER_VERSION"* ]]; then
+    say "installing geckodriver $GECKODRIVER_VERSION (about 3 minutes on 2 cores)"
+    cargo install --locked --quiet "geckodriver@$GECKODRIVER_VERSION"
+  fi
   # The backend samples the e2e suite runs (examples/backend-*): Python 3 with venv, Node.
   command -v python3 >/dev/null 2>&1 || apt_install python3 python3-venv
   [ "$(command -v python3)" = /usr/bin/python3 ] && apt_install python3-venv

@@ -50,7 +50,7 @@ CARGO_PROFILE_DEV_DEBUG=0 \
 WASM_BINDGEN_TEST_TIMEOUT=120 \
   cargo test --target wasm32-unknown-unknown -p checkout --features subscriptions
 
-step "end-to-end suite (a shopper in headless Chromium against checkout-server serve)"
+step "end-to-end suite (a shopper in Chromium, Firefox and WebKit against checkout-server serve)"
 cargo test -p checkout-server --test e2e -- --include-ignored
 
 step "all checks passed"

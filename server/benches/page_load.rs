@@ -25,7 +25,8 @@
 //! build of the component (`scripts/component.sh`). Needs Chromium and
 //! chromedriver (skips with a notice otherwise).
 
-#[allow(dead_code)]
+// The suite's every_engine! macro (and its re-export) is for the tests only.
+#[allow(dead_code, unused_macros, unused_imports)]
 #[path = "../tests/e2e/support/mod.rs"]
 mod support;
 
@@ -39,6 +40,7 @@ use serde_json::{Value, json};
 use support::browser::Browser;
 use support::cdp;
 use support::embed_pages::checkout_page;
+use support::engine::Engine;
 use support::merchant::Merchant;
 use support::server::{Process, ServeOptions};
 use support::site::{Bundle, StaticSite};
@@ -99,7 +101,7 @@ struct Rig {
 
 fn main() {
     let runs = runs_from_args();
-    let Some(tools) = support::tools::browser_tools() else {
+    let Some(tools) = Engine::Chromium.tools() else {
         return;
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -123,7 +125,7 @@ fn runs_from_args() -> usize {
     10
 }
 
-async fn measure(tools: &support::tools::Tools, runs: usize) {
+async fn measure(tools: &support::engine::Tools, runs: usize) {
     let dist = support::tools::require_dist();
     let bundle = Bundle::find(&dist);
     let listener = StaticSite::bind();
@@ -152,7 +154,8 @@ async fn measure(tools: &support::tools::Tools, runs: usize) {
     for run in 0..runs {
         for (throttle, throttled) in [false, true].into_iter().enumerate() {
             for (index, mode) in Mode::ALL.into_iter().enumerate() {
-                let browser = Browser::open_with(tools, SAME_PROCESS_FRAMES).await;
+                let browser =
+                    Browser::open_with(Engine::Chromium, tools, SAME_PROCESS_FRAMES).await;
                 let sample = load(&browser.client, &rig, mode, throttled).await;
                 if run == 0 && !throttled && mode != Mode::Plain {
                     bytes.push((mode, transferred(&browser.client, mode).await));

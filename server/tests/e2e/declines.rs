@@ -4,34 +4,32 @@
 
 use std::time::Duration;
 
+use crate::support::every_engine::every_engine;
 use crate::support::form::{Card, fill_billing, ids, pay, type_card};
 use crate::support::shop::DemoShop;
 use crate::support::{Page, run};
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "end-to-end: needs dist/ and Chromium; run by scripts/test.sh"]
-async fn frictionless_card_pays_without_a_challenge() {
-    run("frictionless", |page: Page| async move {
-        let shop = DemoShop::start();
-        let session = shop.buy(&page, "teapot").await;
-        type_card(&page, Card::test("4000000000001000")).await;
-        fill_billing(&page, "JP", "100-0001").await;
-        pay(&page).await;
-        let result = shop.wait_result(&page, "Payment successful").await;
-        assert!(
-            result.contains("4,800") || result.contains("4800"),
-            "JPY has no minor unit: {result}"
-        );
-        assert!(
-            !page.url().await.contains("/sandbox/acs"),
-            "no challenge page was shown"
-        );
-        page.screenshot("paid").await;
-        shop.merchant
-            .wait_payment_state(&session, "captured", Duration::from_secs(20))
-            .await;
-    })
-    .await;
+every_engine!(frictionless_card_pays_without_a_challenge, "frictionless");
+
+async fn frictionless_card_pays_without_a_challenge(page: Page) {
+    let shop = DemoShop::start();
+    let session = shop.buy(&page, "teapot").await;
+    type_card(&page, Card::test("4000000000001000")).await;
+    fill_billing(&page, "JP", "100-0001").await;
+    pay(&page).await;
+    let result = shop.wait_result(&page, "Payment successful").await;
+    assert!(
+        result.contains("4,800") || result.contains("4800"),
+        "JPY has no minor unit: {result}"
+    );
+    assert!(
+        !page.url().await.contains("/sandbox/acs"),
+        "no challenge page was shown"
+    );
+    page.screenshot("paid").await;
+    shop.merchant
+        .wait_payment_state(&session, "captured", Duration::from_secs(20))
+        .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -13,11 +13,12 @@ use std::pin::Pin;
 
 use serde_json::Value;
 
+use crate::support::Page;
+use crate::support::every_engine::every_engine;
 use crate::support::form::ids;
 use crate::support::framing_pages::poster_page;
 use crate::support::partner::{EmulatorAt, PartnerRig};
 use crate::support::site::{StaticSite, dist};
-use crate::support::{Page, run};
 
 /// What checkout-server answers a request for the document that is not for a frame.
 const REFUSAL: &str = "This payment form opens only inside the shop's checkout page";
@@ -83,65 +84,65 @@ fn count_everywhere<'a>(
     })
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "end-to-end: needs dist/ and Chromium; run by scripts/test.sh"]
-async fn a_hostile_page_cannot_open_the_card_form_as_a_page_of_its_own() {
-    run("frame-as-page", |page: Page| async move {
-        let rig = PartnerRig::start(EmulatorAt::InProcess, vec![]);
-        let outsider = StaticSite::start(&dist(), vec![("/poster.html", poster_page())]);
-        let server = rig.server.base.clone();
-        let shop = rig.partner.base.clone();
+every_engine!(
+    a_hostile_page_cannot_open_the_card_form_as_a_page_of_its_own,
+    "frame-as-page"
+);
 
-        let (session, secret, _) = rig.session(1200, "EUR", "opened-as-page").await;
-        let hostile = poster_url(&outsider, &server, &shop, (&session, &secret), "_top");
-        page.goto(&hostile).await;
-        let shown = page
-            .until("the post to end on checkout-server", || async {
-                let url = page.url().await;
-                if !url.starts_with(&format!("{server}/frame/")) {
-                    return None;
-                }
-                let text = page.text("body").await;
-                text.contains(REFUSAL).then_some(text)
-            })
-            .await;
-        page.screenshot("refused").await;
-        assert!(!shown.contains("12.00"), "the shop's amount shows: {shown}");
-        let _ = page.client.enter_parent_frame().await;
-        assert_eq!(
-            count_everywhere(&page, ids::NUMBER).await,
-            0,
-            "no card input in the page or any frame"
-        );
-        assert_eq!(count_everywhere(&page, "input").await, 0, "no input at all");
-        assert_eq!(
-            count_everywhere(&page, "#checkout-config").await,
-            0,
-            "no checkout-config block"
-        );
-        let source = page.client.source().await.expect("the page's source");
-        assert!(
-            !source.contains("checkout-config") && !source.contains(&secret),
-            "the options are not in the page: {source}"
-        );
-        let log = rig.server.log_text();
-        assert!(
-            log.contains("frame document refused") && log.contains(REFUSAL),
-            "checkout-server refused the request, not only the page's script:\n{log}"
-        );
+async fn a_hostile_page_cannot_open_the_card_form_as_a_page_of_its_own(page: Page) {
+    let rig = PartnerRig::start(EmulatorAt::InProcess, vec![]);
+    let outsider = StaticSite::start(&dist(), vec![("/poster.html", poster_page())]);
+    let server = rig.server.base.clone();
+    let shop = rig.partner.base.clone();
 
-        // The control: the same fields, posted into a frame by a page on the shop's origin.
-        let (session, secret, _) = rig.session(1200, "EUR", "posted-into-frame").await;
-        let framed = poster_url(&rig.partner, &server, &shop, (&session, &secret), "frame");
-        page.goto(&framed).await;
-        page.find_ready(ids::NUMBER).await;
-        assert_eq!(page.text("#cc-amount").await, "€12.00");
-        assert_eq!(page.count("#checkout-config").await, 1);
-        assert!(
-            page.url().await.starts_with(&format!("{shop}/poster.html")),
-            "the allowed page stays, the form in its frame"
-        );
-        page.screenshot("control-in-frame").await;
-    })
-    .await;
+    let (session, secret, _) = rig.session(1200, "EUR", "opened-as-page").await;
+    let hostile = poster_url(&outsider, &server, &shop, (&session, &secret), "_top");
+    page.goto(&hostile).await;
+    let shown = page
+        .until("the post to end on checkout-server", || async {
+            let url = page.url().await;
+            if !url.starts_with(&format!("{server}/frame/")) {
+                return None;
+            }
+            let text = page.text("body").await;
+            text.contains(REFUSAL).then_some(text)
+        })
+        .await;
+    page.screenshot("refused").await;
+    assert!(!shown.contains("12.00"), "the shop's amount shows: {shown}");
+    let _ = page.client.enter_parent_frame().await;
+    assert_eq!(
+        count_everywhere(&page, ids::NUMBER).await,
+        0,
+        "no card input in the page or any frame"
+    );
+    assert_eq!(count_everywhere(&page, "input").await, 0, "no input at all");
+    assert_eq!(
+        count_everywhere(&page, "#checkout-config").await,
+        0,
+        "no checkout-config block"
+    );
+    let source = page.client.source().await.expect("the page's source");
+    assert!(
+        !source.contains("checkout-config") && !source.contains(&secret),
+        "the options are not in the page: {source}"
+    );
+    let log = rig.server.log_text();
+    assert!(
+        log.contains("frame document refused") && log.contains(REFUSAL),
+        "checkout-server refused the request, not only the page's script:\n{log}"
+    );
+
+    // The control: the same fields, posted into a frame by a page on the shop's origin.
+    let (session, secret, _) = rig.session(1200, "EUR", "posted-into-frame").await;
+    let framed = poster_url(&rig.partner, &server, &shop, (&session, &secret), "frame");
+    page.goto(&framed).await;
+    page.find_ready(ids::NUMBER).await;
+    assert_eq!(page.text("#cc-amount").await, "€12.00");
+    assert_eq!(page.count("#checkout-config").await, 1);
+    assert!(
+        page.url().await.starts_with(&format!("{shop}/poster.html")),
+        "the allowed page stays, the form in its frame"
+    );
+    page.screenshot("control-in-frame").await;
 }

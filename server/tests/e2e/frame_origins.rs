@@ -17,6 +17,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::support::browser::console_log;
+use crate::support::engine::Engine;
+use crate::support::every_engine::every_engine;
 use crate::support::framing_pages::{framed_page, meddler_page, outer_page};
 use crate::support::partner::{EmulatorAt, PartnerRig};
 use crate::support::site::{StaticSite, dist};
@@ -45,54 +47,54 @@ fn outsider() -> StaticSite {
     )
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "end-to-end: needs dist/ and Chromium; run by scripts/test.sh"]
-async fn a_page_outside_the_allowed_origins_cannot_frame_the_form() {
-    run("frame-ancestors", |page: Page| async move {
-        let rig = PartnerRig::start(EmulatorAt::InProcess, vec![]);
-        let outsider = outsider();
+every_engine!(
+    a_page_outside_the_allowed_origins_cannot_frame_the_form,
+    "frame-ancestors"
+);
 
-        let (session, secret, _) = rig.session(1200, "EUR", "framed-by-self").await;
-        page.goto(&outer_url(&rig.partner, &rig.framed_url(&session, &secret)))
-            .await;
-        page.find("#relayed li[data-event=ready]").await;
+async fn a_page_outside_the_allowed_origins_cannot_frame_the_form(page: Page) {
+    let rig = PartnerRig::start(EmulatorAt::InProcess, vec![]);
+    let outsider = outsider();
 
-        let (session, secret, _) = rig.session(1200, "EUR", "framed-by-outsider").await;
-        page.goto(&outer_url(&outsider, &rig.framed_url(&session, &secret)))
-            .await;
-        let relayed = page
-            .until_for(
-                "the element's error about its frame",
-                Duration::from_secs(10),
-                || async {
-                    let error = page.try_find("#relayed li[data-event=error]").await?;
-                    error.text().await.ok()
-                },
-            )
-            .await;
-        page.screenshot("refused").await;
-        let detail = error_detail(&relayed);
-        assert_eq!(detail["code"], "frame_unavailable", "{relayed}");
-        assert_eq!(detail["message"], "Payment is not available here.");
-        assert_eq!(detail["origin"].as_str(), Some(rig.partner.base.as_str()));
-        let after_load = after_load(&page, "#relayed li[data-event=error]").await;
-        eprintln!("[frame-ancestors] frame_unavailable {after_load} ms after the frame's load");
-        assert!(
-            (0..=REPORTED_WITHIN_MS).contains(&after_load),
-            "reported {after_load} ms after the frame's load"
-        );
-        assert_eq!(
-            page.count("#relayed li[data-event=ready]").await,
-            0,
-            "the form never became ready inside the outsider's page"
-        );
-        let log = rig.server.log_text();
-        assert!(
-            !log.contains("frame document refused"),
-            "the server accepted the allowed shop's request; the browser refused the framing:\n{log}"
-        );
-    })
-    .await;
+    let (session, secret, _) = rig.session(1200, "EUR", "framed-by-self").await;
+    page.goto(&outer_url(&rig.partner, &rig.framed_url(&session, &secret)))
+        .await;
+    page.find("#relayed li[data-event=ready]").await;
+
+    let (session, secret, _) = rig.session(1200, "EUR", "framed-by-outsider").await;
+    page.goto(&outer_url(&outsider, &rig.framed_url(&session, &secret)))
+        .await;
+    let relayed = page
+        .until_for(
+            "the element's error about its frame",
+            Duration::from_secs(10),
+            || async {
+                let error = page.try_find("#relayed li[data-event=error]").await?;
+                error.text().await.ok()
+            },
+        )
+        .await;
+    page.screenshot("refused").await;
+    let detail = error_detail(&relayed);
+    assert_eq!(detail["code"], "frame_unavailable", "{relayed}");
+    assert_eq!(detail["message"], "Payment is not available here.");
+    assert_eq!(detail["origin"].as_str(), Some(rig.partner.base.as_str()));
+    let after_load = after_load(&page, "#relayed li[data-event=error]").await;
+    eprintln!("[frame-ancestors] frame_unavailable {after_load} ms after the frame's load");
+    assert!(
+        (0..=REPORTED_WITHIN_MS).contains(&after_load),
+        "reported {after_load} ms after the frame's load"
+    );
+    assert_eq!(
+        page.count("#relayed li[data-event=ready]").await,
+        0,
+        "the form never became ready inside the outsider's page"
+    );
+    let log = rig.server.log_text();
+    assert!(
+        !log.contains("frame document refused"),
+        "the server accepted the allowed shop's request; the browser refused the framing:\n{log}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -132,60 +134,64 @@ async fn messages_from_another_origin_do_not_reach_the_form() {
     .await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "end-to-end: needs dist/ and Chromium; run by scripts/test.sh"]
-async fn an_origin_outside_the_allowed_ones_is_told_at_once_and_plainly() {
-    run("origin-not-allowed", |page: Page| async move {
-        let rig = PartnerRig::start(EmulatorAt::InProcess, vec![]);
-        let outsider = outsider();
-        let (session, secret, _) = rig.session(1200, "EUR", "not-allowed").await;
-        page.goto(&format!(
-            "{}/framed.html?session={session}&secret={secret}&server={}&locale=de",
-            outsider.base, rig.server.base
-        ))
+every_engine!(
+    an_origin_outside_the_allowed_ones_is_told_at_once_and_plainly,
+    "origin-not-allowed"
+);
+
+async fn an_origin_outside_the_allowed_ones_is_told_at_once_and_plainly(page: Page) {
+    let rig = PartnerRig::start(EmulatorAt::InProcess, vec![]);
+    let outsider = outsider();
+    let (session, secret, _) = rig.session(1200, "EUR", "not-allowed").await;
+    page.goto(&format!(
+        "{}/framed.html?session={session}&secret={secret}&server={}&locale=de",
+        outsider.base, rig.server.base
+    ))
+    .await;
+    let reported = page
+        .until_for(
+            "the element's error about its frame",
+            Duration::from_secs(10),
+            || async {
+                let error = page.try_find("#events li[data-event=error]").await?;
+                error.text().await.ok()
+            },
+        )
         .await;
-        let reported = page
-            .until_for(
-                "the element's error about its frame",
-                Duration::from_secs(10),
-                || async {
-                    let error = page.try_find("#events li[data-event=error]").await?;
-                    error.text().await.ok()
-                },
-            )
-            .await;
-        page.screenshot("told").await;
-        let after_load = after_load(&page, "#events li[data-event=error]").await;
-        eprintln!("[origin-not-allowed] frame_unavailable {after_load} ms after the frame's load");
-        assert!(
-            (0..=REPORTED_WITHIN_MS).contains(&after_load),
-            "reported {after_load} ms after the frame's load"
-        );
+    page.screenshot("told").await;
+    let after_load = after_load(&page, "#events li[data-event=error]").await;
+    eprintln!("[origin-not-allowed] frame_unavailable {after_load} ms after the frame's load");
+    assert!(
+        (0..=REPORTED_WITHIN_MS).contains(&after_load),
+        "reported {after_load} ms after the frame's load"
+    );
 
-        // The shopper: a plain sentence in their language where the form would be.
-        let shown = page
-            .eval(
-                "const root = document.querySelector('card-checkout').shadowRoot;
-                 const notice = root.querySelector('p[role=alert]');
-                 return { text: notice && notice.textContent, lang: notice && notice.lang,
-                          frame: getComputedStyle(root.querySelector('iframe')).display };",
-            )
-            .await;
-        assert_eq!(shown["text"], "Die Zahlung ist hier nicht verfügbar.");
-        assert_eq!(shown["lang"], "de");
-        assert_eq!(shown["frame"], "none", "the refused frame is hidden");
+    // The shopper: a plain sentence in their language where the form would be.
+    let shown = page
+        .eval(
+            "const root = document.querySelector('card-checkout').shadowRoot;
+             const notice = root.querySelector('p[role=alert]');
+             return { text: notice && notice.textContent, lang: notice && notice.lang,
+                      frame: getComputedStyle(root.querySelector('iframe')).display };",
+        )
+        .await;
+    assert_eq!(shown["text"], "Die Zahlung ist hier nicht verfügbar.");
+    assert_eq!(shown["lang"], "de");
+    assert_eq!(shown["frame"], "none", "the refused frame is hidden");
 
-        // The developer: which origin, and what to set, in the detail and on the console.
-        let detail = error_detail(&reported);
-        assert_eq!(detail["code"], "frame_unavailable");
-        assert_eq!(detail["message"], shown["text"]);
-        assert_eq!(detail["origin"].as_str(), Some(outsider.base.as_str()));
-        assert_eq!(detail["server"].as_str(), Some(rig.server.base.as_str()));
-        let developer = detail["developerMessage"].as_str().unwrap_or_default();
-        assert!(
-            developer.contains(&outsider.base) && developer.contains("ALLOWED_ORIGINS"),
-            "{developer}"
-        );
+    // The developer: which origin, and what to set, in the detail and on the console.
+    let detail = error_detail(&reported);
+    assert_eq!(detail["code"], "frame_unavailable");
+    assert_eq!(detail["message"], shown["text"]);
+    assert_eq!(detail["origin"].as_str(), Some(outsider.base.as_str()));
+    assert_eq!(detail["server"].as_str(), Some(rig.server.base.as_str()));
+    let developer = detail["developerMessage"].as_str().unwrap_or_default();
+    assert!(
+        developer.contains(&outsider.base) && developer.contains("ALLOWED_ORIGINS"),
+        "{developer}"
+    );
+    // Only chromedriver hands out the console log.
+    if page.engine() == Engine::Chromium {
         let console = console_log(&page.client).await;
         assert!(
             console
@@ -193,13 +199,12 @@ async fn an_origin_outside_the_allowed_ones_is_told_at_once_and_plainly() {
                 .any(|entry| entry.level == "SEVERE" && entry.message.contains(developer)),
             "the developer's text is on the console: {console:#?}"
         );
-        let log = rig.server.log_text();
-        assert!(
-            log.contains("frame document refused"),
-            "checkout-server refused the outsider's origin:\n{log}"
-        );
-    })
-    .await;
+    }
+    let log = rig.server.log_text();
+    assert!(
+        log.contains("frame document refused"),
+        "checkout-server refused the outsider's origin:\n{log}"
+    );
 }
 
 /// The detail of a listed event (`error {...}`).

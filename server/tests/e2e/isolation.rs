@@ -7,105 +7,106 @@
 
 use std::time::Duration;
 
+use crate::support::Page;
+use crate::support::every_engine::every_engine;
 use crate::support::form::{Card, fill_billing, ids, pay, type_card};
 use crate::support::partner::{EmulatorAt, PartnerRig};
-use crate::support::{Page, run};
 
 const CHALLENGE_CARD: &str = "4000002500003155";
 /// `documentElement.outerHTML` of a frame that has not loaded anything yet.
 const EMPTY_FRAME: &str = "<html><head></head><body></body></html>";
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "end-to-end: needs dist/ and Chromium; run by scripts/test.sh"]
-async fn a_skimmer_on_the_shop_page_gets_no_card_data_and_the_payment_succeeds() {
-    run("isolation", |page: Page| async move {
-        let rig = PartnerRig::start(EmulatorAt::InProcess, vec![]);
-        let (session, secret, _) = rig.session(2500, "EUR", "isolated").await;
-        page.goto(&rig.isolated_url(&session, &secret)).await;
-        page.find("#events li[data-event=ready]").await;
+every_engine!(
+    a_skimmer_on_the_shop_page_gets_no_card_data_and_the_payment_succeeds,
+    "isolation"
+);
 
-        let card = Card {
-            cvc: "739",
-            ..Card::test(CHALLENGE_CARD)
-        };
-        type_card(&page, card).await;
-        fill_billing(&page, "DE", "10115").await;
-        page.wait_attr(ids::BRAND, "data-brand", "visa").await;
-        page.screenshot("filled").await;
-        pay(&page).await;
-        page.find_ready("#acs-approve").await;
-        page.click("#acs-approve").await;
-        page.until_for(
-            "the partner's landing page",
-            Duration::from_secs(30),
-            || async {
-                let url = page.url().await;
-                url.contains("/done.html").then_some(url)
-            },
-        )
-        .await;
-        page.wait_text(ids::RESULT, "Payment successful").await;
-        rig.merchant
-            .wait_payment_state(&session, "captured", Duration::from_secs(20))
-            .await;
+async fn a_skimmer_on_the_shop_page_gets_no_card_data_and_the_payment_succeeds(page: Page) {
+    let rig = PartnerRig::start(EmulatorAt::InProcess, vec![]);
+    let (session, secret, _) = rig.session(2500, "EUR", "isolated").await;
+    page.goto(&rig.isolated_url(&session, &secret)).await;
+    page.find("#events li[data-event=ready]").await;
 
-        let record = page
-            .eval("return JSON.parse(sessionStorage.getItem('stolen') || '[]');")
-            .await;
-        let record: Vec<String> = record
-            .as_array()
-            .expect("the skimmer's record")
-            .iter()
-            .filter_map(|entry| entry.as_str().map(str::to_owned))
-            .collect();
-        assert!(
-            record.iter().any(|e| e.starts_with("message:")),
-            "the skimmer did run and hear the frame's messages: {record:?}"
-        );
-        let spaced = "4000 0025 0000 3155";
-        for entry in &record {
-            assert!(
-                !entry.contains(CHALLENGE_CARD)
-                    && !entry.contains(spaced)
-                    && !entry.contains("40000025"),
-                "the card number reached the page: {entry}"
-            );
-            for kind in [
-                "keydown:",
-                "keyup:",
-                "keypress:",
-                "input:",
-                "beforeinput:",
-                "paste:",
-            ] {
-                assert!(!entry.starts_with(kind), "the page saw {kind} {entry}");
-            }
-            // Before the loader's POST arrives the frame holds the empty initial document,
-            // which is the page's own; the form's document never is.
-            if let Some(read) = entry
-                .strip_prefix("frame-document:")
-                .or_else(|| entry.strip_prefix("frame-window:"))
-            {
-                assert!(
-                    read.is_empty() || read == EMPTY_FRAME,
-                    "the page read the frame: {entry}"
-                );
-            }
-            if entry.starts_with("message:") || entry.starts_with("value:") {
-                // Addresses carry ports and random tokens whose digits may spell the CVC.
-                let text = without_addresses(entry);
-                assert!(
-                    !holds_number(&text, card.cvc) && !text.to_ascii_lowercase().contains("cvc"),
-                    "the CVC reached the page: {entry}"
-                );
-            }
-        }
-        assert!(
-            record.iter().any(|e| e.starts_with("frame-blocked:")),
-            "reading the frame was tried and refused: {record:?}"
-        );
-    })
+    let card = Card {
+        cvc: "739",
+        ..Card::test(CHALLENGE_CARD)
+    };
+    type_card(&page, card).await;
+    fill_billing(&page, "DE", "10115").await;
+    page.wait_attr(ids::BRAND, "data-brand", "visa").await;
+    page.screenshot("filled").await;
+    pay(&page).await;
+    page.find_ready("#acs-approve").await;
+    page.click("#acs-approve").await;
+    page.until_for(
+        "the partner's landing page",
+        Duration::from_secs(30),
+        || async {
+            let url = page.url().await;
+            url.contains("/done.html").then_some(url)
+        },
+    )
     .await;
+    page.wait_text(ids::RESULT, "Payment successful").await;
+    rig.merchant
+        .wait_payment_state(&session, "captured", Duration::from_secs(20))
+        .await;
+
+    let record = page
+        .eval("return JSON.parse(sessionStorage.getItem('stolen') || '[]');")
+        .await;
+    let record: Vec<String> = record
+        .as_array()
+        .expect("the skimmer's record")
+        .iter()
+        .filter_map(|entry| entry.as_str().map(str::to_owned))
+        .collect();
+    assert!(
+        record.iter().any(|e| e.starts_with("message:")),
+        "the skimmer did run and hear the frame's messages: {record:?}"
+    );
+    let spaced = "4000 0025 0000 3155";
+    for entry in &record {
+        assert!(
+            !entry.contains(CHALLENGE_CARD)
+                && !entry.contains(spaced)
+                && !entry.contains("40000025"),
+            "the card number reached the page: {entry}"
+        );
+        for kind in [
+            "keydown:",
+            "keyup:",
+            "keypress:",
+            "input:",
+            "beforeinput:",
+            "paste:",
+        ] {
+            assert!(!entry.starts_with(kind), "the page saw {kind} {entry}");
+        }
+        // Before the loader's POST arrives the frame holds the empty initial document,
+        // which is the page's own; the form's document never is.
+        if let Some(read) = entry
+            .strip_prefix("frame-document:")
+            .or_else(|| entry.strip_prefix("frame-window:"))
+        {
+            assert!(
+                read.is_empty() || read == EMPTY_FRAME,
+                "the page read the frame: {entry}"
+            );
+        }
+        if entry.starts_with("message:") || entry.starts_with("value:") {
+            // Addresses carry ports and random tokens whose digits may spell the CVC.
+            let text = without_addresses(entry);
+            assert!(
+                !holds_number(&text, card.cvc) && !text.to_ascii_lowercase().contains("cvc"),
+                "the CVC reached the page: {entry}"
+            );
+        }
+    }
+    assert!(
+        record.iter().any(|e| e.starts_with("frame-blocked:")),
+        "reading the frame was tried and refused: {record:?}"
+    );
 }
 
 /// `text` without its web addresses (from `http` to the next quote or space).

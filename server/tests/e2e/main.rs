@@ -1,13 +1,20 @@
-//! End-to-end suite: a person's checkout in Debian's Chromium (through chromedriver, driven by
-//! `fantoccini`) against real `checkout-server` processes on loopback: the demo shop with the
+//! End-to-end suite: a person's checkout in real browsers, driven through WebDriver by
+//! `fantoccini`, against real `checkout-server` processes on loopback: the demo shop with the
 //! in-process emulator, a partner site on a second origin, and for the fault scenarios an
 //! emulator in its own process that outlives a killed server.
 //!
-//! Needs `dist/` (`scripts/component.sh`) and Chromium + chromedriver; without the browser
-//! tools every scenario returns after a loud "SKIPPED" notice. The scenarios are `#[ignore]`d
+//! The browser-facing scenarios run in three engines (support/engine.rs): Chromium
+//! (chromedriver), Firefox ESR (geckodriver) and WebKit (WebKitWebDriver with MiniBrowser on
+//! Xvfb), each as its own test (`<scenario>::chromium`, `::firefox`, `::webkit`;
+//! support/every_engine.rs). The scenarios that need DevTools or Chromium's console log run in
+//! Chromium only.
+//!
+//! Needs `dist/` (`scripts/component.sh`) and the engines' tools; an engine whose tools are
+//! missing skips its scenarios after a loud "SKIPPED" notice. The scenarios are `#[ignore]`d
 //! so `cargo test --workspace` (which runs before the wasm build) leaves them out; run them
-//! with `cargo test -p checkout-server --test e2e -- --include-ignored` (scripts/test.sh does).
-//! `E2E_JOBS` (default 2) caps how many run at once. Screenshots go to `screenshots/`.
+//! with `cargo test -p checkout-server --test e2e -- --include-ignored` (scripts/test.sh does;
+//! add `firefox` or `webkit` to run one engine's). `E2E_JOBS` (default 2) caps how many run at
+//! once. Screenshots go to `screenshots/<scenario>-<engine>-<step>.png`.
 
 mod support;
 
@@ -23,6 +30,7 @@ mod frame_as_page;
 mod frame_origins;
 mod isolation;
 mod keyboard;
+mod rtl;
 mod saved_card;
 mod shadow_dom;
 mod subscription;

@@ -1,85 +1,26 @@
-//! Chromium through chromedriver. One chromedriver process serves every scenario running at
-//! the same time (it is started on a free port when the first one needs it and stopped when
-//! the last one is done); each scenario gets its own Chromium with a fresh profile.
+//! One browser session of any engine, through its WebDriver server (support/driver.rs), with
+//! the capabilities of support/capabilities.rs; each session gets a fresh profile.
 //!
 //! [`Slots`] caps how many scenarios run at once (each has a server and a browser; the machine
 //! has two cores): `E2E_JOBS`, default 2.
 //!
-//! Every session keeps the browser's console log (`goog:loggingPrefs`), which [`console_log`]
-//! reads: the page's and its frames' console messages, and Chromium's own warnings about them.
+//! Chromium sessions keep the browser's console log (`goog:loggingPrefs`), which
+//! [`console_log`] reads: the page's and its frames' console messages, and Chromium's own
+//! warnings about them.
 
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Condvar, Mutex, Weak};
-use std::time::Duration;
+use std::sync::{Arc, Condvar, Mutex};
 
 use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, ClientBuilder};
 use hyper_util::client::legacy::connect::HttpConnector;
 use reqwest::{Method, Url};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use super::net::{free_port, wait_for_port};
-use super::tools::Tools;
+use super::capabilities::{self, WINDOW};
+use super::driver::{self, Driver};
+use super::engine::{Engine, Tools};
 
-/// Chromium's flags for running as root in a closed network (toolchain.md), plus a fixed
-/// window size so screenshots and viewport-based choices are the same on every run.
-const CHROMIUM_ARGS: &[&str] = &[
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-extensions",
-    "--window-size=1024,900",
-    "--lang=en-US",
-];
-
-/// A running chromedriver; killed when the last scenario drops it.
-pub struct Driver {
-    child: Mutex<Child>,
-    port: u16,
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        if let Ok(child) = self.child.get_mut() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-fn shared_driver(tools: &Tools) -> Arc<Driver> {
-    static CURRENT: Mutex<Weak<Driver>> = Mutex::new(Weak::new());
-    let mut current = CURRENT
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(driver) = current.upgrade() {
-        return driver;
-    }
-    let port = free_port();
-    let child = Command::new(&tools.chromedriver)
-        .arg(format!("--port={port}"))
-        .arg("--allowed-ips=127.0.0.1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", tools.chromedriver.display()));
-    let driver = Arc::new(Driver {
-        child: Mutex::new(child),
-        port,
-    });
-    wait_for_port(port, Duration::from_secs(20)).unwrap_or_else(|e| panic!("chromedriver: {e}"));
-    *current = Arc::downgrade(&driver);
-    driver
-}
-
-/// One Chromium session with its own profile directory.
+/// One browser session with its own profile directory.
 pub struct Browser {
     /// The WebDriver client.
     pub client: Client,
@@ -88,38 +29,31 @@ pub struct Browser {
 }
 
 impl Browser {
-    /// Starts Chromium (fresh `--user-data-dir`) through the shared chromedriver.
-    pub async fn open(tools: &Tools) -> Self {
-        Self::open_with(tools, &[]).await
+    /// Starts `engine`'s browser with a fresh profile.
+    pub async fn open(engine: Engine, tools: &Tools) -> Self {
+        Self::open_with(engine, tools, &[]).await
     }
 
-    /// [`Browser::open`] with `extra` flags after the usual ones.
-    pub async fn open_with(tools: &Tools, extra: &[&str]) -> Self {
-        let driver = shared_driver(tools);
+    /// [`Browser::open`] with `extra` Chromium flags after the usual ones.
+    pub async fn open_with(engine: Engine, tools: &Tools, extra: &[&str]) -> Self {
         let profile = tempfile::tempdir().expect("profile dir");
-        let mut args: Vec<String> = CHROMIUM_ARGS
-            .iter()
-            .chain(extra)
-            .map(|a| (*a).to_owned())
-            .collect();
-        args.push(format!("--user-data-dir={}", profile.path().display()));
-        let mut capabilities = serde_json::Map::new();
-        capabilities.insert(
-            "goog:chromeOptions".into(),
-            json!({ "binary": tools.chromium, "args": args }),
-        );
-        capabilities.insert("pageLoadStrategy".into(), Value::from("normal"));
-        capabilities.insert("goog:loggingPrefs".into(), json!({ "browser": "ALL" }));
-        let url = format!("http://127.0.0.1:{}", driver.port);
+        let capabilities = capabilities::for_engine(engine, tools, profile.path(), extra);
         let mut last_error = String::new();
-        // Chromium can fail to come up on a busy machine: three attempts.
+        // A browser can fail to come up on a busy machine: three attempts.
         for _ in 0..3 {
+            let driver = driver::for_session(engine, tools);
             let connecting = ClientBuilder::new(HttpConnector::new())
                 .capabilities(capabilities.clone())
-                .connect(&url)
+                .connect(&driver.url())
                 .await;
             match connecting {
                 Ok(client) => {
+                    if engine != Engine::Chromium {
+                        client
+                            .set_window_size(WINDOW.0, WINDOW.1)
+                            .await
+                            .unwrap_or_else(|e| panic!("{engine:?}'s window size: {e}"));
+                    }
                     return Self {
                         client,
                         _profile: profile,
@@ -129,10 +63,10 @@ impl Browser {
                 Err(error) => last_error = error.to_string(),
             }
         }
-        panic!("could not start Chromium through chromedriver: {last_error}");
+        panic!("could not start {engine:?} through its WebDriver server: {last_error}");
     }
 
-    /// Ends the session (Chromium exits).
+    /// Ends the session (the browser exits).
     pub async fn close(self) {
         let _ = self.client.close().await;
     }

@@ -13,7 +13,9 @@ use fantoccini::elements::{Element, ElementRef};
 use fantoccini::key::Key;
 use serde_json::Value;
 
+use super::engine::Engine;
 use super::tools::screenshot_dir;
+use super::{keys, pointer};
 
 /// How long a normal wait may take.
 pub const WAIT: Duration = Duration::from_secs(20);
@@ -58,18 +60,31 @@ function dump(node) {
 return dump(document.documentElement);
 "#;
 
-/// The page of one browser session, and the scenario's name for screenshots.
+/// The page of one browser session, its engine, and the scenario's name for screenshots.
 #[derive(Clone)]
 pub struct Page {
     /// The WebDriver client.
     pub client: Client,
-    scenario: &'static str,
+    engine: Engine,
+    /// `<scenario>-<engine>`, the start of its screenshots' names.
+    label: String,
 }
 
 impl Page {
-    /// Wraps `client`; screenshots are named `<scenario>-<step>.png`.
-    pub fn new(client: Client, scenario: &'static str) -> Self {
-        Self { client, scenario }
+    /// Wraps `client` of an `engine` session; screenshots are named
+    /// `<scenario>-<engine>-<step>.png`.
+    pub fn new(client: Client, engine: Engine, scenario: &str) -> Self {
+        let label = format!("{scenario}-{}", engine.name());
+        Self {
+            client,
+            engine,
+            label,
+        }
+    }
+
+    /// The engine this page runs in.
+    pub fn engine(&self) -> Engine {
+        self.engine
     }
 
     /// Opens `url` and waits for the document to load.
@@ -138,6 +153,15 @@ impl Page {
         let _ = self.client.enter_parent_frame().await;
     }
 
+    /// Whether the current document is a frame that holds the focus. WebKitWebDriver moves
+    /// the keyboard focus to the document it switches to, so a scenario pressing keys in the
+    /// card form's frame must stay there rather than look from the page.
+    async fn in_focused_frame(&self) -> bool {
+        let script = "return window !== window.top && document.hasFocus();";
+        let answer = self.client.execute(script, vec![]).await;
+        answer.ok().and_then(|v| v.as_bool()).unwrap_or(false)
+    }
+
     /// The element matching `css` in the current document or its shadow roots.
     async fn query(&self, css: &str) -> Option<Element> {
         let found = self
@@ -158,6 +182,9 @@ impl Page {
     /// Makes the document holding the focus the context: the card form's frame when the
     /// focus is in it.
     async fn to_focus(&self) {
+        if self.in_focused_frame().await {
+            return;
+        }
         self.to_page().await;
         let script = [
             DEEP_ACTIVE,
@@ -284,15 +311,10 @@ impl Page {
         .await;
     }
 
-    /// Clicks into `css` and types `text` key by key (WebDriver Element Send Keys).
+    /// Clicks into `css` and types `text` key by key (support/keys.rs).
     pub async fn type_into(&self, css: &str, text: &str) {
         let element = self.find_ready(css).await;
-        element
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("click {css}: {e}"));
-        element
-            .send_keys(text)
+        keys::type_into(&self.client, self.engine, &element, text)
             .await
             .unwrap_or_else(|e| panic!("type into {css}: {e}"));
     }
@@ -301,10 +323,6 @@ impl Page {
     /// select-all shortcut is not reliable across WebDriver key handling), and checks it is gone.
     pub async fn clear_by_keys(&self, css: &str) {
         let element = self.find_ready(css).await;
-        element
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("click {css}: {e}"));
         let length = self
             .prop(css, "value")
             .await
@@ -315,8 +333,7 @@ impl Page {
         let keys: String = std::iter::once(char::from(Key::End))
             .chain(std::iter::repeat_n(backspace, length))
             .collect();
-        element
-            .send_keys(&keys)
+        keys::type_into(&self.client, self.engine, &element, &keys)
             .await
             .unwrap_or_else(|e| panic!("clear {css}: {e}"));
         self.until(&format!("`{css}` empty"), || async {
@@ -332,8 +349,7 @@ impl Page {
     /// Clicks `css` once it is displayed and enabled.
     pub async fn click(&self, css: &str) {
         let element = self.find_ready(css).await;
-        element
-            .click()
+        pointer::click(&self.client, self.engine, &element)
             .await
             .unwrap_or_else(|e| panic!("click {css}: {e}"));
     }
@@ -341,13 +357,7 @@ impl Page {
     /// Presses `key` in whatever has focus.
     pub async fn press(&self, key: Key) {
         self.to_focus().await;
-        let focused = self
-            .client
-            .active_element()
-            .await
-            .expect("an element has focus");
-        focused
-            .send_keys(&char::from(key).to_string())
+        keys::type_focused(&self.client, self.engine, &char::from(key).to_string())
             .await
             .unwrap_or_else(|e| panic!("press {key:?}: {e}"));
     }
@@ -355,13 +365,7 @@ impl Page {
     /// Types `text` key by key into whatever has focus.
     pub async fn type_focused(&self, text: &str) {
         self.to_focus().await;
-        let focused = self
-            .client
-            .active_element()
-            .await
-            .expect("an element has focus");
-        focused
-            .send_keys(text)
+        keys::type_focused(&self.client, self.engine, text)
             .await
             .unwrap_or_else(|e| panic!("type into the focused element: {e}"));
     }
@@ -394,6 +398,14 @@ impl Page {
         self.client.execute(&script, vec![]).await.ok()?.as_u64()
     }
 
+    /// The `value` of the element that has focus (an input's or a select's).
+    pub async fn focused_value(&self) -> Option<String> {
+        self.to_focus().await;
+        let script = [DEEP_ACTIVE, "return el ? el.value : null;"].concat();
+        let value = self.client.execute(&script, vec![]).await.ok()?;
+        value.as_str().map(str::to_owned)
+    }
+
     /// `id` (or `name`, or tag) of the element that has focus, looking into shadow roots.
     pub async fn focused_id(&self) -> String {
         self.to_focus().await;
@@ -419,10 +431,10 @@ impl Page {
             .unwrap_or_else(|e| panic!("script failed: {e}"))
     }
 
-    /// Saves a screenshot as `screenshots/<scenario>-<step>.png`; returns its bytes.
+    /// Saves a screenshot as `screenshots/<scenario>-<engine>-<step>.png`; returns its bytes.
     pub async fn screenshot(&self, step: &str) -> Vec<u8> {
         let png = self.client.screenshot().await.expect("screenshot");
-        let path = screenshot_dir().join(format!("{}-{step}.png", self.scenario));
+        let path = screenshot_dir().join(format!("{}-{step}.png", self.label));
         std::fs::write(&path, &png).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
         png
     }
@@ -438,12 +450,12 @@ impl Page {
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned))
         {
-            let path = screenshot_dir().join(format!("{}-FAILED.html", self.scenario));
+            let path = screenshot_dir().join(format!("{}-FAILED.html", self.label));
             let _ = std::fs::write(path, html);
         }
         panic!(
             "{message} (page: {url}; see screenshots/{}-FAILED.png)",
-            self.scenario
+            self.label
         );
     }
 }

@@ -1,20 +1,11 @@
-//! What the suite needs from the machine: Chromium, chromedriver and the built shop (`dist/`),
-//! and where it writes (screenshots, logs). Missing browser tools skip the suite with a loud
-//! notice written straight to the terminal (libtest does not capture raw stderr writes);
-//! a missing `dist/` is a failure, because it means the build step was skipped.
+//! What the suite needs from the machine besides the browsers (support/engine.rs): the built
+//! shop (`dist/`), and where it writes (screenshots, logs). A missing engine skips its
+//! scenarios with a [`loud`] notice written straight to the terminal (libtest does not capture
+//! raw stderr writes); a missing `dist/` is a failure, because it means the build step was
+//! skipped.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-
-/// Paths of the browser tools.
-#[derive(Debug, Clone)]
-pub struct Tools {
-    /// `CHROMIUM` or `/usr/bin/chromium`.
-    pub chromium: PathBuf,
-    /// `CHROMEDRIVER` or `/usr/bin/chromedriver`.
-    pub chromedriver: PathBuf,
-}
 
 /// The workspace root (the folder holding `dist/`, `docs/`, `screenshots/`).
 pub fn workspace_root() -> PathBuf {
@@ -31,40 +22,6 @@ pub fn dist_dir() -> PathBuf {
         Some(dir) => PathBuf::from(dir),
         None => workspace_root().join("dist"),
     }
-}
-
-/// The browser tools, or `None` after printing the skip notice (once per run).
-pub fn browser_tools() -> Option<Tools> {
-    static FOUND: OnceLock<Option<Tools>> = OnceLock::new();
-    FOUND
-        .get_or_init(|| {
-            let pick = |var: &str, default: &str| {
-                std::env::var_os(var)
-                    .filter(|v| !v.is_empty())
-                    .map_or_else(|| PathBuf::from(default), PathBuf::from)
-            };
-            let tools = Tools {
-                chromium: pick("CHROMIUM", "/usr/bin/chromium"),
-                chromedriver: pick("CHROMEDRIVER", "/usr/bin/chromedriver"),
-            };
-            let missing: Vec<String> = [&tools.chromium, &tools.chromedriver]
-                .into_iter()
-                .filter(|path| !path.is_file())
-                .map(|path| path.display().to_string())
-                .collect();
-            if missing.is_empty() {
-                Some(tools)
-            } else {
-                loud(&format!(
-                    "END-TO-END SUITE SKIPPED: {} not found. Install them with \
-                     `apt-get install chromium chromium-driver` (scripts/setup.sh does) or set \
-                     CHROMIUM / CHROMEDRIVER.",
-                    missing.join(" and ")
-                ));
-                None
-            }
-        })
-        .clone()
 }
 
 /// Panics with the fix when the shop was not built.
