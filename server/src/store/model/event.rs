@@ -4,6 +4,10 @@
 use secrecy::SecretString;
 use time::OffsetDateTime;
 
+/// Most webhook endpoints a shop may have (Stripe's limit too): each event goes to each of
+/// them, so they multiply the delivery work.
+pub const MAX_ENDPOINTS: usize = 16;
+
 /// One event, as the outbox holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredEvent {

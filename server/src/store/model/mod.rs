@@ -19,7 +19,7 @@ pub use customer::{Customer, NewCustomerToken};
 pub use event::{
     CardOnFile, Delivery, DeliveryAttempt, DeliveryOutcome, DeliveryState, DueDelivery,
     EndpointStatus, EndpointUpdate, EventObject, EventQuery, EventTypes, FinishedAttempt,
-    NewDeliveryAttempt, NewEndpoint, StoredEvent, WebhookEndpoint,
+    MAX_ENDPOINTS, NewDeliveryAttempt, NewEndpoint, StoredEvent, WebhookEndpoint,
 };
 pub use idempotency::{IdempotencyBegin, IdempotencyKey, StoredResponse};
 pub use page::{BadCursor, MAX_PAGE_SIZE, Page, PageCursor, PaymentQuery, SubscriptionQuery};

@@ -9,7 +9,7 @@ use super::codec::{ms, ms_opt, time, time_opt};
 use super::fetch::optional_by_key;
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::{
-    EndpointStatus, EndpointUpdate, EventTypes, NewEndpoint, WebhookEndpoint,
+    EndpointStatus, EndpointUpdate, EventTypes, MAX_ENDPOINTS, NewEndpoint, WebhookEndpoint,
 };
 
 /// Columns of [`EndpointRow`].
@@ -98,9 +98,12 @@ where
     for<'r> EndpointRow: FromRow<'r, DB::Row>,
 {
     let now = ms(OffsetDateTime::now_utc());
+    // The count and the insert in one statement: SQLite's one writer makes the limit exact;
+    // on Postgres two creates at the same instant could both pass it.
     sqlx::query_as::<DB, EndpointRow>(&format!(
         "INSERT INTO webhook_endpoints (id, url, description, event_types, secret, status, \
-         created_at, updated_at) VALUES ($1, $2, $3, $4, $5, 'enabled', $6, $6) \
+         created_at, updated_at) SELECT $1, $2, $3, $4, $5, 'enabled', $6, $6 \
+         WHERE (SELECT COUNT(*) FROM webhook_endpoints) < {MAX_ENDPOINTS} \
          RETURNING {ENDPOINT_COLUMNS}"
     ))
     .bind(new.id)
@@ -109,9 +112,13 @@ where
     .bind(types_text(&new.event_types))
     .bind(new.secret.expose_secret().to_owned())
     .bind(now)
-    .fetch_one(pool)
+    .fetch_optional(pool)
     .await
     .map_err(|e| StoreError::on_unique(e, "webhook endpoint id"))?
+    .ok_or(StoreError::Invalid {
+        field: "webhook_endpoints",
+        reason: "are at their limit (16): delete one first",
+    })?
     .try_into()
 }
 

@@ -2,8 +2,8 @@
 //! that answer only (and again, the same, to a replay of the same `Idempotency-Key`), listed
 //! and read without it, changed, disabled and enabled again, given a new secret by rotation
 //! (the old one signing for the overlap), and deleted. Bad input is a 400 naming the field,
-//! unknown ids are 404s, and with a real gateway a private address is refused unless
-//! `WEBHOOK_ALLOW_PRIVATE=true`.
+//! unknown ids are 404s, a seventeenth endpoint is refused, and with a real gateway a private
+//! address is refused unless `WEBHOOK_ALLOW_PRIVATE=true`.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -23,6 +23,7 @@ api_suite!(
     a_replayed_creation_shows_the_same_secret_until_it_is_replaced,
     bad_endpoint_input_names_the_field,
     unknown_endpoints_are_not_found,
+    a_shop_has_at_most_sixteen_endpoints,
 );
 
 /// The secret of an answer: `whsec_` and the base64 of 24 bytes.
@@ -460,4 +461,33 @@ async fn a_real_gateway_refuses_private_addresses_unless_allowed() {
     let allowed = real_gateway(&[("WEBHOOK_ALLOW_PRIVATE", "true")]).await;
     create_endpoint(&allowed, json!({"url": "http://10.0.0.5/events"})).await;
     allowed.finish().await;
+}
+
+async fn a_shop_has_at_most_sixteen_endpoints(h: &Harness) {
+    let mut ids = Vec::new();
+    for _ in 0..MAX_ENDPOINTS {
+        let created = create_endpoint(h, json!({})).await;
+        ids.push(created["id"].as_str().expect("id").to_owned());
+    }
+    let body = json!({"url": DEAD_URL});
+    let refused = call(h, Method::POST, "/v1/webhook_endpoints", Some(body.clone())).await;
+    assert_eq!(refused.status, 400, "{}", refused.text);
+    assert_eq!(
+        refused.json["error"]["field"], "webhook_endpoints",
+        "{}",
+        refused.text
+    );
+    let listed = call(h, Method::GET, "/v1/webhook_endpoints", None).await;
+    assert_eq!(
+        listed.json["data"].as_array().map(Vec::len),
+        Some(MAX_ENDPOINTS),
+        "{}",
+        listed.text
+    );
+
+    let path = format!("/v1/webhook_endpoints/{}", ids[0]);
+    let deleted = call(h, Method::DELETE, &path, None).await;
+    assert_eq!(deleted.status, 204, "{}", deleted.text);
+    let again = call(h, Method::POST, "/v1/webhook_endpoints", Some(body)).await;
+    assert_eq!(again.status, 201, "{}", again.text);
 }
