@@ -45,6 +45,7 @@ pub const KEYS: &[&str] = &[
     "MERCHANT_WEBHOOK_URL",
     "MERCHANT_WEBHOOK_SECRET",
     "WEBHOOK_DELIVERY_INTERVAL_MS",
+    "WEBHOOK_TIMEOUT_SECONDS",
 ];
 
 /// The file key holding the plan catalogue.

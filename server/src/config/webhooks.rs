@@ -6,6 +6,7 @@
 //! | `MERCHANT_WEBHOOK_URL` | unset | an endpoint (id `we_config`) receiving every event type, created or updated at start; needs `MERCHANT_WEBHOOK_SECRET` |
 //! | `MERCHANT_WEBHOOK_SECRET` | unset | its Standard Webhooks signing secret: `whsec_` then the base64 of 24 to 64 bytes |
 //! | `WEBHOOK_DELIVERY_INTERVAL_MS` | 250 | how often the delivery worker looks for due deliveries when idle (it goes again at once after a full claim) |
+//! | `WEBHOOK_TIMEOUT_SECONDS` | 10 | how long the shop's endpoint has to answer an event (1 to 30); a delivery's lease is twice that and 10 s |
 
 use std::time::Duration;
 
@@ -29,6 +30,8 @@ pub struct WebhookSettings {
     pub configured_endpoint: Option<ConfiguredEndpoint>,
     /// `WEBHOOK_DELIVERY_INTERVAL_MS`.
     pub delivery_interval: Duration,
+    /// `WEBHOOK_TIMEOUT_SECONDS`.
+    pub timeout: Duration,
 }
 
 /// The one endpoint the configuration names. `Debug` shows no secret.
@@ -74,10 +77,16 @@ impl WebhookSettings {
             .map_or(Ok(Duration::from_millis(250)), |setting| {
                 values::millis(setting, 10, 86_400_000)
             })?;
+        let timeout = layers
+            .get("WEBHOOK_TIMEOUT_SECONDS")
+            .map_or(Ok(Duration::from_secs(10)), |setting| {
+                values::seconds(setting, 1, 30)
+            })?;
         Ok(Self {
             allow_private,
             configured_endpoint,
             delivery_interval,
+            timeout,
         })
     }
 }
@@ -208,6 +217,10 @@ mod tests {
             (
                 vec![("WEBHOOK_DELIVERY_INTERVAL_MS", "0")],
                 "WEBHOOK_DELIVERY_INTERVAL_MS (environment)",
+            ),
+            (
+                vec![("WEBHOOK_TIMEOUT_SECONDS", "31")],
+                "WEBHOOK_TIMEOUT_SECONDS (environment)",
             ),
         ] {
             let err = Config::from_pairs(&pairs, &emulator())

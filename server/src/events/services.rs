@@ -55,7 +55,13 @@ pub struct DeliverySettings {
 impl DeliverySettings {
     /// The settings `config` gives.
     pub fn from_config(config: &Config) -> Self {
-        let limits = ClientLimits::default();
+        let timeout = config.webhooks.timeout;
+        let defaults = ClientLimits::default();
+        let limits = ClientLimits {
+            timeout,
+            connect_timeout: defaults.connect_timeout.min(timeout),
+            ..defaults
+        };
         Self {
             interval: config.webhooks.delivery_interval,
             concurrency: CONCURRENCY,
@@ -115,5 +121,29 @@ impl DeliveryServices {
             settings,
             clock: Clock::default(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::EmulatorDefaults;
+
+    #[test]
+    fn the_endpoint_timeout_sets_the_lease() {
+        let config = Config::from_pairs(
+            &[("WEBHOOK_TIMEOUT_SECONDS", "2")],
+            &EmulatorDefaults::default(),
+        )
+        .expect("valid");
+        let settings = DeliverySettings::from_config(&config);
+        assert_eq!(settings.limits.timeout, Duration::from_secs(2));
+        assert_eq!(settings.limits.connect_timeout, Duration::from_secs(2));
+        assert_eq!(settings.lease, time::Duration::seconds(14));
+        let default = DeliverySettings::from_config(
+            &Config::from_pairs(&[], &EmulatorDefaults::default()).expect("valid"),
+        );
+        assert_eq!(default.limits.timeout, Duration::from_secs(10));
+        assert_eq!(default.lease, time::Duration::seconds(30));
     }
 }

@@ -30,6 +30,7 @@ mod frame_as_page;
 mod frame_origins;
 mod isolation;
 mod keyboard;
+mod killed_instance;
 mod rtl;
 mod saved_card;
 mod shadow_dom;
