@@ -230,6 +230,7 @@ async fn a_killed_instances_deliveries_are_taken_over_and_none_is_sent_twice_at_
     })
     .await;
 
+    store.close().await;
     let seen = seen.lock().expect("seen");
     assert_eq!(seen.refused, 0, "every signature verifies");
     assert!(
@@ -249,7 +250,6 @@ async fn a_killed_instances_deliveries_are_taken_over_and_none_is_sent_twice_at_
         taken_over.as_secs_f64(),
         lease.as_secs()
     );
-    drop(seen);
     for instance in [&second, &third] {
         let log = instance.log_text();
         assert!(
@@ -257,5 +257,4 @@ async fn a_killed_instances_deliveries_are_taken_over_and_none_is_sent_twice_at_
             "an instance's worker never started:\n{log}"
         );
     }
-    store.close().await;
 }
