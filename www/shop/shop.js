@@ -64,10 +64,13 @@ function price(minor, currency) {
     .maximumFractionDigits;
   const text = String(minor).padStart(digits + 1, "0");
   const amount = digits ? text.slice(0, -digits) + "." + text.slice(-digits) : text;
-  return new Intl.NumberFormat(localeSelect.value || navigator.language, {
-    style: "currency",
-    currency,
-  }).format(amount);
+  const format = (locale) => new Intl.NumberFormat(locale, { style: "currency", currency });
+  try {
+    return format(localeSelect.value || navigator.language).format(amount);
+  } catch (_) {
+    // A language tag Intl refuses (WebKit under a "C" locale reports "c"): English.
+    return format("en").format(amount);
+  }
 }
 
 function offer(list, id, title, lines, label) {
