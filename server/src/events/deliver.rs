@@ -7,12 +7,12 @@
 //! 1. fans out the events not yet fanned out (one delivery per enabled endpoint taking the
 //!    type), counting them by type for the metrics;
 //! 2. asks which enabled endpoints have deliveries due, and claims each one's, with a lease in
-//!    this instance's name, as many as it has room for: at most [`PER_ENDPOINT`] sends to one
-//!    endpoint (a dead endpoint holds no more slots than that) and [`CONCURRENCY`] in all,
+//!    this instance's name, as many as it has room for: at most [`PER_ENDPOINT`](super::services::PER_ENDPOINT) sends to one
+//!    endpoint (a dead endpoint holds no more slots than that) and [`CONCURRENCY`](super::services::CONCURRENCY) in all,
 //!    starting each pass with the next endpoint so none waits behind the others. The store
 //!    gives only the first pending delivery of each object per endpoint, so an object's events
 //!    arrive in order while objects go in parallel;
-//! 3. sends each (rendered by [`render`], signed by [`sign`], posted by the SSRF-guarded
+//! 3. sends each (rendered by [`render()`], signed by [`sign`], posted by the SSRF-guarded
 //!    [`WebhookClient`](super::client::WebhookClient)) and records the attempts in batches
 //!    ([`recorder`](super::recorder)): delivered on 2xx, otherwise retried with [`backoff`]
 //!    until three days after the delivery was created, then failed; an endpoint failing every
@@ -24,7 +24,7 @@
 //! receiver de-duplicates on `webhook-id`), and an attempt is recorded only for the lease's
 //! holder.
 //!
-//! Time comes from the services' [`Clock`](super::services::Clock); the signature's
+//! Time comes from the services' [`Clock`]; the signature's
 //! `webhook-timestamp` is always the system's, since the shop checks it against its own clock.
 
 use std::collections::HashMap;
@@ -40,15 +40,13 @@ use tokio::task::JoinSet;
 use super::client::Answer;
 use super::recorder::{Recording, record_batches};
 use super::report::{PassReport, joined_report};
-use super::services::{Clock, DeliveryServices};
+use super::services::{Clock, DeliveryServices, DeliverySettings};
 use super::{backoff, render, sign};
 use crate::metrics::events::{self as metric, Outcome};
 use crate::store::model::{
     DeliveryOutcome, DueDelivery, EndpointStatus, EndpointUpdate, FinishedAttempt,
     NewDeliveryAttempt,
 };
-
-pub use super::services::{CONCURRENCY, PER_ENDPOINT};
 
 /// Most events one fan-out handles.
 pub const FAN_OUT_BATCH: u32 = 1_000;
@@ -123,7 +121,7 @@ impl Deliverer {
     }
 
     /// Its pace and limits.
-    pub fn settings(&self) -> super::services::DeliverySettings {
+    pub fn settings(&self) -> DeliverySettings {
         self.inner.services.settings
     }
 

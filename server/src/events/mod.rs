@@ -1,5 +1,5 @@
 //! Events to the shop: what the store's outbox holds, rendered as the merchant API's objects
-//! ([`render`]), the types there are ([`types`]), the shop's endpoints ([`endpoints`], and the
+//! ([`mod@render`]), the types there are ([`types`]), the shop's endpoints ([`endpoints`], and the
 //! one in configuration: [`configured`]), and delivered to them by the background worker
 //! [`deliver`] (with its [`services`], looped by [`run`], its attempts written by
 //! [`recorder`], its passes told by [`report`]): signed ([`sign`], Standard Webhooks), posted
