@@ -15,7 +15,8 @@ dashboard_suite!(
     repeated_failures_lock_the_account,
     one_address_cannot_guess_fast,
     idle_and_old_sessions_expire,
-    a_disabled_account_is_logged_out
+    a_disabled_account_is_logged_out,
+    the_audit_log_cannot_be_rewritten
 );
 
 async fn login_sets_a_strict_cookie_and_logout_ends_the_session(h: &Harness) {
@@ -140,25 +141,41 @@ async fn a_disabled_account_is_logged_out(h: &Harness) {
     assert_eq!(again.status, 403, "{}", again.text);
 }
 
-/// Runs `sql` with `$1 = value` on the harness's database, behind the store's back.
+async fn the_audit_log_cannot_be_rewritten(h: &Harness) {
+    Browser::as_role(h, "op@shop.example", StaffRole::Operator).await;
+    let lines = h.store().list_audit(None, 10).await.unwrap();
+    assert_eq!(lines.len(), 1, "the login: {lines:?}");
+    for sql in [
+        "UPDATE audit_log SET outcome = 'nothing happened' WHERE id = $1",
+        "DELETE FROM audit_log WHERE id = $1",
+    ] {
+        let refused = try_execute(h, sql, lines[0].id).await;
+        assert!(
+            refused.as_ref().is_err_and(|e| e.contains("append-only")),
+            "{sql}: {refused:?}"
+        );
+    }
+    let after = h.store().list_audit(None, 10).await.unwrap();
+    assert_eq!(after[0].entry.outcome, "ok");
+}
+
+/// Runs `sql` with `$1 = value` on the harness's database, behind the store's back; it must
+/// change one row.
 async fn execute(h: &Harness, sql: &str, value: i64) {
+    assert_eq!(try_execute(h, sql, value).await, Ok(1), "{sql}");
+}
+
+/// Runs `sql` with `$1 = value`: the rows changed, or the database's error.
+async fn try_execute(h: &Harness, sql: &str, value: i64) -> Result<u64, String> {
     if h.sqlite_path.is_some() {
         let pool = SqlitePool::connect(&h.database_url).await.expect("sqlite");
-        let done = sqlx::query(sql)
-            .bind(value)
-            .execute(&pool)
-            .await
-            .expect("sql");
-        assert_eq!(done.rows_affected(), 1, "{sql}");
+        let done = sqlx::query(sql).bind(value).execute(&pool).await;
         pool.close().await;
+        done.map(|d| d.rows_affected()).map_err(|e| e.to_string())
     } else {
         let pool = PgPool::connect(&h.database_url).await.expect("postgres");
-        let done = sqlx::query(sql)
-            .bind(value)
-            .execute(&pool)
-            .await
-            .expect("sql");
-        assert_eq!(done.rows_affected(), 1, "{sql}");
+        let done = sqlx::query(sql).bind(value).execute(&pool).await;
         pool.close().await;
+        done.map(|d| d.rows_affected()).map_err(|e| e.to_string())
     }
 }
