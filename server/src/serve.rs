@@ -289,7 +289,7 @@ impl Server {
                 );
                 if let Some((email, password)) = &dashboard.demo_login {
                     println!(
-                        "  dashboard login: {email} / {}  (admin, generated for this run)",
+                        "  staff login:    {email} / {}  (admin, generated for this run)",
                         password.expose_secret()
                     );
                 }
