@@ -3,11 +3,13 @@
 //!
 //! Layers, each using only those below it: [`config`] → [`api`] (HTTP) → the services
 //! ([`payments`], [`subscriptions`], [`reconcile`]), which know nothing of HTTP → [`store`]
-//! and [`gateway`]. No emulator and no demo shop here: the binary mounts checkout-sandbox's
-//! ([`serve::Mounts`]).
+//! and [`gateway`]. [`dashboard`] is a second adapter beside [`api`]: staff pages on their own
+//! listener, over the same services. No emulator and no demo shop here: the binary mounts
+//! checkout-sandbox's ([`serve::Mounts`]).
 
 pub mod api;
 pub mod config;
+pub mod dashboard;
 pub mod events;
 pub mod failpoint;
 pub mod gateway;

@@ -18,6 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::api::{self, AppState};
 use crate::config::{Config, OpsAccess};
+use crate::dashboard::listener::DashboardListener;
 use crate::events::configured::configure_endpoint;
 use crate::events::deliver::Deliverer;
 use crate::events::run;
@@ -48,6 +49,8 @@ pub struct Server {
     /// The `OPS_LISTEN` listener and what it serves.
     ops: Option<(TcpListener, Router)>,
     ops_address: Option<SocketAddr>,
+    /// The merchant dashboard on `DASHBOARD_LISTEN` (unless `off`).
+    dashboard: Option<DashboardListener>,
     state: AppState,
     /// The worker sending events to the shop's endpoints.
     deliverer: Deliverer,
@@ -125,11 +128,13 @@ impl Server {
             router = router.nest(prefix, gateway);
         }
         let ops = ops.map(|listener| (listener, api::ops_app(state.clone())));
+        let dashboard = DashboardListener::bind(&state).await?;
         let server = Self {
             listener,
             router,
             ops,
             ops_address,
+            dashboard,
             state,
             deliverer,
             in_process_gateway: in_process,
@@ -152,6 +157,11 @@ impl Server {
     /// The address the `OPS_LISTEN` socket is bound to, when it is set.
     pub fn ops_address(&self) -> Option<SocketAddr> {
         self.ops_address
+    }
+
+    /// The address the dashboard (`DASHBOARD_LISTEN`) is bound to, unless it is `off`.
+    pub fn dashboard_address(&self) -> Option<SocketAddr> {
+        self.dashboard.as_ref().map(|dashboard| dashboard.address)
     }
 
     /// Where `/metrics` and `/readyz` are served, in words (banner and start-up log).
@@ -229,9 +239,23 @@ impl Server {
             stop.cancel();
             served
         };
-        let (served, ops_served) = tokio::join!(public, internal);
+        let dashboard = async {
+            let Some(dashboard) = self.dashboard else {
+                return Ok(());
+            };
+            let service = dashboard
+                .router
+                .into_make_service_with_connect_info::<SocketAddr>();
+            let served = axum::serve(dashboard.listener, service)
+                .with_graceful_shutdown(stop.clone().cancelled_owned())
+                .await
+                .context("the dashboard listener (DASHBOARD_LISTEN) stopped with an error");
+            stop.cancel();
+            served
+        };
+        let (served, ops_served, dashboard_served) = tokio::join!(public, internal, dashboard);
         signal.abort();
-        let served = served.and(ops_served);
+        let served = served.and(ops_served).and(dashboard_served);
         finish_background_work(&self.state).await;
         delivery_stop.cancel();
         if let Err(error) = delivery.await {
@@ -257,6 +281,21 @@ impl Server {
         );
         println!("  browser API:    {base}/v1/checkout/<session_id>");
         println!("  operations:     {}", self.ops_whereabouts());
+        match &self.dashboard {
+            Some(dashboard) => {
+                println!(
+                    "  dashboard:      {}/  (DASHBOARD_LISTEN; keep it internal)",
+                    dashboard.public_url
+                );
+                if let Some((email, password)) = &dashboard.demo_login {
+                    println!(
+                        "  staff login:    {email} / {}  (admin, generated for this run)",
+                        password.expose_secret()
+                    );
+                }
+            }
+            None => println!("  dashboard:      off (DASHBOARD_LISTEN=off)"),
+        }
         let origins = &config.merchant.allowed_origins;
         println!(
             "  shop origins:   {}  (ALLOWED_ORIGINS, read at start: restart after changing it)",

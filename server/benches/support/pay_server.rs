@@ -100,6 +100,7 @@ pub async fn start_server(database_url: &str, sandbox: &Sandbox, token: &str) ->
             ("MERCHANT_SECRET_KEY", MERCHANT_KEY),
             ("PAY_RATE_LIMIT_PER_IP", "100000"),
             ("RECONCILE_INTERVAL_SECONDS", "86400"),
+            ("DASHBOARD_LISTEN", "off"),
         ],
         &EmulatorDefaults::default(),
     )

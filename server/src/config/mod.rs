@@ -23,12 +23,14 @@
 //! | `LOG_FORMAT` | `text` | `text` or `json` |
 //! | `MAX_BODY_BYTES`, `PAY_RATE_LIMIT_*`, `CUSTOMER_TOKEN_TTL_SECONDS`, `SUBSCRIPTION_POLL_SECONDS` | see [`OpsSettings`] | protection, tokens, polling |
 //! | `OPS_LISTEN`, `OPS_TOKEN` | sandbox: on `LISTEN`; real gateway: not served | where `/metrics` and `/readyz` are served ([`OpsAccess`]); keep `OPS_LISTEN` internal |
+//! | `DASHBOARD_LISTEN`, `DASHBOARD_PUBLIC_URL` | `127.0.0.1:8082`, its address | the merchant dashboard's listener (`off`: none) and origin ([`DashboardSettings`]) |
 //! | `WEBHOOK_ALLOW_PRIVATE`, `MERCHANT_WEBHOOK_URL`, `MERCHANT_WEBHOOK_SECRET`, `WEBHOOK_DELIVERY_INTERVAL_MS`, `WEBHOOK_TIMEOUT_SECONDS` | see [`WebhookSettings`] | events to the shop: private targets (sandbox: allowed), one configured endpoint, the delivery worker's period, the endpoint's time to answer |
 //!
 //! The file uses the same names in lower case and may hold the plan catalogue
 //! ([`plans`]). Without `GATEWAY_BASE_URL`, what the file and environment leave unset comes from
 //! [`EmulatorDefaults`], supplied by whoever mounts the in-process emulator.
 
+mod dashboard;
 mod error;
 mod ops;
 pub mod plans;
@@ -43,6 +45,7 @@ use std::time::Duration;
 use checkout::contract::PlanTerms;
 use secrecy::SecretString;
 
+pub use dashboard::{DEFAULT_DASHBOARD_LISTEN, DashboardSettings};
 pub use error::ConfigError;
 pub use ops::{OpsAccess, OpsSettings};
 pub use plans::{PlanCatalogue, first_charge};
@@ -92,6 +95,8 @@ pub struct Config {
     pub component_dir: PathBuf,
     /// Events to the shop: private targets, the configured endpoint (`config/webhooks.rs`).
     pub webhooks: WebhookSettings,
+    /// The merchant dashboard's listener and origin (`config/dashboard.rs`).
+    pub dashboard: DashboardSettings,
 }
 
 /// Where the gateway is and how to call it.
@@ -262,6 +267,7 @@ impl Config {
             ops: OpsSettings::resolve(layers)?,
             ops_access: OpsAccess::resolve(layers, sandbox)?,
             webhooks: WebhookSettings::resolve(layers, sandbox)?,
+            dashboard: DashboardSettings::resolve(layers)?,
             component_dir: get("COMPONENT_DIR")
                 .map(values::path)
                 .transpose()?

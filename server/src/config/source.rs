@@ -46,6 +46,9 @@ pub const KEYS: &[&str] = &[
     "MERCHANT_WEBHOOK_SECRET",
     "WEBHOOK_DELIVERY_INTERVAL_MS",
     "WEBHOOK_TIMEOUT_SECONDS",
+    // config/dashboard.rs
+    "DASHBOARD_LISTEN",
+    "DASHBOARD_PUBLIC_URL",
 ];
 
 /// The file key holding the plan catalogue.

@@ -11,6 +11,7 @@ pub mod error;
 pub mod model;
 pub mod secret;
 pub mod sql;
+pub mod staff;
 pub mod stats;
 pub mod traits;
 pub mod transitions;
@@ -28,6 +29,7 @@ pub use traits::{
 pub mod prelude {
     pub use super::model::*;
     pub use super::secret::{BodyDigest, SecretHash, generate_token};
+    pub use super::staff::*;
     pub use super::stats::{Backlog, StatsStore};
     pub use super::traits::*;
     pub use super::{StoreError, StoreResult};

@@ -281,6 +281,8 @@ pub trait Store:
     + SubscriptionStore
     + EventStore
     + super::stats::StatsStore
+    + super::staff::StaffStore
+    + super::staff::AuditStore
 {
     /// `"sqlite"` or `"postgres"`.
     fn backend_name(&self) -> &'static str;

@@ -6,6 +6,7 @@
 mod compose;
 
 mod api;
+mod dashboard;
 mod events;
 mod gateway;
 mod ops;

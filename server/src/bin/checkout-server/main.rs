@@ -7,6 +7,7 @@
 //!   demo shop runs on `DEMO_LISTEN` (default 127.0.0.1:8081), a second origin.
 //! - `checkout-server sandbox --listen 127.0.0.1:8090 [--api-key K --x-api-key X]`: run the
 //!   gateway emulator alone, printing its base URL and the credentials it accepts.
+//! - `checkout-server users add|list|disable`: the dashboard's staff accounts ([`users`]).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -25,6 +26,7 @@ use secrecy::{ExposeSecret, SecretString};
 use tokio::net::TcpListener;
 
 mod compose;
+mod users;
 
 /// The merchant's checkout server and its gateway emulator.
 #[derive(Debug, Parser)]
@@ -41,6 +43,8 @@ enum Command {
     Serve(ServeArgs),
     /// Run the gateway emulator alone (docs/sandbox.md).
     Sandbox(SandboxArgs),
+    /// Manage the dashboard's staff accounts.
+    Users(users::UsersArgs),
 }
 
 /// Options of `checkout-server serve`; every setting is a config-file key or an environment
@@ -101,6 +105,7 @@ async fn main() -> anyhow::Result<()> {
             checkout_server::logging::init(LogFormat::Text).context("cannot start logging")?;
             run_sandbox(args).await
         }
+        Command::Users(args) => users::run(args).await,
     }
 }
 

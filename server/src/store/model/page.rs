@@ -4,6 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use checkout::contract::{PaymentState, SubscriptionStatus};
+use time::OffsetDateTime;
 
 /// Most items one page may hold.
 pub const MAX_PAGE_SIZE: u32 = 100;
@@ -67,6 +68,20 @@ pub struct PaymentQuery {
     pub session_id: Option<String>,
     /// Only in this state.
     pub state: Option<PaymentState>,
+    /// Only created at or after this.
+    pub created_from: Option<OffsetDateTime>,
+    /// Only created before this.
+    pub created_before: Option<OffsetDateTime>,
+    /// Only of at least this amount (minor units).
+    pub amount_min: Option<u64>,
+    /// Only of at most this amount (minor units).
+    pub amount_max: Option<u64>,
+    /// Only in this currency (ISO 4217 code).
+    pub currency: Option<String>,
+    /// Only with this `merchant_txn_ref`.
+    pub reference: Option<String>,
+    /// Only paid with a card ending in these four digits.
+    pub card_last4: Option<String>,
     /// Page size; 0 means the default (20), anything above [`MAX_PAGE_SIZE`] is capped.
     pub limit: u32,
     /// Continue after this cursor.

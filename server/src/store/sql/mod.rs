@@ -8,6 +8,7 @@
 //! not carry bounds like `i64: Encode<DB>` from a trait definition to its users.
 
 mod activity;
+mod audit;
 mod cards;
 mod checkpoint;
 mod codec;
@@ -28,6 +29,7 @@ mod recent;
 mod rows;
 mod sessions;
 mod snapshot;
+mod staff;
 mod stats;
 mod subscriptions;
 
@@ -173,7 +175,9 @@ where
         + super::traits::CustomerStore
         + super::traits::SubscriptionStore
         + super::traits::EventStore
-        + super::stats::StatsStore,
+        + super::stats::StatsStore
+        + super::staff::StaffStore
+        + super::staff::AuditStore,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
 {

@@ -57,6 +57,8 @@ impl Process {
         let mut env = vec![
             ("LISTEN".to_owned(), format!("127.0.0.1:{port}")),
             ("DEMO_LISTEN".to_owned(), format!("127.0.0.1:{demo_port}")),
+            // Several servers run at once: the dashboard on a free port too.
+            ("DASHBOARD_LISTEN".to_owned(), "127.0.0.1:0".to_owned()),
             (
                 "DATABASE_URL".to_owned(),
                 dir.path().join("checkout.db").display().to_string(),

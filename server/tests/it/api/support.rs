@@ -96,6 +96,8 @@ pub struct Harness {
     pub base: String,
     /// The internal operations listener's `http://127.0.0.1:<port>`, when `OPS_LISTEN` is set.
     pub ops: Option<String>,
+    /// The dashboard's `http://127.0.0.1:<port>` (`DASHBOARD_LISTEN`), unless it is `off`.
+    pub dashboard: Option<String>,
     /// The server's state (store access for assertions).
     pub state: AppState,
     /// The mounted emulator's state (ledger, faults, webhook log).
@@ -181,6 +183,8 @@ impl Harness {
             // These suites test payments, not the card-testing defence: lift its limits.
             ("PAY_RATE_LIMIT_PER_SESSION", "10000"),
             ("PAY_RATE_LIMIT_PER_IP", "10000"),
+            // Tests run side by side: the dashboard on a free port.
+            ("DASHBOARD_LISTEN", "127.0.0.1:0"),
         ];
         pairs.retain(|(key, _)| !extra.iter().any(|(k, _)| k == key));
         pairs.extend_from_slice(extra);
@@ -210,6 +214,9 @@ impl Harness {
         let ops = server
             .ops_address()
             .map(|address| format!("http://{address}"));
+        let dashboard = server
+            .dashboard_address()
+            .map(|address| format!("http://{address}"));
         let state = server.state().clone();
         let sandbox = emulator.unwrap_or_else(|| {
             checkout_sandbox::SandboxState::new(checkout_sandbox::SandboxConfig::default())
@@ -221,6 +228,7 @@ impl Harness {
         Self {
             base,
             ops,
+            dashboard,
             state,
             sandbox,
             shop,

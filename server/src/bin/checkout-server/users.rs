@@ -1,0 +1,117 @@
+//! `checkout-server users add EMAIL --role admin|operator|viewer`, `users list`,
+//! `users disable EMAIL`: the dashboard's staff accounts, in the database the server uses
+//! (`DATABASE_URL`, or the `--config` file's). The password is read from standard input
+//! when it is not a terminal, else prompted for twice without echo; it is never printed or
+//! logged.
+
+use std::io::{BufRead as _, IsTerminal as _};
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use checkout_server::config::Config;
+use checkout_server::dashboard::auth::accounts;
+use checkout_server::store::prelude::StaffRole;
+use clap::{Args, Subcommand, ValueEnum};
+use secrecy::{ExposeSecret as _, SecretString};
+
+use crate::compose;
+
+/// Options of `checkout-server users`.
+#[derive(Debug, Args)]
+pub struct UsersArgs {
+    /// TOML configuration file (its `database_url`); environment variables override it.
+    #[arg(long, value_name = "FILE", env = "CHECKOUT_CONFIG", global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: UsersCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum UsersCommand {
+    /// Add a staff account (password from standard input, or prompted).
+    Add {
+        /// Login e-mail.
+        email: String,
+        /// What the account may do.
+        #[arg(long, value_enum)]
+        role: Role,
+    },
+    /// List the staff accounts.
+    List,
+    /// Disable an account and end its sessions.
+    Disable {
+        /// Login e-mail.
+        email: String,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Role {
+    Admin,
+    Operator,
+    Viewer,
+}
+
+impl From<Role> for StaffRole {
+    fn from(role: Role) -> Self {
+        match role {
+            Role::Admin => Self::Admin,
+            Role::Operator => Self::Operator,
+            Role::Viewer => Self::Viewer,
+        }
+    }
+}
+
+/// Runs a `users` subcommand.
+pub async fn run(args: UsersArgs) -> anyhow::Result<()> {
+    let config = Config::load(args.config.as_deref(), &compose::emulator_defaults())
+        .context("configuration")?;
+    let store = checkout_server::store::connect(config.database_url.expose_secret())
+        .await
+        .context("cannot open the database (DATABASE_URL)")?;
+    let done = match args.command {
+        UsersCommand::Add { email, role } => {
+            let password = read_password()?;
+            let user = accounts::add(store.as_ref(), &email, role.into(), password).await?;
+            println!("added {} ({})", user.email, user.role.as_str());
+            Ok(())
+        }
+        UsersCommand::List => {
+            for user in store.list_staff().await? {
+                let status = if user.disabled_at.is_some() {
+                    "disabled"
+                } else {
+                    "active"
+                };
+                println!("{:<40} {:<9} {status}", user.email, user.role.as_str());
+            }
+            Ok(())
+        }
+        UsersCommand::Disable { email } => {
+            accounts::disable(store.as_ref(), &email).await?;
+            println!("disabled {email}; its sessions are ended");
+            Ok(())
+        }
+    };
+    store.close().await;
+    done
+}
+
+/// The password: prompted twice on a terminal, else the first line of standard input.
+fn read_password() -> anyhow::Result<SecretString> {
+    if std::io::stdin().is_terminal() {
+        let first = rpassword::prompt_password("Password: ").context("cannot read the password")?;
+        let again =
+            rpassword::prompt_password("Password again: ").context("cannot read the password")?;
+        anyhow::ensure!(first == again, "password: the two entries differ");
+        return Ok(SecretString::from(first));
+    }
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .context("cannot read the password from standard input")?;
+    let password = line.trim_end_matches(['\r', '\n']).to_owned();
+    anyhow::ensure!(!password.is_empty(), "password: standard input is empty");
+    Ok(SecretString::from(password))
+}

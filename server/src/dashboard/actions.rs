@@ -1,0 +1,290 @@
+//! `POST /payments/{id}/refund`, `/capture`, `/void` (operators): the merchant API's own
+//! service call (`PaymentService::adjust`) under the API's own idempotency
+//! (`api::idempotency::run_idempotent`), so the dashboard adds no money rule of its own.
+//!
+//! A submit without `confirm=yes` shows a confirmation page; the confirmed submit runs. The
+//! form's hidden `idempotency_key` (fresh on each rendering of the payment page) makes a
+//! double submit do one thing: the repeat gets the first one's answer. Each action that runs,
+//! or is refused by the service, is written to the audit log; a replay is not written twice.
+
+use axum::Form;
+use axum::body::to_bytes;
+use axum::extract::{Path, State};
+use axum::http::header::LOCATION;
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use maud::html;
+use serde::Deserialize;
+
+use super::audit::{Actor, record};
+use super::auth::Staff;
+use super::client::Client;
+use super::error::DashboardError;
+use super::money;
+use super::pages::layout::{csrf_field, page};
+use super::pages::payment::load;
+use super::state::DashboardState;
+use crate::api::idempotency::{IDEMPOTENCY_KEY, REPLAYED, Reply, run_idempotent};
+use crate::payments::adjust::Adjustment;
+use crate::store::model::Payment;
+use crate::store::prelude::*;
+use crate::views::PaymentView;
+
+/// An action form's fields (all strings: an empty one is unset).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ActionForm {
+    csrf: String,
+    idempotency_key: String,
+    amount: String,
+    confirm: String,
+}
+
+/// Which action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Action {
+    Refund,
+    Capture,
+    Void,
+}
+
+impl Action {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Refund => "refund",
+            Self::Capture => "capture",
+            Self::Void => "void",
+        }
+    }
+
+    fn adjustment(self, amount: Option<u64>) -> Adjustment {
+        match self {
+            Self::Refund => Adjustment::Refund(amount),
+            Self::Capture => Adjustment::Capture(amount),
+            Self::Void => Adjustment::Void,
+        }
+    }
+}
+
+/// `POST /payments/{id}/refund`.
+pub async fn refund(
+    state: State<DashboardState>,
+    staff: Staff,
+    client: Client,
+    id: Path<String>,
+    form: Form<ActionForm>,
+) -> Result<Response, DashboardError> {
+    act(state, staff, client, id, form, Action::Refund).await
+}
+
+/// `POST /payments/{id}/capture`.
+pub async fn capture(
+    state: State<DashboardState>,
+    staff: Staff,
+    client: Client,
+    id: Path<String>,
+    form: Form<ActionForm>,
+) -> Result<Response, DashboardError> {
+    act(state, staff, client, id, form, Action::Capture).await
+}
+
+/// `POST /payments/{id}/void`.
+pub async fn void(
+    state: State<DashboardState>,
+    staff: Staff,
+    client: Client,
+    id: Path<String>,
+    form: Form<ActionForm>,
+) -> Result<Response, DashboardError> {
+    act(state, staff, client, id, form, Action::Void).await
+}
+
+async fn act(
+    State(state): State<DashboardState>,
+    staff: Staff,
+    Client(address): Client,
+    Path(id): Path<String>,
+    Form(form): Form<ActionForm>,
+    action: Action,
+) -> Result<Response, DashboardError> {
+    staff.check_csrf(&form.csrf)?;
+    staff.require(StaffRole::Operator)?;
+    let payment = load(&state, &id).await?;
+    let amount = typed_amount(&form.amount, &payment, action)?;
+    let key = form.idempotency_key.trim();
+    if key.is_empty() || key.len() > 255 || !key.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(DashboardError::bad(
+            "idempotency_key",
+            "missing or malformed; reload the payment page and try again",
+        ));
+    }
+    if form.confirm != "yes" {
+        return Ok(confirmation(&staff, &payment, action, amount, key).into_response());
+    }
+    let actor = Actor {
+        staff_id: Some(staff.user.id.clone()),
+        email: staff.user.email.clone(),
+        address,
+    };
+    let moved = amount.or(Some(match action {
+        Action::Refund => payment.refundable(),
+        Action::Capture | Action::Void => payment.amount,
+    }));
+    let answer = run(&state, &staff, &payment, action, amount, key).await;
+    if answer.status() == StatusCode::OK {
+        let replayed = answer.headers().contains_key(REPLAYED);
+        let done = if replayed {
+            "repeat"
+        } else {
+            record(
+                &state,
+                &actor,
+                action.name(),
+                Some((&payment, moved)),
+                "ok",
+                None,
+            )
+            .await;
+            action.name()
+        };
+        return Ok(see_other(&format!("/payments/{}?done={done}", payment.id)));
+    }
+    let (code, message, field) = refusal(answer).await;
+    record(
+        &state,
+        &actor,
+        action.name(),
+        Some((&payment, moved)),
+        &code,
+        Some(message.clone()),
+    )
+    .await;
+    Err(match (code.as_str(), field) {
+        ("amount_exceeds_refundable", _) => DashboardError::Conflict(format!(
+            "Refund refused: at most {} can still be refunded.",
+            money::format(payment.refundable(), &payment.currency)
+        )),
+        (_, Some(field)) => DashboardError::bad(&field, message),
+        _ => DashboardError::Conflict(format!("{} refused: {message}", action.name())),
+    })
+}
+
+/// The amount typed, in minor units; `None` (all) when left empty. A void takes none.
+fn typed_amount(
+    text: &str,
+    payment: &Payment,
+    action: Action,
+) -> Result<Option<u64>, DashboardError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    if action == Action::Void {
+        return Err(DashboardError::bad(
+            "amount",
+            "a void releases the whole authorization",
+        ));
+    }
+    money::parse_major(text, &payment.currency)
+        .map(Some)
+        .map_err(|e| DashboardError::bad("amount", e.to_string()))
+}
+
+/// Runs the service call once per (staff member, payment, action, key, amount).
+async fn run(
+    state: &DashboardState,
+    staff: &Staff,
+    payment: &Payment,
+    action: Action,
+    amount: Option<u64>,
+    key: &str,
+) -> Response {
+    let mut headers = HeaderMap::new();
+    if let Ok(value) = HeaderValue::from_str(key) {
+        headers.insert(IDEMPOTENCY_KEY, value);
+    }
+    let scope = format!(
+        "dashboard:{}:/payments/{}/{}",
+        staff.user.id,
+        payment.id,
+        action.name()
+    );
+    let digest = BodyDigest::of(format!("{} {amount:?}", action.name()).as_bytes());
+    let payments = state.app.payments.clone();
+    let id = payment.id.clone();
+    let adjustment = action.adjustment(amount);
+    run_idempotent(&state.app, &headers, scope, digest, move || async move {
+        let after = payments.adjust(&id, adjustment).await?;
+        Reply::json(StatusCode::OK, &PaymentView::new(&after))
+    })
+    .await
+}
+
+/// The error code, message and field of the API's error answer.
+async fn refusal(answer: Response) -> (String, String, Option<String>) {
+    let status = answer.status();
+    let body = to_bytes(answer.into_body(), 64 * 1024)
+        .await
+        .unwrap_or_default();
+    let json: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+    let error = &json["error"];
+    let text = |key: &str| error[key].as_str().map(str::to_owned);
+    (
+        text("code").unwrap_or_else(|| status.as_u16().to_string()),
+        text("message").unwrap_or_else(|| "the action failed".to_owned()),
+        text("field"),
+    )
+}
+
+/// The confirmation step: what will happen, and the same form with `confirm=yes`.
+fn confirmation(
+    staff: &Staff,
+    payment: &Payment,
+    action: Action,
+    amount: Option<u64>,
+    key: &str,
+) -> axum::response::Html<String> {
+    let what = match (action, amount) {
+        (Action::Refund, Some(minor)) => {
+            format!("Refund {}", money::format(minor, &payment.currency))
+        }
+        (Action::Refund, None) => format!(
+            "Refund all that is left ({})",
+            money::format(payment.refundable(), &payment.currency)
+        ),
+        (Action::Capture, Some(minor)) => {
+            format!("Capture {}", money::format(minor, &payment.currency))
+        }
+        (Action::Capture, None) => format!(
+            "Capture the whole authorization ({})",
+            money::format(payment.amount, &payment.currency)
+        ),
+        (Action::Void, _) => "Void the authorization".to_owned(),
+    };
+    let amount_text = amount.map_or_else(String::new, |minor| {
+        money::major_text(minor, &payment.currency)
+    });
+    page(
+        "Confirm",
+        Some(staff),
+        html! {
+            p { (what) " of payment " strong { (payment.merchant_txn_ref) } "?" }
+            form method="post" action={ "/payments/" (payment.id) "/" (action.name()) } {
+                (csrf_field(staff))
+                input type="hidden" name="idempotency_key" value=(key);
+                input type="hidden" name="amount" value=(amount_text);
+                input type="hidden" name="confirm" value="yes";
+                button type="submit" class="danger" { "Yes, " (action.name()) }
+                " "
+                a href={ "/payments/" (payment.id) } { "Cancel" }
+            }
+        },
+    )
+}
+
+fn see_other(location: &str) -> Response {
+    match HeaderValue::from_str(location) {
+        Ok(value) => (StatusCode::SEE_OTHER, [(LOCATION, value)]).into_response(),
+        Err(_) => DashboardError::Internal("redirect target".into()).into_response(),
+    }
+}

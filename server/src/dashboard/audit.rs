@@ -1,0 +1,55 @@
+//! Writing the audit log: who (account and address), what, which payment, how much, and the
+//! outcome. A line that cannot be written is logged as an error; the action it describes has
+//! already happened and is not undone.
+
+use std::net::IpAddr;
+
+use time::OffsetDateTime;
+
+use super::state::DashboardState;
+use crate::store::model::Payment;
+use crate::store::prelude::*;
+
+/// Who acts.
+#[derive(Debug, Clone)]
+pub struct Actor {
+    /// The account, when known.
+    pub staff_id: Option<String>,
+    /// Its e-mail, as shown in the log.
+    pub email: String,
+    /// The client's address.
+    pub address: IpAddr,
+}
+
+/// What an action touched: the payment and the amount (minor units) moved or asked for.
+pub type Target<'a> = Option<(&'a Payment, Option<u64>)>;
+
+/// Appends one line.
+pub async fn record(
+    state: &DashboardState,
+    actor: &Actor,
+    action: &str,
+    target: Target<'_>,
+    outcome: &str,
+    detail: Option<String>,
+) {
+    let entry = NewAuditEntry {
+        staff_id: actor.staff_id.clone(),
+        staff_email: actor.email.clone(),
+        action: action.to_owned(),
+        payment_id: target.map(|(payment, _)| payment.id.clone()),
+        amount: target.and_then(|(_, amount)| amount),
+        currency: target.map(|(payment, _)| payment.currency.clone()),
+        address: Some(actor.address.to_string()),
+        outcome: outcome.to_owned(),
+        detail,
+    };
+    if let Err(error) = state
+        .app
+        .store
+        .append_audit(entry, OffsetDateTime::now_utc())
+        .await
+    {
+        tracing::error!(%error, action, "could not write the audit log");
+    }
+}

@@ -1,0 +1,109 @@
+//! Staff account management, used by `checkout-server users …` and by the sandbox's start-up
+//! (a generated admin login, printed in the banner like the generated merchant key).
+
+use secrecy::{ExposeSecret as _, SecretString};
+use time::OffsetDateTime;
+
+use super::password::{self, PasswordError};
+use crate::store::prelude::*;
+
+/// The sandbox's generated admin account.
+pub const DEMO_ADMIN_EMAIL: &str = "admin@sandbox.invalid";
+
+/// Why an account operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AccountError {
+    /// The e-mail is not one.
+    #[error("email: must look like name@domain (3 to 254 characters, no spaces)")]
+    Email,
+    /// The password breaks the policy.
+    #[error(transparent)]
+    Password(#[from] PasswordError),
+    /// An account with that e-mail exists.
+    #[error("email: an account with this e-mail exists")]
+    Taken,
+    /// No account with that e-mail.
+    #[error("email: no account with this e-mail")]
+    Unknown,
+    /// The store failed.
+    #[error(transparent)]
+    Store(StoreError),
+}
+
+impl From<StoreError> for AccountError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::Conflict(_) => Self::Taken,
+            other => Self::Store(other),
+        }
+    }
+}
+
+/// `email` trimmed and lower-cased, if it looks like an address.
+pub fn normalise_email(email: &str) -> Result<String, AccountError> {
+    let email = email.trim().to_lowercase();
+    let well_formed = (3..=254).contains(&email.len())
+        && !email.chars().any(char::is_whitespace)
+        && email
+            .split_once('@')
+            .is_some_and(|(local, domain)| !local.is_empty() && !domain.is_empty());
+    if well_formed {
+        Ok(email)
+    } else {
+        Err(AccountError::Email)
+    }
+}
+
+/// Adds an account.
+pub async fn add(
+    store: &dyn Store,
+    email: &str,
+    role: StaffRole,
+    password: SecretString,
+) -> Result<StaffUser, AccountError> {
+    let email = normalise_email(email)?;
+    let hash = password::hash(password).await?;
+    Ok(store.create_staff(&email, role, &hash).await?)
+}
+
+/// Disables an account and ends its sessions.
+pub async fn disable(store: &dyn Store, email: &str) -> Result<(), AccountError> {
+    let email = normalise_email(email)?;
+    if store
+        .disable_staff(&email, OffsetDateTime::now_utc())
+        .await?
+    {
+        Ok(())
+    } else {
+        Err(AccountError::Unknown)
+    }
+}
+
+/// The sandbox's admin login for this run: [`DEMO_ADMIN_EMAIL`] with a fresh password
+/// (created, or its password replaced and the account enabled). Returns the password.
+pub async fn demo_admin(store: &dyn Store) -> Result<SecretString, AccountError> {
+    let password = generate_token("pw_");
+    let hash = password::hash(SecretString::from(password.expose_secret().to_owned())).await?;
+    if !store.reset_staff_password(DEMO_ADMIN_EMAIL, &hash).await? {
+        store
+            .create_staff(DEMO_ADMIN_EMAIL, StaffRole::Admin, &hash)
+            .await?;
+    }
+    Ok(password)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emails_are_normalised_or_refused() {
+        assert_eq!(
+            normalise_email("  Ops@Shop.Example ").expect("valid"),
+            "ops@shop.example"
+        );
+        for bad in ["", "no-at", "@shop", "a@", "a b@c.d"] {
+            assert!(normalise_email(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! Login attempts per client address (an IPv4 address, or an IPv6 /64): a `governor` limit
+//! with bounded memory, the pay call's [`CappedLimit`]. It slows password guessing across
+//! many accounts from one place; the per-account lock-out lives in the store (it must hold
+//! across instances and restarts).
+
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use governor::Quota;
+use governor::clock::DefaultClock;
+
+use crate::api::protect::capped_limit::CappedLimit;
+
+/// Login attempts one address may make per minute (a burst of as many).
+pub const ATTEMPTS_PER_MINUTE: u32 = 10;
+/// Failed logins in a row that lock an account.
+pub const FAILURES_BEFORE_LOCK: u32 = 5;
+/// How long a locked account stays locked.
+pub const LOCK_FOR: time::Duration = time::Duration::minutes(15);
+/// Most addresses tracked at once.
+const MAX_KEYS: usize = 100_000;
+
+/// The per-address login limit.
+#[derive(Debug)]
+pub struct LoginLimits {
+    per_address: CappedLimit<[u8; 16]>,
+}
+
+impl LoginLimits {
+    /// [`ATTEMPTS_PER_MINUTE`] per address.
+    pub fn new() -> Self {
+        let quota =
+            Quota::per_minute(NonZeroU32::new(ATTEMPTS_PER_MINUTE).unwrap_or(NonZeroU32::MIN));
+        Self {
+            per_address: CappedLimit::new(quota, MAX_KEYS, DefaultClock::default()),
+        }
+    }
+
+    /// Takes one attempt from `client`'s limit, or says how long until one is allowed.
+    pub fn take(&self, client: IpAddr) -> Result<(), Duration> {
+        let key = match client {
+            IpAddr::V4(v4) => v4.to_ipv6_mapped().octets(),
+            IpAddr::V6(v6) => {
+                let mut key = v6.octets();
+                key[8..].fill(0);
+                key
+            }
+        };
+        self.per_address.check(&key)
+    }
+}
+
+impl Default for LoginLimits {
+    fn default() -> Self {
+        Self::new()
+    }
+}

@@ -1,0 +1,98 @@
+//! Password hashing with argon2id (the `argon2` crate's defaults: 19 MiB, 2 passes, 1 lane,
+//! OWASP's minimum) in PHC strings, on a blocking thread: a hash takes tens of milliseconds of
+//! CPU, which must not stall the async workers. Passwords are never logged or stored.
+
+use argon2::Argon2;
+use argon2::password_hash::rand_core::OsRng;
+use argon2::password_hash::{PasswordHash, PasswordHasher as _, PasswordVerifier as _, SaltString};
+use secrecy::{ExposeSecret as _, SecretString};
+
+/// Fewest characters of a staff password.
+pub const MIN_PASSWORD_CHARS: usize = 12;
+/// Most characters (argon2 takes any length; this bounds the work one login can ask for).
+pub const MAX_PASSWORD_CHARS: usize = 256;
+
+/// Why a password cannot be set.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum PasswordError {
+    /// Too short or too long.
+    #[error("password: must be {MIN_PASSWORD_CHARS} to {MAX_PASSWORD_CHARS} characters")]
+    Length,
+    /// The hasher failed (it does not, with valid parameters).
+    #[error("password: cannot be hashed")]
+    Hash,
+}
+
+/// Checks the policy and hashes `password` (argon2id, a fresh salt).
+pub async fn hash(password: SecretString) -> Result<String, PasswordError> {
+    let chars = password.expose_secret().chars().count();
+    if !(MIN_PASSWORD_CHARS..=MAX_PASSWORD_CHARS).contains(&chars) {
+        return Err(PasswordError::Length);
+    }
+    tokio::task::spawn_blocking(move || hash_now(&password))
+        .await
+        .map_err(|_| PasswordError::Hash)?
+}
+
+fn hash_now(password: &SecretString) -> Result<String, PasswordError> {
+    let salt = SaltString::generate(&mut OsRng);
+    Argon2::default()
+        .hash_password(password.expose_secret().as_bytes(), &salt)
+        .map(|hash| hash.to_string())
+        .map_err(|_| PasswordError::Hash)
+}
+
+/// Whether `password` matches the PHC string `stored`. With no account (`stored` `None`) it
+/// still spends the time of one verification, so a login's duration does not tell whether
+/// the e-mail exists.
+pub async fn verify(password: SecretString, stored: Option<String>) -> bool {
+    tokio::task::spawn_blocking(move || {
+        let candidate = password.expose_secret().as_bytes();
+        if candidate.len() > MAX_PASSWORD_CHARS * 4 {
+            return false;
+        }
+        let Some(stored) = stored else {
+            let _ = hash_now(&password);
+            return false;
+        };
+        PasswordHash::new(&stored).is_ok_and(|parsed| {
+            Argon2::default()
+                .verify_password(candidate, &parsed)
+                .is_ok()
+        })
+    })
+    .await
+    .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn hashes_are_argon2id_and_verify_only_the_password() {
+        let stored = hash(SecretString::from("correct horse battery"))
+            .await
+            .expect("hashed");
+        assert!(stored.starts_with("$argon2id$"), "{stored}");
+        assert!(!stored.contains("correct horse"));
+        assert!(
+            verify(
+                SecretString::from("correct horse battery"),
+                Some(stored.clone())
+            )
+            .await
+        );
+        assert!(!verify(SecretString::from("correct horse batterY"), Some(stored)).await);
+        assert!(!verify(SecretString::from("anything at all"), None).await);
+        assert!(!verify(SecretString::from("x"), Some("not a hash".into())).await);
+    }
+
+    #[tokio::test]
+    async fn short_passwords_are_refused() {
+        assert_eq!(
+            hash(SecretString::from("short")).await,
+            Err(PasswordError::Length)
+        );
+    }
+}

@@ -1,0 +1,107 @@
+//! The dashboard's one error type and how each becomes a page: no session → 303 to the login
+//! page; a refusal → its status with a short page naming the reason (the field, for bad
+//! input); an internal error → 500 with a generic page, its cause logged.
+
+use std::time::Duration;
+
+use axum::http::header::{LOCATION, RETRY_AFTER};
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use maud::html;
+
+use super::pages::layout::page;
+use crate::store::StoreError;
+
+/// What went wrong in a dashboard request.
+#[derive(Debug, thiserror::Error)]
+pub enum DashboardError {
+    /// No live session: log in first.
+    #[error("log in first")]
+    Login,
+    /// Authenticated, but not allowed (role, CSRF token, origin).
+    #[error("forbidden: {0}")]
+    Forbidden(&'static str),
+    /// No such record.
+    #[error("no such {0}")]
+    NotFound(&'static str),
+    /// Bad input, naming the field.
+    #[error("{field}: {message}")]
+    BadRequest {
+        /// The form field or query parameter.
+        field: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The service refused the action in the payment's current state.
+    #[error("{0}")]
+    Conflict(String),
+    /// Too many attempts; retry after this long.
+    #[error("too many attempts")]
+    TooMany(Duration),
+    /// A failure of ours (logged; the page says nothing of it).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl DashboardError {
+    /// Bad input in `field`.
+    pub fn bad(field: &str, message: impl Into<String>) -> Self {
+        Self::BadRequest {
+            field: field.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+impl From<StoreError> for DashboardError {
+    fn from(error: StoreError) -> Self {
+        Self::Internal(error.to_string())
+    }
+}
+
+impl IntoResponse for DashboardError {
+    fn into_response(self) -> Response {
+        let (status, message) = match &self {
+            Self::Login => {
+                return (
+                    StatusCode::SEE_OTHER,
+                    [(LOCATION, HeaderValue::from_static("/login"))],
+                )
+                    .into_response();
+            }
+            Self::Forbidden(why) => (StatusCode::FORBIDDEN, format!("Forbidden: {why}.")),
+            Self::NotFound(what) => (StatusCode::NOT_FOUND, format!("No such {what}.")),
+            Self::BadRequest { field, message } => {
+                (StatusCode::BAD_REQUEST, format!("{field}: {message}"))
+            }
+            Self::Conflict(message) => (StatusCode::CONFLICT, message.clone()),
+            Self::TooMany(_) => (
+                StatusCode::TOO_MANY_REQUESTS,
+                "Too many attempts; wait a minute and try again.".to_owned(),
+            ),
+            Self::Internal(cause) => {
+                tracing::error!(cause, "dashboard request failed");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Something went wrong on our side; it has been logged.".to_owned(),
+                )
+            }
+        };
+        let body = page(
+            status.canonical_reason().unwrap_or("Error"),
+            None,
+            html! {
+                p role="alert" class="error" { (message) }
+                p { a href="/payments" { "Back to payments" } }
+            },
+        );
+        let mut response = (status, body).into_response();
+        if let Self::TooMany(wait) = self {
+            let seconds = wait.as_secs().max(1).to_string();
+            if let Ok(value) = HeaderValue::from_str(&seconds) {
+                response.headers_mut().insert(RETRY_AFTER, value);
+            }
+        }
+        response
+    }
+}

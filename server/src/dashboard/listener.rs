@@ -1,0 +1,62 @@
+//! The dashboard's own listener (`DASHBOARD_LISTEN`), bound while the server is built, and,
+//! in the sandbox, the generated admin login the banner prints (as it prints the generated
+//! merchant key).
+
+use std::net::SocketAddr;
+
+use anyhow::Context as _;
+use axum::Router;
+use secrecy::SecretString;
+use tokio::net::TcpListener;
+
+use super::auth::accounts::{DEMO_ADMIN_EMAIL, demo_admin};
+use super::{DashboardState, app};
+use crate::api::AppState;
+
+/// A bound dashboard, ready to serve.
+pub struct DashboardListener {
+    /// The socket.
+    pub listener: TcpListener,
+    /// What it serves.
+    pub router: Router,
+    /// Where it is bound.
+    pub address: SocketAddr,
+    /// The origin browsers use.
+    pub public_url: String,
+    /// The sandbox's admin login for this run: e-mail and password.
+    pub demo_login: Option<(&'static str, SecretString)>,
+}
+
+impl DashboardListener {
+    /// Binds `DASHBOARD_LISTEN` (`None` when it is `off`) and builds the dashboard over
+    /// `state`; in the sandbox, (re)creates the admin login.
+    pub async fn bind(state: &AppState) -> anyhow::Result<Option<Self>> {
+        let settings = &state.config.dashboard;
+        let Some(listen) = settings.listen else {
+            return Ok(None);
+        };
+        let listener = TcpListener::bind(listen)
+            .await
+            .with_context(|| format!("cannot listen on {listen} (DASHBOARD_LISTEN)"))?;
+        let address = listener
+            .local_addr()
+            .context("cannot read the DASHBOARD_LISTEN address")?;
+        let public_url = settings.public_url_for(address);
+        let demo_login = if state.config.gateway.is_sandbox() {
+            let password = demo_admin(state.store.as_ref())
+                .await
+                .context("cannot create the sandbox's dashboard admin")?;
+            Some((DEMO_ADMIN_EMAIL, password))
+        } else {
+            None
+        };
+        let router = app(DashboardState::new(state.clone(), &public_url));
+        Ok(Some(Self {
+            listener,
+            router,
+            address,
+            public_url,
+            demo_login,
+        }))
+    }
+}

@@ -1,0 +1,94 @@
+//! The merchant dashboard: an adapter beside [`api`](crate::api), on its own listener
+//! (`DASHBOARD_LISTEN`), serving server-rendered HTML (maud) that works without JavaScript.
+//! It calls the same services and store as the merchant API and holds no business rule: a
+//! refund here is `PaymentService::adjust` under the API's idempotency, with the staff member
+//! recorded in the audit log. No service imports this module.
+//!
+//! Safety, outermost first: security headers with a strict CSP (no script at all, styles from
+//! `/assets/` only); the `Origin` check on every POST ([`auth::csrf`]); a session cookie
+//! checked against the store on every page ([`auth::Staff`]); the CSRF token in every form;
+//! the role each page or action requires (viewer < operator < admin).
+//!
+//! Routes: `/login`, `/logout`, `/payments`, `/payments/{id}`, `/payments/{id}/refund|capture|void`,
+//! `/audit`, `/assets/dashboard.css`, `/healthz`.
+
+pub mod actions;
+pub mod audit;
+pub mod auth;
+pub mod client;
+pub mod error;
+pub mod listener;
+pub mod money;
+pub mod pages;
+pub mod state;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, REFERRER_POLICY};
+use axum::http::{HeaderName, HeaderValue};
+use axum::middleware::{from_fn, from_fn_with_state};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use crate::api::protect::headers::{HeaderPolicy, add_security_headers};
+pub use state::DashboardState;
+
+/// The stylesheet every page links.
+const STYLESHEET: &str = include_str!("assets/dashboard.css");
+
+/// The dashboard, ready to serve with `into_make_service_with_connect_info::<SocketAddr>()`.
+pub fn app(state: DashboardState) -> Router {
+    let policy = Arc::new(HeaderPolicy::new(&state.origin));
+    Router::new()
+        .route("/", get(|| async { Redirect::to("/payments") }))
+        .route("/login", get(pages::login::show).post(pages::login::submit))
+        .route("/logout", post(pages::login::logout))
+        .route("/payments", get(pages::payments::list))
+        .route("/payments/{id}", get(pages::payment::show))
+        .route("/payments/{id}/refund", post(actions::refund))
+        .route("/payments/{id}/capture", post(actions::capture))
+        .route("/payments/{id}/void", post(actions::void))
+        .route("/audit", get(pages::audit::list))
+        .route("/assets/dashboard.css", get(stylesheet))
+        .route("/healthz", get(|| async { "ok" }))
+        .fallback(|| async { error::DashboardError::NotFound("page").into_response() })
+        .layer(from_fn_with_state(state.clone(), auth::csrf::check_origin))
+        .layer(axum::extract::DefaultBodyLimit::max(16 * 1024))
+        // Under `no-referrer` browsers send `Origin: null` on same-origin form posts.
+        .layer(SetResponseHeaderLayer::overriding(
+            REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ))
+        .layer(from_fn(crate::metrics::http::track))
+        .layer(from_fn_with_state(policy, add_security_headers))
+        .layer(
+            tower_http::sensitive_headers::SetSensitiveRequestHeadersLayer::new([
+                axum::http::header::COOKIE,
+                HeaderName::from_static("set-cookie"),
+            ]),
+        )
+        .with_state(state)
+}
+
+async fn stylesheet() -> Response {
+    (
+        [
+            (
+                CONTENT_TYPE,
+                HeaderValue::from_static("text/css; charset=utf-8"),
+            ),
+            (
+                CACHE_CONTROL,
+                HeaderValue::from_static("public, max-age=3600"),
+            ),
+        ],
+        STYLESHEET,
+    )
+        .into_response()
+}

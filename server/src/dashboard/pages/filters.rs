@@ -1,0 +1,194 @@
+//! The payments list's filters as the form sends them (every field a string, empty meaning
+//! unset) and their translation into the store's [`PaymentQuery`], naming the field at fault.
+//! Dates are UTC calendar days, both ends included; amounts are typed in the chosen
+//! currency's own unit, so an amount range needs a currency.
+
+use serde::Deserialize;
+use time::macros::format_description;
+use time::{Date, Duration, OffsetDateTime};
+
+use crate::dashboard::error::DashboardError;
+use crate::dashboard::money::parse_major;
+use crate::store::model::{PageCursor, PaymentQuery};
+use crate::store::transitions::parse_state;
+use checkout::currency::Currency;
+
+/// Rows per page.
+pub const PAGE_SIZE: u32 = 25;
+
+/// The filter form's fields, as sent.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct Filters {
+    /// A payment state name.
+    pub state: String,
+    /// First day, `YYYY-MM-DD`.
+    pub from: String,
+    /// Last day, `YYYY-MM-DD`.
+    pub to: String,
+    /// ISO 4217 code.
+    pub currency: String,
+    /// Smallest amount, major units.
+    pub min: String,
+    /// Largest amount, major units.
+    pub max: String,
+    /// The shop's order reference.
+    pub reference: String,
+    /// The card's last four digits.
+    pub last4: String,
+    /// The page cursor.
+    pub after: String,
+}
+
+fn set(value: &str) -> Option<&str> {
+    Some(value.trim()).filter(|v| !v.is_empty())
+}
+
+impl Filters {
+    /// The store query these filters ask for.
+    pub fn query(&self) -> Result<PaymentQuery, DashboardError> {
+        let mut query = PaymentQuery {
+            limit: PAGE_SIZE,
+            ..PaymentQuery::default()
+        };
+        if let Some(state) = set(&self.state) {
+            query.state = Some(
+                parse_state(state)
+                    .ok_or_else(|| DashboardError::bad("state", "not a payment state"))?,
+            );
+        }
+        query.created_from = set(&self.from).map(|d| day("from", d)).transpose()?;
+        query.created_before = set(&self.to)
+            .map(|d| day("to", d).map(|start| start + Duration::DAY))
+            .transpose()?;
+        if let Some(code) = set(&self.currency) {
+            let upper = code.to_ascii_uppercase();
+            Currency::find(&upper)
+                .ok_or_else(|| DashboardError::bad("currency", "not an ISO 4217 currency code"))?;
+            query.currency = Some(upper);
+        }
+        for (field, text, bound) in [
+            ("min", &self.min, &mut query.amount_min),
+            ("max", &self.max, &mut query.amount_max),
+        ] {
+            let Some(text) = set(text) else { continue };
+            let Some(code) = set(&self.currency) else {
+                return Err(DashboardError::bad(
+                    field,
+                    "choose a currency to filter by amount (amounts are in its unit)",
+                ));
+            };
+            let minor = parse_major(text, &code.to_ascii_uppercase())
+                .map_err(|e| DashboardError::bad(field, e.to_string()))?;
+            *bound = Some(minor);
+        }
+        if let Some(reference) = set(&self.reference) {
+            if reference.len() > 45 {
+                return Err(DashboardError::bad("reference", "is at most 45 characters"));
+            }
+            query.reference = Some(reference.to_owned());
+        }
+        if let Some(last4) = set(&self.last4) {
+            if last4.len() != 4 || !last4.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(DashboardError::bad("last4", "must be exactly four digits"));
+            }
+            query.card_last4 = Some(last4.to_owned());
+        }
+        if let Some(after) = set(&self.after) {
+            query.after =
+                Some(after.parse::<PageCursor>().map_err(|_| {
+                    DashboardError::bad("after", "not a page this server linked to")
+                })?);
+        }
+        Ok(query)
+    }
+
+    /// The query string of these filters continued after `cursor`.
+    pub fn next_page(&self, cursor: &PageCursor) -> String {
+        let pairs = [
+            ("state", &self.state),
+            ("from", &self.from),
+            ("to", &self.to),
+            ("currency", &self.currency),
+            ("min", &self.min),
+            ("max", &self.max),
+            ("reference", &self.reference),
+            ("last4", &self.last4),
+        ];
+        let mut query: Vec<String> = pairs
+            .iter()
+            .filter(|(_, v)| !v.trim().is_empty())
+            .map(|(k, v)| format!("{k}={}", encode(v.trim())))
+            .collect();
+        query.push(format!("after={}", encode(&cursor.to_string())));
+        query.join("&")
+    }
+}
+
+fn day(field: &str, text: &str) -> Result<OffsetDateTime, DashboardError> {
+    Date::parse(text, format_description!("[year]-[month]-[day]"))
+        .map(|date| date.midnight().assume_utc())
+        .map_err(|_| DashboardError::bad(field, "must be a date as YYYY-MM-DD"))
+}
+
+fn encode(value: &str) -> String {
+    percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field_of(filters: Filters) -> String {
+        match filters.query() {
+            Err(DashboardError::BadRequest { field, .. }) => field,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn filters_become_a_query() {
+        let query = Filters {
+            state: "captured".into(),
+            from: "2025-01-31".into(),
+            to: "2025-01-31".into(),
+            currency: "eur".into(),
+            min: "1.50".into(),
+            max: "20".into(),
+            last4: "4242".into(),
+            ..Filters::default()
+        }
+        .query()
+        .expect("valid");
+        assert_eq!(query.currency.as_deref(), Some("EUR"));
+        assert_eq!(
+            (query.amount_min, query.amount_max),
+            (Some(150), Some(2000))
+        );
+        let span = query.created_before.expect("to") - query.created_from.expect("from");
+        assert_eq!(span, Duration::DAY);
+        assert_eq!(query.card_last4.as_deref(), Some("4242"));
+    }
+
+    #[test]
+    fn bad_filters_name_their_field() {
+        let with = |f: fn(&mut Filters)| {
+            let mut filters = Filters::default();
+            f(&mut filters);
+            field_of(filters)
+        };
+        assert_eq!(with(|f| f.state = "paid".into()), "state");
+        assert_eq!(with(|f| f.from = "31/01/2025".into()), "from");
+        assert_eq!(with(|f| f.currency = "EURO".into()), "currency");
+        assert_eq!(with(|f| f.min = "5".into()), "min");
+        assert_eq!(
+            with(|f| {
+                f.currency = "JPY".into();
+                f.max = "1.5".into();
+            }),
+            "max"
+        );
+        assert_eq!(with(|f| f.last4 = "42a2".into()), "last4");
+        assert_eq!(with(|f| f.after = "x".into()), "after");
+    }
+}

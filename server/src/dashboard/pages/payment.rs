@@ -1,0 +1,135 @@
+//! `GET /payments/{id}`: one payment — amount in its currency's format, state, card (brand,
+//! first six, last four, expiry), customer, session, reference — its timeline, and, for
+//! operators, the actions its state allows. A viewer sees no action at all.
+
+use axum::extract::{Path, Query, State};
+use axum::response::Html;
+use checkout::contract::PaymentState;
+use maud::{Markup, html};
+use serde::Deserialize;
+
+use super::format;
+use super::layout::{csrf_field, page};
+use super::timeline::timeline;
+use crate::dashboard::auth::Staff;
+use crate::dashboard::error::DashboardError;
+use crate::dashboard::money;
+use crate::dashboard::state::DashboardState;
+use crate::store::model::Payment;
+use crate::store::prelude::*;
+
+/// `?done=`: the action that just succeeded, to say so.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct Notice {
+    done: String,
+}
+
+/// `GET /payments/{id}`.
+pub async fn show(
+    State(state): State<DashboardState>,
+    staff: Staff,
+    Path(id): Path<String>,
+    Query(notice): Query<Notice>,
+) -> Result<Html<String>, DashboardError> {
+    let payment = load(&state, &id).await?;
+    let timeline = timeline(&state, &payment).await?;
+    let done = match notice.done.as_str() {
+        "refund" => Some("Refund done."),
+        "capture" => Some("Capture done."),
+        "void" => Some("Void done."),
+        "repeat" => Some("That form was already submitted; it was done once."),
+        _ => None,
+    };
+    Ok(page(
+        &format!("Payment {}", payment.merchant_txn_ref),
+        Some(&staff),
+        html! {
+            @if let Some(done) = done { p role="status" class="notice" { (done) } }
+            (facts(&payment))
+            @if staff.can(StaffRole::Operator) { (actions(&staff, &payment)) }
+            h2 { "Timeline" }
+            (timeline)
+            p { a href="/payments" { "← All payments" } }
+        },
+    ))
+}
+
+/// The payment `id`, or 404 (also for an id the server cannot have issued).
+pub async fn load(state: &DashboardState, id: &str) -> Result<Payment, DashboardError> {
+    let plausible = id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    if !plausible {
+        return Err(DashboardError::NotFound("payment"));
+    }
+    state
+        .app
+        .store
+        .get_payment(id)
+        .await?
+        .ok_or(DashboardError::NotFound("payment"))
+}
+
+fn facts(p: &Payment) -> Markup {
+    let money = |minor| money::format(minor, &p.currency);
+    html! {
+        dl class="facts" {
+            dt { "Amount" } dd { (money(p.amount)) }
+            dt { "State" } dd { (format::state(p.state)) }
+            dt { "Captured" } dd { (money(p.captured_amount)) }
+            dt { "Refunded" } dd { (money(p.refunded_amount)) }
+            dt { "Card" } dd { (format::card(p.card.as_ref())) }
+            dt { "Customer" } dd { (p.customer_id.as_deref().unwrap_or("—")) }
+            dt { "Reference" } dd { (p.merchant_txn_ref) }
+            dt { "Session" } dd { (p.session_id) }
+            dt { "Payment id" } dd { (p.id) }
+            dt { "Gateway transaction" } dd { (p.gateway_transaction_id.as_deref().unwrap_or("—")) }
+            dt { "Created" } dd { (format::when(p.created_at)) }
+        }
+    }
+}
+
+/// The action forms the payment's state allows. Each posts to a confirmation step first and
+/// carries a fresh idempotency key, so a double submit does one thing.
+fn actions(staff: &Staff, p: &Payment) -> Markup {
+    let key = uuid::Uuid::new_v4().to_string();
+    let refundable = matches!(
+        p.state,
+        PaymentState::Captured | PaymentState::PartiallyRefunded
+    ) && p.refundable() > 0;
+    let authorized = p.state == PaymentState::Authorized;
+    if !refundable && !authorized {
+        return html! {};
+    }
+    html! {
+        h2 { "Actions" }
+        div class="actions" {
+            @if refundable {
+                form method="post" action={ "/payments/" (p.id) "/refund" } {
+                    (csrf_field(staff))
+                    input type="hidden" name="idempotency_key" value=(key);
+                    label for="refund-amount" { "Refund amount (" (p.currency) ")" }
+                    input id="refund-amount" name="amount" inputmode="decimal"
+                        value=(money::major_text(p.refundable(), &p.currency));
+                    p { small { "At most " (money::format(p.refundable(), &p.currency)) "; empty refunds all that is left." } }
+                    button type="submit" class="danger" { "Refund…" }
+                }
+            }
+            @if authorized {
+                form method="post" action={ "/payments/" (p.id) "/capture" } {
+                    (csrf_field(staff))
+                    input type="hidden" name="idempotency_key" value=(key);
+                    label for="capture-amount" { "Capture amount (" (p.currency) ")" }
+                    input id="capture-amount" name="amount" inputmode="decimal"
+                        value=(money::major_text(p.amount, &p.currency));
+                    button type="submit" { "Capture…" }
+                }
+                form method="post" action={ "/payments/" (p.id) "/void" } {
+                    (csrf_field(staff))
+                    input type="hidden" name="idempotency_key" value=(key);
+                    p { "Release the whole authorization." }
+                    button type="submit" class="danger" { "Void…" }
+                }
+            }
+        }
+    }
+}

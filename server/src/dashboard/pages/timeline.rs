@@ -1,0 +1,74 @@
+//! A payment's timeline, from what the store already keeps, oldest first: its creation, each
+//! gateway call (endpoint, outcome, duration), each gateway webhook and its verdict, each
+//! event sent to the shop, and each staff action from the audit log.
+
+use maud::{Markup, html};
+use time::OffsetDateTime;
+
+use super::format;
+use crate::dashboard::error::DashboardError;
+use crate::dashboard::money;
+use crate::dashboard::state::DashboardState;
+use crate::store::model::Payment;
+
+/// One line of the timeline.
+struct Line {
+    at: OffsetDateTime,
+    what: String,
+}
+
+/// The timeline of `payment`, rendered.
+pub async fn timeline(state: &DashboardState, payment: &Payment) -> Result<Markup, DashboardError> {
+    let store = state.app.store.as_ref();
+    let mut lines = vec![Line {
+        at: payment.created_at,
+        what: format!("Payment recorded ({})", payment.kind.as_str()),
+    }];
+    for attempt in store.list_attempts(&payment.id).await? {
+        let status = attempt
+            .http_status
+            .map_or_else(String::new, |s| format!(", HTTP {s}"));
+        lines.push(Line {
+            at: attempt.started_at,
+            what: format!(
+                "Gateway {}: {}{status}, {} ms",
+                attempt.endpoint,
+                attempt.outcome.as_str(),
+                attempt.latency_us / 1000
+            ),
+        });
+    }
+    for webhook in store.list_webhooks(&payment.id).await? {
+        lines.push(Line {
+            at: webhook.received_at,
+            what: format!("Gateway webhook received: {}", webhook.verdict.as_str()),
+        });
+    }
+    for event in store.object_events(&payment.id).await? {
+        lines.push(Line {
+            at: event.created_at,
+            what: format!("Event to the shop: {}", event.kind),
+        });
+    }
+    for line in store.payment_audit(&payment.id).await? {
+        let entry = &line.entry;
+        let amount = entry.amount.map_or_else(String::new, |a| {
+            format!(" {}", money::format(a, &payment.currency))
+        });
+        lines.push(Line {
+            at: line.at,
+            what: format!(
+                "{}{amount} by {}: {}",
+                entry.action, entry.staff_email, entry.outcome
+            ),
+        });
+    }
+    lines.sort_by_key(|line| line.at);
+    Ok(html! {
+        ol class="timeline" {
+            @for line in &lines {
+                li { time datetime=(format::iso(line.at)) { (format::when(line.at)) } " — " (line.what) }
+            }
+        }
+    })
+}

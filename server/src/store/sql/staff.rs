@@ -1,0 +1,223 @@
+//! Staff accounts and their sessions ([`StaffStore`]), the same SQL on both backends. The
+//! lock-out count and a session's idle check are single statements, so several instances
+//! counting failures or touching the same session agree.
+
+use async_trait::async_trait;
+use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
+use time::{Duration, OffsetDateTime};
+
+use super::codec::{ms, named, time, time_opt, unsigned};
+use super::{Dialect, SqlStore};
+use crate::store::error::{StoreError, StoreResult};
+use crate::store::secret::SecretHash;
+use crate::store::staff::{NewStaffSession, StaffRole, StaffStore, StaffUser};
+
+const STAFF_COLUMNS: &str =
+    "id, email, role, password_hash, failed_logins, locked_until, disabled_at, created_at";
+
+#[derive(FromRow)]
+pub(crate) struct StaffRow {
+    id: String,
+    email: String,
+    role: String,
+    password_hash: String,
+    failed_logins: i64,
+    locked_until: Option<i64>,
+    disabled_at: Option<i64>,
+    created_at: i64,
+}
+
+impl TryFrom<StaffRow> for StaffUser {
+    type Error = StoreError;
+
+    fn try_from(row: StaffRow) -> StoreResult<Self> {
+        Ok(Self {
+            id: row.id,
+            email: row.email,
+            role: named(&row.role, "role", StaffRole::parse)?,
+            password_hash: row.password_hash,
+            failed_logins: unsigned(row.failed_logins, "failed_logins")?,
+            locked_until: time_opt(row.locked_until, "locked_until")?,
+            disabled_at: time_opt(row.disabled_at, "disabled_at")?,
+            created_at: time(row.created_at, "created_at")?,
+        })
+    }
+}
+
+fn user(row: Option<StaffRow>) -> StoreResult<Option<StaffUser>> {
+    row.map(StaffUser::try_from).transpose()
+}
+
+#[async_trait]
+impl<DB> StaffStore for SqlStore<DB>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'q> &'q str: Encode<'q, DB> + Type<DB>,
+    for<'r> StaffRow: FromRow<'r, DB::Row>,
+{
+    async fn create_staff(
+        &self,
+        email: &str,
+        role: StaffRole,
+        password_hash: &str,
+    ) -> StoreResult<StaffUser> {
+        let sql = format!(
+            "INSERT INTO staff_users (id, email, role, password_hash, created_at) \
+             VALUES ($1, $2, $3, $4, $5) RETURNING {STAFF_COLUMNS}"
+        );
+        let row = sqlx::query_as::<DB, StaffRow>(&sql)
+            .bind(uuid::Uuid::new_v4().to_string())
+            .bind(email)
+            .bind(role.as_str())
+            .bind(password_hash)
+            .bind(ms(OffsetDateTime::now_utc()))
+            .fetch_one(&self.pool)
+            .await
+            .map_err(|e| StoreError::on_unique(e, "a staff account with this e-mail"))?;
+        StaffUser::try_from(row)
+    }
+
+    async fn staff_by_email(&self, email: &str) -> StoreResult<Option<StaffUser>> {
+        let sql = format!("SELECT {STAFF_COLUMNS} FROM staff_users WHERE email = $1");
+        user(
+            sqlx::query_as::<DB, StaffRow>(&sql)
+                .bind(email)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    async fn list_staff(&self) -> StoreResult<Vec<StaffUser>> {
+        let sql = format!("SELECT {STAFF_COLUMNS} FROM staff_users ORDER BY email");
+        sqlx::query_as::<DB, StaffRow>(&sql)
+            .fetch_all(&self.pool)
+            .await?
+            .into_iter()
+            .map(StaffUser::try_from)
+            .collect()
+    }
+
+    async fn reset_staff_password(&self, email: &str, password_hash: &str) -> StoreResult<bool> {
+        let done = sqlx::query::<DB>(
+            "UPDATE staff_users SET password_hash = $2, failed_logins = 0, locked_until = NULL, \
+             disabled_at = NULL WHERE email = $1",
+        )
+        .bind(email)
+        .bind(password_hash)
+        .execute(&self.pool)
+        .await?;
+        Ok(DB::rows_affected(&done) > 0)
+    }
+
+    async fn disable_staff(&self, email: &str, now: OffsetDateTime) -> StoreResult<bool> {
+        let done = sqlx::query::<DB>(
+            "UPDATE staff_users SET disabled_at = COALESCE(disabled_at, $2) WHERE email = $1",
+        )
+        .bind(email)
+        .bind(ms(now))
+        .execute(&self.pool)
+        .await?;
+        sqlx::query::<DB>(
+            "DELETE FROM staff_sessions WHERE staff_id IN \
+             (SELECT id FROM staff_users WHERE email = $1)",
+        )
+        .bind(email)
+        .execute(&self.pool)
+        .await?;
+        Ok(DB::rows_affected(&done) > 0)
+    }
+
+    async fn record_login_failure(
+        &self,
+        staff_id: &str,
+        now: OffsetDateTime,
+        max: u32,
+        lock: Duration,
+    ) -> StoreResult<Option<StaffUser>> {
+        let sql = format!(
+            "UPDATE staff_users SET \
+             locked_until = CASE WHEN failed_logins + 1 >= $2 THEN $3 ELSE locked_until END, \
+             failed_logins = CASE WHEN failed_logins + 1 >= $2 THEN 0 ELSE failed_logins + 1 END \
+             WHERE id = $1 RETURNING {STAFF_COLUMNS}"
+        );
+        user(
+            sqlx::query_as::<DB, StaffRow>(&sql)
+                .bind(staff_id)
+                .bind(i64::from(max))
+                .bind(ms(now + lock))
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    async fn clear_login_failures(&self, staff_id: &str) -> StoreResult<()> {
+        sqlx::query::<DB>(
+            "UPDATE staff_users SET failed_logins = 0 WHERE id = $1 AND failed_logins <> 0",
+        )
+        .bind(staff_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn create_staff_session(&self, session: NewStaffSession) -> StoreResult<()> {
+        sqlx::query::<DB>(
+            "INSERT INTO staff_sessions (token_hash, staff_id, created_at, last_seen_at, expires_at) \
+             VALUES ($1, $2, $3, $3, $4)",
+        )
+        .bind(session.token_hash.to_hex())
+        .bind(session.staff_id)
+        .bind(ms(session.created_at))
+        .bind(ms(session.expires_at))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn touch_staff_session(
+        &self,
+        token_hash: &SecretHash,
+        now: OffsetDateTime,
+        idle: Duration,
+    ) -> StoreResult<Option<StaffUser>> {
+        let touched = sqlx::query::<DB>(
+            "UPDATE staff_sessions SET last_seen_at = $2 \
+             WHERE token_hash = $1 AND expires_at > $2 AND last_seen_at > $3",
+        )
+        .bind(token_hash.to_hex())
+        .bind(ms(now))
+        .bind(ms(now - idle))
+        .execute(&self.pool)
+        .await?;
+        if DB::rows_affected(&touched) == 0 {
+            return Ok(None);
+        }
+        let sql = format!(
+            "SELECT {} FROM staff_users u JOIN staff_sessions s ON s.staff_id = u.id \
+             WHERE s.token_hash = $1 AND u.disabled_at IS NULL",
+            STAFF_COLUMNS
+                .split(", ")
+                .map(|c| format!("u.{c}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        user(
+            sqlx::query_as::<DB, StaffRow>(&sql)
+                .bind(token_hash.to_hex())
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    async fn end_staff_session(&self, token_hash: &SecretHash) -> StoreResult<bool> {
+        let done = sqlx::query::<DB>("DELETE FROM staff_sessions WHERE token_hash = $1")
+            .bind(token_hash.to_hex())
+            .execute(&self.pool)
+            .await?;
+        Ok(DB::rows_affected(&done) > 0)
+    }
+}
