@@ -9,6 +9,7 @@ mod api;
 mod events;
 mod gateway;
 mod ops;
+mod readme;
 mod reconcile;
 mod sandbox;
 mod store;
