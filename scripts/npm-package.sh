@@ -4,7 +4,8 @@
 #! target/npm/, checks that the tarball holds what package.json promises, the loader exactly as
 #! checkout-server serves it, and no runtime dependency, then type-checks the declarations
 #! (tsc -p js/package, against js/package/types-check.tsx) and the code snippets of its README
-#! against the packed package (scripts/package-readme.mjs). Prints the package's size.
+#! and of the root README against the packed package (scripts/readme-snippets.mjs). Prints the
+#! package's size.
 #!
 #! Usage: scripts/npm-package.sh   (after scripts/setup.sh: node, npm, tools/node_modules)
 set -euo pipefail
@@ -34,7 +35,7 @@ node -e '
     process.exit(1);
   }'
 tools/node_modules/.bin/tsc -p js/package
-node scripts/package-readme.mjs
+node scripts/readme-snippets.mjs
 packed=$(wc -c <"$tarball" | tr -d ' ')
 unpacked=$(tar -xzOf "$tarball" | wc -c | tr -d ' ')
 echo "[npm] ok: $tarball, $packed bytes packed, $unpacked bytes unpacked; types check"

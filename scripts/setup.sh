@@ -74,7 +74,10 @@ if [ "$mode" = "test" ]; then
     say "installing geckodriver $GECKODRIVER_VERSION (about 3 minutes on 2 cores)"
     cargo install --locked --quiet "geckodriver@$GECKODRIVER_VERSION"
   fi
-  # The backend samples the e2e suite runs (examples/backend-*): Python 3 with venv, Node.
+  # README.md's curl snippets, run against a test server (server/tests/it/readme).
+  command -v curl >/dev/null 2>&1 || apt_install curl
+  # The backend samples the e2e suite runs (examples/backend-*): Python 3 with venv, Node; the
+  # Python one's venv also runs README.md's events snippet (server/tests/it/readme).
   command -v python3 >/dev/null 2>&1 || apt_install python3 python3-venv
   [ "$(command -v python3)" = /usr/bin/python3 ] && apt_install python3-venv
   scripts/backend-samples.sh

@@ -10,6 +10,7 @@ mod dashboard;
 mod events;
 mod gateway;
 mod ops;
+mod readme;
 mod reconcile;
 mod sandbox;
 mod store;
