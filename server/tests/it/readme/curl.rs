@@ -1,6 +1,6 @@
 //! Runs a README curl snippet as a shop developer would, with `sh`, against test servers: the
-//! addresses the README names replaced by test ones, `$MERCHANT_SECRET_KEY` the test server's
-//! key, and curl made to print the status after the body. Reads the answer the snippet
+//! addresses the README names replaced by test ones, its variables (`$MERCHANT_SECRET_KEY`,
+//! `$SESSION_ID`, …) in the environment, and curl made to print the status after the body. Reads the answer the snippet
 //! documents in its `# → 201 {"id": "...", "secret": "whsec_…"}` line and checks an answer
 //! against it: the status, and each quoted field (`"..."` or `"…"`: any string; `"cs_..."`:
 //! a string starting so; anything else: exactly that string).
@@ -23,13 +23,14 @@ pub struct Answer {
     pub json: Value,
 }
 
-/// Runs `snippet` with `sh` (curl at `curl`), each `(readme, test)` address replaced.
+/// Runs `snippet` with `sh` (curl at `curl`), each `(readme, test)` address replaced and
+/// `variables` in its environment.
 pub fn run(
     sh: &Path,
     curl: &Path,
     snippet: &Snippet,
     addresses: &[(String, String)],
-    key: &str,
+    variables: &[(String, String)],
 ) -> Answer {
     let mut code = snippet.code.clone();
     for (readme, test) in addresses {
@@ -56,7 +57,7 @@ pub fn run(
     let output = Command::new(sh)
         .arg("-c")
         .arg(&script)
-        .env("MERCHANT_SECRET_KEY", key)
+        .envs(variables.iter().map(|(name, value)| (name, value)))
         .output()
         .unwrap_or_else(|e| panic!("run sh: {e}"));
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();

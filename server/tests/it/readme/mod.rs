@@ -1,11 +1,13 @@
 //! The root README's integration guide, run: every fenced snippet a shop developer copies is
 //! checked somewhere, so one that drifts from the product fails `make test`. Here: the `sh`
-//! curl commands against a real server (the answers they document asserted), the Python
+//! curl commands against a real server (the answers they document asserted), the `sh`
+//! `checkout-server` commands with the real binary, the Python
 //! events snippet with the official `standardwebhooks` package on a delivery that server
 //! really sent, and the `toml` plan as the server's configuration file. The `ts`, `html` and
 //! `js` snippets are type-checked against the packed npm package by
 //! scripts/readme-snippets.mjs (scripts/npm-package.sh); `text` blocks are not code.
 
+mod commands;
 mod config_file;
 mod curl;
 mod events;

@@ -1,9 +1,11 @@
 //! A newcomer follows README.md's integration guide against a real server: each curl snippet
 //! run as written (test servers standing in for the addresses it names) answers what it
 //! documents; the session the first one creates is paid as a shopper would (Visa, 3-D
-//! Secure); the endpoint the second registers receives the signed `session.completed`; and
-//! the Python events snippet, given that very delivery and the secret the registration
-//! answered, marks the order paid, while a wrong secret or a changed body make it raise.
+//! Secure); the endpoint the second registers receives the signed `session.completed`; the
+//! Python events snippet, given that very delivery and the secret the registration answered,
+//! marks the order paid, while a wrong secret or a changed body make it raise; then the
+//! snippets about the paid order (those naming `$SESSION_ID` or `$PAYMENT_ID`) confirm it from
+//! the backend and refund it, and `payment.refunded` reaches the shop.
 
 use std::time::Duration;
 
@@ -35,23 +37,15 @@ async fn a_newcomer_follows_the_integration_guide() {
         .collect();
     addresses.push((README_SHOP.to_owned(), recorder.base.clone()));
 
+    // The other sh snippets are checkout-server commands (commands.rs).
+    let (before, after): (Vec<_>, Vec<_>) = snippets::of("sh")
+        .into_iter()
+        .filter(|s| s.code.contains("curl "))
+        .partition(|s| !s.code.contains("$SESSION_ID") && !s.code.contains("$PAYMENT_ID"));
+    let key = vec![("MERCHANT_SECRET_KEY".to_owned(), MERCHANT_KEY.to_owned())];
     let mut answers: Vec<Answer> = Vec::new();
-    for snippet in snippets::of("sh") {
-        assert!(
-            snippet.code.contains("curl "),
-            "README.md:{}: an sh snippet without curl",
-            snippet.line
-        );
-        let (sh, curl, addresses) = (sh.clone(), curl.clone(), addresses.clone());
-        // Blocking (a process) while the server answers on the runtime's other threads.
-        let answer = tokio::task::spawn_blocking(move || {
-            let answer = curl::run(&sh, &curl, &snippet, &addresses, MERCHANT_KEY);
-            curl::assert_documented(&snippet, &answer);
-            answer
-        })
-        .await
-        .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
-        answers.push(answer);
+    for snippet in before {
+        answers.push(run_curl(&sh, &curl, snippet, &addresses, key.clone()).await);
     }
 
     let created = find(&answers, "client_secret", "a session (POST /v1/sessions)");
@@ -132,7 +126,66 @@ async fn a_newcomer_follows_the_integration_guide() {
         );
         assert!(tampered.marked.is_empty(), "{tampered:?}");
     }
+
+    // The paid order, from the backend: confirmed, then refunded.
+    let mut variables = key;
+    variables.push(("SESSION_ID".to_owned(), session.id.clone()));
+    assert!(
+        after.len() >= 2,
+        "README.md confirms and refunds the order in curl snippets naming $SESSION_ID and \
+         $PAYMENT_ID"
+    );
+    for snippet in after {
+        if snippet.code.contains("$PAYMENT_ID") {
+            assert!(
+                variables.iter().any(|(name, _)| name == "PAYMENT_ID"),
+                "README.md:{}: uses $PAYMENT_ID before any snippet shows a payment's id",
+                snippet.line
+            );
+        }
+        let answer = run_curl(&sh, &curl, snippet, &addresses, variables.clone()).await;
+        if let Some(id) = answer.json["payments"][0]["id"].as_str() {
+            variables.push(("PAYMENT_ID".to_owned(), id.to_owned()));
+        }
+    }
+    let refunded: Delivery = eventually(
+        "payment.refunded at the shop",
+        Duration::from_secs(20),
+        || {
+            let found = recorder.first("payment.refunded");
+            async move { found }
+        },
+    )
+    .await;
+    assert_eq!(
+        refunded.json()["data"]["object"]["state"],
+        "partially_refunded"
+    );
     h.finish().await;
+}
+
+/// Runs `snippet` with `variables` and checks it answers what it documents.
+async fn run_curl(
+    sh: &std::path::Path,
+    curl: &std::path::Path,
+    snippet: snippets::Snippet,
+    addresses: &[(String, String)],
+    variables: Vec<(String, String)>,
+) -> Answer {
+    assert!(
+        snippet.code.contains("curl "),
+        "README.md:{}: an sh snippet without curl",
+        snippet.line
+    );
+    let (sh, curl, addresses) = (sh.to_owned(), curl.to_owned(), addresses.to_owned());
+    // Blocking (a process) while the server answers on the runtime's other threads.
+    tokio::task::spawn_blocking(move || {
+        let answer = curl::run(&sh, &curl, &snippet, &addresses, &variables);
+        curl::assert_documented(&snippet, &answer);
+        answer
+    })
+    .await
+    .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
 }
 
 /// The answer with a string `field`.
