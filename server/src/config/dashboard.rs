@@ -4,8 +4,10 @@
 //! |---|---|---|
 //! | `DASHBOARD_LISTEN` | `127.0.0.1:8082` | the dashboard's own listener (port 0 picks one); `off` serves none. Keep it internal or behind a TLS proxy |
 //! | `DASHBOARD_PUBLIC_URL` | `http://<its listening address>` | the origin browsers use; every POST must come from it (`Origin`), and with `https://` the session cookie is `Secure` and `__Host-` prefixed |
+//! | `REVIEW_PENDING_AFTER_MINUTES` | 10 | a `pending` payment older than this shows in the review queue (1 to 43200) |
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use super::error::ConfigError;
 use super::source::Layers;
@@ -14,13 +16,18 @@ use super::values;
 /// Default `DASHBOARD_LISTEN`.
 pub const DEFAULT_DASHBOARD_LISTEN: &str = "127.0.0.1:8082";
 
-/// `DASHBOARD_LISTEN`, `DASHBOARD_PUBLIC_URL`.
+/// Default `REVIEW_PENDING_AFTER_MINUTES`.
+pub const DEFAULT_REVIEW_PENDING_AFTER_MINUTES: u64 = 10;
+
+/// `DASHBOARD_LISTEN`, `DASHBOARD_PUBLIC_URL`, `REVIEW_PENDING_AFTER_MINUTES`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DashboardSettings {
     /// Where to listen; `None`: no dashboard (`off`).
     pub listen: Option<SocketAddr>,
     /// The public origin, without a trailing slash; `None`: `http://<bound address>`.
     pub public_url: Option<String>,
+    /// How old a `pending` payment is before the review queue lists it.
+    pub review_pending_after: Duration,
 }
 
 impl DashboardSettings {
@@ -35,7 +42,15 @@ impl DashboardSettings {
             .get("DASHBOARD_PUBLIC_URL")
             .map(values::base_url)
             .transpose()?;
-        Ok(Self { listen, public_url })
+        let review_pending_after = match layers.get("REVIEW_PENDING_AFTER_MINUTES") {
+            Some(setting) => values::minutes(setting, 1, 43_200)?,
+            None => Duration::from_secs(DEFAULT_REVIEW_PENDING_AFTER_MINUTES * 60),
+        };
+        Ok(Self {
+            listen,
+            public_url,
+            review_pending_after,
+        })
     }
 
     /// The public origin once the listener is bound.
@@ -60,9 +75,14 @@ mod tests {
         );
         let off = Config::from_pairs(&[("DASHBOARD_LISTEN", "off")], &emulator()).expect("off");
         assert_eq!(off.dashboard.listen, None);
+        assert_eq!(config.dashboard.review_pending_after.as_secs(), 600);
+        let hour = Config::from_pairs(&[("REVIEW_PENDING_AFTER_MINUTES", "60")], &emulator())
+            .expect("an hour");
+        assert_eq!(hour.dashboard.review_pending_after.as_secs(), 3600);
         for (key, value) in [
             ("DASHBOARD_LISTEN", "localhost"),
             ("DASHBOARD_PUBLIC_URL", "dash.example"),
+            ("REVIEW_PENDING_AFTER_MINUTES", "0"),
         ] {
             let err = Config::from_pairs(&[(key, value)], &emulator())
                 .expect_err(key)

@@ -49,6 +49,7 @@ pub const KEYS: &[&str] = &[
     // config/dashboard.rs
     "DASHBOARD_LISTEN",
     "DASHBOARD_PUBLIC_URL",
+    "REVIEW_PENDING_AFTER_MINUTES",
 ];
 
 /// The file key holding the plan catalogue.

@@ -113,6 +113,11 @@ pub fn seconds(setting: &Setting, min: u64, max: u64) -> Result<Duration, Config
     bounded_integer(setting, min, max, "seconds").map(Duration::from_secs)
 }
 
+/// Whole minutes within `min..=max`.
+pub fn minutes(setting: &Setting, min: u64, max: u64) -> Result<Duration, ConfigError> {
+    bounded_integer(setting, min, max, "minutes").map(|m| Duration::from_secs(m * 60))
+}
+
 /// Whole milliseconds within `min..=max`.
 pub fn millis(setting: &Setting, min: u64, max: u64) -> Result<Duration, ConfigError> {
     bounded_integer(setting, min, max, "milliseconds").map(Duration::from_millis)

@@ -10,7 +10,7 @@
 //! the role each page or action requires (viewer < operator < admin).
 //!
 //! Routes: `/login`, `/logout`, `/payments`, `/payments/{id}`, `/payments/{id}/refund|capture|void`,
-//! `/audit`, `/assets/dashboard.css`, `/healthz`.
+//! `/review`, `/payments/{id}/lookup|attach|resolve` (the review queue, [`review`]), `/audit`, `/assets/dashboard.css`, `/healthz`.
 
 pub mod actions;
 pub mod audit;
@@ -20,6 +20,7 @@ pub mod error;
 pub mod listener;
 pub mod money;
 pub mod pages;
+pub mod review;
 pub mod state;
 
 use std::sync::Arc;
@@ -50,6 +51,10 @@ pub fn app(state: DashboardState) -> Router {
         .route("/payments/{id}/refund", post(actions::refund))
         .route("/payments/{id}/capture", post(actions::capture))
         .route("/payments/{id}/void", post(actions::void))
+        .route("/payments/{id}/lookup", post(review::lookup))
+        .route("/payments/{id}/attach", post(review::attach))
+        .route("/payments/{id}/resolve", post(review::resolve))
+        .route("/review", get(pages::review::list))
         .route("/audit", get(pages::audit::list))
         .route("/assets/dashboard.css", get(stylesheet))
         .route("/healthz", get(|| async { "ok" }))

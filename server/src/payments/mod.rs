@@ -12,7 +12,8 @@
 //!
 //! Files: [`card_input`] (card rules), [`request`] (wire requests), [`pay`] (the pay call),
 //! [`outcome`] (gateway answers → state steps), [`settle`] (status confirmation),
-//! [`webhook`] (notifications), [`adjust`] (capture, refund, void), [`subscription`]
+//! [`webhook`] (notifications), [`adjust`] (capture, refund, void), [`review`] (the
+//! review queue: staff-supplied transaction ids, resolving as failed), [`subscription`]
 //! (first charge of a plan), [`urls`] (this server's own addresses).
 
 pub mod adjust;
@@ -22,6 +23,7 @@ mod error;
 pub mod outcome;
 pub mod pay;
 pub mod request;
+pub mod review;
 pub mod settle;
 pub mod subscription;
 pub mod urls;

@@ -39,6 +39,9 @@ pub enum HintFrom {
     /// A return visit (`transaction_id` in the query): anyone may send one, so it is kept
     /// only where no hint is.
     ReturnVisit,
+    /// A staff member who found the id in the gateway's own portal (the review queue):
+    /// kept over an earlier hint, like a webhook's.
+    Staff,
 }
 
 /// A transaction id named for a payment, not yet confirmed.
@@ -223,7 +226,7 @@ impl PaymentService {
     /// place. Nothing is recorded as an outcome, or as the payment's id, until a lookup
     /// confirms it.
     async fn keep_hint(&self, payment: Payment, candidate: &str, from: HintFrom) -> Payment {
-        let replace = from == HintFrom::Webhook;
+        let replace = from != HintFrom::ReturnVisit;
         match self
             .store()
             .keep_transaction_hint(&payment.id, candidate, replace)

@@ -29,6 +29,7 @@ pub fn page(title: &str, staff: Option<&Staff>, main: Markup) -> Html<String> {
                             strong { "Checkout dashboard" }
                             @if let Some(staff) = staff {
                                 a href="/payments" { "Payments" }
+                                a href="/review" { "Review queue" }
                                 @if staff.can(StaffRole::Admin) {
                                     a href="/audit" { "Audit log" }
                                 }

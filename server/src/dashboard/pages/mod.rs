@@ -8,4 +8,5 @@ pub mod layout;
 pub mod login;
 pub mod payment;
 pub mod payments;
+pub mod review;
 pub mod timeline;

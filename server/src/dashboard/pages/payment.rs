@@ -39,6 +39,14 @@ pub async fn show(
         "capture" => Some("Capture done."),
         "void" => Some("Void done."),
         "repeat" => Some("That form was already submitted; it was done once."),
+        "settled" => Some("The gateway confirmed the outcome; the payment is settled."),
+        "still_pending" => Some("The gateway has no final answer yet."),
+        "no_id" => {
+            Some("No gateway transaction id is known: attach the one from the gateway's portal.")
+        }
+        "lookup_failed" => Some("The gateway could not be asked; try again later."),
+        "disowned" => Some("The gateway's record does not match this payment; nothing changed."),
+        "resolved" => Some("Resolved as failed."),
         _ => None,
     };
     Ok(page(
@@ -47,7 +55,13 @@ pub async fn show(
         html! {
             @if let Some(done) = done { p role="status" class="notice" { (done) } }
             (facts(&payment))
-            @if staff.can(StaffRole::Operator) { (actions(&staff, &payment)) }
+            @if staff.can(StaffRole::Operator) {
+                (actions(&staff, &payment))
+                @if matches!(payment.state, PaymentState::Pending | PaymentState::NeedsReview) {
+                    h2 { "Review" }
+                    (super::review::review_forms(&staff, &payment))
+                }
+            }
             h2 { "Timeline" }
             (timeline)
             p { a href="/payments" { "← All payments" } }

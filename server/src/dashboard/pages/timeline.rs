@@ -55,10 +55,14 @@ pub async fn timeline(state: &DashboardState, payment: &Payment) -> Result<Marku
         let amount = entry.amount.map_or_else(String::new, |a| {
             format!(" {}", money::format(a, &payment.currency))
         });
+        let detail = entry
+            .detail
+            .as_deref()
+            .map_or_else(String::new, |d| format!(" ({d})"));
         lines.push(Line {
             at: line.at,
             what: format!(
-                "{}{amount} by {}: {}",
+                "{}{amount} by {}: {}{detail}",
                 entry.action, entry.staff_email, entry.outcome
             ),
         });
