@@ -7,4 +7,5 @@ mod guards;
 mod login;
 mod pages;
 mod refunds;
+mod review;
 mod support;
