@@ -3,6 +3,7 @@
 //! do, refunds through the confirmation step with a double submit, the refund ceiling, the
 //! audit log, and the payments list's filters. Each scenario runs on SQLite and Postgres.
 
+mod captures;
 mod guards;
 mod login;
 mod pages;
