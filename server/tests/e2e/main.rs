@@ -23,6 +23,7 @@ mod backends;
 mod closed_tab;
 mod console;
 mod dark_theme;
+mod dashboard;
 mod declines;
 mod examples;
 mod faults;

@@ -187,6 +187,11 @@ impl Process {
         self.env.retain(|(k, _)| k != key);
     }
 
+    /// Its SQLite database file (`DATABASE_URL`), for commands run beside it.
+    pub fn database(&self) -> String {
+        self.dir.path().join("checkout.db").display().to_string()
+    }
+
     /// Everything the process has printed so far.
     pub fn log_text(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
