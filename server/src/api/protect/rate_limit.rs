@@ -47,7 +47,7 @@ const UNKNOWN_CLIENT: [u8; 16] = [0xff; 16];
 
 /// A client: its IPv4 address (as `::ffff:a.b.c.d`, whose last 8 bytes are never all zero)
 /// or its IPv6 /64 (the last 8 bytes zeroed).
-type ClientKey = [u8; 16];
+pub(crate) type ClientKey = [u8; 16];
 
 /// The pay limits: per client and per session.
 #[derive(Debug)]
@@ -86,20 +86,25 @@ impl PayLimits {
 }
 
 /// `calls` a minute, a burst of as many.
-fn per_minute(calls: u32) -> Quota {
+pub(crate) fn per_minute(calls: u32) -> Quota {
     Quota::per_minute(NonZeroU32::new(calls).unwrap_or(NonZeroU32::MIN))
 }
 
-/// The client key of `client`: IPv4 addresses whole, IPv6 ones by their /64.
+/// The client key of `client`, [`address_key`]'s, or one key for every unknown client.
 fn client_key(client: Option<IpAddr>) -> ClientKey {
+    client.map_or(UNKNOWN_CLIENT, address_key)
+}
+
+/// One client's key: IPv4 addresses whole, IPv6 ones by their /64 (one subscriber's network,
+/// which hands out addresses within it freely).
+pub(crate) fn address_key(client: IpAddr) -> ClientKey {
     match client {
-        Some(IpAddr::V4(v4)) => v4.to_ipv6_mapped().octets(),
-        Some(IpAddr::V6(v6)) => {
+        IpAddr::V4(v4) => v4.to_ipv6_mapped().octets(),
+        IpAddr::V6(v6) => {
             let mut key = v6.octets();
             key[8..].fill(0);
             key
         }
-        None => UNKNOWN_CLIENT,
     }
 }
 

@@ -4,13 +4,12 @@
 //! across instances and restarts).
 
 use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::time::Duration;
 
-use governor::Quota;
 use governor::clock::DefaultClock;
 
 use crate::api::protect::capped_limit::CappedLimit;
+use crate::api::protect::rate_limit::{ClientKey, address_key, per_minute};
 
 /// Login attempts one address may make per minute (a burst of as many).
 pub const ATTEMPTS_PER_MINUTE: u32 = 10;
@@ -24,14 +23,13 @@ const MAX_KEYS: usize = 100_000;
 /// The per-address login limit.
 #[derive(Debug)]
 pub struct LoginLimits {
-    per_address: CappedLimit<[u8; 16]>,
+    per_address: CappedLimit<ClientKey>,
 }
 
 impl LoginLimits {
     /// [`ATTEMPTS_PER_MINUTE`] per address.
     pub fn new() -> Self {
-        let quota =
-            Quota::per_minute(NonZeroU32::new(ATTEMPTS_PER_MINUTE).unwrap_or(NonZeroU32::MIN));
+        let quota = per_minute(ATTEMPTS_PER_MINUTE);
         Self {
             per_address: CappedLimit::new(quota, MAX_KEYS, DefaultClock::default()),
         }
@@ -39,15 +37,7 @@ impl LoginLimits {
 
     /// Takes one attempt from `client`'s limit, or says how long until one is allowed.
     pub fn take(&self, client: IpAddr) -> Result<(), Duration> {
-        let key = match client {
-            IpAddr::V4(v4) => v4.to_ipv6_mapped().octets(),
-            IpAddr::V6(v6) => {
-                let mut key = v6.octets();
-                key[8..].fill(0);
-                key
-            }
-        };
-        self.per_address.check(&key)
+        self.per_address.check(&address_key(client))
     }
 }
 
