@@ -44,18 +44,19 @@ impl Currency {
     /// for USD and `"1234 JPY"` for JPY. Thousands are not grouped, so the text is the same
     /// in every locale.
     pub fn format_minor(self, minor_units: u64) -> String {
-        if self.exponent == 0 {
-            return format!("{minor_units} {}", self.code);
-        }
-        let scale = 10u64.pow(u32::from(self.exponent));
-        let width = usize::from(self.exponent);
-        format!(
-            "{}.{:0width$} {}",
-            minor_units / scale,
-            minor_units % scale,
-            self.code
-        )
+        format!("{} {}", major_text(minor_units, self.exponent), self.code)
     }
+}
+
+/// `minor_units` in major units with `exponent` decimals and no code: `12.34` (exponent 2),
+/// `1234` (exponent 0).
+pub fn major_text(minor_units: u64, exponent: u8) -> String {
+    if exponent == 0 {
+        return minor_units.to_string();
+    }
+    let scale = 10u64.pow(u32::from(exponent));
+    let width = usize::from(exponent);
+    format!("{}.{:0width$}", minor_units / scale, minor_units % scale)
 }
 
 /// The exponent of `code` in any letter case, 2 for a code not in the table: for a payload

@@ -3,7 +3,7 @@
 //! decimal digits, never through floating point, and shown with the same table the card form
 //! uses (`checkout::currency`).
 
-use checkout::currency::{Currency, exponent_or_two};
+use checkout::currency::{self, Currency, exponent_or_two};
 
 /// Why a typed amount was refused (the message names the rule; the caller names the field).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -66,13 +66,7 @@ pub fn format(minor: u64, currency: &str) -> String {
 
 /// `minor` in major units without the code, as a form field's value: `12.34`.
 pub fn major_text(minor: u64, currency: &str) -> String {
-    let exponent = exponent_or_two(currency);
-    if exponent == 0 {
-        return minor.to_string();
-    }
-    let scale = 10u64.pow(u32::from(exponent));
-    let width = usize::from(exponent);
-    format!("{}.{:0width$}", minor / scale, minor % scale)
+    currency::major_text(minor, exponent_or_two(currency))
 }
 
 fn example(exponent: u8) -> String {
