@@ -7,6 +7,8 @@
 //! double submit do one thing: the repeat gets the first one's answer. Each action that runs,
 //! or is refused by the service, is written to the audit log; a replay is not written twice.
 
+use std::net::IpAddr;
+
 use axum::Form;
 use axum::body::to_bytes;
 use axum::extract::{Path, State};
@@ -107,9 +109,7 @@ async fn act(
     Form(form): Form<ActionForm>,
     action: Action,
 ) -> Result<Response, DashboardError> {
-    staff.check_csrf(&form.csrf)?;
-    staff.require(StaffRole::Operator)?;
-    let payment = load(&state, &id).await?;
+    let (payment, actor) = operator_on(&state, &staff, address, &id, &form.csrf).await?;
     let amount = typed_amount(&form.amount, &payment, action)?;
     let key = form.idempotency_key.trim();
     if key.is_empty() || key.len() > 255 || !key.bytes().all(|b| b.is_ascii_graphic()) {
@@ -121,11 +121,6 @@ async fn act(
     if form.confirm != "yes" {
         return Ok(confirmation(&staff, &payment, action, amount, key).into_response());
     }
-    let actor = Actor {
-        staff_id: Some(staff.user.id.clone()),
-        email: staff.user.email.clone(),
-        address,
-    };
     let moved = amount.or(Some(match action {
         Action::Refund => payment.refundable(),
         Action::Capture | Action::Void => payment.amount,
@@ -282,7 +277,23 @@ fn confirmation(
     )
 }
 
-fn see_other(location: &str) -> Response {
+/// An operator's action on payment `id`: checks the form's CSRF token and the role, loads the
+/// payment, and names who acts.
+pub(super) async fn operator_on(
+    state: &DashboardState,
+    staff: &Staff,
+    address: IpAddr,
+    id: &str,
+    csrf: &str,
+) -> Result<(Payment, Actor), DashboardError> {
+    staff.check_csrf(csrf)?;
+    staff.require(StaffRole::Operator)?;
+    let payment = load(state, id).await?;
+    Ok((payment, Actor::staff(staff, address)))
+}
+
+/// 303 to `location`.
+pub(super) fn see_other(location: &str) -> Response {
     match HeaderValue::from_str(location) {
         Ok(value) => (StatusCode::SEE_OTHER, [(LOCATION, value)]).into_response(),
         Err(_) => DashboardError::Internal("redirect target".into()).into_response(),

@@ -6,6 +6,7 @@ use std::net::IpAddr;
 
 use time::OffsetDateTime;
 
+use super::auth::Staff;
 use super::state::DashboardState;
 use crate::store::model::Payment;
 use crate::store::prelude::*;
@@ -19,6 +20,17 @@ pub struct Actor {
     pub email: String,
     /// The client's address.
     pub address: IpAddr,
+}
+
+impl Actor {
+    /// `staff`, acting from `address`.
+    pub fn staff(staff: &Staff, address: IpAddr) -> Self {
+        Self {
+            staff_id: Some(staff.user.id.clone()),
+            email: staff.user.email.clone(),
+            address,
+        }
+    }
 }
 
 /// What an action touched: the payment and the amount (minor units) moved or asked for.

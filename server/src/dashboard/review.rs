@@ -14,23 +14,20 @@
 
 use axum::Form;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
-use axum::http::header::LOCATION;
 use axum::response::{IntoResponse, Response};
 use maud::html;
 use serde::Deserialize;
 
-use super::audit::{Actor, record};
+use super::actions::{operator_on, see_other};
+use super::audit::record;
 use super::auth::Staff;
 use super::client::Client;
 use super::error::DashboardError;
 use super::pages::layout::{csrf_field, page};
-use super::pages::payment::load;
 use super::state::DashboardState;
 use crate::payments::settle::GatewayState;
 use crate::payments::{PaymentError, StatusVerdict};
 use crate::store::model::Payment;
-use crate::store::prelude::*;
 
 /// A review action's fields (all strings: an empty one is unset).
 #[derive(Debug, Default, Deserialize)]
@@ -50,7 +47,7 @@ pub async fn lookup(
     Path(id): Path<String>,
     Form(form): Form<ReviewForm>,
 ) -> Result<Response, DashboardError> {
-    let (payment, actor) = guard(&state, &staff, address, &id, &form.csrf).await?;
+    let (payment, actor) = operator_on(&state, &staff, address, &id, &form.csrf).await?;
     if payment.outcome_is_final() {
         return Ok(done(&payment, "repeat"));
     }
@@ -103,7 +100,7 @@ pub async fn attach(
     Path(id): Path<String>,
     Form(form): Form<ReviewForm>,
 ) -> Result<Response, DashboardError> {
-    let (payment, actor) = guard(&state, &staff, address, &id, &form.csrf).await?;
+    let (payment, actor) = operator_on(&state, &staff, address, &id, &form.csrf).await?;
     let txn = form.transaction_id.trim();
     if txn.is_empty() {
         return Err(DashboardError::bad(
@@ -199,7 +196,7 @@ pub async fn resolve(
     Path(id): Path<String>,
     Form(form): Form<ReviewForm>,
 ) -> Result<Response, DashboardError> {
-    let (payment, actor) = guard(&state, &staff, address, &id, &form.csrf).await?;
+    let (payment, actor) = operator_on(&state, &staff, address, &id, &form.csrf).await?;
     crate::payments::review::check_note(&form.note).map_err(|e| refused(e).1)?;
     if payment.state == checkout::contract::PaymentState::Failed {
         return Ok(done(&payment, "repeat"));
@@ -214,57 +211,28 @@ pub async fn resolve(
         ));
     }
     let note = Some(form.note.trim().to_owned());
-    match state
+    let resolved = state
         .app
         .payments
         .resolve_failed(&payment.id, &form.note)
-        .await
-    {
-        Ok(_) => {
-            record(
-                &state,
-                &actor,
-                "resolve_failed",
-                Some((&payment, None)),
-                "ok",
-                note,
-            )
-            .await;
-            Ok(done(&payment, "resolved"))
-        }
+        .await;
+    let (outcome, result) = match resolved {
+        Ok(_) => ("ok", Ok(done(&payment, "resolved"))),
         Err(error) => {
             let (code, refusal) = refused(error);
-            record(
-                &state,
-                &actor,
-                "resolve_failed",
-                Some((&payment, None)),
-                code,
-                note,
-            )
-            .await;
-            Err(refusal)
+            (code, Err(refusal))
         }
-    }
-}
-
-/// CSRF token, role, and the payment; and who acts.
-async fn guard(
-    state: &DashboardState,
-    staff: &Staff,
-    address: std::net::IpAddr,
-    id: &str,
-    csrf: &str,
-) -> Result<(Payment, Actor), DashboardError> {
-    staff.check_csrf(csrf)?;
-    staff.require(StaffRole::Operator)?;
-    let payment = load(state, id).await?;
-    let actor = Actor {
-        staff_id: Some(staff.user.id.clone()),
-        email: staff.user.email.clone(),
-        address,
     };
-    Ok((payment, actor))
+    record(
+        &state,
+        &actor,
+        "resolve_failed",
+        Some((&payment, None)),
+        outcome,
+        note,
+    )
+    .await;
+    result
 }
 
 /// What a verdict found, for the audit log.
@@ -324,9 +292,5 @@ fn confirm(staff: &Staff, p: &Payment, action: &str, what: &str, form: &ReviewFo
 
 /// 303 to the payment's page with a notice.
 fn done(p: &Payment, notice: &str) -> Response {
-    let location = format!("/payments/{}?done={notice}", p.id);
-    match axum::http::HeaderValue::from_str(&location) {
-        Ok(value) => (StatusCode::SEE_OTHER, [(LOCATION, value)]).into_response(),
-        Err(_) => DashboardError::Internal("redirect target".into()).into_response(),
-    }
+    see_other(&format!("/payments/{}?done={notice}", p.id))
 }

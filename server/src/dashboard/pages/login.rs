@@ -77,11 +77,7 @@ pub async fn logout(
 ) -> Result<Response, DashboardError> {
     staff.check_csrf(&form.csrf)?;
     staff.end(&state).await?;
-    let actor = Actor {
-        staff_id: Some(staff.user.id.clone()),
-        email: staff.user.email.clone(),
-        address: client,
-    };
+    let actor = Actor::staff(&staff, client);
     record(&state, &actor, "logout", None, "ok", None).await;
     let cleared = HeaderValue::from_str(&cleared_cookie(state.secure))
         .map_err(|_| DashboardError::Internal("cookie header".into()))?;
