@@ -109,12 +109,14 @@ pub(crate) struct OldestRow {
 }
 
 fn delivery_state(name: &str) -> StoreResult<DeliveryState> {
-    match name {
-        "pending" => Ok(DeliveryState::Pending),
-        "delivered" => Ok(DeliveryState::Delivered),
-        "failed" => Ok(DeliveryState::Failed),
-        _ => Err(StoreError::Corrupt("delivery state")),
-    }
+    [
+        DeliveryState::Pending,
+        DeliveryState::Delivered,
+        DeliveryState::Failed,
+    ]
+    .into_iter()
+    .find(|state| state.as_str() == name)
+    .ok_or(StoreError::Corrupt("delivery state"))
 }
 
 /// Pending deliveries to the endpoint `$5` that may go now: due, free of leases, to an enabled
