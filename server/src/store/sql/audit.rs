@@ -11,8 +11,8 @@ use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::page::effective_limit;
 use crate::store::staff::{AuditEntry, AuditStore, NewAuditEntry};
 
-const AUDIT_COLUMNS: &str =
-    "id, at, staff_id, staff_email, action, payment_id, amount, currency, address, outcome, detail";
+const AUDIT_COLUMNS: &str = "id, at, staff_id, staff_email, action, payment_id, object_type, \
+     object_id, amount, currency, address, outcome, detail";
 
 #[derive(FromRow)]
 pub(crate) struct AuditRow {
@@ -22,6 +22,8 @@ pub(crate) struct AuditRow {
     staff_email: String,
     action: String,
     payment_id: Option<String>,
+    object_type: Option<String>,
+    object_id: Option<String>,
     amount: Option<i64>,
     currency: Option<String>,
     address: Option<String>,
@@ -41,6 +43,8 @@ impl TryFrom<AuditRow> for AuditEntry {
                 staff_email: row.staff_email,
                 action: row.action,
                 payment_id: row.payment_id,
+                object_type: row.object_type,
+                object_id: row.object_id,
                 amount: row.amount.map(|a| unsigned(a, "amount")).transpose()?,
                 currency: row.currency,
                 address: row.address,
@@ -72,15 +76,17 @@ where
 {
     async fn append_audit(&self, entry: NewAuditEntry, now: OffsetDateTime) -> StoreResult<i64> {
         let row = sqlx::query_as::<DB, IdRow>(
-            "INSERT INTO audit_log (at, staff_id, staff_email, action, payment_id, amount, \
-             currency, address, outcome, detail) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+            "INSERT INTO audit_log (at, staff_id, staff_email, action, payment_id, object_type, \
+             object_id, amount, currency, address, outcome, detail) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
         )
         .bind(ms(now))
         .bind(entry.staff_id)
         .bind(entry.staff_email)
         .bind(entry.action)
         .bind(entry.payment_id)
+        .bind(entry.object_type)
+        .bind(entry.object_id)
         .bind(int_opt(entry.amount, "amount")?)
         .bind(entry.currency)
         .bind(entry.address)
@@ -107,14 +113,33 @@ where
     }
 
     async fn payment_audit(&self, payment_id: &str) -> StoreResult<Vec<AuditEntry>> {
-        let sql =
-            format!("SELECT {AUDIT_COLUMNS} FROM audit_log WHERE payment_id = $1 ORDER BY id");
-        sqlx::query_as::<DB, AuditRow>(&sql)
-            .bind(payment_id)
-            .fetch_all(&self.pool)
-            .await?
-            .into_iter()
-            .map(AuditEntry::try_from)
-            .collect()
+        lines_where(self, "payment_id", payment_id).await
     }
+
+    async fn object_audit(&self, object_id: &str) -> StoreResult<Vec<AuditEntry>> {
+        lines_where(self, "object_id", object_id).await
+    }
+}
+
+/// The lines whose `column` is `value`, oldest first.
+async fn lines_where<DB>(
+    store: &SqlStore<DB>,
+    column: &str,
+    value: &str,
+) -> StoreResult<Vec<AuditEntry>>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> &'q str: Encode<'q, DB> + Type<DB>,
+    for<'r> AuditRow: FromRow<'r, DB::Row>,
+{
+    let sql = format!("SELECT {AUDIT_COLUMNS} FROM audit_log WHERE {column} = $1 ORDER BY id");
+    sqlx::query_as::<DB, AuditRow>(&sql)
+        .bind(value)
+        .fetch_all(&store.pool)
+        .await?
+        .into_iter()
+        .map(AuditEntry::try_from)
+        .collect()
 }
