@@ -84,7 +84,12 @@ impl Refusal {
     /// a conflict with the service's message.
     pub fn page(&self, what: &str) -> DashboardError {
         match (&self.field, self.status) {
-            (Some(field), _) => DashboardError::bad(field, self.message.clone()),
+            (Some(field), _) => {
+                // The API's message starts with the field; the page names it once.
+                let prefix = format!("{field}: ");
+                let message = self.message.strip_prefix(&prefix).unwrap_or(&self.message);
+                DashboardError::bad(field, message)
+            }
             (None, StatusCode::NOT_FOUND) => DashboardError::NotFound("object"),
             (None, StatusCode::INTERNAL_SERVER_ERROR) => {
                 DashboardError::Internal(format!("{what}: {}", self.message))
