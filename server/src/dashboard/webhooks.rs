@@ -33,6 +33,7 @@ use super::state::DashboardState;
 use crate::api::endpoint_secret::{self, IssuedSecret};
 use crate::api::idempotency::Reply;
 use crate::events::endpoints::{EndpointError, MAX_OVERLAP};
+use crate::store::model::WebhookEndpoint;
 use crate::store::prelude::StaffRole;
 use crate::views::Redelivered;
 
@@ -114,18 +115,8 @@ pub async fn redeliver(
         Some(endpoint_id) => format!("to {endpoint_id}"),
         None => "to every endpoint it went to".to_owned(),
     });
-    let back = format!("/webhooks/events/{}", event.id);
-    finish(
-        &state,
-        &staff,
-        address,
-        answer,
-        "redeliver",
-        object,
-        detail,
-        &back,
-    )
-    .await
+    let actor = Actor::staff(&staff, address);
+    finish(&state, &actor, answer, "redeliver", object, detail).await
 }
 
 /// `POST /webhooks/{id}/redeliver_failed`.
@@ -136,10 +127,7 @@ pub async fn redeliver_failed(
     Path(id): Path<String>,
     Form(form): Form<WebhookForm>,
 ) -> Result<Response, DashboardError> {
-    staff.check_csrf(&form.csrf)?;
-    staff.require(StaffRole::Operator)?;
-    let endpoint = state.app.endpoints().get(&id).await.map_err(failed)?;
-    let key = form_key(&form.idempotency_key)?;
+    let (endpoint, key) = on_endpoint(&state, &staff, &form, StaffRole::Operator, &id).await?;
     let from = instant("from", &form.from)?;
     let before = instant("to", &form.to)?;
     let range = format!("{} to {}", format::when(from), format::when(before));
@@ -168,18 +156,9 @@ pub async fn redeliver_failed(
         id: &endpoint.id,
         money: None,
     };
-    let back = format!("/webhooks/{}", endpoint.id);
-    finish(
-        &state,
-        &staff,
-        address,
-        answer,
-        "redeliver_failed",
-        object,
-        Some(format!("events from {range}")),
-        &back,
-    )
-    .await
+    let actor = Actor::staff(&staff, address);
+    let detail = Some(format!("events from {range}"));
+    finish(&state, &actor, answer, "redeliver_failed", object, detail).await
 }
 
 /// `POST /webhooks/{id}/rotate`.
@@ -190,10 +169,7 @@ pub async fn rotate(
     Path(id): Path<String>,
     Form(form): Form<WebhookForm>,
 ) -> Result<Response, DashboardError> {
-    staff.check_csrf(&form.csrf)?;
-    staff.require(StaffRole::Admin)?;
-    let endpoint = state.app.endpoints().get(&id).await.map_err(failed)?;
-    let key = form_key(&form.idempotency_key)?;
+    let (endpoint, key) = on_endpoint(&state, &staff, &form, StaffRole::Admin, &id).await?;
     let hours: i64 = form
         .overlap_hours
         .trim()
@@ -288,23 +264,23 @@ pub async fn rotate(
     .into_response())
 }
 
-/// After a redelivery: the audit line (not for a replay) and the endpoint or event page with
+/// After a redelivery: the audit line (not for a replay) and the event or endpoint page with
 /// the count, or the refusal.
-#[allow(clippy::too_many_arguments)]
 async fn finish(
     state: &DashboardState,
-    staff: &Staff,
-    address: std::net::IpAddr,
+    actor: &Actor,
     answer: Response,
     action: &str,
     object: Object<'_>,
     detail: Option<String>,
-    back: &str,
 ) -> Result<Response, DashboardError> {
-    let actor = Actor::staff(staff, address);
+    let back = match object.kind {
+        "event" => format!("/webhooks/events/{}", object.id),
+        _ => format!("/webhooks/{}", object.id),
+    };
     if answer.status() != StatusCode::OK {
         let refused = refusal(answer).await;
-        record_on(state, &actor, action, object, &refused.code, detail).await;
+        record_on(state, actor, action, object, &refused.code, detail).await;
         return Err(refused.page("Sending again"));
     }
     if replayed(&answer) {
@@ -315,7 +291,7 @@ async fn finish(
         "{}: {count} deliveries due",
         detail.unwrap_or_default()
     ));
-    record_on(state, &actor, action, object, "ok", detail).await;
+    record_on(state, actor, action, object, "ok", detail).await;
     Ok(see_other(&format!("{back}?done={action}&count={count}")))
 }
 
@@ -326,6 +302,21 @@ fn instant(field: &str, text: &str) -> Result<OffsetDateTime, DashboardError> {
         .or_else(|_| PrimitiveDateTime::parse(text, MINUTE_FORMAT))
         .map(PrimitiveDateTime::assume_utc)
         .map_err(|_| DashboardError::bad(field, "must be a time as YYYY-MM-DDTHH:MM[:SS] (UTC)"))
+}
+
+/// An action on endpoint `id` needing `role`: checks the form's CSRF token and the role, loads
+/// the endpoint, and reads the form's idempotency key.
+async fn on_endpoint<'f>(
+    state: &DashboardState,
+    staff: &Staff,
+    form: &'f WebhookForm,
+    role: StaffRole,
+    id: &str,
+) -> Result<(WebhookEndpoint, &'f str), DashboardError> {
+    staff.check_csrf(&form.csrf)?;
+    staff.require(role)?;
+    let endpoint = state.app.endpoints().get(id).await.map_err(failed)?;
+    Ok((endpoint, form_key(&form.idempotency_key)?))
 }
 
 /// An endpoint service failure as a page.

@@ -4,11 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::filters::PAGE_SIZE;
+use super::filters::{PAGE_SIZE, currency_code, page_cursor, set};
 use crate::dashboard::error::DashboardError;
 use crate::store::model::subscription::parse_status;
 use crate::store::model::{PageCursor, SubscriptionQuery};
-use checkout::currency::Currency;
 
 /// Longest customer or plan id the filter takes (ids are far shorter).
 const MAX_ID_CHARS: usize = 255;
@@ -32,10 +31,6 @@ pub struct SubscriptionFilters {
     /// The page cursor.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub after: String,
-}
-
-fn set(value: &str) -> Option<&str> {
-    Some(value.trim()).filter(|v| !v.is_empty())
 }
 
 /// An id typed into a filter: bounded, without control characters.
@@ -63,18 +58,8 @@ impl SubscriptionFilters {
         }
         query.customer_id = set(&self.customer).map(|c| id("customer", c)).transpose()?;
         query.plan_id = set(&self.plan).map(|p| id("plan", p)).transpose()?;
-        if let Some(code) = set(&self.currency) {
-            let upper = code.to_ascii_uppercase();
-            Currency::find(&upper)
-                .ok_or_else(|| DashboardError::bad("currency", "not an ISO 4217 currency code"))?;
-            query.currency = Some(upper);
-        }
-        if let Some(after) = set(&self.after) {
-            query.after =
-                Some(after.parse::<PageCursor>().map_err(|_| {
-                    DashboardError::bad("after", "not a page this server linked to")
-                })?);
-        }
+        query.currency = set(&self.currency).map(currency_code).transpose()?;
+        query.after = set(&self.after).map(page_cursor).transpose()?;
         Ok(query)
     }
 

@@ -6,6 +6,7 @@ use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::OffsetDateTime;
 
 use super::codec::{int_opt, ms, time, unsigned};
+use super::fetch::all_by_key;
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::page::effective_limit;
@@ -113,33 +114,13 @@ where
     }
 
     async fn payment_audit(&self, payment_id: &str) -> StoreResult<Vec<AuditEntry>> {
-        lines_where(self, "payment_id", payment_id).await
+        let sql =
+            format!("SELECT {AUDIT_COLUMNS} FROM audit_log WHERE payment_id = $1 ORDER BY id");
+        all_by_key::<DB, AuditRow, AuditEntry>(&self.pool, &sql, payment_id).await
     }
 
     async fn object_audit(&self, object_id: &str) -> StoreResult<Vec<AuditEntry>> {
-        lines_where(self, "object_id", object_id).await
+        let sql = format!("SELECT {AUDIT_COLUMNS} FROM audit_log WHERE object_id = $1 ORDER BY id");
+        all_by_key::<DB, AuditRow, AuditEntry>(&self.pool, &sql, object_id).await
     }
-}
-
-/// The lines whose `column` is `value`, oldest first.
-async fn lines_where<DB>(
-    store: &SqlStore<DB>,
-    column: &str,
-    value: &str,
-) -> StoreResult<Vec<AuditEntry>>
-where
-    DB: Dialect,
-    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
-    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
-    for<'q> &'q str: Encode<'q, DB> + Type<DB>,
-    for<'r> AuditRow: FromRow<'r, DB::Row>,
-{
-    let sql = format!("SELECT {AUDIT_COLUMNS} FROM audit_log WHERE {column} = $1 ORDER BY id");
-    sqlx::query_as::<DB, AuditRow>(&sql)
-        .bind(value)
-        .fetch_all(&store.pool)
-        .await?
-        .into_iter()
-        .map(AuditEntry::try_from)
-        .collect()
 }

@@ -7,6 +7,7 @@ use time::OffsetDateTime;
 
 use super::codec::{ms, time_opt, unsigned};
 use super::events::AttemptRow;
+use super::fetch::all_by_key;
 use super::{Dialect, SqlStore};
 use crate::store::delivery_report::{DeliveryReportStore, EndpointHealth};
 use crate::store::error::StoreResult;
@@ -104,17 +105,10 @@ where
     }
 
     async fn event_attempts(&self, event_id: &str) -> StoreResult<Vec<DeliveryAttempt>> {
-        sqlx::query_as::<DB, AttemptRow>(
-            "SELECT a.id, a.endpoint_id, e.id AS event_id, a.attempted_at, a.duration_us, \
+        let sql = "SELECT a.id, a.endpoint_id, e.id AS event_id, a.attempted_at, a.duration_us, \
              a.status_code, a.error FROM delivery_attempts AS a \
-             JOIN events AS e ON e.seq = a.event_seq WHERE e.id = $1 ORDER BY a.id",
-        )
-        .bind(event_id.to_owned())
-        .fetch_all(&self.pool)
-        .await?
-        .into_iter()
-        .map(DeliveryAttempt::try_from)
-        .collect()
+             JOIN events AS e ON e.seq = a.event_seq WHERE e.id = $1 ORDER BY a.id";
+        all_by_key::<DB, AttemptRow, DeliveryAttempt>(&self.pool, sql, event_id).await
     }
 
     async fn redeliver_failed(
