@@ -110,7 +110,7 @@ fn delivery_table(deliveries: &[Delivery]) -> Markup {
                     @for d in deliveries {
                         tr {
                             td { a href={ "/webhooks/" (d.endpoint_id) } { (d.endpoint_id) } }
-                            td { (state_name(d.state)) }
+                            td { (d.state.as_str()) }
                             td class="num" { (d.attempts) }
                             td {
                                 @if d.state == DeliveryState::Pending { (format::when(d.next_attempt_at)) } @else { "—" }
@@ -120,14 +120,6 @@ fn delivery_table(deliveries: &[Delivery]) -> Markup {
                 }
             }
         }
-    }
-}
-
-fn state_name(state: DeliveryState) -> &'static str {
-    match state {
-        DeliveryState::Pending => "pending",
-        DeliveryState::Delivered => "delivered",
-        DeliveryState::Failed => "given up",
     }
 }
 
