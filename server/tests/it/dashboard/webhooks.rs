@@ -24,6 +24,7 @@ ops_suite!(
     an_operator_sends_one_event_again_once,
     an_operator_sends_the_given_up_deliveries_of_a_range_again,
     only_an_admin_rotates_and_the_new_secret_signs,
+    the_event_list_filters_and_pages,
 );
 
 /// A range form's instant.
@@ -477,6 +478,62 @@ async fn only_an_admin_rotates_and_the_new_secret_signs(h: &Harness) {
                 .unwrap_or_default()
                 .contains("whsec_")
     }));
+}
+
+async fn the_event_list_filters_and_pages(h: &Harness) {
+    let mut sessions = Vec::new();
+    for amount in 0..13 {
+        sessions.push(paid(h, 1000 + amount).await.0);
+    }
+    let all = h
+        .store()
+        .list_events(EventQuery {
+            limit: 100,
+            ..EventQuery::default()
+        })
+        .await
+        .unwrap()
+        .items;
+    assert!((26..=50).contains(&all.len()), "{} events", all.len());
+    let rows = |html: &str| html.matches("<a href=\"/webhooks/events/").count();
+
+    let viewer = Browser::as_role(h, "viewer@shop.example", StaffRole::Viewer).await;
+    let first = viewer.get("/webhooks/events").await;
+    assert_eq!(first.status, 200, "{}", first.text);
+    assert_eq!(rows(&first.text), 25, "a full page");
+    assert!(first.text.contains(&all[0].id), "newest first");
+    let next = first
+        .text
+        .split("href=\"/webhooks/events?")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("a next page")
+        .replace("&amp;", "&");
+    let second = viewer.get(&format!("/webhooks/events?{next}")).await;
+    assert_eq!(rows(&second.text), all.len() - 25, "{}", second.text);
+    assert!(
+        second.text.contains(&all[all.len() - 1].id),
+        "the oldest last"
+    );
+    assert!(!second.text.contains("rel=\"next\""));
+
+    let completed = viewer.get("/webhooks/events?type=session.completed").await;
+    assert_eq!(rows(&completed.text), 13, "{}", completed.text);
+    for session in &sessions {
+        assert!(
+            completed
+                .text
+                .contains(&session_event(h, &session.id).await)
+        );
+    }
+    let one = &sessions[4].id;
+    let about = viewer.get(&format!("/webhooks/events?object={one}")).await;
+    let expected = event_ids(h, one).await;
+    assert_eq!(rows(&about.text), expected.len(), "{}", about.text);
+    assert!(expected.iter().all(|id| about.text.contains(id)));
+    let bad = viewer.get("/webhooks/events?after=1_x").await;
+    assert_eq!(bad.status, 400);
+    assert!(bad.text.contains("after:"), "{}", bad.text);
 }
 
 /// The secret on the rotation's answer page.
