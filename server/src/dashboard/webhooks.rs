@@ -85,16 +85,15 @@ pub async fn redeliver(
         ),
         None => None,
     };
+    let path = format!("/webhooks/events/{}/redeliver", event.id);
     if form.confirm != "yes" {
         let to = endpoint
             .as_ref()
             .map_or_else(|| "every endpoint it went to".to_owned(), |e| e.url.clone());
         let what = format!("Send event {} ({}) again to {to}?", event.id, event.kind);
-        let path = format!("/webhooks/events/{}/redeliver", event.id);
         let back = format!("/webhooks/events/{}", event.id);
         return Ok(confirmation(&staff, &what, &path, &back, key, &form));
     }
-    let path = format!("/webhooks/events/{}/redeliver", event.id);
     let app = state.app.clone();
     let (event_id, to) = (event.id.clone(), endpoint_id.clone());
     let request = format!("to {to:?}");
@@ -131,16 +130,16 @@ pub async fn redeliver_failed(
     let from = instant("from", &form.from)?;
     let before = instant("to", &form.to)?;
     let range = format!("{} to {}", format::when(from), format::when(before));
+    let path = format!("/webhooks/{}/redeliver_failed", endpoint.id);
     if form.confirm != "yes" {
         let what = format!(
-            "Send again every delivery to {} given up after its retries, of the events from {range} (not included)?",
+            "Send again every delivery to {} given up after its retries, of the events from \
+             {range} (not included)?",
             endpoint.url
         );
-        let path = format!("/webhooks/{}/redeliver_failed", endpoint.id);
         let back = format!("/webhooks/{}", endpoint.id);
         return Ok(confirmation(&staff, &what, &path, &back, key, &form));
     }
-    let path = format!("/webhooks/{}/redeliver_failed", endpoint.id);
     let app = state.app.clone();
     let endpoint_id = endpoint.id.clone();
     let answer = run_once(&state, &staff, key, &path, &range, move || async move {

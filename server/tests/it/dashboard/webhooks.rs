@@ -7,7 +7,7 @@
 
 use checkout_server::events::endpoints::new_secret;
 use checkout_server::store::prelude::*;
-use secrecy::ExposeSecret as _;
+use secrecy::{ExposeSecret as _, SecretString};
 use time::{Duration, OffsetDateTime};
 
 use super::support::{Browser, hidden, location, paid};
@@ -33,12 +33,9 @@ fn instant(at: OffsetDateTime) -> String {
         .expect("formats")
 }
 
-/// The completed session's event of payment `session_id`.
-async fn session_event(h: &Harness, session_id: &str) -> String {
-    event_ids(h, session_id).await.remove(0)
-}
-
-async fn a_viewer_sees_health_and_no_action(h: &Harness) {
+/// A receiver of the shop's and an endpoint to it taking `session.completed`, signing with a
+/// fresh secret.
+async fn receiving(h: &Harness) -> (SecretString, Receiver, String) {
     let secret = new_secret();
     let receiver = Receiver::start(secret.expose_secret()).await;
     let endpoint_id = endpoint(
@@ -48,6 +45,16 @@ async fn a_viewer_sees_health_and_no_action(h: &Harness) {
         secret.expose_secret(),
     )
     .await;
+    (secret, receiver, endpoint_id)
+}
+
+/// The completed session's event of payment `session_id`.
+async fn session_event(h: &Harness, session_id: &str) -> String {
+    event_ids(h, session_id).await.remove(0)
+}
+
+async fn a_viewer_sees_health_and_no_action(h: &Harness) {
+    let (secret, receiver, endpoint_id) = receiving(h).await;
     let (session, _) = paid(h, 1000).await;
     drain(&worker(h, "viewer-test", true)).await;
     let event_id = session_event(h, &session.id).await;
@@ -157,15 +164,7 @@ async fn a_viewer_sees_health_and_no_action(h: &Harness) {
 }
 
 async fn an_operator_sends_one_event_again_once(h: &Harness) {
-    let secret = new_secret();
-    let receiver = Receiver::start(secret.expose_secret()).await;
-    let endpoint_id = endpoint(
-        h,
-        &receiver.url(),
-        &["session.completed"],
-        secret.expose_secret(),
-    )
-    .await;
+    let (_, receiver, endpoint_id) = receiving(h).await;
     let (session, _) = paid(h, 1200).await;
     let worker = worker(h, "redeliver-test", true);
     drain(&worker).await;
@@ -233,15 +232,7 @@ async fn an_operator_sends_one_event_again_once(h: &Harness) {
 }
 
 async fn an_operator_sends_the_given_up_deliveries_of_a_range_again(h: &Harness) {
-    let secret = new_secret();
-    let receiver = Receiver::start(secret.expose_secret()).await;
-    let endpoint_id = endpoint(
-        h,
-        &receiver.url(),
-        &["session.completed"],
-        secret.expose_secret(),
-    )
-    .await;
+    let (_, receiver, endpoint_id) = receiving(h).await;
     receiver.fail_all();
     let (session, _) = paid(h, 900).await;
     let worker = worker(h, "range-test", true);
@@ -362,15 +353,7 @@ async fn an_operator_sends_the_given_up_deliveries_of_a_range_again(h: &Harness)
 }
 
 async fn only_an_admin_rotates_and_the_new_secret_signs(h: &Harness) {
-    let old = new_secret();
-    let receiver = Receiver::start(old.expose_secret()).await;
-    let endpoint_id = endpoint(
-        h,
-        &receiver.url(),
-        &["session.completed"],
-        old.expose_secret(),
-    )
-    .await;
+    let (old, receiver, endpoint_id) = receiving(h).await;
     let admin = Browser::as_role(h, "admin@shop.example", StaffRole::Admin).await;
     let page = admin.get(&format!("/webhooks/{endpoint_id}")).await;
     assert!(
