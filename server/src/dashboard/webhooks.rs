@@ -357,3 +357,37 @@ fn confirmation(
     )
     .into_response()
 }
+
+#[cfg(test)]
+mod tests {
+    use time::macros::datetime;
+
+    use super::*;
+
+    #[test]
+    fn range_instants_are_utc_with_or_without_seconds() {
+        assert_eq!(
+            instant("from", "2026-01-31T09:05").expect("minutes"),
+            datetime!(2026-01-31 09:05 UTC)
+        );
+        assert_eq!(
+            instant("to", " 2026-01-31T09:05:07 ").expect("seconds"),
+            datetime!(2026-01-31 09:05:07 UTC)
+        );
+        for bad in [
+            "",
+            "yesterday",
+            "2026-01-31",
+            "2026-13-01T00:00",
+            "2026-01-31 09:05",
+        ] {
+            match instant("to", bad) {
+                Err(DashboardError::BadRequest { field, .. }) => assert_eq!(field, "to", "{bad}"),
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+        let at = datetime!(2026-01-31 09:05:07 UTC);
+        let text = at.format(INSTANT_FORMAT).expect("formats");
+        assert_eq!(instant("from", &text).expect("parses back"), at);
+    }
+}
