@@ -7,7 +7,7 @@ use axum::extract::{Path, Query, State};
 use axum::response::Html;
 use maud::{Markup, html};
 use serde::Deserialize;
-use time::{Duration, OffsetDateTime};
+use time::{Duration, OffsetDateTime, Time};
 
 use super::format;
 use super::health;
@@ -132,12 +132,9 @@ pub fn attempt_table(attempts: &[DeliveryAttempt]) -> Markup {
 /// Send again the given-up deliveries of a range (operators); the last day by default.
 fn redeliver_form(staff: &Staff, endpoint: &WebhookEndpoint, now: OffsetDateTime) -> Markup {
     let text = |at: OffsetDateTime| at.format(INSTANT_FORMAT).unwrap_or_default();
-    let until = now
-        .replace_second(0)
-        .unwrap_or(now)
-        .replace_nanosecond(0)
-        .unwrap_or(now)
-        + Duration::minutes(1);
+    // The next whole minute, so the range takes in everything until now.
+    let whole_minute = Time::from_hms(now.hour(), now.minute(), 0).unwrap_or(now.time());
+    let until = now.replace_time(whole_minute) + Duration::minutes(1);
     html! {
         h2 { "Send given-up deliveries again" }
         form method="post" action={ "/webhooks/" (endpoint.id) "/redeliver_failed" } {
