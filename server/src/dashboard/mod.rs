@@ -10,7 +10,11 @@
 //! the role each page or action requires (viewer < operator < admin).
 //!
 //! Routes: `/login`, `/logout`, `/payments`, `/payments/{id}`, `/payments/{id}/refund|capture|void`,
-//! `/review`, `/payments/{id}/lookup|attach|resolve` (the review queue, [`review`]), `/audit`, `/assets/dashboard.css`, `/healthz`.
+//! `/review`, `/payments/{id}/lookup|attach|resolve` (the review queue, [`review`]),
+//! `/subscriptions`, `/subscriptions/{id}`, `/subscriptions/{id}/pause|resume|cancel`
+//! ([`subscriptions`]), `/webhooks`, `/webhooks/{id}`, `/webhooks/{id}/redeliver_failed|rotate`,
+//! `/webhooks/events`, `/webhooks/events/{id}`, `/webhooks/events/{id}/redeliver`
+//! ([`webhooks`]), `/audit`, `/assets/dashboard.css`, `/healthz`.
 
 pub mod actions;
 pub mod audit;
@@ -19,9 +23,12 @@ pub mod client;
 pub mod error;
 pub mod listener;
 pub mod money;
+pub mod once;
 pub mod pages;
 pub mod review;
 pub mod state;
+pub mod subscriptions;
+pub mod webhooks;
 
 use std::sync::Arc;
 
@@ -55,6 +62,21 @@ pub fn app(state: DashboardState) -> Router {
         .route("/payments/{id}/attach", post(review::attach))
         .route("/payments/{id}/resolve", post(review::resolve))
         .route("/review", get(pages::review::list))
+        .route("/subscriptions", get(pages::subscriptions::list))
+        .route("/subscriptions/{id}", get(pages::subscription::show))
+        .route("/subscriptions/{id}/pause", post(subscriptions::pause))
+        .route("/subscriptions/{id}/resume", post(subscriptions::resume))
+        .route("/subscriptions/{id}/cancel", post(subscriptions::cancel))
+        .route("/webhooks", get(pages::webhooks::list))
+        .route("/webhooks/{id}", get(pages::webhook::show))
+        .route(
+            "/webhooks/{id}/redeliver_failed",
+            post(webhooks::redeliver_failed),
+        )
+        .route("/webhooks/{id}/rotate", post(webhooks::rotate))
+        .route("/webhooks/events", get(pages::events::list))
+        .route("/webhooks/events/{id}", get(pages::event::show))
+        .route("/webhooks/events/{id}/redeliver", post(webhooks::redeliver))
         .route("/audit", get(pages::audit::list))
         .route("/assets/dashboard.css", get(stylesheet))
         .route("/healthz", get(|| async { "ok" }))

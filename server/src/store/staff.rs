@@ -92,6 +92,10 @@ pub struct NewAuditEntry {
     pub action: String,
     /// The payment acted on.
     pub payment_id: Option<String>,
+    /// Another object acted on: `subscription`, `webhook_endpoint`, `event`.
+    pub object_type: Option<String>,
+    /// Its id.
+    pub object_id: Option<String>,
     /// Minor units moved or asked for.
     pub amount: Option<u64>,
     /// Its currency.
@@ -167,4 +171,6 @@ pub trait AuditStore: Send + Sync {
     async fn list_audit(&self, before: Option<i64>, limit: u32) -> StoreResult<Vec<AuditEntry>>;
     /// A payment's lines, oldest first.
     async fn payment_audit(&self, payment_id: &str) -> StoreResult<Vec<AuditEntry>>;
+    /// The lines about another object (a subscription, an endpoint, an event), oldest first.
+    async fn object_audit(&self, object_id: &str) -> StoreResult<Vec<AuditEntry>>;
 }

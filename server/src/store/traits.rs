@@ -280,6 +280,7 @@ pub trait Store:
     + CustomerStore
     + SubscriptionStore
     + EventStore
+    + super::delivery_report::DeliveryReportStore
     + super::stats::StatsStore
     + super::staff::StaffStore
     + super::staff::AuditStore

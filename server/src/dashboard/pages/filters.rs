@@ -40,8 +40,23 @@ pub struct Filters {
     pub after: String,
 }
 
-fn set(value: &str) -> Option<&str> {
+/// A field's value, unless it is empty or blank.
+pub fn set(value: &str) -> Option<&str> {
     Some(value.trim()).filter(|v| !v.is_empty())
+}
+
+/// The `currency` field: an ISO 4217 code, upper case.
+pub fn currency_code(text: &str) -> Result<String, DashboardError> {
+    let upper = text.to_ascii_uppercase();
+    Currency::find(&upper)
+        .ok_or_else(|| DashboardError::bad("currency", "not an ISO 4217 currency code"))?;
+    Ok(upper)
+}
+
+/// The `after` field: a page cursor this server linked to.
+pub fn page_cursor(text: &str) -> Result<PageCursor, DashboardError> {
+    text.parse::<PageCursor>()
+        .map_err(|_| DashboardError::bad("after", "not a page this server linked to"))
 }
 
 impl Filters {
@@ -61,12 +76,7 @@ impl Filters {
         query.created_before = set(&self.to)
             .map(|d| day("to", d).map(|start| start + Duration::DAY))
             .transpose()?;
-        if let Some(code) = set(&self.currency) {
-            let upper = code.to_ascii_uppercase();
-            Currency::find(&upper)
-                .ok_or_else(|| DashboardError::bad("currency", "not an ISO 4217 currency code"))?;
-            query.currency = Some(upper);
-        }
+        query.currency = set(&self.currency).map(currency_code).transpose()?;
         for (field, text, bound) in [
             ("min", &self.min, &mut query.amount_min),
             ("max", &self.max, &mut query.amount_max),
@@ -94,12 +104,7 @@ impl Filters {
             }
             query.card_last4 = Some(last4.to_owned());
         }
-        if let Some(after) = set(&self.after) {
-            query.after =
-                Some(after.parse::<PageCursor>().map_err(|_| {
-                    DashboardError::bad("after", "not a page this server linked to")
-                })?);
-        }
+        query.after = set(&self.after).map(page_cursor).transpose()?;
         Ok(query)
     }
 

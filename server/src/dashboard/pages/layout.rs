@@ -1,6 +1,7 @@
 //! The page frame every dashboard page shares: language, viewport, the one stylesheet
 //! (`/assets/dashboard.css`, same origin: the CSP allows no inline style or script), a skip
-//! link, the navigation for the signed-in staff member (the audit log for admins only) and
+//! link, the navigation for the signed-in staff member (payments, review queue, subscriptions,
+//! webhooks, and the audit log for admins only) and
 //! the logout form, which carries the CSRF token like every other form.
 
 use axum::response::Html;
@@ -30,6 +31,8 @@ pub fn page(title: &str, staff: Option<&Staff>, main: Markup) -> Html<String> {
                             @if let Some(staff) = staff {
                                 a href="/payments" { "Payments" }
                                 a href="/review" { "Review queue" }
+                                a href="/subscriptions" { "Subscriptions" }
+                                a href="/webhooks" { "Webhooks" }
                                 @if staff.can(StaffRole::Admin) {
                                     a href="/audit" { "Audit log" }
                                 }

@@ -95,6 +95,10 @@ pub struct SubscriptionQuery {
     pub customer_id: Option<String>,
     /// Only in this status.
     pub status: Option<SubscriptionStatus>,
+    /// Only of this plan.
+    pub plan_id: Option<String>,
+    /// Only in this currency (ISO 4217, upper case).
+    pub currency: Option<String>,
     /// Page size; 0 means the default (20), anything above [`MAX_PAGE_SIZE`] is capped.
     pub limit: u32,
     /// Continue after this cursor.

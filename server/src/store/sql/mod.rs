@@ -13,6 +13,7 @@ mod cards;
 mod checkpoint;
 mod codec;
 mod connect;
+mod delivery_report;
 mod endpoints;
 mod events;
 mod fetch;
@@ -175,6 +176,7 @@ where
         + super::traits::CustomerStore
         + super::traits::SubscriptionStore
         + super::traits::EventStore
+        + super::delivery_report::DeliveryReportStore
         + super::stats::StatsStore
         + super::staff::StaffStore
         + super::staff::AuditStore,
