@@ -32,6 +32,7 @@ mod snapshot;
 mod staff;
 mod stats;
 mod subscriptions;
+mod two_factor;
 
 use std::future::Future;
 
@@ -177,7 +178,8 @@ where
         + super::traits::EventStore
         + super::stats::StatsStore
         + super::staff::StaffStore
-        + super::staff::AuditStore,
+        + super::staff::AuditStore
+        + super::two_factor::TwoFactorStore,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
 {
