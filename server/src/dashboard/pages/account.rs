@@ -68,14 +68,7 @@ pub async fn confirm(
         Ok(codes) => {
             Ok(page("Recovery codes", Some(&staff), recovery_codes(&codes)).into_response())
         }
-        Err(DashboardError::BadRequest { field, message }) => {
-            let body = html! {
-                p role="alert" class="error" { (field) ": " (message) }
-                (two_factor_section(&state, &staff).await?)
-            };
-            Ok((StatusCode::BAD_REQUEST, page("Account", Some(&staff), body)).into_response())
-        }
-        Err(error) => Err(error),
+        Err(error) => again_with(&state, &staff, error).await,
     }
 }
 
@@ -87,8 +80,26 @@ pub async fn disable(
     Form(form): Form<TwoFactorForm>,
 ) -> Result<Response, DashboardError> {
     staff.check_csrf(&form.csrf)?;
-    enrolment::turn_off(&state, &staff, SecretString::from(form.proof), client).await?;
-    Ok(see_other("/account"))
+    match enrolment::turn_off(&state, &staff, SecretString::from(form.proof), client).await {
+        Ok(()) => Ok(see_other("/account")),
+        Err(error) => again_with(&state, &staff, error).await,
+    }
+}
+
+/// The account page again (400) with a bad field's message above it; any other error as is.
+async fn again_with(
+    state: &DashboardState,
+    staff: &Staff,
+    error: DashboardError,
+) -> Result<Response, DashboardError> {
+    let DashboardError::BadRequest { field, message } = error else {
+        return Err(error);
+    };
+    let body = html! {
+        p role="alert" class="error" { (field) ": " (message) }
+        (two_factor_section(state, staff).await?)
+    };
+    Ok((StatusCode::BAD_REQUEST, page("Account", Some(staff), body)).into_response())
 }
 
 async fn two_factor_section(

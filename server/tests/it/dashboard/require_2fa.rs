@@ -8,7 +8,7 @@ use std::process::Command;
 use checkout_server::store::prelude::*;
 
 use super::support::{Browser, PASSWORD, dashboard_suite, hidden, location, staff};
-use super::totp_support::enrol;
+use super::totp_support::{assert_two_factor_off, enrol};
 use crate::api::support::Harness;
 
 mod required {
@@ -65,14 +65,7 @@ async fn reset_2fa_from_the_command_line(h: &Harness) {
         String::from_utf8_lossy(&done.stderr)
     );
     assert!(stdout.contains("two-factor sign-in removed"), "{stdout}");
-    let user = h
-        .store()
-        .staff_by_email(ADMIN)
-        .await
-        .unwrap()
-        .expect("admin");
-    assert!(!user.has_two_factor());
-    assert_eq!(h.store().recovery_codes_left(&user.id).await.unwrap(), 0);
+    assert_two_factor_off(h, ADMIN).await;
     let log = h.store().list_audit(None, 50).await.unwrap();
     let reset = log
         .iter()

@@ -5,7 +5,7 @@
 use totp_rs::{Builder, Secret};
 
 use super::support::{Browser, PASSWORD, hidden, location};
-use crate::api::support::Reply;
+use crate::api::support::{Harness, Reply};
 
 /// Seconds since 1970.
 pub fn unix_now() -> u64 {
@@ -115,4 +115,17 @@ pub async fn code_step(browser: &mut Browser, code: &str) -> Reply {
     let reply = browser.post("/login/code", &[("code", code)]).await;
     keep_cookie(browser, &reply, "dashboard_session");
     reply
+}
+
+/// Asserts that `email` has no two-factor sign-in left: no secret, no unused recovery code.
+pub async fn assert_two_factor_off(h: &Harness, email: &str) {
+    let user = h
+        .store()
+        .staff_by_email(email)
+        .await
+        .expect("read")
+        .expect("account");
+    assert!(!user.has_two_factor(), "{email} still has a TOTP secret");
+    let left = h.store().recovery_codes_left(&user.id).await.expect("read");
+    assert_eq!(left, 0, "{email} still has recovery codes");
 }

@@ -7,7 +7,9 @@
 use checkout_server::store::prelude::*;
 
 use super::support::{Browser, PASSWORD, dashboard_suite, hidden, location};
-use super::totp_support::{code_at, code_step, enrol, password_step, shown_key, unix_now};
+use super::totp_support::{
+    assert_two_factor_off, code_at, code_step, enrol, password_step, shown_key, unix_now,
+};
 use crate::api::support::Harness;
 
 dashboard_suite!(
@@ -248,14 +250,7 @@ async fn turning_it_off_needs_the_password_or_a_code(h: &Harness) {
         "{}",
         off.text
     );
-    let user = h
-        .store()
-        .staff_by_email(ADMIN)
-        .await
-        .unwrap()
-        .expect("admin");
-    assert!(!user.has_two_factor());
-    assert_eq!(h.store().recovery_codes_left(&user.id).await.unwrap(), 0);
+    assert_two_factor_off(h, ADMIN).await;
     assert_eq!(audit_outcomes(h, "2fa_disable").await, ["wrong_proof"]);
     assert_eq!(audit_outcomes(h, "2fa_disabled").await, ["ok"]);
     admin.cookie = None;
