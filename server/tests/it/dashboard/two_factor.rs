@@ -256,4 +256,23 @@ async fn turning_it_off_needs_the_password_or_a_code(h: &Harness) {
     admin.cookie = None;
     let one_step = admin.login(ADMIN, PASSWORD).await;
     assert_eq!((one_step.status, location(&one_step)), (303, "/payments"));
+
+    let (key, _) = enrol(&mut admin).await;
+    let by_code = admin
+        .post(
+            "/account/two-factor/disable",
+            &[
+                ("csrf", &admin.csrf),
+                ("proof", &code_at(&key, unix_now() + 30)),
+            ],
+        )
+        .await;
+    assert_eq!(
+        (by_code.status, location(&by_code)),
+        (303, "/account"),
+        "{}",
+        by_code.text
+    );
+    assert_two_factor_off(h, ADMIN).await;
+    assert_eq!(audit_outcomes(h, "2fa_disabled").await, ["ok", "ok"]);
 }
