@@ -113,7 +113,7 @@ async fn two_factor_section(
         let left = state.app.store.recovery_codes_left(&user.id).await?;
         turned_on(staff, left)
     } else {
-        turned_off(state, staff)
+        turned_off(staff)
     };
     Ok(html! {
         dl {
@@ -122,18 +122,18 @@ async fn two_factor_section(
         }
         section aria-labelledby="two-factor" {
             h2 id="two-factor" { "Two-factor sign-in" }
+            @if must_enrol(state, user) {
+                p role="alert" class="error" {
+                    "Your role requires two-factor sign-in: set it up to reach the rest of the dashboard."
+                }
+            }
             (status)
         }
     })
 }
 
-fn turned_off(state: &DashboardState, staff: &Staff) -> Markup {
+fn turned_off(staff: &Staff) -> Markup {
     html! {
-        @if must_enrol(state, &staff.user) {
-            p role="alert" class="error" {
-                "Your role requires two-factor sign-in: set it up to reach the rest of the dashboard."
-            }
-        }
         p { "Off. With it on, a login asks for a code from an authenticator app after the password." }
         form method="post" action="/account/two-factor/start" {
             (csrf_field(staff))
