@@ -10,7 +10,7 @@ use super::support::{Browser, PASSWORD, dashboard_suite, hidden, location};
 use super::totp_support::{
     assert_two_factor_off, code_at, code_step, enrol, password_step, shown_key, unix_now,
 };
-use crate::api::support::Harness;
+use crate::api::support::{Harness, Reply};
 
 dashboard_suite!(
     enrolment_needs_a_code_and_logins_then_need_one_once,
@@ -225,25 +225,25 @@ async fn a_recovery_code_opens_one_login(h: &Harness) {
     );
 }
 
+/// `POST /account/two-factor/disable` with `proof`.
+async fn turn_off(admin: &Browser, proof: &str) -> Reply {
+    admin
+        .post(
+            "/account/two-factor/disable",
+            &[("csrf", &admin.csrf), ("proof", proof)],
+        )
+        .await
+}
+
 async fn turning_it_off_needs_the_password_or_a_code(h: &Harness) {
     let mut admin = Browser::as_role(h, ADMIN, StaffRole::Admin).await;
     enrol(&mut admin).await;
     let page = admin.get("/account").await;
     admin.csrf = hidden(&page.text, "csrf").expect("csrf");
-    let refused = admin
-        .post(
-            "/account/two-factor/disable",
-            &[("csrf", &admin.csrf), ("proof", "not my password")],
-        )
-        .await;
+    let refused = turn_off(&admin, "not my password").await;
     assert_eq!(refused.status, 400, "{}", refused.text);
     assert!(refused.text.contains("proof:"), "{}", refused.text);
-    let off = admin
-        .post(
-            "/account/two-factor/disable",
-            &[("csrf", &admin.csrf), ("proof", PASSWORD)],
-        )
-        .await;
+    let off = turn_off(&admin, PASSWORD).await;
     assert_eq!(
         (off.status, location(&off)),
         (303, "/account"),
@@ -258,15 +258,7 @@ async fn turning_it_off_needs_the_password_or_a_code(h: &Harness) {
     assert_eq!((one_step.status, location(&one_step)), (303, "/payments"));
 
     let (key, _) = enrol(&mut admin).await;
-    let by_code = admin
-        .post(
-            "/account/two-factor/disable",
-            &[
-                ("csrf", &admin.csrf),
-                ("proof", &code_at(&key, unix_now() + 30)),
-            ],
-        )
-        .await;
+    let by_code = turn_off(&admin, &code_at(&key, unix_now() + 30)).await;
     assert_eq!(
         (by_code.status, location(&by_code)),
         (303, "/account"),
