@@ -2,6 +2,7 @@
 //! the page shows; then a login is password and code, the half-logged-in cookie opens no
 //! page, a code is never accepted twice, wrong codes lock the account like wrong passwords,
 //! a recovery code opens exactly one login, and turning it off needs the password or a code.
+//! Codes take from the same per-address login limit as passwords.
 //! Every step is in the audit log.
 
 use checkout_server::store::prelude::*;
@@ -191,6 +192,13 @@ async fn wrong_codes_count_toward_the_lock_out(h: &Harness) {
             "locked"
         ]
     );
+    // Codes also take from the per-address login limit (10 a minute, shared with passwords):
+    // this client has made 9 attempts, so within a few more it is told to wait.
+    let mut statuses = Vec::new();
+    for _ in 0..4 {
+        statuses.push(code_step(&mut admin, "123456").await.status);
+    }
+    assert!(statuses.contains(&429), "{statuses:?}");
 }
 
 async fn a_recovery_code_opens_one_login(h: &Harness) {
