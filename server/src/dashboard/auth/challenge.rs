@@ -2,7 +2,7 @@
 //! two-factor sign-in: a random token in its own cookie (`dashboard_login`, `__Host-` prefixed
 //! on https, [`LIFETIME`] long), its SHA-256 in the store's login challenges. It is not a
 //! session: the session extractor never looks at this cookie or that table, so the token
-//! opens no page; only `POST /login/code` reads it, and a login ends it.
+//! opens no page; only the code page (`/login/code`) reads it, and a login ends it.
 
 use axum::http::{HeaderMap, HeaderValue};
 use secrecy::ExposeSecret as _;
