@@ -5,6 +5,7 @@
 //! | `DASHBOARD_LISTEN` | `127.0.0.1:8082` | the dashboard's own listener (port 0 picks one); `off` serves none. Keep it internal or behind a TLS proxy |
 //! | `DASHBOARD_PUBLIC_URL` | `http://<its listening address>` | the origin browsers use; every POST must come from it (`Origin`), and with `https://` the session cookie is `Secure` and `__Host-` prefixed |
 //! | `REVIEW_PENDING_AFTER_MINUTES` | 10 | a `pending` payment older than this shows in the review queue (1 to 43200) |
+//! | `DASHBOARD_REQUIRE_2FA` | `false` | `true`: an `admin` without two-factor sign-in (TOTP) is sent to enrol and reaches nothing else until done |
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -19,7 +20,8 @@ pub const DEFAULT_DASHBOARD_LISTEN: &str = "127.0.0.1:8082";
 /// Default `REVIEW_PENDING_AFTER_MINUTES`.
 pub const DEFAULT_REVIEW_PENDING_AFTER_MINUTES: u64 = 10;
 
-/// `DASHBOARD_LISTEN`, `DASHBOARD_PUBLIC_URL`, `REVIEW_PENDING_AFTER_MINUTES`.
+/// `DASHBOARD_LISTEN`, `DASHBOARD_PUBLIC_URL`, `REVIEW_PENDING_AFTER_MINUTES`,
+/// `DASHBOARD_REQUIRE_2FA`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DashboardSettings {
     /// Where to listen; `None`: no dashboard (`off`).
@@ -28,6 +30,8 @@ pub struct DashboardSettings {
     pub public_url: Option<String>,
     /// How old a `pending` payment is before the review queue lists it.
     pub review_pending_after: Duration,
+    /// Admins must have two-factor sign-in before reaching any page.
+    pub require_2fa: bool,
 }
 
 impl DashboardSettings {
@@ -46,10 +50,16 @@ impl DashboardSettings {
             Some(setting) => values::minutes(setting, 1, 43_200)?,
             None => Duration::from_secs(DEFAULT_REVIEW_PENDING_AFTER_MINUTES * 60),
         };
+        let require_2fa = layers
+            .get("DASHBOARD_REQUIRE_2FA")
+            .map(values::boolean)
+            .transpose()?
+            .unwrap_or(false);
         Ok(Self {
             listen,
             public_url,
             review_pending_after,
+            require_2fa,
         })
     }
 
@@ -79,10 +89,15 @@ mod tests {
         let hour = Config::from_pairs(&[("REVIEW_PENDING_AFTER_MINUTES", "60")], &emulator())
             .expect("an hour");
         assert_eq!(hour.dashboard.review_pending_after.as_secs(), 3600);
+        assert!(!config.dashboard.require_2fa);
+        let strict =
+            Config::from_pairs(&[("DASHBOARD_REQUIRE_2FA", "true")], &emulator()).expect("2fa");
+        assert!(strict.dashboard.require_2fa);
         for (key, value) in [
             ("DASHBOARD_LISTEN", "localhost"),
             ("DASHBOARD_PUBLIC_URL", "dash.example"),
             ("REVIEW_PENDING_AFTER_MINUTES", "0"),
+            ("DASHBOARD_REQUIRE_2FA", "sometimes"),
         ] {
             let err = Config::from_pairs(&[(key, value)], &emulator())
                 .expect_err(key)

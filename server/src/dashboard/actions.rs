@@ -260,7 +260,7 @@ pub(super) async fn operator_on(
 }
 
 /// 303 to `location`.
-pub(super) fn see_other(location: &str) -> Response {
+pub(crate) fn see_other(location: &str) -> Response {
     match HeaderValue::from_str(location) {
         Ok(value) => (StatusCode::SEE_OTHER, [(LOCATION, value)]).into_response(),
         Err(_) => DashboardError::Internal("redirect target".into()).into_response(),

@@ -26,9 +26,14 @@ pub struct Actor {
 impl Actor {
     /// `staff`, acting from `address`.
     pub fn staff(staff: &Staff, address: IpAddr) -> Self {
+        Self::account(&staff.user, address)
+    }
+
+    /// The account `user`, acting from `address` (logged in or not yet).
+    pub fn account(user: &StaffUser, address: IpAddr) -> Self {
         Self {
-            staff_id: Some(staff.user.id.clone()),
-            email: staff.user.email.clone(),
+            staff_id: Some(user.id.clone()),
+            email: user.email.clone(),
             address,
         }
     }

@@ -9,7 +9,9 @@
 //! checked against the store on every page ([`auth::Staff`]); the CSRF token in every form;
 //! the role each page or action requires (viewer < operator < admin).
 //!
-//! Routes: `/login`, `/logout`, `/payments`, `/payments/{id}`, `/payments/{id}/refund|capture|void`,
+//! Routes: `/login`, `/login/code` (two-factor sign-in, [`auth::second_step`]), `/logout`,
+//! `/account` and `/account/two-factor/start|confirm|disable` ([`auth::enrolment`]),
+//! `/payments`, `/payments/{id}`, `/payments/{id}/refund|capture|void`,
 //! `/review`, `/payments/{id}/lookup|attach|resolve` (the review queue, [`review`]),
 //! `/subscriptions`, `/subscriptions/{id}`, `/subscriptions/{id}/pause|resume|cancel`
 //! ([`subscriptions`]), `/webhooks`, `/webhooks/{id}`, `/webhooks/{id}/redeliver_failed|rotate`,
@@ -52,7 +54,15 @@ pub fn app(state: DashboardState) -> Router {
     Router::new()
         .route("/", get(|| async { Redirect::to("/payments") }))
         .route("/login", get(pages::login::show).post(pages::login::submit))
+        .route(
+            "/login/code",
+            get(pages::login_code::show).post(pages::login_code::submit),
+        )
         .route("/logout", post(pages::login::logout))
+        .route("/account", get(pages::account::show))
+        .route("/account/two-factor/start", post(pages::account::start))
+        .route("/account/two-factor/confirm", post(pages::account::confirm))
+        .route("/account/two-factor/disable", post(pages::account::disable))
         .route("/payments", get(pages::payments::list))
         .route("/payments/{id}", get(pages::payment::show))
         .route("/payments/{id}/refund", post(actions::refund))

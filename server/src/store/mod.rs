@@ -16,6 +16,7 @@ pub mod staff;
 pub mod stats;
 pub mod traits;
 pub mod transitions;
+pub mod two_factor;
 
 pub use error::{StoreError, StoreResult};
 pub use sql::{Dialect, PostgresStore, SqlStore, SqliteStore, connect, decode_snapshot};
@@ -34,5 +35,6 @@ pub mod prelude {
     pub use super::staff::*;
     pub use super::stats::{Backlog, StatsStore};
     pub use super::traits::*;
+    pub use super::two_factor::*;
     pub use super::{StoreError, StoreResult};
 }

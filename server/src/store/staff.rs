@@ -5,6 +5,7 @@
 //! in single statements so two instances agree.
 
 use async_trait::async_trait;
+use secrecy::SecretString;
 use time::{Duration, OffsetDateTime};
 
 use super::error::StoreResult;
@@ -59,9 +60,18 @@ pub struct StaffUser {
     pub disabled_at: Option<OffsetDateTime>,
     /// Created.
     pub created_at: OffsetDateTime,
+    /// The TOTP secret (base32) once two-factor sign-in is confirmed.
+    pub totp_secret: Option<SecretString>,
+    /// A TOTP secret offered on the account page, not yet confirmed by a code.
+    pub totp_pending_secret: Option<SecretString>,
 }
 
 impl StaffUser {
+    /// Whether a login needs a code after the password.
+    pub fn has_two_factor(&self) -> bool {
+        self.totp_secret.is_some()
+    }
+
     /// Whether a login may be tried at `now`.
     pub fn locked_at(&self, now: OffsetDateTime) -> bool {
         self.locked_until.is_some_and(|until| until > now)

@@ -284,6 +284,7 @@ pub trait Store:
     + super::stats::StatsStore
     + super::staff::StaffStore
     + super::staff::AuditStore
+    + super::two_factor::TwoFactorStore
 {
     /// `"sqlite"` or `"postgres"`.
     fn backend_name(&self) -> &'static str;

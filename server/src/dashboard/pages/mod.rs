@@ -1,7 +1,8 @@
 //! The dashboard's pages, one file each, on a shared [`layout`]; [`filters`] and
 //! [`subscription_filters`] read the lists' queries, [`format`], [`timeline`] and [`health`]
-//! render what the store keeps.
+//! render what the store keeps, [`qr`] draws the two-factor enrolment's QR code.
 
+pub mod account;
 pub mod audit;
 pub mod event;
 pub mod events;
@@ -10,8 +11,10 @@ pub mod format;
 pub mod health;
 pub mod layout;
 pub mod login;
+pub mod login_code;
 pub mod payment;
 pub mod payments;
+pub mod qr;
 pub mod review;
 pub mod subscription;
 pub mod subscription_filters;

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use checkout::card::Brand;
 use checkout::contract::{PaymentState, SubscriptionStatus};
 use time::OffsetDateTime;
 
@@ -82,6 +83,8 @@ pub struct PaymentQuery {
     pub reference: Option<String>,
     /// Only paid with a card ending in these four digits.
     pub card_last4: Option<String>,
+    /// Only paid with a card of this brand.
+    pub card_brand: Option<Brand>,
     /// Page size; 0 means the default (20), anything above [`MAX_PAGE_SIZE`] is capped.
     pub limit: u32,
     /// Continue after this cursor.

@@ -33,6 +33,7 @@ mod snapshot;
 mod staff;
 mod stats;
 mod subscriptions;
+mod two_factor;
 
 use std::future::Future;
 
@@ -179,7 +180,8 @@ where
         + super::delivery_report::DeliveryReportStore
         + super::stats::StatsStore
         + super::staff::StaffStore
-        + super::staff::AuditStore,
+        + super::staff::AuditStore
+        + super::two_factor::TwoFactorStore,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
 {

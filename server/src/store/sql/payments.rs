@@ -191,7 +191,7 @@ where
              AND ($7 IS NULL OR created_at >= $7) AND ($8 IS NULL OR created_at < $8) \
              AND ($9 IS NULL OR amount >= $9) AND ($10 IS NULL OR amount <= $10) \
              AND ($11 IS NULL OR currency = $11) AND ($12 IS NULL OR merchant_txn_ref = $12) \
-             AND ($13 IS NULL OR card_last4 = $13) \
+             AND ($13 IS NULL OR card_last4 = $13) AND ($14 IS NULL OR card_brand = $14) \
              ORDER BY created_at DESC, id DESC LIMIT $6"
         );
         let rows = sqlx::query_as::<DB, PaymentRow>(&sql)
@@ -208,6 +208,7 @@ where
             .bind(query.currency)
             .bind(query.reference)
             .bind(query.card_last4)
+            .bind(query.card_brand.map(|b| b.id().to_owned()))
             .fetch_all(&self.pool)
             .await?;
         let mut items = rows
