@@ -1,5 +1,14 @@
-// checkout.js: the loader a shop's page includes from checkout-server
-//   <script src="https://pay.example.com/checkout.js"></script>
+// checkout.js: the loader a shop's page includes from checkout-server, as a script element
+// whose src is https://pay.example.com/checkout.js, or pasted whole into an inline script
+// element (the shortest path: no request for it). Inline, the element's data-server names
+// checkout-server; nothing in this file may end that element early, so it never holds the
+// closing script tag or an HTML comment opener (server/src/api/frame/loader.rs checks).
+//
+// The frame's address is its shell (GET /frame/shell): the page's origin, mode, locale, theme
+// and the build, nothing secret, so the frame's request leaves as the element is inserted and
+// a returning shopper's browser has it already. The session id, client secret and customer
+// token follow in a message to that frame's window, on its origin only, once it says it is
+// there; it fetches the session's part of the form itself.
 // It defines <card-checkout> and CardCheckout.mount(element, options), and puts the card form
 // in an <iframe> on checkout-server's origin. The card number and CVC exist only inside that
 // frame: no script on the shop's page can read them. The session's client secret and the
@@ -25,7 +34,8 @@
   if (window.CardCheckout) return;
 
   var script = document.currentScript;
-  var defaultServer = script && script.src ? new URL(script.src).origin : null;
+  var defaultServer = script && script.src ? new URL(script.src).origin :
+    script && script.dataset.server || null;
   var ATTRIBUTES = ["session", "client-secret", "locale", "mode", "customer-token", "server"];
   var EVENTS = ["ready", "change", "submit", "success", "error"];
   var THEME = ["font", "font-size", "text", "muted", "background", "surface", "border", "accent",
@@ -49,7 +59,11 @@
     ar: "\u0627\u0644\u062f\u0641\u0639 \u063a\u064a\u0631 \u0645\u062a\u0627\u062d \u0647\u0646\u0627.",
     he: "\u05d4\u05ea\u05e9\u05dc\u05d5\u05dd \u05d0\u05d9\u05e0\u05d5 \u05d6\u05de\u05d9\u05df \u05db\u05d0\u05df.",
   };
+  // The card form's build this loader asks for: /checkout.js has it written in; a copy pasted
+  // into the page or bundled from npm learns it from the frame and remembers it.
+  var BUILD = "";
   var frames = 0;
+  var REMEMBERED = "card-checkout:build ";
 
   function optionName(attribute) {
     return attribute.replace(/-([a-z])/g, function (_, c) { return c.toUpperCase(); });
@@ -83,6 +97,34 @@
     return theme;
   }
 
+  function rememberedBuild(origin) {
+    try {
+      return localStorage.getItem(REMEMBERED + origin) || "";
+    } catch (_) {
+      return "";
+    }
+  }
+
+  function remember(origin, build) {
+    try {
+      localStorage.setItem(REMEMBERED + origin, build);
+    } catch (_) {
+      // Storage is off: the next visit revalidates the shell.
+    }
+  }
+
+  // The shell's address: the same for every session of this page, so a browser keeps it.
+  function shellUrl(origin, options, theme) {
+    var query = new URLSearchParams({
+      v: BUILD || rememberedBuild(origin),
+      origin: location.origin,
+      mode: options.mode || "",
+      locale: options.locale || "",
+    });
+    if (Object.keys(theme).length) query.set("theme", JSON.stringify(theme));
+    return origin + "/frame/shell?" + query;
+  }
+
   function language(tag) {
     var primary = String(tag || "").split(/[-_]/)[0].toLowerCase();
     primary = primary === "iw" ? "he" : primary;
@@ -109,43 +151,25 @@
         "card-checkout: option `server` is missing (or call CardCheckout.configure({ server }))");
       return;
     }
-    var name = "card-checkout-" + (++frames) + "-" + Date.now();
     var frame = document.createElement("iframe");
-    frame.name = name;
+    frame.name = "card-checkout-" + (++frames) + "-" + Date.now();
     // English until the frame sends its title in the shopper's language.
     frame.title = options.mode === "subscriptions" ? "Your subscriptions" : "Card payment";
     frame.setAttribute("scrolling", "no");
     frame.style.cssText = "display:block;width:100%;height:320px;border:0;overflow:hidden;" +
       "background:transparent;color-scheme:normal";
+    // Set before insertion: the frame's request leaves as it is inserted.
+    frame.src = shellUrl(this.origin, options, themeOf(host));
     this.frame = frame;
-    this.listener = function (event) { self.receive(event); };
-    window.addEventListener("message", this.listener);
-    root.append(frame);
-
-    var form = document.createElement("form");
-    form.method = "post";
-    form.action = this.origin + "/frame/";
-    form.target = name;
-    form.hidden = true;
-    var fields = {
-      origin: location.origin,
+    // Sent once the frame says it is there: in a message to its window, on its origin only.
+    this.secrets = {
       session: options.session || "",
       client_secret: options.clientSecret || "",
       customer_token: options.customerToken || "",
-      mode: options.mode || "",
-      locale: options.locale || "",
-      theme: JSON.stringify(themeOf(host)),
     };
-    Object.keys(fields).forEach(function (key) {
-      var input = document.createElement("input");
-      input.type = "hidden";
-      input.name = key;
-      input.value = fields[key];
-      form.append(input);
-    });
-    root.append(form);
-    form.submit();
-    form.remove();
+    this.listener = function (event) { self.receive(event); };
+    window.addEventListener("message", this.listener);
+    root.append(frame);
     var unavailable = function () {
       if (!self.loaded) self.unavailable();
     };
@@ -200,7 +224,15 @@
       }
       if (typeof data.title === "string" && data.title) this.frame.title = data.title;
       clearTimeout(this.timer);
+      if (this.secrets) {
+        this.frame.contentWindow.postMessage({ cc: "card-checkout", type: "options",
+          session: this.secrets.session, client_secret: this.secrets.client_secret,
+          customer_token: this.secrets.customer_token }, this.origin);
+        this.secrets = null;
+      }
       if (this.pendingLocale !== null) this.setLocale(this.pendingLocale);
+    } else if (data.type === "build" && typeof data.build === "string" && !BUILD) {
+      remember(this.origin, data.build);
     } else if (data.type === "resize" && typeof data.height === "number" && data.height > 0) {
       this.frame.style.height = Math.ceil(data.height) + "px";
     } else if (data.type === "event" && EVENTS.indexOf(data.name) >= 0) {
