@@ -59,8 +59,9 @@
     ar: "\u0627\u0644\u062f\u0641\u0639 \u063a\u064a\u0631 \u0645\u062a\u0627\u062d \u0647\u0646\u0627.",
     he: "\u05d4\u05ea\u05e9\u05dc\u05d5\u05dd \u05d0\u05d9\u05e0\u05d5 \u05d6\u05de\u05d9\u05df \u05db\u05d0\u05df.",
   };
-  // The card form's build this loader asks for: /checkout.js has it written in; a copy pasted
-  // into the page or bundled from npm learns it from the frame and remembers it.
+  // The card form's build this loader asks for: GET /checkout.js has it written in, current
+  // when loaded from there. A copy pasted into the page (perhaps older than checkout-server's
+  // last release) or bundled from npm (none) goes by what the frame last told it, remembered.
   var BUILD = "";
   var frames = 0;
   var REMEMBERED = "card-checkout:build ";
@@ -116,7 +117,7 @@
   // The shell's address: the same for every session of this page, so a browser keeps it.
   function shellUrl(origin, options, theme) {
     var query = new URLSearchParams({
-      v: BUILD || rememberedBuild(origin),
+      v: (script && script.src ? BUILD : rememberedBuild(origin)) || BUILD,
       origin: location.origin,
       mode: options.mode || "",
       locale: options.locale || "",
@@ -231,7 +232,7 @@
         this.secrets = null;
       }
       if (this.pendingLocale !== null) this.setLocale(this.pendingLocale);
-    } else if (data.type === "build" && typeof data.build === "string" && !BUILD) {
+    } else if (data.type === "build" && typeof data.build === "string") {
       remember(this.origin, data.build);
     } else if (data.type === "resize" && typeof data.height === "number" && data.height > 0) {
       this.frame.style.height = Math.ceil(data.height) + "px";

@@ -1,16 +1,19 @@
-//! Page load of the card form in headless Chromium, as a shopper waits for it: frame mode (the
-//! shop's page loads `/checkout.js`, the form runs in checkout-server's frame), the same with
-//! the npm package (the loader in the page's own script, `CardCheckout.configure` naming
-//! checkout-server), inline mode (the component in the shop's own page) and a plain HTML card
-//! form, each unthrottled and throttled like a slow phone (DevTools: 4× CPU, 1.6 Mbps down /
-//! 750 Kbps up, 150 ms RTT).
+//! Page load of the card form in headless Chromium, as a shopper waits for it, by path: the
+//! shop's page loads `/checkout.js` in its head (script tag), or holds the loader itself (the
+//! inline snippet: the text of `/checkout.js` in a `<script data-server>` after a preconnect,
+//! which is what the npm package's bundle amounts to); optionally (`--with-inline-component`)
+//! the component's wasm in the shop's own page; and a plain HTML card form, the limit. Each
+//! unthrottled and throttled like a slow phone (DevTools: 4x CPU, 1.6 Mbps down / 750 Kbps up,
+//! 150 ms RTT), and each twice in the same fresh Chromium profile: the first visit (cold
+//! cache), then the return visit (the same shop again, a new session, after `about:blank`).
 //!
-//! Every run is a fresh Chromium profile (cold cache). Two moments, in milliseconds after the
-//! top page's navigation start, recorded in the browser by a watcher injected into every
-//! document (`page_load/scripts.rs`):
-//! - **first input typeable**: the first animation frame with an enabled, rendered card
-//!   number input, wherever it is (top page, shadow root or card frame);
-//! - **component ready**: the element's `ready` event on the shop's page;
+//! Recorded in the browser by a watcher injected into every document (`page_load/scripts.rs`),
+//! in milliseconds after the top page's navigation start:
+//! - **typeable**: the first animation frame with an enabled, rendered card number input,
+//!   wherever it is (top page, shadow root or card frame);
+//! - **ready**: the element's `ready` event on the shop's page;
+//! - **start-up**: the loader's, from its arrival (the end of `/checkout.js`'s response, or an
+//!   inline loader's first run) to the card frame's request (or its lookup in the cache);
 //!
 //! and the page's cumulative layout shift (CLS) once the form is ready.
 //!
@@ -18,8 +21,8 @@
 //! DevTools throttling and watcher reach it; this is also how Chrome on Android runs
 //! cross-origin frames on most phones.
 //!
-//! `PAGE_LOAD_DEBUG=1` also prints each run's raw figures, with the parse (DOMContentLoaded)
-//! and first paint of the top page and of the card frame.
+//! `PAGE_LOAD_DEBUG=1` also prints each load's raw figures: the waterfall of the loader and
+//! the card frame (its request, bytes, first paint, script, session's part and wasm).
 //!
 //! Run: `cargo bench -p checkout-server --bench page_load [-- --runs 10]` after the release
 //! build of the component (`scripts/component.sh`). Needs Chromium and
@@ -171,13 +174,23 @@ async fn measure(tools: &support::engine::Tools, args: &Args) {
         gateway: None,
         env: vec![("ALLOWED_ORIGINS".into(), site_origin)],
     });
+    let loader = reqwest::get(format!("{}/checkout.js", server.base))
+        .await
+        .and_then(reqwest::Response::error_for_status)
+        .expect("GET /checkout.js")
+        .text()
+        .await
+        .expect("the loader's text");
     let site = StaticSite::start_on(
         listener,
         &dist,
         vec![
             ("/checkout.html", checkout_page(&bundle)),
             ("/shop.html", scripts::shop_page(&server.base)),
-            ("/snippet.html", scripts::snippet_shop_page(&server.base)),
+            (
+                "/snippet.html",
+                scripts::snippet_shop_page(&server.base, &loader),
+            ),
             ("/plain.html", scripts::plain_form_page()),
         ],
     );

@@ -12,7 +12,8 @@
 //! by that origin (CSP `frame-ancestors`). A GET navigation carries no `Origin` header to
 //! compare with; `frame-ancestors` is what keeps any other page from showing it, and the
 //! document carries no session to show. The answer varies with `Sec-Fetch-Dest`, so no cache
-//! hands a frame's copy to a top-level navigation. Cached for good (`immutable`) when `v` is
+//! hands a frame's copy to a top-level navigation (and with `Accept-Language`, which picks the
+//! labels when the page names no locale). Cached for good (`immutable`) when `v` is
 //! the current build, revalidated on every use otherwise.
 
 use std::collections::BTreeMap;
@@ -56,10 +57,15 @@ pub struct ShellRequest {
     theme: String,
 }
 
-/// The build of a page template: 16 characters of its hash, which change with any file it
-/// names (trunk puts content hashes in their names).
-pub fn build_of(template: &str) -> String {
-    URL_SAFE_NO_PAD.encode(&Sha256::digest(template.as_bytes())[..12])
+/// The build of a page template and the shop's name the shell shows: 16 characters of their
+/// hash, which change with any file the template names (trunk puts content hashes in their
+/// names).
+pub fn build_of(template: &str, merchant_name: &str) -> String {
+    let mut hash = Sha256::new();
+    hash.update(template.as_bytes());
+    hash.update([0]);
+    hash.update(merchant_name.as_bytes());
+    URL_SAFE_NO_PAD.encode(&hash.finalize()[..12])
 }
 
 /// The card form's current build, `None` when `COMPONENT_DIR` holds none.
@@ -67,7 +73,7 @@ pub async fn current_build(state: &AppState) -> Option<String> {
     let template = tokio::fs::read_to_string(state.config.component_dir.join(page("")))
         .await
         .ok()?;
-    Some(build_of(&template))
+    Some(build_of(&template, &state.config.merchant.name))
 }
 
 /// The shell for the page its address names.
@@ -90,7 +96,7 @@ pub async fn serve(
     let template = tokio::fs::read_to_string(state.config.component_dir.join(page(mode)))
         .await
         .map_err(|_| FrameRefusal::NotBuilt)?;
-    let build = build_of(&template);
+    let build = build_of(&template, &state.config.merchant.name);
     let theme: BTreeMap<String, String> = theme(&request.theme)?;
     let config = FrameConfig {
         origin: &request.origin,
@@ -120,7 +126,11 @@ pub async fn serve(
                 HeaderValue::from_static("text/html; charset=utf-8"),
             ),
             (CACHE_CONTROL, HeaderValue::from_static(cache)),
-            (VARY, HeaderValue::from_static("Sec-Fetch-Dest")),
+            // The labels follow Accept-Language when the page names no locale.
+            (
+                VARY,
+                HeaderValue::from_static("Sec-Fetch-Dest, Accept-Language"),
+            ),
             (CONTENT_SECURITY_POLICY, policy),
         ],
         html,
@@ -133,16 +143,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_build_changes_with_its_template() {
-        let one = build_of("<script src=\"/frame/checkout-1a2b.js\"></script>");
+    fn a_build_changes_with_its_template_and_the_shops_name() {
+        let page = "<script src=\"/frame/checkout-1a2b.js\"></script>";
+        let one = build_of(page, "Shop");
         assert_eq!(one.len(), 16, "{one}");
-        assert_eq!(
-            one,
-            build_of("<script src=\"/frame/checkout-1a2b.js\"></script>")
-        );
+        assert_eq!(one, build_of(page, "Shop"));
+        let rebuilt = "<script src=\"/frame/checkout-3c4d.js\"></script>";
+        assert_ne!(one, build_of(rebuilt, "Shop"));
         assert_ne!(
             one,
-            build_of("<script src=\"/frame/checkout-3c4d.js\"></script>")
+            build_of(page, "Another shop"),
+            "the shell shows the shop's name"
         );
     }
 }
