@@ -7,8 +7,8 @@
 // The frame's address is its shell (GET /frame/shell): the page's origin, mode, locale, theme
 // and the build, nothing secret, so the frame's request leaves as the element is inserted and
 // a returning shopper's browser has it already. The session id, client secret and customer
-// token follow in a message to that frame's window, on its origin only, once it says it is
-// there; it fetches the session's part of the form itself.
+// token follow in a message to that frame's window, on its origin only, once it asks
+// (`hello`); it fetches the session's part of the form itself.
 // It defines <card-checkout> and CardCheckout.mount(element, options), and puts the card form
 // in an <iframe> on checkout-server's origin. The card number and CVC exist only inside that
 // frame: no script on the shop's page can read them. The session's client secret and the
@@ -162,7 +162,7 @@
     // Set before insertion: the frame's request leaves as it is inserted.
     frame.src = shellUrl(this.origin, options, themeOf(host));
     this.frame = frame;
-    // Sent once the frame says it is there: in a message to its window, on its origin only.
+    // Sent once the frame asks (`hello`): in a message to its window, on its origin only.
     this.secrets = {
       session: options.session || "",
       client_secret: options.clientSecret || "",
@@ -225,13 +225,13 @@
       }
       if (typeof data.title === "string" && data.title) this.frame.title = data.title;
       clearTimeout(this.timer);
-      if (this.secrets) {
-        this.frame.contentWindow.postMessage({ cc: "card-checkout", type: "options",
-          session: this.secrets.session, client_secret: this.secrets.client_secret,
-          customer_token: this.secrets.customer_token }, this.origin);
-        this.secrets = null;
-      }
       if (this.pendingLocale !== null) this.setLocale(this.pendingLocale);
+    } else if (data.type === "hello" && this.secrets) {
+      // The shell asks for its session as it starts (www/index.html), once.
+      this.frame.contentWindow.postMessage({ cc: "card-checkout", type: "options",
+        session: this.secrets.session, client_secret: this.secrets.client_secret,
+        customer_token: this.secrets.customer_token }, this.origin);
+      this.secrets = null;
     } else if (data.type === "build" && typeof data.build === "string") {
       remember(this.origin, data.build);
     } else if (data.type === "resize" && typeof data.height === "number" && data.height > 0) {

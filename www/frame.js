@@ -4,10 +4,10 @@
 // locale, the theme's custom properties (already checked by the server) and the frame's title,
 // and the form as HTML (#cc-skeleton), or else the loading outline (#cc-skeleton too).
 // - The shell (GET /frame/shell, today's loader; the browser keeps it): `build` is set and
-//   the session is not there. The page sends session, client secret and customer token in a
-//   message once this document says it is loaded; in checkout mode this document then asks
-//   POST /frame/session for the session's view and its form as HTML, which replaces the
-//   shell's form, everything typed carried over.
+//   the session is not there. The document's first script (in www/index.html) says `hello`
+//   to the page, which answers with session, client secret and customer token in a message;
+//   in checkout mode it asks POST /frame/session for the session's view and its form as HTML
+//   (window.ccSession), which then replaces the shell's form, everything typed carried over.
 // - The document of an earlier loader's POST /frame/: the session, client secret and customer
 //   token are in #checkout-config, the session's view in #checkout-session.
 // Either way the component takes the view instead of fetching it.
@@ -69,17 +69,11 @@ element.addEventListener("redirect", (event) => {
   tell({ type: "redirect", url: event.detail.url });
 });
 
-// A shell waits for the page's message with the session.
-let waiting = typeof config.build === "string";
 window.addEventListener("message", (event) => {
   if (event.source !== window.parent || event.origin !== pageOrigin) return;
   const data = event.data;
-  if (!data || data.cc !== "card-checkout") return;
-  if (data.type === "locale") {
+  if (data && data.cc === "card-checkout" && data.type === "locale") {
     element.setAttribute("locale", typeof data.locale === "string" ? data.locale : "");
-  } else if (data.type === "options" && waiting) {
-    waiting = false;
-    receive(data);
   }
 });
 
@@ -139,34 +133,14 @@ function start(session) {
   document.getElementById("checkout").append(element);
 }
 
-// The page's message to a shell: the session's part of the form, then the component.
-async function receive(message) {
-  const text = (value) => (typeof value === "string" ? value : "");
-  const session = {
-    session: text(message.session),
-    client_secret: text(message.client_secret),
-    customer_token: text(message.customer_token),
-  };
-  if ((config.mode || "checkout") === "checkout" && session.session && session.client_secret) {
-    try {
-      const response = await fetch(new URL("session", location.href), {
-        method: "POST",
-        credentials: "same-origin",
-        cache: "no-store",
-        body: new URLSearchParams({
-          session: session.session,
-          client_secret: session.client_secret,
-          locale: config.locale || "",
-          theme: JSON.stringify(config.theme || {}),
-        }),
-      });
-      const part = await response.json();
-      if (typeof part.build === "string") tell({ type: "build", build: part.build });
-      if (part.view) carry(part.view);
-      if (typeof part.form === "string") replaceForm(part.form);
-    } catch (_) {
-      // The component asks for the session itself and says why it cannot show it.
-    }
+// A shell's session, from the page's message: its part of the form, then the component. The
+// document's first script (www/index.html) has asked for it as soon as it could.
+async function receive(asked) {
+  const { session, part } = await asked;
+  if (part) {
+    if (typeof part.build === "string") tell({ type: "build", build: part.build });
+    if (part.view) carry(part.view);
+    if (typeof part.form === "string") replaceForm(part.form);
   }
   start(session);
 }
@@ -272,5 +246,7 @@ async function takeOver(form) {
   form.remove();
 }
 
-if (!waiting) start(config);
+// A shell's session comes from the page (window.ccSession); an earlier loader's POST wrote it in.
+if (window.ccSession) receive(window.ccSession);
+else start(config);
 tell({ type: "loaded", title: config.title });

@@ -112,7 +112,7 @@ async fn the_loader_pasted_inline_shows_the_form_and_a_return_visit_has_it_cache
                 "a secret in the frame's address: {url}"
             );
         }
-        assert_eq!(page.text("#cc-amount").await, "€12.00");
+        page.wait_text("#cc-amount", "€12.00").await;
         type_card(&page, Card::test("4242424242424242")).await;
         fill_billing(&page, "DE", "10115").await;
         page.wait_attr(ids::BRAND, "data-brand", "visa").await;
@@ -138,7 +138,7 @@ async fn the_loader_pasted_inline_shows_the_form_and_a_return_visit_has_it_cache
             Some(0.0),
             "the frame's document came from the cache: {navigation}"
         );
-        assert_eq!(page.text("#cc-amount").await, "€30.50");
+        page.wait_text("#cc-amount", "€30.50").await;
         page.type_into(ids::NUMBER, "4242424242424242").await;
         page.wait_attr(ids::BRAND, "data-brand", "visa").await;
         page.screenshot("return-visit").await;
