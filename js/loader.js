@@ -1,19 +1,13 @@
-// checkout.js: the loader a shop's page includes from checkout-server, as a script element
-// whose src is https://pay.example.com/checkout.js, or pasted whole into an inline script
-// element (the shortest path: no request for it). Inline, the element's data-server names
-// checkout-server; nothing in this file may end that element early, so it never holds the
-// closing script tag or an HTML comment opener (server/src/api/frame/loader.rs checks).
-//
-// The frame's address is its shell (GET /frame/shell): the page's origin, mode, locale, theme
-// and the build, nothing secret, so the frame's request leaves as the element is inserted and
-// a returning shopper's browser has it already. The session id, client secret and customer
-// token follow in a message to that frame's window, on its origin only, once it asks
-// (`hello`); it fetches the session's part of the form itself.
-// It defines <card-checkout> and CardCheckout.mount(element, options), and puts the card form
-// in an <iframe> on checkout-server's origin. The card number and CVC exist only inside that
-// frame: no script on the shop's page can read them. The session's client secret and the
-// customer token go to the frame in the body of a POST (never in a URL); the frame talks back
-// with postMessage, which this file accepts only from the frame's own window and origin.
+// checkout.js: the loader of checkout-server's card form, in a script element whose src is
+// https://pay.example.com/checkout.js or pasted whole into an inline one with data-server
+// naming checkout-server (safe: it never holds a closing script tag or a comment opener;
+// server/src/api/frame/loader.rs checks). It defines <card-checkout> and
+// CardCheckout.mount(element, options), and puts the card form in an <iframe> on
+// checkout-server's origin: no script on the shop's page can read the card. The frame's
+// address (GET /frame/shell: origin, mode, locale, theme, build) holds nothing secret, so
+// browsers keep it; session, client secret and customer token follow in a message to the
+// frame's origin when it asks (`hello`). Messages back are taken only from the frame's own
+// window and origin.
 //
 // Attributes / options: session (session), client-secret (clientSecret), locale, mode,
 // customer-token (customerToken), server (default: the origin this script came from).
@@ -21,14 +15,12 @@
 // error, and the cancelable redirect (3-D Secure: cancel it to navigate yourself).
 // A frame that loads without saying it runs (origin refused) is `frame_unavailable` at once:
 // the shopper reads a plain sentence, the developer why (detail.developerMessage, console).
-// Methods: setLocale(tag), unmount(). The theme is read from the element's --cc-* custom
-// properties and its CSS color-scheme (`dark`; `light dark` follows the shopper's setting)
-// when the form is rendered.
+// Methods: setLocale(tag), unmount(). The theme is the element's --cc-* custom properties and
+// CSS color-scheme (`dark`; `light dark` follows the shopper's setting) at render.
 //
-// The same file is the npm package's classic script (`card-checkout/checkout.js`) and, imported
-// as a module, the side effect of its ES entry (js/package/index.mjs): there is no script
-// address to default to, so CardCheckout.configure({ server }) sets the checkout-server that
-// elements without a `server` attribute use.
+// The npm package's classic script (`card-checkout/checkout.js`) and ES entry's side effect
+// (js/package/index.mjs) are this file: there CardCheckout.configure({ server }) names the
+// checkout-server of elements without a `server` attribute.
 (function () {
   "use strict";
   if (window.CardCheckout) return;
@@ -59,9 +51,8 @@
     ar: "\u0627\u0644\u062f\u0641\u0639 \u063a\u064a\u0631 \u0645\u062a\u0627\u062d \u0647\u0646\u0627.",
     he: "\u05d4\u05ea\u05e9\u05dc\u05d5\u05dd \u05d0\u05d9\u05e0\u05d5 \u05d6\u05de\u05d9\u05df \u05db\u05d0\u05df.",
   };
-  // The card form's build this loader asks for: GET /checkout.js has it written in, current
-  // when loaded from there. A copy pasted into the page (perhaps older than checkout-server's
-  // last release) or bundled from npm (none) goes by what the frame last told it, remembered.
+  // The form's build: written in by GET /checkout.js; a pasted or npm copy goes by what the
+  // frame last reported (remembered).
   var BUILD = "";
   var frames = 0;
   var REMEMBERED = "card-checkout:build ";
@@ -110,11 +101,11 @@
     try {
       localStorage.setItem(REMEMBERED + origin, build);
     } catch (_) {
-      // Storage is off: the next visit revalidates the shell.
+      // Storage off: the next visit revalidates the shell.
     }
   }
 
-  // The shell's address: the same for every session of this page, so a browser keeps it.
+  // The shell's address: the same for every session, so browsers keep it.
   function shellUrl(origin, options, theme) {
     var query = new URLSearchParams({
       v: (script && script.src ? BUILD : rememberedBuild(origin)) || BUILD,
@@ -159,10 +150,10 @@
     frame.setAttribute("scrolling", "no");
     frame.style.cssText = "display:block;width:100%;height:320px;border:0;overflow:hidden;" +
       "background:transparent;color-scheme:normal";
-    // Set before insertion: the frame's request leaves as it is inserted.
+    // Set before insertion: the request leaves at once.
     frame.src = shellUrl(this.origin, options, themeOf(host));
     this.frame = frame;
-    // Sent once the frame asks (`hello`): in a message to its window, on its origin only.
+    // Sent when the frame asks (`hello`), to its window on its origin only.
     this.secrets = {
       session: options.session || "",
       client_secret: options.clientSecret || "",
@@ -227,7 +218,7 @@
       clearTimeout(this.timer);
       if (this.pendingLocale !== null) this.setLocale(this.pendingLocale);
     } else if (data.type === "hello" && this.secrets) {
-      // The shell asks for its session as it starts (www/index.html), once.
+      // The shell asks as it starts (www/index.html).
       this.frame.contentWindow.postMessage({ cc: "card-checkout", type: "options",
         session: this.secrets.session, client_secret: this.secrets.client_secret,
         customer_token: this.secrets.customer_token }, this.origin);
