@@ -174,13 +174,7 @@ async fn measure(tools: &support::engine::Tools, args: &Args) {
         gateway: None,
         env: vec![("ALLOWED_ORIGINS".into(), site_origin)],
     });
-    let loader = reqwest::get(format!("{}/checkout.js", server.base))
-        .await
-        .and_then(reqwest::Response::error_for_status)
-        .expect("GET /checkout.js")
-        .text()
-        .await
-        .expect("the loader's text");
+    let loader = server.loader_text().await;
     let site = StaticSite::start_on(
         listener,
         &dist,

@@ -78,13 +78,7 @@ async fn the_loader_pasted_inline_shows_the_form_and_a_return_visit_has_it_cache
             env: vec![("ALLOWED_ORIGINS".into(), shop)],
         });
         let merchant = Merchant::new(&server.base);
-        let loader = reqwest::get(format!("{}/checkout.js", server.base))
-            .await
-            .and_then(reqwest::Response::error_for_status)
-            .expect("GET /checkout.js")
-            .text()
-            .await
-            .expect("the loader's text");
+        let loader = server.loader_text().await;
         let mut pages = Vec::new();
         let mut secrets = Vec::new();
         for (path, amount) in [("/first.html", 1200), ("/again.html", 3050)] {

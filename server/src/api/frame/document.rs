@@ -165,10 +165,7 @@ pub async fn serve(
         Some(sent) if sent == request.origin.as_bytes() => {}
         Some(_) => return Err(FrameRefusal::OriginMismatch),
     }
-    let trusted = TrustedOrigins::new(&state.config.merchant.allowed_origins, &state.urls.base);
-    if !trusted.admits(Some(request.origin.as_bytes()), None) {
-        return Err(FrameRefusal::OriginNotAllowed(request.origin));
-    }
+    allowed(&state, &request.origin)?;
     let mode = mode(&request.mode)?;
     let requested_locale = option("locale", &request.locale)?;
     let locale = Locale::choose(Some(requested_locale), first_language(&headers));
@@ -188,10 +185,7 @@ pub async fn serve(
     } else {
         None
     };
-    // Read for each frame (a few KB): a rebuilt component is served without a restart.
-    let template = tokio::fs::read_to_string(state.config.component_dir.join(page(mode)))
-        .await
-        .map_err(|_| FrameRefusal::NotBuilt)?;
+    let template = template(&state, mode).await?;
     let html = with_config(&template, &config, view.as_ref()).ok_or(FrameRefusal::NotBuilt)?;
     let html = with_form(html, mode, view.as_ref(), locale, &config.theme);
     let policy = HeaderValue::from_str(&frame_policy(&template, &request.origin))
@@ -227,10 +221,28 @@ pub(super) fn mode(mode: &str) -> Result<&str, FrameRefusal> {
     }
 }
 
+/// Nothing when `origin` is one of `ALLOWED_ORIGINS` or this server's own.
+pub(super) fn allowed(state: &AppState, origin: &str) -> Result<(), FrameRefusal> {
+    let trusted = TrustedOrigins::new(&state.config.merchant.allowed_origins, &state.urls.base);
+    if trusted.admits(Some(origin.as_bytes()), None) {
+        Ok(())
+    } else {
+        Err(FrameRefusal::OriginNotAllowed(origin.to_owned()))
+    }
+}
+
+/// The built page of `mode` ([`page`]), read for each frame (a few KB): a rebuilt component is
+/// served without a restart.
+pub(super) async fn template(state: &AppState, mode: &str) -> Result<String, FrameRefusal> {
+    tokio::fs::read_to_string(state.config.component_dir.join(page(mode)))
+        .await
+        .map_err(|_| FrameRefusal::NotBuilt)
+}
+
 /// The built page of `mode`: the card form's, or the subscription bundle's (trunk builds the
 /// same `www/index.html` a second time with the `subscriptions` feature into `manage/`, so the
 /// card form never downloads the self-service view).
-pub(super) fn page(mode: &str) -> &'static str {
+fn page(mode: &str) -> &'static str {
     if mode == "subscriptions" {
         "manage/index.html"
     } else {

@@ -30,12 +30,11 @@ use serde::Deserialize;
 use sha2::{Digest as _, Sha256};
 
 use super::document::{
-    FrameConfig, FrameRefusal, first_language, for_a_frame, mode, option, page, theme, title,
-    with_config, with_form,
+    FrameConfig, FrameRefusal, allowed, first_language, for_a_frame, mode, option, template, theme,
+    title, with_config, with_form,
 };
 use super::policy::frame_policy;
 use crate::api::checkout::shell_view;
-use crate::api::protect::csrf::TrustedOrigins;
 use crate::api::state::AppState;
 
 /// A shell whose address names the current build never changes.
@@ -70,9 +69,7 @@ pub fn build_of(template: &str, merchant_name: &str) -> String {
 
 /// The card form's current build, `None` when `COMPONENT_DIR` holds none.
 pub async fn current_build(state: &AppState) -> Option<String> {
-    let template = tokio::fs::read_to_string(state.config.component_dir.join(page("")))
-        .await
-        .ok()?;
+    let template = template(state, "").await.ok()?;
     Some(build_of(&template, &state.config.merchant.name))
 }
 
@@ -86,16 +83,11 @@ pub async fn serve(
         return Err(FrameRefusal::NotFramed);
     }
     let Query(request) = query.map_err(|_| FrameRefusal::Unreadable)?;
-    let trusted = TrustedOrigins::new(&state.config.merchant.allowed_origins, &state.urls.base);
-    if !trusted.admits(Some(request.origin.as_bytes()), None) {
-        return Err(FrameRefusal::OriginNotAllowed(request.origin));
-    }
+    allowed(&state, &request.origin)?;
     let mode = mode(&request.mode)?;
     let requested_locale = option("locale", &request.locale)?;
     let locale = Locale::choose(Some(requested_locale), first_language(&headers));
-    let template = tokio::fs::read_to_string(state.config.component_dir.join(page(mode)))
-        .await
-        .map_err(|_| FrameRefusal::NotBuilt)?;
+    let template = template(&state, mode).await?;
     let build = build_of(&template, &state.config.merchant.name);
     let theme: BTreeMap<String, String> = theme(&request.theme)?;
     let config = FrameConfig {
