@@ -4,7 +4,7 @@
 // locale, the theme's custom properties (already checked by the server) and the frame's title,
 // and the form as HTML (#cc-skeleton), or else the loading outline (#cc-skeleton too).
 // - The shell (GET /frame/shell, today's loader; the browser keeps it): `build` is set and
-//   the session is not there. The document's first script (in www/index.html) says `hello`
+//   the session is not there. The document's first script (www/index.html) says `hello`
 //   to the page, which answers with session, client secret and customer token in a message;
 //   in checkout mode it asks POST /frame/session for the session's view and its form as HTML
 //   (window.ccSession), which then replaces the shell's form, everything typed carried over.
@@ -247,6 +247,6 @@ async function takeOver(form) {
 }
 
 // A shell's session comes from the page (window.ccSession); an earlier loader's POST wrote it in.
-if (window.ccSession) receive(window.ccSession);
+if (typeof config.build === "string" && window.ccSession) receive(window.ccSession);
 else start(config);
 tell({ type: "loaded", title: config.title });
