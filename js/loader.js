@@ -1,10 +1,13 @@
-// checkout.js: the loader a shop's page includes from checkout-server
-//   <script src="https://pay.example.com/checkout.js"></script>
-// It defines <card-checkout> and CardCheckout.mount(element, options), and puts the card form
-// in an <iframe> on checkout-server's origin. The card number and CVC exist only inside that
-// frame: no script on the shop's page can read them. The session's client secret and the
-// customer token go to the frame in the body of a POST (never in a URL); the frame talks back
-// with postMessage, which this file accepts only from the frame's own window and origin.
+// checkout.js: the loader of checkout-server's card form, in a script element whose src is
+// https://pay.example.com/checkout.js or pasted whole into an inline one with data-server
+// naming checkout-server (safe: it never holds a closing script tag or a comment opener;
+// server/src/api/frame/loader.rs checks). It defines <card-checkout> and
+// CardCheckout.mount(element, options), and puts the card form in an <iframe> on
+// checkout-server's origin: no script on the shop's page can read the card. The frame's
+// address (GET /frame/shell: origin, mode, locale, theme, build) holds nothing secret, so
+// browsers keep it; session, client secret and customer token follow in a message to the
+// frame's origin when it asks (`hello`). Messages back are taken only from the frame's own
+// window and origin.
 //
 // Attributes / options: session (session), client-secret (clientSecret), locale, mode,
 // customer-token (customerToken), server (default: the origin this script came from).
@@ -12,20 +15,19 @@
 // error, and the cancelable redirect (3-D Secure: cancel it to navigate yourself).
 // A frame that loads without saying it runs (origin refused) is `frame_unavailable` at once:
 // the shopper reads a plain sentence, the developer why (detail.developerMessage, console).
-// Methods: setLocale(tag), unmount(). The theme is read from the element's --cc-* custom
-// properties and its CSS color-scheme (`dark`; `light dark` follows the shopper's setting)
-// when the form is rendered.
+// Methods: setLocale(tag), unmount(). The theme is the element's --cc-* custom properties and
+// CSS color-scheme (`dark`; `light dark` follows the shopper's setting) at render.
 //
-// The same file is the npm package's classic script (`card-checkout/checkout.js`) and, imported
-// as a module, the side effect of its ES entry (js/package/index.mjs): there is no script
-// address to default to, so CardCheckout.configure({ server }) sets the checkout-server that
-// elements without a `server` attribute use.
+// The npm package's classic script (`card-checkout/checkout.js`) and ES entry's side effect
+// (js/package/index.mjs) are this file: there CardCheckout.configure({ server }) names the
+// checkout-server of elements without a `server` attribute.
 (function () {
   "use strict";
   if (window.CardCheckout) return;
 
   var script = document.currentScript;
-  var defaultServer = script && script.src ? new URL(script.src).origin : null;
+  var defaultServer = script && script.src ? new URL(script.src).origin :
+    script && script.dataset.server || null;
   var ATTRIBUTES = ["session", "client-secret", "locale", "mode", "customer-token", "server"];
   var EVENTS = ["ready", "change", "submit", "success", "error"];
   var THEME = ["font", "font-size", "text", "muted", "background", "surface", "border", "accent",
@@ -49,7 +51,11 @@
     ar: "\u0627\u0644\u062f\u0641\u0639 \u063a\u064a\u0631 \u0645\u062a\u0627\u062d \u0647\u0646\u0627.",
     he: "\u05d4\u05ea\u05e9\u05dc\u05d5\u05dd \u05d0\u05d9\u05e0\u05d5 \u05d6\u05de\u05d9\u05df \u05db\u05d0\u05df.",
   };
+  // The form's build: written in by GET /checkout.js; a pasted or npm copy goes by what the
+  // frame last reported (remembered).
+  var BUILD = "";
   var frames = 0;
+  var REMEMBERED = "card-checkout:build ";
 
   function optionName(attribute) {
     return attribute.replace(/-([a-z])/g, function (_, c) { return c.toUpperCase(); });
@@ -83,6 +89,34 @@
     return theme;
   }
 
+  function rememberedBuild(origin) {
+    try {
+      return localStorage.getItem(REMEMBERED + origin) || "";
+    } catch (_) {
+      return "";
+    }
+  }
+
+  function remember(origin, build) {
+    try {
+      localStorage.setItem(REMEMBERED + origin, build);
+    } catch (_) {
+      // Storage off: the next visit revalidates the shell.
+    }
+  }
+
+  // The shell's address: the same for every session, so browsers keep it.
+  function shellUrl(origin, options, theme) {
+    var query = new URLSearchParams({
+      v: (script && script.src ? BUILD : rememberedBuild(origin)) || BUILD,
+      origin: location.origin,
+      mode: options.mode || "",
+      locale: options.locale || "",
+    });
+    if (Object.keys(theme).length) query.set("theme", JSON.stringify(theme));
+    return origin + "/frame/shell?" + query;
+  }
+
   function language(tag) {
     var primary = String(tag || "").split(/[-_]/)[0].toLowerCase();
     primary = primary === "iw" ? "he" : primary;
@@ -109,43 +143,25 @@
         "card-checkout: option `server` is missing (or call CardCheckout.configure({ server }))");
       return;
     }
-    var name = "card-checkout-" + (++frames) + "-" + Date.now();
     var frame = document.createElement("iframe");
-    frame.name = name;
+    frame.name = "card-checkout-" + (++frames) + "-" + Date.now();
     // English until the frame sends its title in the shopper's language.
     frame.title = options.mode === "subscriptions" ? "Your subscriptions" : "Card payment";
     frame.setAttribute("scrolling", "no");
     frame.style.cssText = "display:block;width:100%;height:320px;border:0;overflow:hidden;" +
       "background:transparent;color-scheme:normal";
+    // Set before insertion: the request leaves at once.
+    frame.src = shellUrl(this.origin, options, themeOf(host));
     this.frame = frame;
-    this.listener = function (event) { self.receive(event); };
-    window.addEventListener("message", this.listener);
-    root.append(frame);
-
-    var form = document.createElement("form");
-    form.method = "post";
-    form.action = this.origin + "/frame/";
-    form.target = name;
-    form.hidden = true;
-    var fields = {
-      origin: location.origin,
+    // Sent when the frame asks (`hello`), to its window on its origin only.
+    this.secrets = {
       session: options.session || "",
       client_secret: options.clientSecret || "",
       customer_token: options.customerToken || "",
-      mode: options.mode || "",
-      locale: options.locale || "",
-      theme: JSON.stringify(themeOf(host)),
     };
-    Object.keys(fields).forEach(function (key) {
-      var input = document.createElement("input");
-      input.type = "hidden";
-      input.name = key;
-      input.value = fields[key];
-      form.append(input);
-    });
-    root.append(form);
-    form.submit();
-    form.remove();
+    this.listener = function (event) { self.receive(event); };
+    window.addEventListener("message", this.listener);
+    root.append(frame);
     var unavailable = function () {
       if (!self.loaded) self.unavailable();
     };
@@ -201,6 +217,14 @@
       if (typeof data.title === "string" && data.title) this.frame.title = data.title;
       clearTimeout(this.timer);
       if (this.pendingLocale !== null) this.setLocale(this.pendingLocale);
+    } else if (data.type === "hello" && this.secrets) {
+      // The shell asks as it starts (www/index.html).
+      this.frame.contentWindow.postMessage({ cc: "card-checkout", type: "options",
+        session: this.secrets.session, client_secret: this.secrets.client_secret,
+        customer_token: this.secrets.customer_token }, this.origin);
+      this.secrets = null;
+    } else if (data.type === "build" && typeof data.build === "string") {
+      remember(this.origin, data.build);
     } else if (data.type === "resize" && typeof data.height === "number" && data.height > 0) {
       this.frame.style.height = Math.ceil(data.height) + "px";
     } else if (data.type === "event" && EVENTS.indexOf(data.name) >= 0) {

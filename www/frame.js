@@ -1,11 +1,16 @@
 // The frame side of the isolated card form (the shop side is js/loader.js, /checkout.js).
-// checkout-server answered the loader's POST with this document and wrote the options into
-// #checkout-config: the embedding page's origin (checked against ALLOWED_ORIGINS, and the only
-// origin this document may be framed by), session, client secret, mode, locale, customer token,
-// the theme's custom properties (already checked by the server) and the frame's title. In
-// checkout mode it also wrote the session's view into #checkout-session (the component takes
-// it instead of fetching it) and, for a one-off payment, the form as HTML (#cc-skeleton), or
-// else the loading outline (#cc-skeleton too).
+// checkout-server wrote the options into #checkout-config: the embedding page's origin
+// (checked against ALLOWED_ORIGINS, and the only origin this document may be framed by), mode,
+// locale, the theme's custom properties (already checked by the server) and the frame's title,
+// and the form as HTML (#cc-skeleton), or else the loading outline (#cc-skeleton too).
+// - The shell (GET /frame/shell, today's loader; the browser keeps it): `build` is set and
+//   the session is not there. The document's first script (www/index.html) says `hello`
+//   to the page, which answers with session, client secret and customer token in a message;
+//   in checkout mode it asks POST /frame/session for the session's view and its form as HTML
+//   (window.ccSession), which then replaces the shell's form, everything typed carried over.
+// - The document of an earlier loader's POST /frame/: the session, client secret and customer
+//   token are in #checkout-config, the session's view in #checkout-session.
+// Either way the component takes the view instead of fetching it.
 //
 // Messages to the page go to that origin only; messages from the page are taken only from the
 // parent window at that origin. Nothing sent carries card data: events carry what the
@@ -44,16 +49,6 @@ function tell(message) {
 }
 
 const element = document.createElement("card-checkout");
-const attributes = {
-  session: config.session,
-  "client-secret": config.client_secret,
-  "customer-token": config.customer_token,
-  mode: config.mode,
-  locale: config.locale,
-};
-for (const [name, value] of Object.entries(attributes)) {
-  if (value) element.setAttribute(name, value);
-}
 // The component's stylesheet is inlined in this document (scripts/wasm-opt.sh): the element
 // copies it into its shadow root, so the form never shows unstyled and no request waits.
 const inlined = document.getElementById("checkout-css");
@@ -95,18 +90,10 @@ new ResizeObserver(() => {
 // The HTML form checkout-server wrote (a one-off payment): the shopper types into it until the
 // component is ready, which then takes over everything typed and replaces it. Otherwise the
 // loading outline it wrote (a plan, the subscription list), replaced the same way.
-const skeleton = document.getElementById("cc-skeleton");
+let skeleton = document.getElementById("cc-skeleton");
 if (skeleton) {
-  const amount = skeleton.querySelector("#cc-amount");
-  if (amount) showAmount(amount);
+  prepare(skeleton);
   element.hidden = true;
-  // A saved card chosen hides the card fields, a new card shows them, as in the component.
-  const cardFields = skeleton.querySelector(".cc-card > div");
-  skeleton.addEventListener("change", (event) => {
-    if (cardFields && event.target.name === "cc-saved-card") {
-      cardFields.hidden = event.target.id !== "cc-saved-new";
-    }
-  });
   let taken = false;
   const takeOnce = () => {
     if (taken) return;
@@ -116,6 +103,95 @@ if (skeleton) {
   element.addEventListener("ready", takeOnce, { once: true });
   // A component that cannot show the form says why in its own place.
   element.addEventListener("error", takeOnce);
+}
+
+// The amount shown (once there is one), and the card fields hidden while a saved card is chosen
+// and shown for a new card, as in the component.
+function prepare(form) {
+  const amount = form.querySelector("#cc-amount");
+  if (amount && amount.dataset.currency) showAmount(amount);
+  const cardFields = form.querySelector(".cc-card > div");
+  form.addEventListener("change", (event) => {
+    if (cardFields && event.target.name === "cc-saved-card") {
+      cardFields.hidden = event.target.id !== "cc-saved-new";
+    }
+  });
+}
+
+// The component, with the session it is for.
+function start(session) {
+  const attributes = {
+    session: session.session,
+    "client-secret": session.client_secret,
+    "customer-token": session.customer_token,
+    mode: config.mode,
+    locale: config.locale,
+  };
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value) element.setAttribute(name, value);
+  }
+  document.getElementById("checkout").append(element);
+}
+
+// A shell's session, from the page's message: its part of the form, then the component. The
+// document's first script (www/index.html) has asked for it as soon as it could.
+async function receive(asked) {
+  const { session, part } = await asked;
+  if (part) {
+    if (typeof part.build === "string") tell({ type: "build", build: part.build });
+    if (part.view) carry(part.view);
+    if (typeof part.form === "string") replaceForm(part.form);
+  }
+  start(session);
+}
+
+// The session's view, where the component takes it from instead of fetching it.
+function carry(view) {
+  const block = document.createElement("script");
+  block.type = "application/json";
+  block.id = "checkout-session";
+  block.textContent = JSON.stringify(view);
+  document.head.append(block);
+}
+
+// The session's form in place of the shell's, with what was typed, the focus and the caret.
+// A card the shopper began before the saved cards were known stays chosen.
+function replaceForm(html) {
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  const fresh = template.content.firstElementChild;
+  if (!fresh || !skeleton) return;
+  const focused = skeleton.contains(document.activeElement) ? document.activeElement : null;
+  let typedCard = false;
+  for (const old of skeleton.querySelectorAll("input, select")) {
+    const twin = fresh.querySelector("#" + CSS.escape(old.id));
+    if (!twin || old.type === "radio") continue;
+    if (old.type === "checkbox") {
+      twin.checked = old.checked;
+    } else if (old.value) {
+      twin.value = old.value;
+      typedCard = typedCard || !!old.closest(".cc-card");
+    }
+  }
+  const newCard = fresh.querySelector("#cc-saved-new");
+  if (typedCard && newCard) {
+    newCard.checked = true;
+    fresh.querySelector(".cc-card > div").hidden = false;
+  }
+  const caret = focused && focused.localName === "input" ?
+    [focused.selectionStart, focused.selectionEnd] : null;
+  skeleton.replaceWith(fresh);
+  skeleton = fresh;
+  prepare(fresh);
+  const twin = focused && document.getElementById(focused.id);
+  if (twin) {
+    twin.focus();
+    try {
+      if (caret && caret[0] !== null) twin.setSelectionRange(caret[0], caret[1]);
+    } catch (_) {
+      // An input type without a caret.
+    }
+  }
 }
 
 // The amount as the component shows it: the browser's Intl, the exact decimal of the minor units.
@@ -170,5 +246,7 @@ async function takeOver(form) {
   form.remove();
 }
 
-document.getElementById("checkout").append(element);
+// A shell's session comes from the page (window.ccSession); an earlier loader's POST wrote it in.
+if (typeof config.build === "string" && window.ccSession) receive(window.ccSession);
+else start(config);
 tell({ type: "loaded", title: config.title });

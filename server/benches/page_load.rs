@@ -1,16 +1,19 @@
-//! Page load of the card form in headless Chromium, as a shopper waits for it: frame mode (the
-//! shop's page loads `/checkout.js`, the form runs in checkout-server's frame), the same with
-//! the npm package (the loader in the page's own script, `CardCheckout.configure` naming
-//! checkout-server), inline mode (the component in the shop's own page) and a plain HTML card
-//! form, each unthrottled and throttled like a slow phone (DevTools: 4× CPU, 1.6 Mbps down /
-//! 750 Kbps up, 150 ms RTT).
+//! Page load of the card form in headless Chromium, as a shopper waits for it, by path: the
+//! shop's page loads `/checkout.js` in its head (script tag), or holds the loader itself (the
+//! inline snippet: the text of `/checkout.js` in a `<script data-server>` after a preconnect,
+//! which is what the npm package's bundle amounts to); optionally (`--with-inline-component`)
+//! the component's wasm in the shop's own page; and a plain HTML card form, the limit. Each
+//! unthrottled and throttled like a slow phone (DevTools: 4x CPU, 1.6 Mbps down / 750 Kbps up,
+//! 150 ms RTT), and each twice in the same fresh Chromium profile: the first visit (cold
+//! cache), then the return visit (the same shop again, a new session, after `about:blank`).
 //!
-//! Every run is a fresh Chromium profile (cold cache). Two moments, in milliseconds after the
-//! top page's navigation start, recorded in the browser by a watcher injected into every
-//! document (`page_load/scripts.rs`):
-//! - **first input typeable**: the first animation frame with an enabled, rendered card
-//!   number input, wherever it is (top page, shadow root or card frame);
-//! - **component ready**: the element's `ready` event on the shop's page;
+//! Recorded in the browser by a watcher injected into every document (`page_load/scripts.rs`),
+//! in milliseconds after the top page's navigation start:
+//! - **typeable**: the first animation frame with an enabled, rendered card number input,
+//!   wherever it is (top page, shadow root or card frame);
+//! - **ready**: the element's `ready` event on the shop's page;
+//! - **start-up**: the loader's, from its arrival (the end of `/checkout.js`'s response, or an
+//!   inline loader's first run) to the card frame's request (or its lookup in the cache);
 //!
 //! and the page's cumulative layout shift (CLS) once the form is ready.
 //!
@@ -18,8 +21,8 @@
 //! DevTools throttling and watcher reach it; this is also how Chrome on Android runs
 //! cross-origin frames on most phones.
 //!
-//! `PAGE_LOAD_DEBUG=1` also prints each run's raw figures, with the parse (DOMContentLoaded)
-//! and first paint of the top page and of the card frame.
+//! `PAGE_LOAD_DEBUG=1` also prints each load's raw figures: the waterfall of the loader and
+//! the card frame (its request, bytes, first paint, script, session's part and wasm).
 //!
 //! Run: `cargo bench -p checkout-server --bench page_load [-- --runs 10]` after the release
 //! build of the component (`scripts/component.sh`). Needs Chromium and
@@ -54,43 +57,68 @@ const SAME_PROCESS_FRAMES: &[&str] = &[
 /// How the form reaches the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
-    Frame,
-    Npm,
-    Inline,
+    /// `<script src=".../checkout.js">` in the shop's head.
+    Script,
+    /// The loader in the page's own script: the npm package's bundle, or the inline snippet.
+    Snippet,
+    /// The component's wasm in the shop's own page (`--with-inline-component`).
+    Component,
+    /// The plain HTML card form: the limit.
     Plain,
 }
 
 impl Mode {
-    const ALL: [Self; 4] = [Self::Frame, Self::Npm, Self::Inline, Self::Plain];
-
     fn label(self) -> &'static str {
         match self {
-            Self::Frame => "frame (/checkout.js)",
-            Self::Npm => "frame (npm package)",
-            Self::Inline => "inline component",
+            Self::Script => "frame, /checkout.js",
+            Self::Snippet => "frame, npm / inline",
+            Self::Component => "inline component",
             Self::Plain => "plain HTML form",
         }
     }
 }
 
-/// What one run measured.
+/// A shopper's first visit (cold cache) or their return to the same shop (same browser).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Visit {
+    First,
+    Return,
+}
+
+const VISITS: [Visit; 2] = [Visit::First, Visit::Return];
+
+/// What one load measured.
 struct Sample {
     typeable: f64,
     ready: Option<f64>,
-    /// Frame mode: the card frame's document parsed, and first painted.
-    frame: Option<(f64, f64)>,
+    /// Frame modes: the loader's start-up, from its arrival (the end of checkout.js's
+    /// response, or an inline loader's first run) to the card frame's request.
+    startup: Option<f64>,
     /// The top page's cumulative layout shift once the form is ready.
     shift: f64,
 }
 
-/// Every sample, by mode and throttling.
+/// Every sample of one figure, by mode, visit and throttling.
+type Table = [[[Vec<f64>; 2]; 2]; 4];
+
+/// Adds a sample, when there is one, to the figures of `[mode, visit, throttling]`.
+trait Record {
+    fn record(&mut self, at: [usize; 3], value: Option<f64>);
+}
+
+impl Record for Table {
+    fn record(&mut self, [mode, visit, throttle]: [usize; 3], value: Option<f64>) {
+        self[mode][visit][throttle].extend(value);
+    }
+}
+
+/// Every sample.
 #[derive(Default)]
 struct Samples {
-    typeable: [[Vec<f64>; 2]; 4],
-    ready: [[Vec<f64>; 2]; 4],
-    frame_parsed: [Vec<f64>; 2],
-    frame_painted: [Vec<f64>; 2],
-    shift: [[Vec<f64>; 2]; 4],
+    typeable: Table,
+    ready: Table,
+    startup: Table,
+    shift: Table,
 }
 
 struct Rig {
@@ -99,8 +127,14 @@ struct Rig {
     merchant: Merchant,
 }
 
+/// The command line: `--runs N` (default 10), `--with-inline-component`.
+struct Args {
+    runs: usize,
+    modes: Vec<Mode>,
+}
+
 fn main() {
-    let runs = runs_from_args();
+    let args = args();
     let Some(tools) = Engine::Chromium.tools() else {
         return;
     };
@@ -109,23 +143,29 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
-    runtime.block_on(measure(&tools, runs));
+    runtime.block_on(measure(&tools, &args));
 }
 
-fn runs_from_args() -> usize {
+fn args() -> Args {
+    let mut parsed = Args {
+        runs: 10,
+        modes: vec![Mode::Script, Mode::Snippet, Mode::Plain],
+    };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--runs" {
-            return args
+            parsed.runs = args
                 .next()
                 .and_then(|n| n.parse().ok())
                 .expect("--runs takes a number");
+        } else if arg == "--with-inline-component" {
+            parsed.modes.insert(2, Mode::Component);
         }
     }
-    10
+    parsed
 }
 
-async fn measure(tools: &support::engine::Tools, runs: usize) {
+async fn measure(tools: &support::engine::Tools, args: &Args) {
     let dist = support::tools::require_dist();
     let bundle = Bundle::find(&dist);
     let listener = StaticSite::bind();
@@ -134,13 +174,17 @@ async fn measure(tools: &support::engine::Tools, runs: usize) {
         gateway: None,
         env: vec![("ALLOWED_ORIGINS".into(), site_origin)],
     });
+    let loader = server.loader_text().await;
     let site = StaticSite::start_on(
         listener,
         &dist,
         vec![
             ("/checkout.html", checkout_page(&bundle)),
             ("/shop.html", scripts::shop_page(&server.base)),
-            ("/npm.html", scripts::npm_shop_page(&server.base)),
+            (
+                "/snippet.html",
+                scripts::snippet_shop_page(&server.base, &loader),
+            ),
             ("/plain.html", scripts::plain_form_page()),
         ],
     );
@@ -151,65 +195,69 @@ async fn measure(tools: &support::engine::Tools, runs: usize) {
     };
     let mut samples = Samples::default();
     let mut bytes = Vec::new();
-    for run in 0..runs {
+    for run in 0..args.runs {
         for (throttle, throttled) in [false, true].into_iter().enumerate() {
-            for (index, mode) in Mode::ALL.into_iter().enumerate() {
+            for &mode in &args.modes {
                 let browser =
                     Browser::open_with(Engine::Chromium, tools, SAME_PROCESS_FRAMES).await;
-                let sample = load(&browser.client, &rig, mode, throttled).await;
-                if run == 0 && !throttled && mode != Mode::Plain {
-                    bytes.push((mode, transferred(&browser.client, mode).await));
+                for (visit, kind) in VISITS.into_iter().enumerate() {
+                    let sample = load(&browser.client, &rig, mode, throttled, kind).await;
+                    if run == 0 && !throttled && mode != Mode::Plain {
+                        bytes.push((mode, kind, transferred(&browser.client, mode).await));
+                    }
+                    let at = [mode as usize, visit, throttle];
+                    samples.typeable.record(at, Some(sample.typeable));
+                    samples.shift.record(at, Some(sample.shift));
+                    samples.ready.record(at, sample.ready);
+                    samples.startup.record(at, sample.startup);
                 }
                 browser.close().await;
-                samples.typeable[index][throttle].push(sample.typeable);
-                samples.shift[index][throttle].push(sample.shift);
-                if let Some(ready) = sample.ready {
-                    samples.ready[index][throttle].push(ready);
-                }
-                if let (Mode::Frame, Some((parsed, painted))) = (mode, sample.frame) {
-                    samples.frame_parsed[throttle].push(parsed);
-                    samples.frame_painted[throttle].push(painted);
-                }
             }
         }
-        eprintln!("[page_load] run {} of {runs} done", run + 1);
+        eprintln!("[page_load] run {} of {} done", run + 1, args.runs);
     }
-    report(&samples, runs, &bytes, &bundle);
+    report(&samples, args, &bytes, &bundle);
 }
 
-/// Opens `mode`'s page once in `client` and waits for the watcher's figures.
-async fn load(client: &Client, rig: &Rig, mode: Mode, throttled: bool) -> Sample {
-    client
-        .update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
-            Some(Duration::from_secs(90)),
-            Some(Duration::from_secs(90)),
-            Some(Duration::ZERO),
-        ))
-        .await
-        .expect("timeouts");
+/// Opens `mode`'s page in `client` (a new browser for the first visit, the same one again for
+/// the return) and waits for the watcher's figures.
+async fn load(client: &Client, rig: &Rig, mode: Mode, throttled: bool, visit: Visit) -> Sample {
     let devtools = |command, params| async move {
         cdp::execute(client, command, params)
             .await
             .unwrap_or_else(|error| panic!("{error}"))
     };
-    devtools(
-        "Page.addScriptToEvaluateOnNewDocument",
-        json!({ "source": scripts::watch() }),
-    )
-    .await;
-    if throttled {
-        devtools("Network.enable", json!({})).await;
+    if visit == Visit::First {
+        client
+            .update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
+                Some(Duration::from_secs(90)),
+                Some(Duration::from_secs(90)),
+                Some(Duration::ZERO),
+            ))
+            .await
+            .expect("timeouts");
         devtools(
-            "Network.emulateNetworkConditions",
-            json!({
-                "offline": false,
-                "latency": 150,
-                "downloadThroughput": 1_600_000 / 8,
-                "uploadThroughput": 750_000 / 8,
-            }),
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({ "source": scripts::watch() }),
         )
         .await;
-        devtools("Emulation.setCPUThrottlingRate", json!({ "rate": 4 })).await;
+        if throttled {
+            devtools("Network.enable", json!({})).await;
+            devtools(
+                "Network.emulateNetworkConditions",
+                json!({
+                    "offline": false,
+                    "latency": 150,
+                    "downloadThroughput": 1_600_000 / 8,
+                    "uploadThroughput": 750_000 / 8,
+                }),
+            )
+            .await;
+            devtools("Emulation.setCPUThrottlingRate", json!({ "rate": 4 })).await;
+        }
+    } else {
+        // The shopper left the shop and comes back later: nothing of the page is alive.
+        client.goto("about:blank").await.expect("away");
     }
     client
         .goto(&url_of(rig, mode).await)
@@ -222,19 +270,22 @@ async fn load(client: &Client, rig: &Rig, mode: Mode, throttled: bool) -> Sample
             panic!("{} never became typeable and ready: {error}", mode.label())
         });
     if std::env::var_os("PAGE_LOAD_DEBUG").is_some() {
-        eprintln!("{} throttled={throttled}: {figures}", mode.label());
+        eprintln!(
+            "{} {visit:?} throttled={throttled}: {figures}",
+            mode.label()
+        );
     }
-    let frame = match (
-        figures["frameParsed"].as_f64(),
-        figures["framePainted"].as_f64(),
-    ) {
-        (Some(parsed), Some(painted)) => Some((parsed, painted)),
+    let arrived = figures["loaderArrived"]
+        .as_f64()
+        .or(figures["loaderRan"].as_f64());
+    let startup = match (arrived, figures["frameRequest"].as_f64()) {
+        (Some(arrived), Some(request)) => Some(request - arrived),
         _ => None,
     };
     Sample {
         typeable: figures["typeable"].as_f64().expect("typeable time"),
         ready: figures["ready"].as_f64(),
-        frame,
+        startup,
         shift: figures["shift"].as_f64().unwrap_or(0.0),
     }
 }
@@ -243,9 +294,9 @@ async fn load(client: &Client, rig: &Rig, mode: Mode, throttled: bool) -> Sample
 async fn url_of(rig: &Rig, mode: Mode) -> String {
     let page = match mode {
         Mode::Plain => return format!("{}/plain.html", rig.site.base),
-        Mode::Frame => "shop.html",
-        Mode::Npm => "npm.html",
-        Mode::Inline => "checkout.html",
+        Mode::Script => "shop.html",
+        Mode::Snippet => "snippet.html",
+        Mode::Component => "checkout.html",
     };
     let (session, secret) = rig
         .merchant
@@ -263,7 +314,7 @@ async fn url_of(rig: &Rig, mode: Mode) -> String {
 /// Bytes the page and, in frame mode, the card frame transferred: `(transfer, encoded)` KB.
 async fn transferred(client: &Client, mode: Mode) -> (f64, f64) {
     let mut documents = vec![client.execute(scripts::BYTES, vec![]).await.expect("bytes")];
-    if matches!(mode, Mode::Frame | Mode::Npm) {
+    if matches!(mode, Mode::Script | Mode::Snippet) {
         let script =
             "return document.querySelector('card-checkout').shadowRoot.querySelector('iframe');";
         let found = client
@@ -292,18 +343,12 @@ async fn transferred(client: &Client, mode: Mode) -> (f64, f64) {
     (sum("transfer"), sum("encoded"))
 }
 
-fn report(samples: &Samples, runs: usize, bytes: &[(Mode, (f64, f64))], bundle: &Bundle) {
+fn report(samples: &Samples, args: &Args, bytes: &[(Mode, Visit, (f64, f64))], bundle: &Bundle) {
     println!(
-        "page load, headless Chromium, cold cache, median (p90) of {runs} runs; \
-         throttled = 4x CPU, 1.6 Mbps down / 750 Kbps up, 150 ms RTT"
-    );
-    println!(
-        "{:<22} {:>30} {:>30}",
-        "", "first input typeable (ms)", "component ready (ms)"
-    );
-    println!(
-        "{:<22} {:>15}{:>15} {:>15}{:>15}",
-        "", "unthrottled", "throttled", "unthrottled", "throttled"
+        "page load, headless Chromium, median (p90) of {} runs; first visit = cold cache, \
+         return = the same browser again (new session); throttled = 4x CPU, 1.6 Mbps down / \
+         750 Kbps up, 150 ms RTT",
+        args.runs
     );
     let cell = |values: &[f64]| {
         if values.is_empty() {
@@ -312,66 +357,47 @@ fn report(samples: &Samples, runs: usize, bytes: &[(Mode, (f64, f64))], bundle: 
         let stats = Stats::of(values);
         format!("{:.0} ({:.0})", stats.median, stats.p90)
     };
-    for (index, mode) in Mode::ALL.into_iter().enumerate() {
-        let typeable = &samples.typeable[index];
-        let ready = &samples.ready[index];
+    let median = |values: &[f64]| Stats::of(values).median;
+    for (throttle, profile) in ["unthrottled", "throttled"].into_iter().enumerate() {
+        println!("\n{profile}, ms after navigation start:");
         println!(
-            "{:<22} {:>15}{:>15} {:>15}{:>15}",
-            mode.label(),
-            cell(&typeable[0]),
-            cell(&typeable[1]),
-            cell(&ready[0]),
-            cell(&ready[1]),
+            "{:<22} {:>7} {:>12} {:>12} {:>7} {:>12} {:>12}",
+            "", "visit", "typeable", "ready", "x plain", "start-up", "CLS"
         );
+        for &mode in &args.modes {
+            for (visit, kind) in VISITS.into_iter().enumerate() {
+                let at = |table: &Table| table[mode as usize][visit][throttle].clone();
+                let plain = median(&samples.typeable[Mode::Plain as usize][visit][throttle]);
+                println!(
+                    "{:<22} {:>7} {:>12} {:>12} {:>7} {:>12} {:>12.3}",
+                    mode.label(),
+                    match kind {
+                        Visit::First => "first",
+                        Visit::Return => "return",
+                    },
+                    cell(&at(&samples.typeable)),
+                    cell(&at(&samples.ready)),
+                    format!("{:.2}x", median(&at(&samples.typeable)) / plain.max(0.1)),
+                    cell(&at(&samples.startup)),
+                    median(&at(&samples.shift)),
+                );
+            }
+        }
     }
-    let plain = &samples.typeable[Mode::Plain as usize];
-    for mode in [Mode::Frame, Mode::Npm, Mode::Inline] {
-        let typeable = &samples.typeable[mode as usize];
-        let ratio = |throttle: usize| {
-            Stats::of(&typeable[throttle]).median / Stats::of(&plain[throttle]).median.max(0.1)
-        };
-        println!(
-            "{:<22} typeable / plain form: {:.2}x unthrottled, {:.2}x throttled (target <= 1.3x)",
-            mode.label(),
-            ratio(0),
-            ratio(1)
-        );
-    }
-    println!("targets for component ready: <= 150 ms unthrottled, <= 1000 ms throttled");
-    let shifts: Vec<String> = Mode::ALL
-        .into_iter()
-        .enumerate()
-        .map(|(index, mode)| {
-            let shift = &samples.shift[index];
-            let median = |values: &[f64]| Stats::of(values).median;
-            format!(
-                "{} {:.3} / {:.3}",
-                mode.label(),
-                median(&shift[0]),
-                median(&shift[1])
-            )
-        })
-        .collect();
     println!(
-        "layout shift of the page (CLS, median, unthrottled / throttled): {}",
-        shifts.join("; ")
-    );
-    println!(
-        "frame mode, the card frame's document: parsed {} / {} ms, first paint {} / {} ms \
-         (unthrottled / throttled)",
-        cell(&samples.frame_parsed[0]),
-        cell(&samples.frame_parsed[1]),
-        cell(&samples.frame_painted[0]),
-        cell(&samples.frame_painted[1]),
+        "\ntargets: npm / inline first visit typeable <= 1.3x plain; return visit typeable \
+         <= 1.1x plain, ready <= 400 ms throttled; first visit ready <= 1000 ms throttled; \
+         loader start-up (its arrival to the frame's request) <= 30 ms throttled"
     );
     println!(
         "bytes transferred (first unthrottled run; JS {}, wasm {}):",
         bundle.js, bundle.wasm
     );
-    for (mode, (transfer, encoded)) in bytes {
+    for (mode, visit, (transfer, encoded)) in bytes {
         println!(
-            "  {:<22} {transfer:7.1} KB transferred, {encoded:7.1} KB of bodies",
-            mode.label()
+            "  {:<22} {:<7} {transfer:7.1} KB transferred, {encoded:7.1} KB of bodies",
+            mode.label(),
+            format!("{visit:?}")
         );
     }
 }

@@ -5,8 +5,10 @@ use super::options::{Mode, Options};
 use crate::browser::http::Api;
 use crate::i18n::{Locale, catalogues};
 use crate::ui::{Ctx, app};
-use leptos::prelude::*;
-use std::any::Any;
+use any_spawner::Executor;
+use reactive_graph::owner::Owner;
+use reactive_graph::prelude::*;
+use reactive_graph::signal::RwSignal;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -21,7 +23,7 @@ pub struct Checkout {
 /// catalogue and with language switches that wait for theirs.
 #[derive(Default)]
 struct Mounted {
-    handle: Option<Box<dyn Any>>,
+    handle: Option<Owner>,
     locale: Option<RwSignal<Locale>>,
     root: Option<web_sys::Element>,
     /// The language asked for last: a catalogue that arrives late does not undo a newer choice.
@@ -161,15 +163,19 @@ fn render(
     };
     let built = Rc::new(RefCell::new(None));
     let slot = Rc::clone(&built);
-    // `mount_to` provides the reactive owner and the executor; `ui::dom` builds the DOM.
-    let handle = leptos::mount::mount_to(container.clone(), move || {
+    // The reactive owner of what the render makes (effects, handlers, signals), released with
+    // it, and the executor its tasks run on (set once; later calls change nothing);
+    // `ui::dom` builds the DOM.
+    let _ = Executor::init_wasm_bindgen();
+    let owner = Owner::new();
+    owner.with(|| {
         let ctx = Ctx::new(locale, api, events);
         let root = app(ctx, mode);
         let _ = container.append_child(&root.0);
         slot.replace(Some((ctx.locale, root.0)));
     });
     let mut state = state.borrow_mut();
-    state.handle = Some(Box::new(handle));
+    state.handle = Some(owner);
     if let Some((signal, root)) = built.take() {
         state.locale = Some(signal);
         state.root = Some(root);

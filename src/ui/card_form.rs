@@ -13,7 +13,8 @@ use super::saved_cards::saved_cards;
 use crate::contract::{CheckoutKind, CheckoutView};
 use crate::form_fields::FieldKind;
 use crate::i18n::{Msg, fill, format_money};
-use leptos::prelude::*;
+use reactive_graph::prelude::*;
+use reactive_graph::signal::RwSignal;
 use wasm_bindgen::JsCast;
 
 /// Renders the form for `view` from `form`'s state.

@@ -12,8 +12,10 @@ use crate::contract::CheckoutView;
 use crate::embed::events::ErrorDetail;
 use crate::embed::options::Mode;
 use crate::i18n::Msg;
-use leptos::prelude::*;
-use leptos::task::spawn_local;
+use any_spawner::Executor;
+use reactive_graph::owner::Owner;
+use reactive_graph::prelude::*;
+use reactive_graph::signal::RwSignal;
 
 /// Where the checkout is.
 #[derive(Clone)]
@@ -35,7 +37,7 @@ pub fn checkout(ctx: Ctx) -> El {
     // Weak: the task must not keep an unmounted component's state alive (its late answer would
     // then build a form and emit `ready` for a component no longer on the page).
     let owner = Owner::current().map(|owner| owner.downgrade());
-    spawn_local(async move {
+    Executor::spawn_local(async move {
         let Some(api) = ctx.api() else {
             return;
         };

@@ -3,7 +3,9 @@
 use crate::browser::http::Api;
 use crate::embed::events::Events;
 use crate::i18n::{Locale, Msg};
-use leptos::prelude::*;
+use reactive_graph::owner::{LocalStorage, StoredValue};
+use reactive_graph::prelude::*;
+use reactive_graph::signal::RwSignal;
 use serde::Serialize;
 
 /// Copyable handle to the component's shared state.

@@ -7,7 +7,8 @@
 //! Why not leptos's `view!`: measured, the builder costs half the bytes of `view!` for the
 //! form's shape, and the bundle's size is what a shopper on a slow phone waits for.
 
-use leptos::prelude::*;
+use reactive_graph::effect::RenderEffect;
+use reactive_graph::owner::StoredValue;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use web_sys::{Element, Event};

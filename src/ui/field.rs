@@ -8,7 +8,7 @@ use super::form_state::FormState;
 use crate::card::Brand;
 use crate::form_fields::FieldKind;
 use crate::i18n::Msg;
-use leptos::prelude::*;
+use reactive_graph::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// Renders `kind` bound to `form`; typing emits the `change` event.

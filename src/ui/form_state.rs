@@ -9,7 +9,9 @@ use crate::contract::CheckoutView;
 use crate::embed::events::ChangeDetail;
 use crate::form_fields::FieldKind;
 use crate::i18n::Msg;
-use leptos::prelude::*;
+use reactive_graph::owner::{LocalStorage, StoredValue};
+use reactive_graph::prelude::*;
+use reactive_graph::signal::RwSignal;
 use wasm_bindgen::JsCast;
 
 /// One field: its text and the problem shown under it (if any).

@@ -25,7 +25,7 @@ pub use plan_terms::interval_text;
 use crate::embed::events::ReadyDetail;
 use crate::embed::options::Mode;
 use dom::{El, el};
-use leptos::prelude::*;
+use reactive_graph::prelude::*;
 
 /// The whole component for `mode`: `<div class="cc-root" data-mode=.. lang=.. dir=..>`.
 pub fn app(ctx: Ctx, mode: Mode) -> El {
@@ -50,7 +50,7 @@ pub fn app(ctx: Ctx, mode: Mode) -> El {
 
 /// Announces that `mode`'s first usable view is on screen (after the current render).
 fn ready(ctx: Ctx, mode: Mode) {
-    leptos::task::spawn_local(async move {
+    any_spawner::Executor::spawn_local(async move {
         ctx.emit(
             "ready",
             &ReadyDetail {

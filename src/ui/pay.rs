@@ -16,8 +16,9 @@ use crate::contract::{Address, CardFields, PayRequest, PayResponse, PaymentResul
 use crate::embed::events::{ErrorDetail, RedirectDetail, SubmitDetail};
 use crate::form_fields::FieldKind;
 use crate::i18n::{Msg, fill};
-use leptos::prelude::*;
-use leptos::task::spawn_local;
+use any_spawner::Executor;
+use reactive_graph::prelude::*;
+use reactive_graph::signal::RwSignal;
 
 /// Handles the form's submit: does nothing while an attempt is in flight.
 pub fn submit(ctx: Ctx, form: FormState, stage: RwSignal<Stage>, outcome: RwSignal<Outcome>) {
@@ -46,7 +47,7 @@ pub fn submit(ctx: Ctx, form: FormState, stage: RwSignal<Stage>, outcome: RwSign
             saved_card: request.saved_card_id.is_some(),
         },
     );
-    spawn_local(async move {
+    Executor::spawn_local(async move {
         let Some(api) = ctx.api() else {
             return;
         };

@@ -11,8 +11,9 @@ use crate::contract::{DeclineCode, PaymentResult, PaymentState};
 use crate::embed::events::ErrorDetail;
 use crate::embed::options::Mode;
 use crate::i18n::{Msg, fill, money};
-use leptos::prelude::*;
-use leptos::task::spawn_local;
+use any_spawner::Executor;
+use reactive_graph::prelude::*;
+use reactive_graph::signal::RwSignal;
 
 /// First wait between two polls, in milliseconds; it doubles each time.
 const FIRST_DELAY_MS: i32 = 500;
@@ -71,7 +72,7 @@ pub fn watch(ctx: Ctx, outcome: RwSignal<Outcome>) {
     if outcome.try_update(|o| o.polling = true).is_none() {
         return;
     }
-    spawn_local(async move {
+    Executor::spawn_local(async move {
         let mut delay = FIRST_DELAY_MS;
         for _ in 0..MAX_POLLS {
             let Some(api) = ctx.api() else {

@@ -8,7 +8,7 @@ use crate::browser::clock::today;
 use crate::card::Brand;
 use crate::contract::SavedCard;
 use crate::i18n::Msg;
-use leptos::prelude::*;
+use reactive_graph::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// The saved-card fieldset; expired cards are listed but cannot be chosen.

@@ -12,8 +12,10 @@ use crate::contract::{SubscriptionAction, SubscriptionStatus, SubscriptionView};
 use crate::embed::events::{ActionDetail, ErrorDetail};
 use crate::embed::options::Mode;
 use crate::i18n::{Msg, counted, fill, format_date, money, number_text};
-use leptos::prelude::*;
-use leptos::task::spawn_local;
+use any_spawner::Executor;
+use reactive_graph::owner::{LocalStorage, StoredValue};
+use reactive_graph::prelude::*;
+use reactive_graph::signal::RwSignal;
 use wasm_bindgen::JsCast;
 
 /// The list as loaded.
@@ -46,7 +48,7 @@ pub fn subscriptions(ctx: Ctx) -> El {
         notice: RwSignal::new(None),
         root: StoredValue::new_local(None),
     };
-    spawn_local(async move {
+    Executor::spawn_local(async move {
         let Some(api) = ctx.api() else {
             return;
         };
@@ -252,7 +254,7 @@ fn run(m: Manage, sub_id: String, action: SubscriptionAction) {
     }
     m.busy.set(true);
     let ctx = m.ctx;
-    spawn_local(async move {
+    Executor::spawn_local(async move {
         let key = random_uuid();
         let Some(api) = ctx.api() else {
             return;
@@ -336,7 +338,7 @@ fn history(c: Ctx, sub: &SubscriptionView) -> El {
 
 /// Focuses the element `id` inside the view once the pending re-render has happened.
 fn focus_later(m: Manage, id: String) {
-    spawn_local(async move {
+    Executor::spawn_local(async move {
         sleep(0).await;
         let Some(root) = m.root.try_get_value().flatten() else {
             return;

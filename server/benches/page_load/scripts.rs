@@ -1,6 +1,7 @@
 //! What the page-load benchmark runs in the browser: the watcher injected into every document
-//! (top page and card frame alike), the collector, the byte counter, and the plain HTML form
-//! the checkout is compared with.
+//! (top page and card frame alike), the collector, the byte counter, and the pages: the plain
+//! HTML form the checkout is compared with, and the shop's checkout page with the loader as a
+//! script tag or inline.
 
 /// Injected before any script of every document (`Page.addScriptToEvaluateOnNewDocument`).
 /// Records, as milliseconds after the top page's navigation start:
@@ -15,12 +16,13 @@ const WATCH: &str = r#"(() => {
   // A frame's first, empty document (before the loader's POST answers) is not the form's.
   if (location.href === 'about:blank') return;
   const now = () => performance.timeOrigin + performance.now();
-  function report(kind, at) {
+  // `raw`: a figure that is not a moment (bytes), kept as it is.
+  function report(kind, at, raw) {
     if (window === top) {
       const bench = window.__ccBench;
-      if (!(kind in bench)) bench[kind] = at - performance.timeOrigin;
+      if (!(kind in bench)) bench[kind] = raw ? at : at - performance.timeOrigin;
     } else {
-      top.postMessage({ ccBench: kind, at }, '*');
+      top.postMessage({ ccBench: kind, at, raw }, '*');
     }
   }
   if (window === top) {
@@ -30,10 +32,39 @@ const WATCH: &str = r#"(() => {
       for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__ccBench.shift += entry.value;
     }).observe({ type: 'layout-shift', buffered: true });
     addEventListener('message', (event) => {
-      if (event.data && typeof event.data.ccBench === 'string') report(event.data.ccBench, event.data.at);
+      if (event.data && typeof event.data.ccBench === 'string') report(event.data.ccBench, event.data.at, event.data.raw);
     });
     document.addEventListener('ready', () => report('ready', now()), true);
+    // The loader's start-up: when it defined the element, and when the shop's page could
+    // first see checkout.js (its response's end; an inline loader has none).
+    const define = customElements.define;
+    customElements.define = function (name, ...rest) {
+      if (name === 'card-checkout') report('loaderRan', now());
+      return define.call(this, name, ...rest);
+    };
+    addEventListener('load', () => {
+      const script = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/checkout.js'));
+      if (script) report('loaderArrived', performance.timeOrigin + script.responseEnd);
+    });
   } else {
+    // When the card frame's navigation began, and when its request left (its own clock; a
+    // document from the cache has no request: then when it was looked up).
+    const navigation = performance.getEntriesByType('navigation')[0];
+    report('frameStart', performance.timeOrigin);
+    if (navigation) {
+      report('frameRequest', performance.timeOrigin + (navigation.requestStart || navigation.fetchStart));
+      report('frameBytes', navigation.transferSize, true);
+    }
+    // The frame's own requests, for the waterfall: its script, the session's part, the wasm.
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        const name = entry.name.includes('/frame/session') ? 'session' :
+          entry.name.endsWith('.wasm') ? 'wasm' : /\/frame-[^/]*\.js$/.test(entry.name) ? 'frameJs' : null;
+        if (!name) continue;
+        report(name + 'Start', performance.timeOrigin + entry.startTime);
+        report(name + 'End', performance.timeOrigin + entry.responseEnd);
+      }
+    }).observe({ type: 'resource', buffered: true });
     // The card frame's document: parsed, and first painted (its own clock, reported absolute).
     document.addEventListener('DOMContentLoaded', () => report('frameParsed', now()));
     new PerformanceObserver((list) => {
@@ -115,14 +146,15 @@ pub fn shop_page(server: &str) -> String {
     )
 }
 
-/// The same shop with the npm package: the loader is part of the page's own script (as a
-/// bundler puts it), and `CardCheckout.configure` names checkout-server (and preconnects).
-pub fn npm_shop_page(server: &str) -> String {
-    // Inline here: `</script` in its text would end the element (a bundle is a file of its own).
-    let loader = include_str!("../../../js/loader.js").replace("</script", "<\\/script");
+/// The same shop with the loader in the page itself: the inline snippet (`loader`, the text
+/// of checkout-server's `/checkout.js`, pasted as is into a `<script data-server>`; the npm
+/// package's bundle amounts to the same), after a preconnect to checkout-server.
+pub fn snippet_shop_page(server: &str, loader: &str) -> String {
     checkout_page_with(
-        &format!("<script>{loader}</script>"),
-        &format!("CardCheckout.configure({{ server: {server:?} }});"),
+        &format!(
+            "<link rel=\"preconnect\" href=\"{server}\">\n<script data-server=\"{server}\">{loader}</script>"
+        ),
+        "",
     )
 }
 

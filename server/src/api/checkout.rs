@@ -134,6 +134,24 @@ pub async fn verified_session(
     credentials.session(state).await
 }
 
+/// What every session's view shares, before any session is known (the frame's cacheable
+/// shell, [`crate::api::frame::shell`]): the shop's name and the billing fields of a one-off
+/// payment, no amount (an empty currency), no saved cards.
+pub fn shell_view(state: &AppState) -> CheckoutView {
+    CheckoutView {
+        id: String::new(),
+        amount: 0,
+        currency: String::new(),
+        currency_exponent: 0,
+        description: None,
+        merchant_name: state.config.merchant.name.clone(),
+        kind: CheckoutKind::Payment,
+        billing_fields: BILLING_FIELDS.to_vec(),
+        saved_cards: Vec::new(),
+        can_save_card: false,
+    }
+}
+
 /// The public view of `session`: amount, kind, plan terms, the customer's saved cards.
 pub async fn checkout_view(
     state: &AppState,

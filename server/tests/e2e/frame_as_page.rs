@@ -5,8 +5,9 @@
 //! amount on checkout-server's own address, where `frame-ancestors` protects nothing. Chromium
 //! ends on checkout-server's short refusal: no card input in the page or any frame, no
 //! `checkout-config` block (the options the form would start from), and the server logged why.
-//! The control: the same page, served by the allowed shop, posting the same fields into a
-//! frame of its own, gets the form.
+//! The frame's cacheable shell (`GET /frame/shell`, which today's loader frames) opened as the
+//! whole window is refused the same way. The control: the same page, served by the allowed
+//! shop, posting the same fields into a frame of its own, gets the form.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -133,12 +134,31 @@ async fn a_hostile_page_cannot_open_the_card_form_as_a_page_of_its_own(page: Pag
         "checkout-server refused the request, not only the page's script:\n{log}"
     );
 
+    // The cacheable shell the loader frames (GET /frame/shell), opened as the whole window
+    // (a link, a typed address): the same refusal, no input.
+    let mut shell = reqwest::Url::parse(&format!("{server}/frame/shell")).expect("URL");
+    shell
+        .query_pairs_mut()
+        .append_pair("v", "")
+        .append_pair("origin", &shop)
+        .append_pair("locale", "en");
+    page.goto(shell.as_str()).await;
+    let shown = page.text("body").await;
+    assert!(shown.contains(REFUSAL), "the shell as a page: {shown}");
+    assert_eq!(
+        count_everywhere(&page, "input").await,
+        0,
+        "no input in the shell"
+    );
+    page.screenshot("shell-refused").await;
+
     // The control: the same fields, posted into a frame by a page on the shop's origin.
     let (session, secret, _) = rig.session(1200, "EUR", "posted-into-frame").await;
     let framed = poster_url(&rig.partner, &server, &shop, (&session, &secret), "frame");
     page.goto(&framed).await;
     page.find_ready(ids::NUMBER).await;
-    assert_eq!(page.text("#cc-amount").await, "€12.00");
+    // The frame's script formats the amount, maybe after the input is there.
+    page.wait_text("#cc-amount", "€12.00").await;
     assert_eq!(page.count("#checkout-config").await, 1);
     assert!(
         page.url().await.starts_with(&format!("{shop}/poster.html")),

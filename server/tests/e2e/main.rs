@@ -30,6 +30,7 @@ mod examples;
 mod faults;
 mod frame_as_page;
 mod frame_origins;
+mod inline_snippet;
 mod isolation;
 mod keyboard;
 mod killed_instance;

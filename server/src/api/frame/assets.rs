@@ -2,7 +2,7 @@
 //! snippets, stylesheets, message catalogues). Files whose name carries trunk's content hash,
 //! and everything under `snippets/` (whose directory name does), never change: they are cached
 //! for a year. The rest is revalidated on every use. The page templates (`index.html`,
-//! `manage/index.html`) are only ever sent by `POST /frame/`. A browser that accepts brotli or
+//! `manage/index.html`) are only ever sent by `POST /frame/` and `GET /frame/shell`. A browser that accepts brotli or
 //! gzip gets the compressed copy `scripts/wasm-opt.sh` wrote beside each file (`.br`, `.gz`),
 //! when there is one.
 

@@ -65,16 +65,20 @@ pub struct FrameRequest {
 
 /// The options written into the document for `www/frame.js`.
 #[derive(Debug, Serialize)]
-struct FrameConfig<'a> {
-    origin: &'a str,
-    session: &'a str,
-    client_secret: &'a str,
-    customer_token: &'a str,
-    mode: &'a str,
-    locale: &'a str,
-    theme: BTreeMap<String, String>,
+pub(super) struct FrameConfig<'a> {
+    pub(super) origin: &'a str,
+    pub(super) session: &'a str,
+    pub(super) client_secret: &'a str,
+    pub(super) customer_token: &'a str,
+    pub(super) mode: &'a str,
+    pub(super) locale: &'a str,
+    pub(super) theme: BTreeMap<String, String>,
     /// The frame's title in the shopper's language, for the loader's `<iframe title>`.
-    title: &'static str,
+    pub(super) title: &'static str,
+    /// A cacheable shell's build ([`super::shell`]): the options above that belong to the
+    /// session stay empty, and come from the page in a message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) build: Option<&'a str>,
 }
 
 /// Why a frame document is refused.
@@ -161,14 +165,8 @@ pub async fn serve(
         Some(sent) if sent == request.origin.as_bytes() => {}
         Some(_) => return Err(FrameRefusal::OriginMismatch),
     }
-    let trusted = TrustedOrigins::new(&state.config.merchant.allowed_origins, &state.urls.base);
-    if !trusted.admits(Some(request.origin.as_bytes()), None) {
-        return Err(FrameRefusal::OriginNotAllowed(request.origin));
-    }
-    let mode = match request.mode.as_str() {
-        mode @ ("" | "checkout" | "result" | "subscriptions") => mode,
-        _ => return Err(FrameRefusal::Invalid("mode")),
-    };
+    allowed(&state, &request.origin)?;
+    let mode = mode(&request.mode)?;
     let requested_locale = option("locale", &request.locale)?;
     let locale = Locale::choose(Some(requested_locale), first_language(&headers));
     let config = FrameConfig {
@@ -179,21 +177,15 @@ pub async fn serve(
         mode,
         locale: requested_locale,
         theme: theme(&request.theme)?,
-        title: locale.text(if mode == "subscriptions" {
-            Msg::SubscriptionsTitle
-        } else {
-            Msg::FrameTitle
-        }),
+        title: title(mode, locale),
+        build: None,
     };
     let view = if matches!(mode, "" | "checkout") {
         carried_view(&state, config.session, config.client_secret).await
     } else {
         None
     };
-    // Read for each frame (a few KB): a rebuilt component is served without a restart.
-    let template = tokio::fs::read_to_string(state.config.component_dir.join(page(mode)))
-        .await
-        .map_err(|_| FrameRefusal::NotBuilt)?;
+    let template = template(&state, mode).await?;
     let html = with_config(&template, &config, view.as_ref()).ok_or(FrameRefusal::NotBuilt)?;
     let html = with_form(html, mode, view.as_ref(), locale, &config.theme);
     let policy = HeaderValue::from_str(&frame_policy(&template, &request.origin))
@@ -212,6 +204,41 @@ pub async fn serve(
         .into_response())
 }
 
+/// The frame's title in `locale` for `mode`.
+pub(super) fn title(mode: &str, locale: Locale) -> &'static str {
+    locale.text(if mode == "subscriptions" {
+        Msg::SubscriptionsTitle
+    } else {
+        Msg::FrameTitle
+    })
+}
+
+/// `mode` if the component knows it (empty: checkout).
+pub(super) fn mode(mode: &str) -> Result<&str, FrameRefusal> {
+    match mode {
+        "" | "checkout" | "result" | "subscriptions" => Ok(mode),
+        _ => Err(FrameRefusal::Invalid("mode")),
+    }
+}
+
+/// Nothing when `origin` is one of `ALLOWED_ORIGINS` or this server's own.
+pub(super) fn allowed(state: &AppState, origin: &str) -> Result<(), FrameRefusal> {
+    let trusted = TrustedOrigins::new(&state.config.merchant.allowed_origins, &state.urls.base);
+    if trusted.admits(Some(origin.as_bytes()), None) {
+        Ok(())
+    } else {
+        Err(FrameRefusal::OriginNotAllowed(origin.to_owned()))
+    }
+}
+
+/// The built page of `mode` ([`page`]), read for each frame (a few KB): a rebuilt component is
+/// served without a restart.
+pub(super) async fn template(state: &AppState, mode: &str) -> Result<String, FrameRefusal> {
+    tokio::fs::read_to_string(state.config.component_dir.join(page(mode)))
+        .await
+        .map_err(|_| FrameRefusal::NotBuilt)
+}
+
 /// The built page of `mode`: the card form's, or the subscription bundle's (trunk builds the
 /// same `www/index.html` a second time with the `subscriptions` feature into `manage/`, so the
 /// card form never downloads the self-service view).
@@ -226,30 +253,15 @@ fn page(mode: &str) -> &'static str {
 /// Where the template shows the form: the component and, before it, the HTML form.
 const FORM_SLOT: &str = "<main id=\"checkout\"></main>";
 
-/// `html` with, in the form's place, the HTML form of `view` (a one-off payment), or else the
-/// loading outline of what `mode` shows (none for a result, which is one short panel).
-fn with_form(
+/// `html` with, in the form's place, [`form_html`].
+pub(super) fn with_form(
     html: String,
     mode: &str,
     view: Option<&CheckoutView>,
     locale: Locale,
     theme: &BTreeMap<String, String>,
 ) -> String {
-    let now = time::OffsetDateTime::now_utc();
-    let today = YearMonth::new(
-        now.year().try_into().unwrap_or(u16::MAX),
-        now.month().into(),
-    );
-    let style = theme_style(theme);
-    let form = view
-        .zip(today)
-        .and_then(|(view, today)| skeleton(view, locale, &style, today))
-        .or_else(|| match mode {
-            "" | "checkout" => Some(outline(Outline::CardForm, locale, &style)),
-            "subscriptions" => Some(outline(Outline::List, locale, &style)),
-            _ => None,
-        });
-    match form {
+    match form_html(mode, view, locale, theme) {
         Some(form) => html.replacen(
             FORM_SLOT,
             &format!("<main id=\"checkout\">{form}</main>"),
@@ -259,21 +271,44 @@ fn with_form(
     }
 }
 
+/// The HTML form of `view` (a one-off payment) this month, or else the loading outline of
+/// what `mode` shows (none for a result, which is one short panel).
+pub(super) fn form_html(
+    mode: &str,
+    view: Option<&CheckoutView>,
+    locale: Locale,
+    theme: &BTreeMap<String, String>,
+) -> Option<String> {
+    let now = time::OffsetDateTime::now_utc();
+    let today = YearMonth::new(
+        now.year().try_into().unwrap_or(u16::MAX),
+        now.month().into(),
+    );
+    let style = theme_style(theme);
+    view.zip(today)
+        .and_then(|(view, today)| skeleton(view, locale, &style, today))
+        .or_else(|| match mode {
+            "" | "checkout" => Some(outline(Outline::CardForm, locale, &style)),
+            "subscriptions" => Some(outline(Outline::List, locale, &style)),
+            _ => None,
+        })
+}
+
 /// Whether the request may be for a frame: `Sec-Fetch-Dest: iframe`, or no Fetch Metadata.
-fn for_a_frame(headers: &HeaderMap) -> bool {
+pub(super) fn for_a_frame(headers: &HeaderMap) -> bool {
     headers
         .get("sec-fetch-dest")
         .is_none_or(|dest| dest.as_bytes() == b"iframe")
 }
 
 /// The first language of `Accept-Language` (what `navigator.language` usually is).
-fn first_language(headers: &HeaderMap) -> Option<&str> {
+pub(super) fn first_language(headers: &HeaderMap) -> Option<&str> {
     let accepted = headers.get(ACCEPT_LANGUAGE)?.to_str().ok()?;
     accepted.split([',', ';']).next().map(str::trim)
 }
 
 /// `--cc-accent:#0a7;...`: the theme as a `style` attribute's declarations.
-fn theme_style(theme: &BTreeMap<String, String>) -> String {
+pub(super) fn theme_style(theme: &BTreeMap<String, String>) -> String {
     theme
         .iter()
         .map(|(name, value)| format!("{name}:{value};"))
@@ -282,7 +317,7 @@ fn theme_style(theme: &BTreeMap<String, String>) -> String {
 
 /// The view `GET /v1/checkout/{session}` would answer with `client_secret`; `None` when that
 /// would be an error (the component then fetches it and shows the error as always).
-async fn carried_view(
+pub(super) async fn carried_view(
     state: &AppState,
     session: &str,
     client_secret: &str,
@@ -295,7 +330,7 @@ async fn carried_view(
 }
 
 /// `value` if it is short and printable.
-fn option<'a>(field: &'static str, value: &'a str) -> Result<&'a str, FrameRefusal> {
+pub(super) fn option<'a>(field: &'static str, value: &'a str) -> Result<&'a str, FrameRefusal> {
     let printable = value.chars().all(|c| !c.is_control());
     if value.chars().count() <= MAX_OPTION_CHARS && printable {
         Ok(value)
@@ -307,7 +342,7 @@ fn option<'a>(field: &'static str, value: &'a str) -> Result<&'a str, FrameRefus
 /// The theme's custom properties (`--cc-` names) and `color-scheme`, with values that cannot
 /// leave a declaration or load anything (no `;`, braces, angle brackets, backslashes or
 /// `url(`).
-fn theme(json: &str) -> Result<BTreeMap<String, String>, FrameRefusal> {
+pub(super) fn theme(json: &str) -> Result<BTreeMap<String, String>, FrameRefusal> {
     if json.is_empty() {
         return Ok(BTreeMap::new());
     }
@@ -343,7 +378,7 @@ fn theme(json: &str) -> Result<BTreeMap<String, String>, FrameRefusal> {
 
 /// `template` with `config` (and the session's `view`) as JSON data blocks before `</head>`;
 /// `None` without one.
-fn with_config(
+pub(super) fn with_config(
     template: &str,
     config: &FrameConfig<'_>,
     view: Option<&CheckoutView>,
@@ -385,6 +420,7 @@ mod tests {
             locale: "de",
             theme,
             title: "Kartenzahlung",
+            build: None,
         }
     }
 

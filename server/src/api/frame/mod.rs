@@ -9,6 +9,10 @@
 //!   carries the session's view and, for a one-off payment, the form as HTML ([`skeleton`]), so
 //!   the shopper can type before the wasm has arrived; for anything else, the loading
 //!   outline ([`outline`]).
+//! - `GET /frame/shell` ([`shell`]): the same document without the session, which a browser
+//!   keeps (what today's loader asks for); the session's part follows from `POST
+//!   /frame/session` ([`session`]), asked for by the frame once the page has sent it the
+//!   session in a message. `POST /frame/` stays for loaders of earlier releases.
 //! - `GET /frame/{*file}` ([`assets`]): the component trunk built into `COMPONENT_DIR`.
 //!
 //! The message protocol between the two windows is in `js/loader.js` and `www/frame.js`.
@@ -18,6 +22,8 @@ pub mod document;
 pub mod loader;
 mod outline;
 pub mod policy;
+pub mod session;
+pub mod shell;
 mod skeleton;
 
 use axum::Router;
@@ -33,6 +39,8 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/checkout.js", get(loader::serve))
         .route("/frame/", post(document::serve))
+        .route("/frame/shell", get(shell::serve))
+        .route("/frame/session", post(session::serve))
         .route("/frame/{*file}", get(assets::serve))
         .layer(CompressionLayer::new())
 }

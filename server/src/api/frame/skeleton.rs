@@ -29,17 +29,24 @@ pub fn skeleton(
     }
     let t = |msg: Msg| escape(locale.text(msg));
     let mut html = root("checkout", locale, theme);
+    // A shell's view (no session yet) has no currency, and so no amount to show.
+    let amount = if view.currency.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " data-amount=\"{}\" data-exponent=\"{}\" data-currency=\"{}\"",
+            view.amount,
+            view.currency_exponent,
+            escape(&view.currency)
+        )
+    };
     html += &format!(
         "<div class=\"cc-checkout\"><form class=\"cc-form\" novalidate>\
          <header class=\"cc-header\"><p id=\"cc-merchant\" class=\"cc-muted\">{merchant}</p>\
-         <p id=\"cc-description\">{description}</p><p id=\"cc-amount\" class=\"cc-amount\" \
-         data-amount=\"{amount}\" data-exponent=\"{exponent}\" data-currency=\"{currency}\">\
-         &#8203;</p></header>",
+         <p id=\"cc-description\">{description}</p><p id=\"cc-amount\" class=\"cc-amount\"\
+         {amount}>&#8203;</p></header>",
         merchant = escape(&view.merchant_name),
         description = escape(view.description.as_deref().unwrap_or_default()),
-        amount = view.amount,
-        exponent = view.currency_exponent,
-        currency = escape(&view.currency),
     );
     let chosen = view.saved_cards.iter().find(|card| card.usable(today));
     if !view.saved_cards.is_empty() {

@@ -50,6 +50,18 @@ impl Process {
     /// Starts `checkout-server serve` on a free port with a fresh SQLite database, the
     /// component from `dist/`, the demo shop on a second free port (its own origin) and a
     /// reconciler that looks every second.
+    /// The text of this server's `/checkout.js` (the loader with the form's build written in),
+    /// as a shop pastes it into its page.
+    pub async fn loader_text(&self) -> String {
+        reqwest::get(format!("{}/checkout.js", self.base))
+            .await
+            .and_then(reqwest::Response::error_for_status)
+            .expect("GET /checkout.js")
+            .text()
+            .await
+            .expect("the loader's text")
+    }
+
     pub fn serve(options: ServeOptions) -> Self {
         let dir = std::sync::Arc::new(tempfile::tempdir().expect("temp dir"));
         let port = free_port();
