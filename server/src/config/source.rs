@@ -50,6 +50,7 @@ pub const KEYS: &[&str] = &[
     "DASHBOARD_LISTEN",
     "DASHBOARD_PUBLIC_URL",
     "REVIEW_PENDING_AFTER_MINUTES",
+    "DASHBOARD_TIME_ZONE",
 ];
 
 /// The file key holding the plan catalogue.

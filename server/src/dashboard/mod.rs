@@ -9,7 +9,7 @@
 //! checked against the store on every page ([`auth::Staff`]); the CSRF token in every form;
 //! the role each page or action requires (viewer < operator < admin).
 //!
-//! Routes: `/login`, `/logout`, `/payments`, `/payments/{id}`, `/payments/{id}/refund|capture|void`,
+//! Routes: `/` (the overview, [`overview`]), `/login`, `/logout`, `/payments`, `/payments/export.csv`, `/payments/{id}`, `/payments/{id}/refund|capture|void`,
 //! `/review`, `/payments/{id}/lookup|attach|resolve` (the review queue, [`review`]), `/audit`, `/assets/dashboard.css`, `/healthz`.
 
 pub mod actions;
@@ -17,8 +17,10 @@ pub mod audit;
 pub mod auth;
 pub mod client;
 pub mod error;
+pub mod export;
 pub mod listener;
 pub mod money;
+pub mod overview;
 pub mod pages;
 pub mod review;
 pub mod state;
@@ -29,7 +31,7 @@ use axum::Router;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, REFERRER_POLICY};
 use axum::http::{HeaderName, HeaderValue};
 use axum::middleware::{from_fn, from_fn_with_state};
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use tower_http::set_header::SetResponseHeaderLayer;
 
@@ -43,10 +45,11 @@ const STYLESHEET: &str = include_str!("assets/dashboard.css");
 pub fn app(state: DashboardState) -> Router {
     let policy = Arc::new(HeaderPolicy::new(&state.origin));
     Router::new()
-        .route("/", get(|| async { Redirect::to("/payments") }))
+        .route("/", get(pages::overview::show))
         .route("/login", get(pages::login::show).post(pages::login::submit))
         .route("/logout", post(pages::login::logout))
         .route("/payments", get(pages::payments::list))
+        .route("/payments/export.csv", get(export::csv))
         .route("/payments/{id}", get(pages::payment::show))
         .route("/payments/{id}/refund", post(actions::refund))
         .route("/payments/{id}/capture", post(actions::capture))

@@ -7,6 +7,7 @@
 //! type to brand, first six, last four and expiry ([`model::CardSummary`]); secrets handed to
 //! browsers and customers are stored only as hashes ([`secret::SecretHash`]).
 
+pub mod analytics;
 pub mod error;
 pub mod model;
 pub mod secret;
@@ -27,6 +28,7 @@ pub use traits::{
 /// Everything a caller needs in scope to use an `Arc<dyn Store>`: the traits (whose methods
 /// are only callable with the trait imported) and the record types.
 pub mod prelude {
+    pub use super::analytics::AnalyticsStore;
     pub use super::model::*;
     pub use super::secret::{BodyDigest, SecretHash, generate_token};
     pub use super::staff::*;

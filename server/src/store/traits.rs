@@ -281,6 +281,7 @@ pub trait Store:
     + SubscriptionStore
     + EventStore
     + super::stats::StatsStore
+    + super::analytics::AnalyticsStore
     + super::staff::StaffStore
     + super::staff::AuditStore
 {

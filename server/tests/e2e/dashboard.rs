@@ -21,7 +21,7 @@ const VIEWER: &str = "viewer@shop.example";
 const VIEWER_PASSWORD: &str = "viewer password for the e2e suite";
 
 /// What the banner line `label` says (the rest of the line, trimmed).
-fn banner(server: &Process, label: &str) -> String {
+pub(crate) fn banner(server: &Process, label: &str) -> String {
     let log = server.log_text();
     log.lines()
         .find_map(|line| line.trim_start().strip_prefix(label))
@@ -56,7 +56,7 @@ fn add_viewer(server: &Process) {
 }
 
 /// Logs in at `dashboard` with the keyboard: type, Tab, type, Enter.
-async fn log_in(page: &Page, dashboard: &str, email: &str, password: &str) {
+pub(crate) async fn log_in(page: &Page, dashboard: &str, email: &str, password: &str) {
     page.goto(&format!("{dashboard}/login")).await;
     page.click("#email").await;
     page.type_focused(email).await;

@@ -32,6 +32,7 @@ mod frame_origins;
 mod isolation;
 mod keyboard;
 mod killed_instance;
+mod overview;
 mod rtl;
 mod saved_card;
 mod shadow_dom;

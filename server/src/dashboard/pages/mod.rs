@@ -6,6 +6,7 @@ pub mod filters;
 pub mod format;
 pub mod layout;
 pub mod login;
+pub mod overview;
 pub mod payment;
 pub mod payments;
 pub mod review;

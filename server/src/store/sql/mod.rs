@@ -8,6 +8,7 @@
 //! not carry bounds like `i64: Encode<DB>` from a trait definition to its users.
 
 mod activity;
+mod analytics;
 mod audit;
 mod cards;
 mod checkpoint;
@@ -176,6 +177,7 @@ where
         + super::traits::SubscriptionStore
         + super::traits::EventStore
         + super::stats::StatsStore
+        + super::analytics::AnalyticsStore
         + super::staff::StaffStore
         + super::staff::AuditStore,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,

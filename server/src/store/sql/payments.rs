@@ -11,7 +11,6 @@ use super::fetch::optional_by_key;
 use super::rows::{PAYMENT_COLUMNS, PaymentRow};
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
-use crate::store::model::page::effective_limit;
 use crate::store::model::{
     Advance, IdempotencyKey, NewAttempt, NewPayment, Page, PageCursor, Payment, PaymentChanges,
     PaymentQuery,
@@ -182,7 +181,7 @@ where
     }
 
     async fn list_payments(&self, query: PaymentQuery) -> StoreResult<Page<Payment>> {
-        let limit = effective_limit(query.limit);
+        let limit = query.effective_limit();
         let sql = format!(
             "SELECT {PAYMENT_COLUMNS} FROM payments \
              WHERE ($1 IS NULL OR customer_id = $1) AND ($2 IS NULL OR session_id = $2) \

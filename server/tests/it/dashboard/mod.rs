@@ -6,6 +6,7 @@
 mod captures;
 mod guards;
 mod login;
+mod overview;
 mod pages;
 mod refunds;
 mod review;
