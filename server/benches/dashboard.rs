@@ -87,23 +87,7 @@ async fn run(options: Options) {
     let sqlite_url = format!("sqlite://{}", dir.path().join("bench.db").display());
     {
         let store = SqliteStore::connect(&sqlite_url).await.expect("sqlite");
-        let started = Instant::now();
-        let mut tx = store.pool().begin().await.expect("begin");
-        for statement in seed(&options) {
-            sqlx::query(&statement)
-                .execute(&mut *tx)
-                .await
-                .expect("seed");
-        }
-        tx.commit().await.expect("commit");
-        sqlx::query("ANALYZE")
-            .execute(store.pool())
-            .await
-            .expect("analyze");
-        println!(
-            "sqlite     seeded in {:.1} s",
-            started.elapsed().as_secs_f64()
-        );
+        seed_into("sqlite", store.pool(), &options, "ANALYZE").await;
         store.close().await;
     }
     let mut verdicts = vec![measure("sqlite", &sqlite_url, &options).await];
@@ -121,23 +105,7 @@ async fn run(options: Options) {
             let scoped = format!("{url}{separator}options[search_path]={schema}");
             {
                 let store = PostgresStore::connect(&scoped).await.expect("postgres");
-                let started = Instant::now();
-                let mut tx = store.pool().begin().await.expect("begin");
-                for statement in seed(&options) {
-                    sqlx::query(&statement)
-                        .execute(&mut *tx)
-                        .await
-                        .expect("seed");
-                }
-                tx.commit().await.expect("commit");
-                sqlx::query("VACUUM ANALYZE")
-                    .execute(store.pool())
-                    .await
-                    .expect("analyze");
-                println!(
-                    "postgres   seeded in {:.1} s",
-                    started.elapsed().as_secs_f64()
-                );
+                seed_into("postgres", store.pool(), &options, "VACUUM ANALYZE").await;
                 store.close().await;
             }
             verdicts.push(measure("postgres", &scoped, &options).await);
@@ -155,6 +123,36 @@ async fn run(options: Options) {
     for verdict in verdicts {
         println!("{verdict}");
     }
+}
+
+/// Runs the [`seed`] in one transaction on `pool`, then `analyze` (fresh statistics, as a
+/// database that has lived would have).
+async fn seed_into<DB: sqlx::Database>(
+    backend: &str,
+    pool: &sqlx::Pool<DB>,
+    options: &Options,
+    analyze: &str,
+) where
+    for<'c> &'c mut DB::Connection: sqlx::Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
+{
+    let started = Instant::now();
+    let mut tx = pool.begin().await.expect("begin");
+    for statement in seed(options) {
+        sqlx::query::<DB>(&statement)
+            .execute(&mut *tx)
+            .await
+            .expect("seed");
+    }
+    tx.commit().await.expect("commit");
+    sqlx::query::<DB>(analyze)
+        .execute(pool)
+        .await
+        .expect("analyze");
+    println!(
+        "{backend:<10} seeded in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
 }
 
 /// The seed as statements of 1,000 rows each: one session, the payments, the subscriptions.

@@ -21,13 +21,28 @@ const VIEWER: &str = "viewer@shop.example";
 const VIEWER_PASSWORD: &str = "viewer password for the e2e suite";
 
 /// What the banner line `label` says (the rest of the line, trimmed).
-pub(crate) fn banner(server: &Process, label: &str) -> String {
+fn banner(server: &Process, label: &str) -> String {
     let log = server.log_text();
     log.lines()
         .find_map(|line| line.trim_start().strip_prefix(label))
         .unwrap_or_else(|| panic!("no `{label}` line in the banner:\n{log}"))
         .trim()
         .to_owned()
+}
+
+/// The dashboard's address and the admin login (e-mail, password) the server's banner printed.
+pub(crate) fn banner_login(server: &Process) -> (String, String, String) {
+    let dashboard = banner(server, "dashboard:");
+    let dashboard = dashboard
+        .split_whitespace()
+        .next()
+        .expect("the dashboard's address")
+        .trim_end_matches('/')
+        .to_owned();
+    let login = banner(server, "staff login:");
+    let (email, rest) = login.split_once(" / ").expect("e-mail / password");
+    let password = rest.split_whitespace().next().expect("password");
+    (dashboard, email.to_owned(), password.to_owned())
 }
 
 /// Adds a viewer to the server's database, as the README says.
@@ -98,17 +113,9 @@ async fn an_operator_finds_a_payment_by_last_four_and_refunds_part_of_it() {
         let payment_id = payment["id"].as_str().expect("payment id").to_owned();
 
         // The banner names the dashboard and the admin login generated for this run.
-        let dashboard = banner(&shop.server, "dashboard:");
-        let dashboard = dashboard
-            .split_whitespace()
-            .next()
-            .expect("the dashboard's address")
-            .trim_end_matches('/')
-            .to_owned();
-        let login = banner(&shop.server, "staff login:");
-        let (email, rest) = login.split_once(" / ").expect("e-mail / password");
-        let password = rest.split_whitespace().next().expect("password");
-        log_in(&page, &dashboard, email, password).await;
+        let (dashboard, email, password) = banner_login(&shop.server);
+        let email = email.as_str();
+        log_in(&page, &dashboard, email, &password).await;
 
         // Find the payment by the card's last four, with the filter form.
         every_field_is_labelled(&page, "payments").await;

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::dashboard::{banner, log_in};
+use crate::dashboard::{banner_login, log_in};
 use crate::support::form::{Card, fill_billing, pay, type_card};
 use crate::support::shop::DemoShop;
 use crate::support::{Page, run};
@@ -31,17 +31,8 @@ async fn the_overview_charts_the_demo_payments() {
             .wait_payment_state(&declined, "declined", Duration::from_secs(30))
             .await;
 
-        let dashboard = banner(&shop.server, "dashboard:");
-        let dashboard = dashboard
-            .split_whitespace()
-            .next()
-            .expect("the dashboard's address")
-            .trim_end_matches('/')
-            .to_owned();
-        let login = banner(&shop.server, "staff login:");
-        let (email, rest) = login.split_once(" / ").expect("e-mail / password");
-        let password = rest.split_whitespace().next().expect("password");
-        log_in(&page, &dashboard, email, password).await;
+        let (dashboard, email, password) = banner_login(&shop.server);
+        log_in(&page, &dashboard, &email, &password).await;
 
         page.click("header nav a[href='/']").await;
         let main = page.wait_text("main", "Approval rate").await;

@@ -10,6 +10,7 @@
 
 use maud::{Markup, PreEscaped, html};
 use plotters::coord::Shift;
+use plotters::coord::types::{RangedCoordf64, RangedCoordu64};
 use plotters::prelude::*;
 
 use crate::dashboard::error::DashboardError;
@@ -73,39 +74,39 @@ pub fn volume(
             SVGBackend::with_string(&mut svg, (WIDTH, PANEL_HEIGHT * panels)).into_drawing_area();
         let areas = root.split_evenly((series.len().max(1), 1));
         for (i, ((code, values), area)) in series.iter().zip(areas.iter()).enumerate() {
-            bars(
-                area,
-                labels,
-                values,
-                PALETTE[i % PALETTE.len()],
-                code,
-                |v| money::major_text(v, code),
-            )?;
+            let color = PALETTE[i % PALETTE.len()];
+            bars(area, labels, values, color, code, &|v| {
+                money::major_text(v, code)
+            })?;
         }
         root.present().map_err(failed)?;
     }
     Ok(finish(&svg, alt))
 }
 
-/// One panel of bars, labelled by `labels`, values formatted by `unit`.
-fn bars(
-    area: &DrawingArea<SVGBackend<'_>, Shift>,
+type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordu64>>;
+
+/// A chart on `area` with one slot per label along x and `0..top` along y, its grid and axis
+/// labels drawn (`unit` writes the y values).
+fn axes<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, Shift>,
     labels: &[String],
-    values: &[u64],
-    color: RGBColor,
+    top: u64,
     caption: &str,
-    unit: impl Fn(u64) -> String,
-) -> Result<(), DashboardError> {
-    let top = values.iter().copied().max().unwrap_or(0).max(1);
-    let top = top + top / 10 + 1;
+    unit: &dyn Fn(u64) -> String,
+) -> Result<Chart<'a, 'b>, DashboardError> {
     let n = labels.len().max(1);
-    let mut chart = ChartBuilder::on(area)
-        .caption(caption, ("sans-serif", 14))
+    let mut builder = ChartBuilder::on(area);
+    if !caption.is_empty() {
+        builder.caption(caption, ("sans-serif", 14));
+    }
+    let mut chart = builder
         .margin(8)
         .x_label_area_size(28)
         .y_label_area_size(72)
         .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0u64..top)
         .map_err(failed)?;
+    // Labels stand under the slots only (plotters may ask for points between them).
     let label = |x: &f64| {
         let rounded = x.round();
         if (x - rounded).abs() > 1e-6 || rounded < 0.0 {
@@ -117,12 +118,26 @@ fn bars(
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(n.min(8))
-        .y_labels(4)
+        .y_labels(5)
         .x_label_formatter(&label)
         .y_label_formatter(&|v| unit(*v))
         .label_style(("sans-serif", 12))
         .draw()
         .map_err(failed)?;
+    Ok(chart)
+}
+
+/// One panel of bars, labelled by `labels`, values written by `unit`.
+fn bars(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    labels: &[String],
+    values: &[u64],
+    color: RGBColor,
+    caption: &str,
+    unit: &dyn Fn(u64) -> String,
+) -> Result<(), DashboardError> {
+    let top = values.iter().copied().max().unwrap_or(0).max(1);
+    let mut chart = axes(area, labels, top + top / 10 + 1, caption, unit)?;
     chart
         .draw_series(values.iter().enumerate().map(|(i, v)| {
             let x = i as f64;
@@ -132,43 +147,21 @@ fn bars(
     Ok(())
 }
 
-/// Approval rate per day, in percent; `None` for a day without attempts (the line skips it).
+/// Approval rate per day, `rates` in tenths of a percent (0 to 1000); `None` for a day
+/// without attempts (the line skips it).
 pub fn approval(
     labels: &[String],
-    rates: &[Option<f64>],
+    rates: &[Option<u64>],
     alt: &Alt<'_>,
 ) -> Result<Markup, DashboardError> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, 240)).into_drawing_area();
-        let n = labels.len().max(1);
-        let mut chart = ChartBuilder::on(&root)
-            .margin(8)
-            .x_label_area_size(28)
-            .y_label_area_size(48)
-            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..100f64)
-            .map_err(failed)?;
-        let label = |x: &f64| {
-            let rounded = x.round();
-            if (x - rounded).abs() > 1e-6 || rounded < 0.0 {
-                return String::new();
-            }
-            labels.get(rounded as usize).cloned().unwrap_or_default()
-        };
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(n.min(8))
-            .y_labels(5)
-            .x_label_formatter(&label)
-            .y_label_formatter(&|v| format!("{v:.0} %"))
-            .label_style(("sans-serif", 12))
-            .draw()
-            .map_err(failed)?;
-        let points: Vec<(f64, f64)> = rates
+        let mut chart = axes(&root, labels, 1000, "", &|v| format!("{} %", v / 10))?;
+        let points: Vec<(f64, u64)> = rates
             .iter()
             .enumerate()
-            .filter_map(|(i, r)| r.map(|r| (i as f64, r * 100.0)))
+            .filter_map(|(i, r)| r.map(|r| (i as f64, r)))
             .collect();
         let color = PALETTE[0];
         chart
@@ -192,7 +185,7 @@ pub fn declines(reasons: &[(String, u64)], alt: &Alt<'_>) -> Result<Markup, Dash
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, 240)).into_drawing_area();
-        bars(&root, &labels, &values, PALETTE[3], "", |v| v.to_string())?;
+        bars(&root, &labels, &values, PALETTE[3], "", &|v| v.to_string())?;
         root.present().map_err(failed)?;
     }
     Ok(finish(&svg, alt))
@@ -226,7 +219,7 @@ mod tests {
         );
         let line = approval(
             &labels,
-            &[Some(0.5), None],
+            &[Some(500), None],
             &Alt {
                 id: "rate",
                 title: "t",

@@ -54,6 +54,11 @@ impl Rate {
         (self.attempted > 0).then(|| self.approved as f64 / self.attempted as f64)
     }
 
+    /// The share approved in tenths of a percent, 0 to 1000 (rounded down), for drawing.
+    pub fn per_mille(self) -> Option<u64> {
+        (self.attempted > 0).then(|| self.approved * 1000 / self.attempted)
+    }
+
     fn add(&mut self, class: Class, payments: u64) {
         match class {
             Class::Approved => {

@@ -242,7 +242,7 @@ fn approval_section(
     range: &Range,
     labels: &[String],
 ) -> Result<Markup, DashboardError> {
-    let rates: Vec<Option<f64>> = figures.days.iter().map(|d| d.rate.ratio()).collect();
+    let rates: Vec<Option<u64>> = figures.days.iter().map(|d| d.rate.per_mille()).collect();
     let trend = match (figures.rate.ratio(), figures.previous_rate.ratio()) {
         (Some(now), Some(before)) => {
             let points = (now - before) * 100.0;
@@ -317,7 +317,7 @@ fn three_ds_section(figures: &Figures) -> Markup {
     let rows = [
         ("Authenticated and approved", t.passed),
         ("Failed authentication", t.failed_authentication),
-        ("Authenticated, then declined", t.declined),
+        ("Authenticated, then declined or refused", t.declined),
         ("Abandoned (no outcome: pending or in review)", t.abandoned),
     ];
     html! {
