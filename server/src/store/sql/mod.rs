@@ -25,6 +25,7 @@ mod legacy_tokens;
 mod logged_step;
 mod new_payment;
 mod one_trip;
+mod payment_list;
 mod payments;
 mod recent;
 mod rows;
