@@ -18,10 +18,8 @@ use super::auth::MerchantAuth;
 use super::error::ApiFailure;
 use super::json::Json;
 use super::state::AppState;
+use crate::store::model::is_customer_id;
 use crate::views::CustomerCard;
-
-/// Longest customer id (the store's limit).
-const MAX_CUSTOMER_ID_CHARS: usize = 64;
 
 /// The merchant's saved-card routes.
 pub fn routes() -> Router<AppState> {
@@ -70,8 +68,7 @@ async fn remove(
 /// 1 to 64 characters, no control characters: the store's rule for customer ids (a NUL would
 /// otherwise reach Postgres and fail there).
 fn validate_customer_id(id: &str) -> Result<(), ApiFailure> {
-    let chars = id.chars().count();
-    if chars == 0 || chars > MAX_CUSTOMER_ID_CHARS || id.chars().any(char::is_control) {
+    if !is_customer_id(id) {
         return Err(ApiFailure::invalid(
             "invalid_field",
             "customer_id",

@@ -26,7 +26,6 @@ use super::ids::plausible_id;
 use super::json::{Json, MaybeJson};
 use super::query;
 use super::state::AppState;
-use super::webhook_endpoints::endpoints;
 use crate::events::{EventBody, render, types};
 use crate::store::model::page::MAX_PAGE_SIZE;
 use crate::store::model::{EventQuery, PageCursor};
@@ -134,7 +133,8 @@ async fn redeliver(
         if endpoint_id.as_deref().is_some_and(|e| !plausible_id(e)) {
             return Err(ApiFailure::NotFound("webhook endpoint"));
         }
-        let deliveries = endpoints(&task_state)
+        let deliveries = task_state
+            .endpoints()
             .redeliver(&id, endpoint_id.as_deref(), OffsetDateTime::now_utc())
             .await?;
         tracing::info!(event_id = %id, deliveries, "event sent again");
@@ -153,7 +153,7 @@ async fn attempts(
     if !plausible_id(&id) {
         return Err(ApiFailure::NotFound("webhook endpoint"));
     }
-    endpoints(&state).get(&id).await?;
+    state.endpoints().get(&id).await?;
     let page = state
         .store
         .list_delivery_attempts(&id, limit, before)

@@ -15,7 +15,7 @@ mod customer_cards;
 mod customer_subscriptions;
 mod customer_tokens;
 mod docs;
-mod endpoint_secret;
+pub mod endpoint_secret;
 mod error;
 mod events;
 pub mod frame;

@@ -10,6 +10,7 @@ use tokio_util::task::TaskTracker;
 
 use super::auth::MerchantKey;
 use crate::config::Config;
+use crate::events::endpoints::{Endpoints, TargetRules};
 use crate::gateway::GatewayClient;
 use crate::payments::{PaymentService, PaymentSettings, PublicUrls};
 use crate::reconcile::ReconcileServices;
@@ -80,6 +81,11 @@ impl AppState {
 }
 
 impl AppState {
+    /// The webhook endpoint operations over this server's store, under its target rules.
+    pub fn endpoints(&self) -> Endpoints<'_> {
+        Endpoints::new(self.store.as_ref(), TargetRules::from_config(&self.config))
+    }
+
     /// The subscription operations over this server's store, gateway and plans.
     pub fn subscriptions(&self) -> Subscriptions<'_> {
         Subscriptions::new(

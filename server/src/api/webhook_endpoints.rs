@@ -27,7 +27,7 @@ use super::idempotency::{Reply, run_idempotent};
 use super::ids::known;
 use super::json::{Json, JsonWithDigest, MaybeJson};
 use super::state::AppState;
-use crate::events::endpoints::{EndpointChanges, EndpointRequest, Endpoints, TargetRules};
+use crate::events::endpoints::{EndpointChanges, EndpointRequest};
 use crate::store::model::EndpointStatus;
 use crate::views::{EndpointList, EndpointView};
 
@@ -40,14 +40,6 @@ pub fn routes() -> Router<AppState> {
             get(show).post(update).delete(remove),
         )
         .route("/v1/webhook_endpoints/{id}/rotate_secret", post(rotate))
-}
-
-/// The endpoint operations over the server's store and settings.
-pub(super) fn endpoints(state: &AppState) -> Endpoints<'_> {
-    Endpoints::new(
-        state.store.as_ref(),
-        TargetRules::from_config(&state.config),
-    )
 }
 
 /// Body of `POST /v1/webhook_endpoints`.
@@ -126,7 +118,8 @@ async fn create(
         body.digest,
         move || async move {
             let request = body.value;
-            let endpoint = endpoints(&task_state)
+            let endpoint = task_state
+                .endpoints()
                 .create(EndpointRequest {
                     url: request.url,
                     event_types: request.event_types,
@@ -146,7 +139,7 @@ async fn list(
     _auth: MerchantAuth,
 ) -> Result<Json<EndpointList>, ApiFailure> {
     let now = OffsetDateTime::now_utc();
-    let all = endpoints(&state).list().await?;
+    let all = state.endpoints().list().await?;
     Ok(Json(EndpointList {
         data: all.iter().map(|e| EndpointView::new(e, now)).collect(),
         has_more: false,
@@ -160,7 +153,7 @@ async fn show(
     Path(id): Path<String>,
 ) -> Result<Json<EndpointView>, ApiFailure> {
     known(&id, "webhook endpoint")?;
-    let endpoint = endpoints(&state).get(&id).await?;
+    let endpoint = state.endpoints().get(&id).await?;
     Ok(Json(EndpointView::new(
         &endpoint,
         OffsetDateTime::now_utc(),
@@ -181,7 +174,8 @@ async fn update(
     let task_state = state.clone();
     run_idempotent(&state, &headers, scope, body.digest, move || async move {
         let changes = body.value;
-        let endpoint = endpoints(&task_state)
+        let endpoint = task_state
+            .endpoints()
             .update(
                 &id,
                 EndpointChanges {
@@ -212,7 +206,7 @@ async fn remove(
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiFailure> {
     known(&id, "webhook endpoint")?;
-    endpoints(&state).delete(&id).await?;
+    state.endpoints().delete(&id).await?;
     tracing::info!(endpoint_id = %id, "webhook endpoint deleted");
     Ok(StatusCode::NO_CONTENT)
 }
@@ -237,7 +231,8 @@ async fn rotate(
             .unwrap_or_default()
             .overlap_seconds
             .map(|seconds| Duration::seconds(i64::try_from(seconds).unwrap_or(i64::MAX)));
-        let endpoint = endpoints(&task_state)
+        let endpoint = task_state
+            .endpoints()
             .rotate(&id, overlap, OffsetDateTime::now_utc())
             .await?;
         tracing::info!(endpoint_id = %endpoint.id, "webhook endpoint secret rotated");

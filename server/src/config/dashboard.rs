@@ -6,6 +6,7 @@
 //! | `DASHBOARD_PUBLIC_URL` | `http://<its listening address>` | the origin browsers use; every POST must come from it (`Origin`), and with `https://` the session cookie is `Secure` and `__Host-` prefixed |
 //! | `REVIEW_PENDING_AFTER_MINUTES` | 10 | a `pending` payment older than this shows in the review queue (1 to 43200) |
 //! | `DASHBOARD_TIME_ZONE` | `UTC` | the IANA time zone whose days the overview counts in (`Europe/Berlin`); a page's `tz` parameter overrides it |
+//! | `DASHBOARD_REQUIRE_2FA` | `false` | `true`: an `admin` without two-factor sign-in (TOTP) is sent to enrol and reaches nothing else until done |
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -21,7 +22,7 @@ pub const DEFAULT_DASHBOARD_LISTEN: &str = "127.0.0.1:8082";
 pub const DEFAULT_REVIEW_PENDING_AFTER_MINUTES: u64 = 10;
 
 /// `DASHBOARD_LISTEN`, `DASHBOARD_PUBLIC_URL`, `REVIEW_PENDING_AFTER_MINUTES`,
-/// `DASHBOARD_TIME_ZONE`.
+/// `DASHBOARD_TIME_ZONE`, `DASHBOARD_REQUIRE_2FA`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DashboardSettings {
     /// Where to listen; `None`: no dashboard (`off`).
@@ -32,6 +33,8 @@ pub struct DashboardSettings {
     pub review_pending_after: Duration,
     /// The overview's default time zone, an IANA name known to the bundled tz database.
     pub time_zone: String,
+    /// Admins must have two-factor sign-in before reaching any page.
+    pub require_2fa: bool,
 }
 
 /// The zone named `name`: an IANA name such as `Europe/Berlin`, or `UTC`. Only names are
@@ -77,11 +80,17 @@ impl DashboardSettings {
             }
             None => "UTC".to_owned(),
         };
+        let require_2fa = layers
+            .get("DASHBOARD_REQUIRE_2FA")
+            .map(values::boolean)
+            .transpose()?
+            .unwrap_or(false);
         Ok(Self {
             listen,
             public_url,
             review_pending_after,
             time_zone,
+            require_2fa,
         })
     }
 
@@ -115,12 +124,17 @@ mod tests {
         let berlin = Config::from_pairs(&[("DASHBOARD_TIME_ZONE", "Europe/Berlin")], &emulator())
             .expect("Berlin");
         assert_eq!(berlin.dashboard.time_zone, "Europe/Berlin");
+        assert!(!config.dashboard.require_2fa);
+        let strict =
+            Config::from_pairs(&[("DASHBOARD_REQUIRE_2FA", "true")], &emulator()).expect("2fa");
+        assert!(strict.dashboard.require_2fa);
         for (key, value) in [
             ("DASHBOARD_LISTEN", "localhost"),
             ("DASHBOARD_PUBLIC_URL", "dash.example"),
             ("REVIEW_PENDING_AFTER_MINUTES", "0"),
             ("DASHBOARD_TIME_ZONE", "Europe/Atlantis"),
             ("DASHBOARD_TIME_ZONE", "../zoneinfo/UTC"),
+            ("DASHBOARD_REQUIRE_2FA", "sometimes"),
         ] {
             let err = Config::from_pairs(&[(key, value)], &emulator())
                 .expect_err(key)

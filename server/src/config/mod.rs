@@ -23,7 +23,7 @@
 //! | `LOG_FORMAT` | `text` | `text` or `json` |
 //! | `MAX_BODY_BYTES`, `PAY_RATE_LIMIT_*`, `CUSTOMER_TOKEN_TTL_SECONDS`, `SUBSCRIPTION_POLL_SECONDS` | see [`OpsSettings`] | protection, tokens, polling |
 //! | `OPS_LISTEN`, `OPS_TOKEN` | sandbox: on `LISTEN`; real gateway: not served | where `/metrics` and `/readyz` are served ([`OpsAccess`]); keep `OPS_LISTEN` internal |
-//! | `DASHBOARD_LISTEN`, `DASHBOARD_PUBLIC_URL` | `127.0.0.1:8082`, its address | the merchant dashboard's listener (`off`: none) and origin ([`DashboardSettings`]) |
+//! | `DASHBOARD_LISTEN`, `DASHBOARD_PUBLIC_URL`, `DASHBOARD_REQUIRE_2FA` | `127.0.0.1:8082`, its address, `false` | the merchant dashboard's listener (`off`: none), origin, and whether admins must use two-factor sign-in ([`DashboardSettings`]) |
 //! | `WEBHOOK_ALLOW_PRIVATE`, `MERCHANT_WEBHOOK_URL`, `MERCHANT_WEBHOOK_SECRET`, `WEBHOOK_DELIVERY_INTERVAL_MS`, `WEBHOOK_TIMEOUT_SECONDS` | see [`WebhookSettings`] | events to the shop: private targets (sandbox: allowed), one configured endpoint, the delivery worker's period, the endpoint's time to answer |
 //!
 //! The file uses the same names in lower case and may hold the plan catalogue

@@ -51,6 +51,7 @@ pub const KEYS: &[&str] = &[
     "DASHBOARD_PUBLIC_URL",
     "REVIEW_PENDING_AFTER_MINUTES",
     "DASHBOARD_TIME_ZONE",
+    "DASHBOARD_REQUIRE_2FA",
 ];
 
 /// The file key holding the plan catalogue.

@@ -1,6 +1,6 @@
 //! `POST /payments/{id}/refund`, `/capture`, `/void` (operators): the merchant API's own
-//! service call (`PaymentService::adjust`) under the API's own idempotency
-//! (`api::idempotency::run_idempotent`), so the dashboard adds no money rule of its own.
+//! service call (`PaymentService::adjust`) under the API's own idempotency ([`super::once`]),
+//! so the dashboard adds no money rule of its own.
 //!
 //! A submit without `confirm=yes` shows a confirmation page; the confirmed submit runs. The
 //! form's hidden `idempotency_key` (fresh on each rendering of the payment page) makes a
@@ -10,10 +10,9 @@
 use std::net::IpAddr;
 
 use axum::Form;
-use axum::body::to_bytes;
 use axum::extract::{Path, State};
 use axum::http::header::LOCATION;
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use maud::html;
 use serde::Deserialize;
@@ -23,13 +22,14 @@ use super::auth::Staff;
 use super::client::Client;
 use super::error::DashboardError;
 use super::money;
+use super::once::{form_key, refusal, replayed, run_once};
 use super::pages::layout::{csrf_field, page};
 use super::pages::payment::load;
 use super::state::DashboardState;
-use crate::api::idempotency::{IDEMPOTENCY_KEY, REPLAYED, Reply, run_idempotent};
+use crate::api::idempotency::Reply;
 use crate::payments::adjust::Adjustment;
 use crate::store::model::Payment;
-use crate::store::prelude::*;
+use crate::store::prelude::StaffRole;
 use crate::views::PaymentView;
 
 /// An action form's fields (all strings: an empty one is unset).
@@ -111,13 +111,7 @@ async fn act(
 ) -> Result<Response, DashboardError> {
     let (payment, actor) = operator_on(&state, &staff, address, &id, &form.csrf).await?;
     let amount = typed_amount(&form.amount, &payment, action)?;
-    let key = form.idempotency_key.trim();
-    if key.is_empty() || key.len() > 255 || !key.bytes().all(|b| b.is_ascii_graphic()) {
-        return Err(DashboardError::bad(
-            "idempotency_key",
-            "missing or malformed; reload the payment page and try again",
-        ));
-    }
+    let key = form_key(&form.idempotency_key)?;
     if form.confirm != "yes" {
         return Ok(confirmation(&staff, &payment, action, amount, key).into_response());
     }
@@ -127,8 +121,7 @@ async fn act(
     }));
     let answer = run(&state, &staff, &payment, action, amount, key).await;
     if answer.status() == StatusCode::OK {
-        let replayed = answer.headers().contains_key(REPLAYED);
-        let done = if replayed {
+        let done = if replayed(&answer) {
             "repeat"
         } else {
             record(
@@ -144,23 +137,22 @@ async fn act(
         };
         return Ok(see_other(&format!("/payments/{}?done={done}", payment.id)));
     }
-    let (code, message, field) = refusal(answer).await;
+    let refused = refusal(answer).await;
     record(
         &state,
         &actor,
         action.name(),
         Some((&payment, moved)),
-        &code,
-        Some(message.clone()),
+        &refused.code,
+        Some(refused.message.clone()),
     )
     .await;
-    Err(match (code.as_str(), field) {
-        ("amount_exceeds_refundable", _) => DashboardError::Conflict(format!(
+    Err(match refused.code.as_str() {
+        "amount_exceeds_refundable" => DashboardError::Conflict(format!(
             "Refund refused: at most {} can still be refunded.",
             money::format(payment.refundable(), &payment.currency)
         )),
-        (_, Some(field)) => DashboardError::bad(&field, message),
-        _ => DashboardError::Conflict(format!("{} refused: {message}", action.name())),
+        _ => refused.page(action.name()),
     })
 }
 
@@ -194,41 +186,16 @@ async fn run(
     amount: Option<u64>,
     key: &str,
 ) -> Response {
-    let mut headers = HeaderMap::new();
-    if let Ok(value) = HeaderValue::from_str(key) {
-        headers.insert(IDEMPOTENCY_KEY, value);
-    }
-    let scope = format!(
-        "dashboard:{}:/payments/{}/{}",
-        staff.user.id,
-        payment.id,
-        action.name()
-    );
-    let digest = BodyDigest::of(format!("{} {amount:?}", action.name()).as_bytes());
+    let path = format!("/payments/{}/{}", payment.id, action.name());
+    let request = format!("{} {amount:?}", action.name());
     let payments = state.app.payments.clone();
     let id = payment.id.clone();
     let adjustment = action.adjustment(amount);
-    run_idempotent(&state.app, &headers, scope, digest, move || async move {
+    run_once(state, staff, key, &path, &request, move || async move {
         let after = payments.adjust(&id, adjustment).await?;
         Reply::json(StatusCode::OK, &PaymentView::new(&after))
     })
     .await
-}
-
-/// The error code, message and field of the API's error answer.
-async fn refusal(answer: Response) -> (String, String, Option<String>) {
-    let status = answer.status();
-    let body = to_bytes(answer.into_body(), 64 * 1024)
-        .await
-        .unwrap_or_default();
-    let json: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
-    let error = &json["error"];
-    let text = |key: &str| error[key].as_str().map(str::to_owned);
-    (
-        text("code").unwrap_or_else(|| status.as_u16().to_string()),
-        text("message").unwrap_or_else(|| "the action failed".to_owned()),
-        text("field"),
-    )
 }
 
 /// The confirmation step: what will happen, and the same form with `confirm=yes`.
@@ -293,7 +260,7 @@ pub(super) async fn operator_on(
 }
 
 /// 303 to `location`.
-pub(super) fn see_other(location: &str) -> Response {
+pub(crate) fn see_other(location: &str) -> Response {
     match HeaderValue::from_str(location) {
         Ok(value) => (StatusCode::SEE_OTHER, [(LOCATION, value)]).into_response(),
         Err(_) => DashboardError::Internal("redirect target".into()).into_response(),

@@ -1,6 +1,7 @@
-//! Writing the audit log: who (account and address), what, which payment, how much, and the
-//! outcome. A line that cannot be written is logged as an error; the action it describes has
-//! already happened and is not undone.
+//! Writing the audit log: who (account and address), what, which payment or other object
+//! (a subscription, a webhook endpoint, an event), how much, and the outcome. A line that
+//! cannot be written is logged as an error; the action it describes has already happened and
+//! is not undone.
 
 use std::net::IpAddr;
 
@@ -25,9 +26,14 @@ pub struct Actor {
 impl Actor {
     /// `staff`, acting from `address`.
     pub fn staff(staff: &Staff, address: IpAddr) -> Self {
+        Self::account(&staff.user, address)
+    }
+
+    /// The account `user`, acting from `address` (logged in or not yet).
+    pub fn account(user: &StaffUser, address: IpAddr) -> Self {
         Self {
-            staff_id: Some(staff.user.id.clone()),
-            email: staff.user.email.clone(),
+            staff_id: Some(user.id.clone()),
+            email: user.email.clone(),
             address,
         }
     }
@@ -36,7 +42,18 @@ impl Actor {
 /// What an action touched: the payment and the amount (minor units) moved or asked for.
 pub type Target<'a> = Option<(&'a Payment, Option<u64>)>;
 
-/// Appends one line.
+/// Another object an action touched, and the amount it concerns (minor units, currency).
+#[derive(Debug, Clone, Copy)]
+pub struct Object<'a> {
+    /// `subscription`, `webhook_endpoint` or `event`.
+    pub kind: &'static str,
+    /// Its id.
+    pub id: &'a str,
+    /// The amount it concerns, if any.
+    pub money: Option<(u64, &'a str)>,
+}
+
+/// Appends one line about a payment (or none, for a login or logout).
 pub async fn record(
     state: &DashboardState,
     actor: &Actor,
@@ -46,16 +63,52 @@ pub async fn record(
     detail: Option<String>,
 ) {
     let entry = NewAuditEntry {
-        staff_id: actor.staff_id.clone(),
-        staff_email: actor.email.clone(),
-        action: action.to_owned(),
         payment_id: target.map(|(payment, _)| payment.id.clone()),
         amount: target.and_then(|(_, amount)| amount),
         currency: target.map(|(payment, _)| payment.currency.clone()),
+        ..line(actor, action, outcome, detail)
+    };
+    append(state, entry).await;
+}
+
+/// Appends one line about `object`.
+pub async fn record_on(
+    state: &DashboardState,
+    actor: &Actor,
+    action: &str,
+    object: Object<'_>,
+    outcome: &str,
+    detail: Option<String>,
+) {
+    let entry = NewAuditEntry {
+        object_type: Some(object.kind.to_owned()),
+        object_id: Some(object.id.to_owned()),
+        amount: object.money.map(|(amount, _)| amount),
+        currency: object.money.map(|(_, currency)| currency.to_owned()),
+        ..line(actor, action, outcome, detail)
+    };
+    append(state, entry).await;
+}
+
+/// A line naming no object.
+fn line(actor: &Actor, action: &str, outcome: &str, detail: Option<String>) -> NewAuditEntry {
+    NewAuditEntry {
+        staff_id: actor.staff_id.clone(),
+        staff_email: actor.email.clone(),
+        action: action.to_owned(),
+        payment_id: None,
+        object_type: None,
+        object_id: None,
+        amount: None,
+        currency: None,
         address: Some(actor.address.to_string()),
         outcome: outcome.to_owned(),
         detail,
-    };
+    }
+}
+
+async fn append(state: &DashboardState, entry: NewAuditEntry) {
+    let action = entry.action.clone();
     if let Err(error) = state
         .app
         .store

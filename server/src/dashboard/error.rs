@@ -1,6 +1,7 @@
 //! The dashboard's one error type and how each becomes a page: no session → 303 to the login
-//! page; a refusal → its status with a short page naming the reason (the field, for bad
-//! input); an internal error → 500 with a generic page, its cause logged.
+//! page; an admin who must enrol in two-factor sign-in → 303 to the account page; a refusal →
+//! its status with a short page naming the reason (the field, for bad input); an internal
+//! error → 500 with a generic page, its cause logged.
 
 use std::time::Duration;
 
@@ -18,6 +19,9 @@ pub enum DashboardError {
     /// No live session: log in first.
     #[error("log in first")]
     Login,
+    /// An admin without two-factor sign-in under `DASHBOARD_REQUIRE_2FA`: enrol first.
+    #[error("set up two-factor sign-in first")]
+    EnrolFirst,
     /// Authenticated, but not allowed (role, CSRF token, origin).
     #[error("forbidden: {0}")]
     Forbidden(&'static str),
@@ -66,6 +70,13 @@ impl IntoResponse for DashboardError {
                 return (
                     StatusCode::SEE_OTHER,
                     [(LOCATION, HeaderValue::from_static("/login"))],
+                )
+                    .into_response();
+            }
+            Self::EnrolFirst => {
+                return (
+                    StatusCode::SEE_OTHER,
+                    [(LOCATION, HeaderValue::from_static("/account"))],
                 )
                     .into_response();
             }

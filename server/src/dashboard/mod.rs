@@ -9,8 +9,14 @@
 //! checked against the store on every page ([`auth::Staff`]); the CSRF token in every form;
 //! the role each page or action requires (viewer < operator < admin).
 //!
-//! Routes: `/` (the overview, [`overview`]), `/login`, `/logout`, `/payments`, `/payments/export.csv`, `/payments/{id}`, `/payments/{id}/refund|capture|void`,
-//! `/review`, `/payments/{id}/lookup|attach|resolve` (the review queue, [`review`]), `/audit`, `/assets/dashboard.css`, `/healthz`.
+//! Routes: `/` (the overview, [`overview`]), `/login`, `/login/code` (two-factor sign-in, [`auth::second_step`]), `/logout`,
+//! `/account` and `/account/two-factor/start|confirm|disable` ([`auth::enrolment`]),
+//! `/payments`, `/payments/export.csv` ([`export`]), `/payments/{id}`, `/payments/{id}/refund|capture|void`,
+//! `/review`, `/payments/{id}/lookup|attach|resolve` (the review queue, [`review`]),
+//! `/subscriptions`, `/subscriptions/{id}`, `/subscriptions/{id}/pause|resume|cancel`
+//! ([`subscriptions`]), `/webhooks`, `/webhooks/{id}`, `/webhooks/{id}/redeliver_failed|rotate`,
+//! `/webhooks/events`, `/webhooks/events/{id}`, `/webhooks/events/{id}/redeliver`
+//! ([`webhooks`]), `/audit`, `/assets/dashboard.css`, `/healthz`.
 
 pub mod actions;
 pub mod audit;
@@ -20,10 +26,13 @@ pub mod error;
 pub mod export;
 pub mod listener;
 pub mod money;
+pub mod once;
 pub mod overview;
 pub mod pages;
 pub mod review;
 pub mod state;
+pub mod subscriptions;
+pub mod webhooks;
 
 use std::sync::Arc;
 
@@ -47,7 +56,15 @@ pub fn app(state: DashboardState) -> Router {
     Router::new()
         .route("/", get(pages::overview::show))
         .route("/login", get(pages::login::show).post(pages::login::submit))
+        .route(
+            "/login/code",
+            get(pages::login_code::show).post(pages::login_code::submit),
+        )
         .route("/logout", post(pages::login::logout))
+        .route("/account", get(pages::account::show))
+        .route("/account/two-factor/start", post(pages::account::start))
+        .route("/account/two-factor/confirm", post(pages::account::confirm))
+        .route("/account/two-factor/disable", post(pages::account::disable))
         .route("/payments", get(pages::payments::list))
         .route("/payments/export.csv", get(export::csv))
         .route("/payments/{id}", get(pages::payment::show))
@@ -58,6 +75,21 @@ pub fn app(state: DashboardState) -> Router {
         .route("/payments/{id}/attach", post(review::attach))
         .route("/payments/{id}/resolve", post(review::resolve))
         .route("/review", get(pages::review::list))
+        .route("/subscriptions", get(pages::subscriptions::list))
+        .route("/subscriptions/{id}", get(pages::subscription::show))
+        .route("/subscriptions/{id}/pause", post(subscriptions::pause))
+        .route("/subscriptions/{id}/resume", post(subscriptions::resume))
+        .route("/subscriptions/{id}/cancel", post(subscriptions::cancel))
+        .route("/webhooks", get(pages::webhooks::list))
+        .route("/webhooks/{id}", get(pages::webhook::show))
+        .route(
+            "/webhooks/{id}/redeliver_failed",
+            post(webhooks::redeliver_failed),
+        )
+        .route("/webhooks/{id}/rotate", post(webhooks::rotate))
+        .route("/webhooks/events", get(pages::events::list))
+        .route("/webhooks/events/{id}", get(pages::event::show))
+        .route("/webhooks/events/{id}/redeliver", post(webhooks::redeliver))
         .route("/audit", get(pages::audit::list))
         .route("/assets/dashboard.css", get(stylesheet))
         .route("/healthz", get(|| async { "ok" }))

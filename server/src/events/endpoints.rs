@@ -1,7 +1,8 @@
 //! The shop's webhook endpoints as a service over the store: creating one (an id, a Standard
 //! Webhooks signing secret handed out once), checking what the merchant gives (the URL, the
 //! event types, the note), changing, disabling, rotating the secret with an overlap, deleting;
-//! and sending an event again. Knows nothing of HTTP: failures are [`EndpointError`]s naming
+//! and sending an event again, or every delivery of a time range that was given up; an
+//! endpoint's health over the last [`HEALTH_WINDOW`]. Knows nothing of HTTP: failures are [`EndpointError`]s naming
 //! the field at fault.
 
 use base64::Engine as _;
@@ -16,11 +17,11 @@ use time::{Duration, OffsetDateTime};
 use super::target::is_public;
 use super::types::{self, BadSelection};
 use crate::config::Config;
-use crate::store::StoreError;
+use crate::store::delivery_report::EndpointHealth;
 use crate::store::model::{
     EndpointStatus, EndpointUpdate, EventTypes, NewEndpoint, WebhookEndpoint,
 };
-use crate::store::traits::EventStore;
+use crate::store::{Store, StoreError};
 
 /// Longest URL an endpoint may have, in characters.
 pub const MAX_URL_CHARS: usize = 2048;
@@ -32,6 +33,10 @@ pub const DEFAULT_OVERLAP: Duration = Duration::hours(24);
 pub const MAX_OVERLAP: Duration = Duration::days(7);
 /// Random bytes in a signing secret (Standard Webhooks asks for 24 to 64).
 const SECRET_BYTES: usize = 24;
+/// The recent window of an endpoint's health (its success rate).
+pub const HEALTH_WINDOW: Duration = Duration::hours(24);
+/// The longest time range whose given-up deliveries are sent again at once.
+pub const MAX_REDELIVERY_RANGE: Duration = Duration::days(31);
 /// The reason an endpoint shows when the merchant disabled it.
 pub const DISABLED_BY_MERCHANT: &str = "disabled by the merchant";
 
@@ -105,13 +110,13 @@ pub struct EndpointChanges {
 
 /// The endpoint operations over one store.
 pub struct Endpoints<'a> {
-    store: &'a dyn EventStore,
+    store: &'a dyn Store,
     rules: TargetRules,
 }
 
 impl<'a> Endpoints<'a> {
     /// The operations over `store` under `rules`.
-    pub fn new(store: &'a dyn EventStore, rules: TargetRules) -> Self {
+    pub fn new(store: &'a dyn Store, rules: TargetRules) -> Self {
         Self { store, rules }
     }
 
@@ -220,6 +225,42 @@ impl<'a> Endpoints<'a> {
             self.get(endpoint_id).await?;
         }
         Ok(self.store.redeliver(event_id, endpoint_id, now).await?)
+    }
+
+    /// Sends again, due at `now`, every delivery to endpoint `id` that was given up after its
+    /// retries, of the events created in `[from, before)` (at most [`MAX_REDELIVERY_RANGE`]).
+    /// Returns how many; a repeat finds them pending or delivered and sends nothing more.
+    pub async fn redeliver_failed(
+        &self,
+        id: &str,
+        from: OffsetDateTime,
+        before: OffsetDateTime,
+        now: OffsetDateTime,
+    ) -> Result<u64, EndpointError> {
+        if before <= from {
+            return Err(invalid("to", "must be after the start of the range"));
+        }
+        if before - from > MAX_REDELIVERY_RANGE {
+            return Err(invalid(
+                "to",
+                format!(
+                    "the range is at most {} days",
+                    MAX_REDELIVERY_RANGE.whole_days()
+                ),
+            ));
+        }
+        self.get(id).await?;
+        Ok(self.store.redeliver_failed(id, from, before, now).await?)
+    }
+
+    /// How endpoint `id`'s deliveries are going, its success rate over the [`HEALTH_WINDOW`]
+    /// before `now`.
+    pub async fn health(
+        &self,
+        id: &str,
+        now: OffsetDateTime,
+    ) -> Result<EndpointHealth, EndpointError> {
+        Ok(self.store.endpoint_health(id, now - HEALTH_WINDOW).await?)
     }
 }
 

@@ -8,6 +8,7 @@
 //! browsers and customers are stored only as hashes ([`secret::SecretHash`]).
 
 pub mod analytics;
+pub mod delivery_report;
 pub mod error;
 pub mod model;
 pub mod secret;
@@ -16,6 +17,7 @@ pub mod staff;
 pub mod stats;
 pub mod traits;
 pub mod transitions;
+pub mod two_factor;
 
 pub use error::{StoreError, StoreResult};
 pub use sql::{Dialect, PostgresStore, SqlStore, SqliteStore, connect, decode_snapshot};
@@ -29,10 +31,12 @@ pub use traits::{
 /// are only callable with the trait imported) and the record types.
 pub mod prelude {
     pub use super::analytics::AnalyticsStore;
+    pub use super::delivery_report::{DeliveryReportStore, EndpointHealth};
     pub use super::model::*;
     pub use super::secret::{BodyDigest, SecretHash, generate_token};
     pub use super::staff::*;
     pub use super::stats::{Backlog, StatsStore};
     pub use super::traits::*;
+    pub use super::two_factor::*;
     pub use super::{StoreError, StoreResult};
 }

@@ -5,6 +5,7 @@
 //! in single statements so two instances agree.
 
 use async_trait::async_trait;
+use secrecy::SecretString;
 use time::{Duration, OffsetDateTime};
 
 use super::error::StoreResult;
@@ -59,9 +60,18 @@ pub struct StaffUser {
     pub disabled_at: Option<OffsetDateTime>,
     /// Created.
     pub created_at: OffsetDateTime,
+    /// The TOTP secret (base32) once two-factor sign-in is confirmed.
+    pub totp_secret: Option<SecretString>,
+    /// A TOTP secret offered on the account page, not yet confirmed by a code.
+    pub totp_pending_secret: Option<SecretString>,
 }
 
 impl StaffUser {
+    /// Whether a login needs a code after the password.
+    pub fn has_two_factor(&self) -> bool {
+        self.totp_secret.is_some()
+    }
+
     /// Whether a login may be tried at `now`.
     pub fn locked_at(&self, now: OffsetDateTime) -> bool {
         self.locked_until.is_some_and(|until| until > now)
@@ -92,6 +102,10 @@ pub struct NewAuditEntry {
     pub action: String,
     /// The payment acted on.
     pub payment_id: Option<String>,
+    /// Another object acted on: `subscription`, `webhook_endpoint`, `event`.
+    pub object_type: Option<String>,
+    /// Its id.
+    pub object_id: Option<String>,
     /// Minor units moved or asked for.
     pub amount: Option<u64>,
     /// Its currency.
@@ -167,4 +181,6 @@ pub trait AuditStore: Send + Sync {
     async fn list_audit(&self, before: Option<i64>, limit: u32) -> StoreResult<Vec<AuditEntry>>;
     /// A payment's lines, oldest first.
     async fn payment_audit(&self, payment_id: &str) -> StoreResult<Vec<AuditEntry>>;
+    /// The lines about another object (a subscription, an endpoint, an event), oldest first.
+    async fn object_audit(&self, object_id: &str) -> StoreResult<Vec<AuditEntry>>;
 }

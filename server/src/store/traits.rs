@@ -280,10 +280,12 @@ pub trait Store:
     + CustomerStore
     + SubscriptionStore
     + EventStore
+    + super::delivery_report::DeliveryReportStore
     + super::stats::StatsStore
     + super::analytics::AnalyticsStore
     + super::staff::StaffStore
     + super::staff::AuditStore
+    + super::two_factor::TwoFactorStore
 {
     /// `"sqlite"` or `"postgres"`.
     fn backend_name(&self) -> &'static str;

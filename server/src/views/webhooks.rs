@@ -96,14 +96,11 @@ pub struct DeliveryView {
 
 impl From<&Delivery> for DeliveryView {
     fn from(delivery: &Delivery) -> Self {
-        let (state, next) = match delivery.state {
-            DeliveryState::Pending => ("pending", Some(rfc3339(delivery.next_attempt_at))),
-            DeliveryState::Delivered => ("delivered", None),
-            DeliveryState::Failed => ("failed", None),
-        };
+        let next =
+            (delivery.state == DeliveryState::Pending).then(|| rfc3339(delivery.next_attempt_at));
         Self {
             endpoint_id: delivery.endpoint_id.clone(),
-            state,
+            state: delivery.state.as_str(),
             attempts: delivery.attempts,
             next_attempt_at: next,
             created_at: rfc3339(delivery.created_at),

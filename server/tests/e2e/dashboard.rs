@@ -4,14 +4,12 @@
 //! keyboard alone, and the timeline shows it. A viewer (added with `checkout-server users
 //! add`) sees the payment without any action. Every field of the pages visited has a label.
 
-use std::io::Write as _;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use fantoccini::key::Key;
 
+use crate::support::dashboard::{Dashboard, add_staff, every_field_is_labelled};
 use crate::support::form::{Card, fill_billing, pay, type_card};
-use crate::support::server::Process;
 use crate::support::shop::DemoShop;
 use crate::support::{Page, run};
 
@@ -19,83 +17,6 @@ use crate::support::{Page, run};
 const FRICTIONLESS_CARD: &str = "4000000000001000";
 const VIEWER: &str = "viewer@shop.example";
 const VIEWER_PASSWORD: &str = "viewer password for the e2e suite";
-
-/// What the banner line `label` says (the rest of the line, trimmed).
-fn banner(server: &Process, label: &str) -> String {
-    let log = server.log_text();
-    log.lines()
-        .find_map(|line| line.trim_start().strip_prefix(label))
-        .unwrap_or_else(|| panic!("no `{label}` line in the banner:\n{log}"))
-        .trim()
-        .to_owned()
-}
-
-/// The dashboard's address and the admin login (e-mail, password) the server's banner printed.
-pub(crate) fn banner_login(server: &Process) -> (String, String, String) {
-    let dashboard = banner(server, "dashboard:");
-    let dashboard = dashboard
-        .split_whitespace()
-        .next()
-        .expect("the dashboard's address")
-        .trim_end_matches('/')
-        .to_owned();
-    let login = banner(server, "staff login:");
-    let (email, rest) = login.split_once(" / ").expect("e-mail / password");
-    let password = rest.split_whitespace().next().expect("password");
-    (dashboard, email.to_owned(), password.to_owned())
-}
-
-/// Adds a viewer to the server's database, as the README says.
-fn add_viewer(server: &Process) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_checkout-server"))
-        .args(["users", "add", VIEWER, "--role", "viewer"])
-        .env_clear()
-        .env("DATABASE_URL", server.database())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("checkout-server users add");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(format!("{VIEWER_PASSWORD}\n").as_bytes())
-        .expect("password written");
-    let output = child.wait_with_output().expect("users add ends");
-    assert!(
-        output.status.success(),
-        "users add: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
-
-/// Logs in at `dashboard` with the keyboard: type, Tab, type, Enter.
-pub(crate) async fn log_in(page: &Page, dashboard: &str, email: &str, password: &str) {
-    page.goto(&format!("{dashboard}/login")).await;
-    page.click("#email").await;
-    page.type_focused(email).await;
-    page.press(Key::Tab).await;
-    page.type_focused(password).await;
-    page.press(Key::Enter).await;
-    page.wait_text("main", "Payments").await;
-}
-
-/// Fails unless every visible field of the page has a label.
-async fn every_field_is_labelled(page: &Page, what: &str) {
-    let unlabelled = page
-        .eval(
-            "return [...document.querySelectorAll('input:not([type=hidden]), select, textarea')] \
-             .filter((f) => !(f.labels && f.labels.length) && !f.getAttribute('aria-label')) \
-             .map((f) => f.name || f.id);",
-        )
-        .await;
-    assert_eq!(
-        unlabelled,
-        serde_json::json!([]),
-        "{what}: unlabelled fields"
-    );
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "end-to-end: needs dist/ and Chromium; run by scripts/test.sh"]
@@ -113,9 +34,8 @@ async fn an_operator_finds_a_payment_by_last_four_and_refunds_part_of_it() {
         let payment_id = payment["id"].as_str().expect("payment id").to_owned();
 
         // The banner names the dashboard and the admin login generated for this run.
-        let (dashboard, email, password) = banner_login(&shop.server);
-        let email = email.as_str();
-        log_in(&page, &dashboard, email, &password).await;
+        let dashboard = Dashboard::of(&shop.server);
+        dashboard.log_in_as_admin(&page).await;
 
         // Find the payment by the card's last four, with the filter form.
         every_field_is_labelled(&page, "payments").await;
@@ -147,7 +67,7 @@ async fn an_operator_finds_a_payment_by_last_four_and_refunds_part_of_it() {
         page.screenshot("refunded").await;
         let timeline = page.text("main").await;
         assert!(
-            timeline.contains("refund 5.00") && timeline.contains(email),
+            timeline.contains("refund 5.00") && timeline.contains(&dashboard.admin_email),
             "the timeline shows the refund and who made it:\n{timeline}"
         );
         let after = shop
@@ -158,11 +78,11 @@ async fn an_operator_finds_a_payment_by_last_four_and_refunds_part_of_it() {
         assert_eq!(after["refunded_amount"], 500, "{after}");
 
         // A viewer sees the payment, and no action.
-        add_viewer(&shop.server);
+        add_staff(&shop.server, VIEWER, "viewer", VIEWER_PASSWORD);
         page.click("header form button").await;
         page.wait_text("main", "Log in").await;
-        log_in(&page, &dashboard, VIEWER, VIEWER_PASSWORD).await;
-        page.goto(&format!("{dashboard}/payments/{payment_id}"))
+        dashboard.log_in(&page, VIEWER, VIEWER_PASSWORD).await;
+        page.goto(&format!("{}/payments/{payment_id}", dashboard.address))
             .await;
         page.wait_text("main", "partially refunded").await;
         assert_eq!(

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::dashboard::{banner_login, log_in};
+use crate::support::dashboard::Dashboard;
 use crate::support::form::{Card, fill_billing, pay, type_card};
 use crate::support::shop::DemoShop;
 use crate::support::{Page, run};
@@ -31,8 +31,7 @@ async fn the_overview_charts_the_demo_payments() {
             .wait_payment_state(&declined, "declined", Duration::from_secs(30))
             .await;
 
-        let (dashboard, email, password) = banner_login(&shop.server);
-        log_in(&page, &dashboard, &email, &password).await;
+        Dashboard::of(&shop.server).log_in_as_admin(&page).await;
 
         page.click("header nav a[href='/']").await;
         let main = page.wait_text("main", "Approval rate").await;

@@ -7,7 +7,7 @@
 //!   demo shop runs on `DEMO_LISTEN` (default 127.0.0.1:8081), a second origin.
 //! - `checkout-server sandbox --listen 127.0.0.1:8090 [--api-key K --x-api-key X]`: run the
 //!   gateway emulator alone, printing its base URL and the credentials it accepts.
-//! - `checkout-server users add|list|disable`: the dashboard's staff accounts ([`users`]).
+//! - `checkout-server users add|list|disable|reset-2fa`: the dashboard's staff accounts ([`users`]).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -1,5 +1,5 @@
 //! `checkout-server users add EMAIL --role admin|operator|viewer`, `users list`,
-//! `users disable EMAIL`: the dashboard's staff accounts, in the database the server uses
+//! `users disable EMAIL`, `users reset-2fa EMAIL`: the dashboard's staff accounts, in the database the server uses
 //! (`DATABASE_URL`, or the `--config` file's). The password is read from standard input
 //! when it is not a terminal, else prompted for twice without echo; it is never printed or
 //! logged.
@@ -43,6 +43,12 @@ enum UsersCommand {
         /// Login e-mail.
         email: String,
     },
+    /// Remove an account's two-factor sign-in (lost authenticator and recovery codes); audited.
+    #[command(name = "reset-2fa")]
+    Reset2fa {
+        /// Login e-mail.
+        email: String,
+    },
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -83,13 +89,28 @@ pub async fn run(args: UsersArgs) -> anyhow::Result<()> {
                 } else {
                     "active"
                 };
-                println!("{:<40} {:<9} {status}", user.email, user.role.as_str());
+                let two_factor = if user.has_two_factor() { "2fa" } else { "" };
+                println!(
+                    "{:<40} {:<9} {status:<8} {two_factor}",
+                    user.email,
+                    user.role.as_str()
+                );
             }
             Ok(())
         }
         UsersCommand::Disable { email } => {
             accounts::disable(store.as_ref(), &email).await?;
             println!("disabled {email}; its sessions are ended");
+            Ok(())
+        }
+        UsersCommand::Reset2fa { email } => {
+            if accounts::reset_two_factor(store.as_ref(), &email).await? {
+                println!(
+                    "two-factor sign-in removed for {email}; its next login asks for the password only"
+                );
+            } else {
+                println!("{email} had no two-factor sign-in; nothing changed");
+            }
             Ok(())
         }
     };

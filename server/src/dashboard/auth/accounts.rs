@@ -79,6 +79,33 @@ pub async fn disable(store: &dyn Store, email: &str) -> Result<(), AccountError>
     }
 }
 
+/// Removes an account's two-factor sign-in (a staff member who lost their authenticator and
+/// recovery codes), writing it to the audit log; whether it had any. Their next login asks
+/// for the password only (and, under `DASHBOARD_REQUIRE_2FA`, an admin enrols again).
+pub async fn reset_two_factor(store: &dyn Store, email: &str) -> Result<bool, AccountError> {
+    let email = normalise_email(email)?;
+    let user = store
+        .staff_by_email(&email)
+        .await?
+        .ok_or(AccountError::Unknown)?;
+    let had = store.clear_two_factor(&user.id).await?;
+    let entry = NewAuditEntry {
+        staff_id: Some(user.id),
+        staff_email: user.email,
+        action: "2fa_reset".into(),
+        payment_id: None,
+        object_type: None,
+        object_id: None,
+        amount: None,
+        currency: None,
+        address: None,
+        outcome: if had { "ok" } else { "was_off" }.into(),
+        detail: Some("checkout-server users reset-2fa".into()),
+    };
+    store.append_audit(entry, OffsetDateTime::now_utc()).await?;
+    Ok(had)
+}
+
 /// The sandbox's admin login for this run: [`DEMO_ADMIN_EMAIL`] with a fresh password
 /// (created, or its password replaced and the account enabled). Returns the password.
 pub async fn demo_admin(store: &dyn Store) -> Result<SecretString, AccountError> {

@@ -1,12 +1,23 @@
-//! Who may use the dashboard: staff accounts ([`accounts`]: add, list, disable, shared with
-//! the CLI), argon2id passwords ([`password`]), database sessions ([`session`]), CSRF
-//! ([`csrf`]), and login limits ([`limits`]: per address here, per account in the store).
+//! Who may use the dashboard: staff accounts ([`accounts`]: add, list, disable, reset-2fa,
+//! shared with the CLI), argon2id passwords ([`password`]), database sessions ([`session`]),
+//! CSRF ([`csrf`]), login limits ([`limits`]: per address here, per account in the store),
+//! and optional two-factor sign-in: TOTP codes ([`totp`]), recovery codes ([`recovery`]),
+//! enrolment ([`enrolment`]), the half-logged-in state between password and code
+//! ([`challenge`]), the code step ([`second_step`]) and `DASHBOARD_REQUIRE_2FA`
+//! ([`required`]).
 
 pub mod accounts;
+pub mod challenge;
 pub mod csrf;
+pub mod enrolment;
 pub mod limits;
 pub mod login;
 pub mod password;
+pub mod recovery;
+pub mod required;
+pub mod second_step;
 pub mod session;
+pub mod totp;
 
+pub use required::Enrolling;
 pub use session::Staff;

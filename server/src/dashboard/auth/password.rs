@@ -34,6 +34,14 @@ pub async fn hash(password: SecretString) -> Result<String, PasswordError> {
         .map_err(|_| PasswordError::Hash)?
 }
 
+/// Hashes secrets the server generated (recovery codes), skipping the typed-password policy,
+/// all on one blocking thread.
+pub async fn hash_generated(secrets: Vec<SecretString>) -> Result<Vec<String>, PasswordError> {
+    tokio::task::spawn_blocking(move || secrets.iter().map(hash_now).collect())
+        .await
+        .map_err(|_| PasswordError::Hash)?
+}
+
 fn hash_now(password: &SecretString) -> Result<String, PasswordError> {
     let salt = SaltString::generate(&mut OsRng);
     Argon2::default()

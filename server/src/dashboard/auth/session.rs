@@ -14,6 +14,7 @@ use secrecy::{ExposeSecret as _, SecretString};
 use time::{Duration, OffsetDateTime};
 
 use super::csrf;
+use super::required::must_enrol;
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::state::DashboardState;
 use crate::store::prelude::*;
@@ -33,28 +34,26 @@ pub fn cookie_name(secure: bool) -> &'static str {
     }
 }
 
+/// A `Set-Cookie` value for a dashboard cookie: `HttpOnly; SameSite=Strict; Path=/`, `Secure`
+/// on https, and `Max-Age` when given (`Some(0)` removes it).
+pub fn set_cookie(name: &str, value: &str, secure: bool, max_age: Option<i64>) -> String {
+    let max_age = max_age.map_or_else(String::new, |s| format!("; Max-Age={s}"));
+    let secure_attr = if secure { "; Secure" } else { "" };
+    format!("{name}={value}; Path=/; HttpOnly; SameSite=Strict{max_age}{secure_attr}")
+}
+
 /// The `Set-Cookie` value carrying `token`.
 pub fn session_cookie(secure: bool, token: &SecretString) -> String {
-    let secure_attr = if secure { "; Secure" } else { "" };
-    format!(
-        "{}={}; Path=/; HttpOnly; SameSite=Strict{secure_attr}",
-        cookie_name(secure),
-        token.expose_secret()
-    )
+    set_cookie(cookie_name(secure), token.expose_secret(), secure, None)
 }
 
 /// The `Set-Cookie` value that removes the cookie.
 pub fn cleared_cookie(secure: bool) -> String {
-    let secure_attr = if secure { "; Secure" } else { "" };
-    format!(
-        "{}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0{secure_attr}",
-        cookie_name(secure)
-    )
+    set_cookie(cookie_name(secure), "", secure, Some(0))
 }
 
-/// The session token the request's cookie carries.
-pub fn presented_token(headers: &HeaderMap, secure: bool) -> Option<SecretString> {
-    let name = cookie_name(secure);
+/// The value of the request's cookie `name` (at most 128 characters, not empty).
+pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<SecretString> {
     headers
         .get_all(COOKIE)
         .iter()
@@ -63,6 +62,11 @@ pub fn presented_token(headers: &HeaderMap, secure: bool) -> Option<SecretString
         .filter_map(|pair| pair.trim().split_once('='))
         .find(|(key, value)| *key == name && !value.is_empty() && value.len() <= 128)
         .map(|(_, value)| SecretString::from(value.to_owned()))
+}
+
+/// The session token the request's cookie carries.
+pub fn presented_token(headers: &HeaderMap, secure: bool) -> Option<SecretString> {
+    cookie_value(headers, cookie_name(secure))
 }
 
 /// Starts a session for `user`: stores its hash and returns the `Set-Cookie` value.
@@ -129,13 +133,12 @@ impl Staff {
     }
 }
 
-impl FromRequestParts<DashboardState> for Staff {
-    type Rejection = DashboardError;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
+impl Staff {
+    /// The staff member whose live session the request's cookie names.
+    pub(super) async fn of_request(
+        parts: &Parts,
         state: &DashboardState,
-    ) -> Result<Self, Self::Rejection> {
+    ) -> Result<Self, DashboardError> {
         let token = presented_token(&parts.headers, state.secure).ok_or(DashboardError::Login)?;
         let token_hash = SecretHash::of(token.expose_secret());
         let user = state
@@ -149,6 +152,23 @@ impl FromRequestParts<DashboardState> for Staff {
             csrf: csrf::token_for(&token),
             token_hash,
         })
+    }
+}
+
+/// Every page but the account page and logout: a live session, and (under
+/// `DASHBOARD_REQUIRE_2FA`) an admin's two-factor sign-in set up.
+impl FromRequestParts<DashboardState> for Staff {
+    type Rejection = DashboardError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &DashboardState,
+    ) -> Result<Self, Self::Rejection> {
+        let staff = Self::of_request(parts, state).await?;
+        if must_enrol(state, &staff.user) {
+            return Err(DashboardError::EnrolFirst);
+        }
+        Ok(staff)
     }
 }
 

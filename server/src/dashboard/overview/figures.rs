@@ -1,5 +1,5 @@
 //! The overview's numbers, computed from the store's per-day outcomes: volume per currency
-//! (captured, refunded, net, in minor units), the approval rate against the period before,
+//! (captured, refunded, net, in minor units), the approval rate per range and per day,
 //! 3-D Secure outcomes, decline reasons, and the per-day series the charts draw.
 //!
 //! Definitions: a payment is *approved* when the gateway approved it (authorized, captured,
@@ -124,8 +124,6 @@ pub struct Figures {
     pub volume: BTreeMap<String, Volume>,
     /// The range's approval rate.
     pub rate: Rate,
-    /// The same length of time just before the range.
-    pub previous_rate: Rate,
     /// Undecided payments.
     pub undecided: u64,
     /// 3-D Secure outcomes.
@@ -136,8 +134,8 @@ pub struct Figures {
     pub days: Vec<Day>,
 }
 
-/// The figures of `days` (local day numbers, in order) from `rows`; rows of days before the
-/// first count towards [`Figures::previous_rate`] only, rows after the last are ignored.
+/// The figures of `days` (local day numbers, in order) from `rows`; rows of other days are
+/// ignored.
 pub fn figures(days: &[i64], rows: &[DayOutcome]) -> Figures {
     let mut figures = Figures {
         days: days
@@ -154,11 +152,7 @@ pub fn figures(days: &[i64], rows: &[DayOutcome]) -> Figures {
     };
     for row in rows {
         let class = class(row.state);
-        if row.day < first {
-            figures.previous_rate.add(class, row.payments);
-            continue;
-        }
-        if row.day > last {
+        if row.day < first || row.day > last {
             continue;
         }
         figures.rate.add(class, row.payments);
@@ -252,13 +246,6 @@ mod tests {
             Rate {
                 approved: 5,
                 attempted: 8
-            }
-        );
-        assert_eq!(
-            f.previous_rate,
-            Rate {
-                approved: 0,
-                attempted: 4
             }
         );
         assert_eq!(f.volume["EUR"].gross, 3500);

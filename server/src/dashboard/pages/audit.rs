@@ -1,8 +1,9 @@
-//! `GET /audit` (admins): the audit log, newest first, 50 lines a page (`?before=<id>`).
+//! `GET /audit` (admins): the audit log, newest first, 50 lines a page (`?before=<id>`), each
+//! line's object (payment, subscription, webhook endpoint, event) linked to its page.
 
 use axum::extract::{Query, State};
 use axum::response::Html;
-use maud::html;
+use maud::{Markup, html};
 use serde::Deserialize;
 
 use super::format;
@@ -53,7 +54,7 @@ pub async fn list(
                             th scope="col" { "Who" }
                             th scope="col" { "From" }
                             th scope="col" { "Action" }
-                            th scope="col" { "Payment" }
+                            th scope="col" { "Object" }
                             th scope="col" class="num" { "Amount" }
                             th scope="col" { "Outcome" }
                         }
@@ -66,11 +67,7 @@ pub async fn list(
                                 td { (e.staff_email) }
                                 td { (e.address.as_deref().unwrap_or("—")) }
                                 td { (e.action) }
-                                td {
-                                    @if let Some(id) = &e.payment_id {
-                                        a href={ "/payments/" (id) } { (id) }
-                                    } @else { "—" }
-                                }
+                                td { (object(e)) }
                                 td class="num" {
                                     @match (e.amount, &e.currency) {
                                         (Some(amount), Some(currency)) => (money::format(amount, currency)),
@@ -88,4 +85,21 @@ pub async fn list(
             }
         },
     ))
+}
+
+/// The object a line is about, linked to its page.
+fn object(entry: &NewAuditEntry) -> Markup {
+    let linked = |page: &str, id: &str| html! { a href={ (page) (id) } { (id) } };
+    if let Some(id) = &entry.payment_id {
+        return html! { "payment " (linked("/payments/", id)) };
+    }
+    match (entry.object_type.as_deref(), entry.object_id.as_deref()) {
+        (Some("subscription"), Some(id)) => {
+            html! { "subscription " (linked("/subscriptions/", id)) }
+        }
+        (Some("webhook_endpoint"), Some(id)) => html! { "endpoint " (linked("/webhooks/", id)) },
+        (Some("event"), Some(id)) => html! { "event " (linked("/webhooks/events/", id)) },
+        (Some(kind), Some(id)) => html! { (kind) " " (id) },
+        _ => html! { "—" },
+    }
 }

@@ -1,5 +1,7 @@
 //! The payments list's filters as the form sends them (every field a string, empty meaning
-//! unset) and their translation into the store's [`PaymentQuery`], naming the field at fault.
+//! unset) and their translation into the store's [`PaymentQuery`], naming the field at fault:
+//! the one place these filters are read, for the list and anything else that lists payments
+//! the same way.
 //! Dates are UTC calendar days, both ends included; amounts are typed in the chosen
 //! currency's own unit, so an amount range needs a currency.
 
@@ -9,8 +11,9 @@ use time::{Date, Duration, OffsetDateTime};
 
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::money::parse_major;
-use crate::store::model::{PageCursor, PaymentQuery};
+use crate::store::model::{MAX_CUSTOMER_ID_CHARS, PageCursor, PaymentQuery, is_customer_id};
 use crate::store::transitions::parse_state;
+use checkout::card::Brand;
 use checkout::currency::Currency;
 
 /// Rows per page.
@@ -36,12 +39,31 @@ pub struct Filters {
     pub reference: String,
     /// The card's last four digits.
     pub last4: String,
+    /// The card brand's id (`visa`, `mastercard`, ...).
+    pub brand: String,
+    /// The shop's customer id.
+    pub customer: String,
     /// The page cursor.
     pub after: String,
 }
 
-fn set(value: &str) -> Option<&str> {
+/// A field's value, unless it is empty or blank.
+pub fn set(value: &str) -> Option<&str> {
     Some(value.trim()).filter(|v| !v.is_empty())
+}
+
+/// The `currency` field: an ISO 4217 code, upper case.
+pub fn currency_code(text: &str) -> Result<String, DashboardError> {
+    let upper = text.to_ascii_uppercase();
+    Currency::find(&upper)
+        .ok_or_else(|| DashboardError::bad("currency", "not an ISO 4217 currency code"))?;
+    Ok(upper)
+}
+
+/// The `after` field: a page cursor this server linked to.
+pub fn page_cursor(text: &str) -> Result<PageCursor, DashboardError> {
+    text.parse::<PageCursor>()
+        .map_err(|_| DashboardError::bad("after", "not a page this server linked to"))
 }
 
 impl Filters {
@@ -61,12 +83,7 @@ impl Filters {
         query.created_before = set(&self.to)
             .map(|d| day("to", d).map(|start| start + Duration::DAY))
             .transpose()?;
-        if let Some(code) = set(&self.currency) {
-            let upper = code.to_ascii_uppercase();
-            Currency::find(&upper)
-                .ok_or_else(|| DashboardError::bad("currency", "not an ISO 4217 currency code"))?;
-            query.currency = Some(upper);
-        }
+        query.currency = set(&self.currency).map(currency_code).transpose()?;
         for (field, text, bound) in [
             ("min", &self.min, &mut query.amount_min),
             ("max", &self.max, &mut query.amount_max),
@@ -94,12 +111,24 @@ impl Filters {
             }
             query.card_last4 = Some(last4.to_owned());
         }
-        if let Some(after) = set(&self.after) {
-            query.after =
-                Some(after.parse::<PageCursor>().map_err(|_| {
-                    DashboardError::bad("after", "not a page this server linked to")
+        if let Some(brand) = set(&self.brand) {
+            query.card_brand =
+                Some(Brand::from_id(&brand.to_ascii_lowercase()).ok_or_else(|| {
+                    DashboardError::bad("brand", "not a card brand this server knows")
                 })?);
         }
+        if let Some(customer) = set(&self.customer) {
+            if !is_customer_id(customer) {
+                return Err(DashboardError::bad(
+                    "customer",
+                    format!(
+                        "must be 1 to {MAX_CUSTOMER_ID_CHARS} characters without control characters"
+                    ),
+                ));
+            }
+            query.customer_id = Some(customer.to_owned());
+        }
+        query.after = set(&self.after).map(page_cursor).transpose()?;
         Ok(query)
     }
 
@@ -114,6 +143,8 @@ impl Filters {
             ("max", &self.max),
             ("reference", &self.reference),
             ("last4", &self.last4),
+            ("brand", &self.brand),
+            ("customer", &self.customer),
         ];
         let mut query: Vec<String> = pairs
             .iter()
@@ -156,6 +187,8 @@ mod tests {
             min: "1.50".into(),
             max: "20".into(),
             last4: "4242".into(),
+            brand: "Visa".into(),
+            customer: " cust-7 ".into(),
             ..Filters::default()
         }
         .query()
@@ -168,6 +201,23 @@ mod tests {
         let span = query.created_before.expect("to") - query.created_from.expect("from");
         assert_eq!(span, Duration::DAY);
         assert_eq!(query.card_last4.as_deref(), Some("4242"));
+        assert_eq!(query.card_brand, Some(Brand::Visa));
+        assert_eq!(query.customer_id.as_deref(), Some("cust-7"));
+    }
+
+    #[test]
+    fn the_next_page_keeps_every_filter() {
+        let filters = Filters {
+            brand: "mastercard".into(),
+            customer: "cust 7/é".into(),
+            state: "captured".into(),
+            ..Filters::default()
+        };
+        let cursor: PageCursor = "1700000000000_abc".parse().expect("cursor");
+        assert_eq!(
+            filters.next_page(&cursor),
+            "state=captured&brand=mastercard&customer=cust%207%2F%C3%A9&after=1700000000000%5Fabc"
+        );
     }
 
     #[test]
@@ -190,5 +240,8 @@ mod tests {
         );
         assert_eq!(with(|f| f.last4 = "42a2".into()), "last4");
         assert_eq!(with(|f| f.after = "x".into()), "after");
+        assert_eq!(with(|f| f.brand = "visa electron".into()), "brand");
+        assert_eq!(with(|f| f.customer = "a\u{0}b".into()), "customer");
+        assert_eq!(with(|f| f.customer = "c".repeat(65)), "customer");
     }
 }

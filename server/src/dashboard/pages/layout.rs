@@ -1,7 +1,8 @@
 //! The page frame every dashboard page shares: language, viewport, the one stylesheet
 //! (`/assets/dashboard.css`, same origin: the CSP allows no inline style or script), a skip
-//! link, the navigation for the signed-in staff member (the audit log for admins only) and
-//! the logout form, which carries the CSRF token like every other form.
+//! link, the navigation for the signed-in staff member (payments, review queue, subscriptions,
+//! webhooks, and the audit log for admins only), an account link and the logout form, which
+//! carries the CSRF token like every other form.
 
 use axum::response::Html;
 use maud::{DOCTYPE, Markup, html};
@@ -31,9 +32,12 @@ pub fn page(title: &str, staff: Option<&Staff>, main: Markup) -> Html<String> {
                                 a href="/" { "Overview" }
                                 a href="/payments" { "Payments" }
                                 a href="/review" { "Review queue" }
+                                a href="/subscriptions" { "Subscriptions" }
+                                a href="/webhooks" { "Webhooks" }
                                 @if staff.can(StaffRole::Admin) {
                                     a href="/audit" { "Audit log" }
                                 }
+                                a href="/account" { "Account" }
                                 span class="who" { (staff.user.email) " (" (staff.user.role.as_str()) ")" }
                                 form method="post" action="/logout" class="inline" {
                                     input type="hidden" name="csrf" value=(staff.csrf);

@@ -1,10 +1,11 @@
-//! `GET /login` (the form), `POST /login` (a session cookie and 303 to the payments, or the
-//! form again with a message that never says which part was wrong), `POST /logout` (the
+//! `GET /login` (the form), `POST /login` (a session cookie and 303 to the payments, or, for
+//! an account with two-factor sign-in, a login-challenge cookie and 303 to the code page; or
+//! the form again with a message that never says which part was wrong), `POST /logout` (the
 //! session deleted server-side and the cookie cleared).
 
 use axum::Form;
 use axum::extract::State;
-use axum::http::header::{LOCATION, SET_COOKIE};
+use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use maud::html;
@@ -12,8 +13,10 @@ use secrecy::SecretString;
 use serde::Deserialize;
 
 use super::layout::page;
+use crate::dashboard::actions::see_other;
 use crate::dashboard::audit::{Actor, record};
-use crate::dashboard::auth::Staff;
+use crate::dashboard::auth::Enrolling;
+use crate::dashboard::auth::challenge;
 use crate::dashboard::auth::login::{REFUSED, authenticate};
 use crate::dashboard::auth::session::{self, cleared_cookie};
 use crate::dashboard::client::Client;
@@ -49,15 +52,12 @@ pub async fn submit(
 ) -> Response {
     let password = SecretString::from(login.password);
     match authenticate(&state, &login.email, password, client).await {
+        Ok(user) if user.has_two_factor() => match challenge::open(&state, &user).await {
+            Ok(cookie) => see_other_with(&[cookie], "/login/code"),
+            Err(error) => error.into_response(),
+        },
         Ok(user) => match session::start(&state, &user).await {
-            Ok(cookie) => (
-                StatusCode::SEE_OTHER,
-                [
-                    (SET_COOKIE, cookie),
-                    (LOCATION, HeaderValue::from_static("/payments")),
-                ],
-            )
-                .into_response(),
+            Ok(cookie) => see_other_with(&[cookie], "/payments"),
             Err(error) => error.into_response(),
         },
         Err(DashboardError::Forbidden(_)) => {
@@ -71,7 +71,7 @@ pub async fn submit(
 /// `POST /logout`.
 pub async fn logout(
     State(state): State<DashboardState>,
-    staff: Staff,
+    Enrolling(staff): Enrolling,
     Client(client): Client,
     Form(form): Form<LogoutForm>,
 ) -> Result<Response, DashboardError> {
@@ -81,14 +81,16 @@ pub async fn logout(
     record(&state, &actor, "logout", None, "ok", None).await;
     let cleared = HeaderValue::from_str(&cleared_cookie(state.secure))
         .map_err(|_| DashboardError::Internal("cookie header".into()))?;
-    Ok((
-        StatusCode::SEE_OTHER,
-        [
-            (SET_COOKIE, cleared),
-            (LOCATION, HeaderValue::from_static("/login")),
-        ],
-    )
-        .into_response())
+    Ok(see_other_with(&[cleared], "/login"))
+}
+
+/// A 303 to `to` setting `cookies`.
+pub fn see_other_with(cookies: &[HeaderValue], to: &str) -> Response {
+    let mut response = see_other(to);
+    for cookie in cookies {
+        response.headers_mut().append(SET_COOKIE, cookie.clone());
+    }
+    response
 }
 
 fn form(status: StatusCode, message: Option<&str>, email: &str) -> Response {

@@ -1,13 +1,25 @@
-//! The dashboard's pages, one file each, on a shared [`layout`]; [`filters`] reads the
-//! payments list's query, [`format`] and [`timeline`] render what the store keeps.
+//! The dashboard's pages, one file each, on a shared [`layout`]; [`filters`] and
+//! [`subscription_filters`] read the lists' queries, [`format`], [`timeline`] and [`health`]
+//! render what the store keeps, [`qr`] draws the two-factor enrolment's QR code.
 
+pub mod account;
 pub mod audit;
+pub mod event;
+pub mod events;
 pub mod filters;
 pub mod format;
+pub mod health;
 pub mod layout;
 pub mod login;
+pub mod login_code;
 pub mod overview;
 pub mod payment;
 pub mod payments;
+pub mod qr;
 pub mod review;
+pub mod subscription;
+pub mod subscription_filters;
+pub mod subscriptions;
 pub mod timeline;
+pub mod webhook;
+pub mod webhooks;

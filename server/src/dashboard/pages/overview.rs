@@ -1,12 +1,12 @@
 //! `GET /`: the overview, the dashboard's home. For the chosen range in the merchant's time
-//! zone: volume per currency, the approval rate against the period before, 3-D Secure
+//! zone: volume per currency, the approval rate and its daily trend, 3-D Secure
 //! outcomes, top decline reasons, the review queue's size (a warning when anything waits),
 //! subscriptions, and three charts, each with its numbers as a table beside it.
 
 use axum::extract::{Query, State};
 use axum::response::Html;
+use jiff::Timestamp;
 use jiff::civil::Date;
-use jiff::{Timestamp, ToSpan};
 use maud::{Markup, html};
 use time::OffsetDateTime;
 
@@ -55,19 +55,10 @@ pub async fn show(
     ))
 }
 
-/// The store's outcomes of the range and of as many days before it (for the trend).
+/// The store's outcomes of the range, by local day.
 async fn read_figures(state: &DashboardState, range: &Range) -> Result<Figures, DashboardError> {
-    let days = range.days();
-    let length = i64::try_from(days.len()).unwrap_or(1);
-    let widened = Range {
-        first: range
-            .first
-            .checked_sub(length.days())
-            .map_err(|_| DashboardError::bad("from", "reaches before the calendar"))?,
-        ..range.clone()
-    };
-    let rows = state.app.store.day_outcomes(&widened.local_span()?).await?;
-    let numbers: Vec<i64> = days.iter().map(|d| epoch_day(*d)).collect();
+    let rows = state.app.store.day_outcomes(&range.local_span()?).await?;
+    let numbers: Vec<i64> = range.days().iter().map(|d| epoch_day(*d)).collect();
     Ok(figures(&numbers, &rows))
 }
 
@@ -243,19 +234,6 @@ fn approval_section(
     labels: &[String],
 ) -> Result<Markup, DashboardError> {
     let rates: Vec<Option<u64>> = figures.days.iter().map(|d| d.rate.per_mille()).collect();
-    let trend = match (figures.rate.ratio(), figures.previous_rate.ratio()) {
-        (Some(now), Some(before)) => {
-            let points = (now - before) * 100.0;
-            format!(
-                "{points:+.1} points against the {} days before",
-                labels.len()
-            )
-        }
-        _ => format!(
-            "no attempt in the {} days before to compare with",
-            labels.len()
-        ),
-    };
     let desc = labels
         .iter()
         .zip(&figures.days)
@@ -280,7 +258,7 @@ fn approval_section(
             h2 id="approval" { "Approval rate" }
             p class="figure" {
                 strong { (percent(figures.rate)) }
-                " (" (figures.rate.approved) " approved of " (figures.rate.attempted) " attempted), " (trend) "."
+                " (" (figures.rate.approved) " approved of " (figures.rate.attempted) " attempted); its trend day by day below."
             }
             p { (figures.undecided) " payments without an outcome yet (pending or in review) are not counted. Days in " (range.tz_name) "." }
             (chart)

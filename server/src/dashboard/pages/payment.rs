@@ -25,6 +25,13 @@ pub struct Notice {
     done: String,
 }
 
+impl Notice {
+    /// The action that just succeeded (empty when none).
+    pub fn done(&self) -> &str {
+        &self.done
+    }
+}
+
 /// `GET /payments/{id}`.
 pub async fn show(
     State(state): State<DashboardState>,

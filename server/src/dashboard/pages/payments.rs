@@ -1,6 +1,7 @@
 //! `GET /payments`: every payment, newest first, with the filter form (state, date range,
-//! currency and amount range, reference, card last four) and keyset pagination (the store's
-//! cursor, as the merchant API pages), and a link to the CSV export of the same filters.
+//! currency and amount range, reference, card last four, card brand, customer) and keyset
+//! pagination (the store's cursor, as the merchant API pages), and a link to the CSV export
+//! of the same filters.
 
 use axum::extract::{Query, RawQuery, State};
 use axum::response::Html;
@@ -15,6 +16,7 @@ use crate::dashboard::money;
 use crate::dashboard::state::DashboardState;
 use crate::store::model::Payment;
 use crate::store::transitions::{ALL_STATES, state_name};
+use checkout::card::Brand;
 
 /// `GET /payments`.
 pub async fn list(
@@ -73,6 +75,16 @@ fn filter_form(filters: &Filters) -> Markup {
                     (text("max", "Amount at most", &filters.max, "text", "99.99"))
                     (text("reference", "Reference", &filters.reference, "text", "order-1042"))
                     (text("last4", "Card last four", &filters.last4, "text", "4242"))
+                    div {
+                        label for="brand" { "Card brand" }
+                        select id="brand" name="brand" {
+                            option value="" { "Any" }
+                            @for b in Brand::ALL {
+                                option value=(b.id()) selected[filters.brand.eq_ignore_ascii_case(b.id())] { (b.display_name()) }
+                            }
+                        }
+                    }
+                    (text("customer", "Customer id", &filters.customer, "text", "cust-1042"))
                 }
                 p { button type="submit" { "Apply filters" } " " a href="/payments" { "Clear" } }
             }

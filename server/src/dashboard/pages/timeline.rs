@@ -1,6 +1,7 @@
 //! A payment's timeline, from what the store already keeps, oldest first: its creation, each
 //! gateway call (endpoint, outcome, duration), each gateway webhook and its verdict, each
-//! event sent to the shop, and each staff action from the audit log.
+//! state change (the store writes an event to the shop for every one) with that event's
+//! delivery to each of the shop's endpoints, and each staff action from the audit log.
 
 use maud::{Markup, html};
 use time::OffsetDateTime;
@@ -49,6 +50,21 @@ pub async fn timeline(state: &DashboardState, payment: &Payment) -> Result<Marku
             at: event.created_at,
             what: format!("Event to the shop: {}", event.kind),
         });
+        for delivery in store.event_deliveries(&event.id).await? {
+            let tries = match delivery.attempts {
+                1 => "1 attempt".to_owned(),
+                n => format!("{n} attempts"),
+            };
+            lines.push(Line {
+                at: delivery.updated_at,
+                what: format!(
+                    "{} to endpoint {}: {} ({tries})",
+                    event.kind,
+                    delivery.endpoint_id,
+                    delivery.state.as_str()
+                ),
+            });
+        }
     }
     for line in store.payment_audit(&payment.id).await? {
         let entry = &line.entry;

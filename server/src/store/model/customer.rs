@@ -5,6 +5,16 @@ use time::OffsetDateTime;
 
 use crate::store::secret::SecretHash;
 
+/// Longest customer id the store keeps.
+pub const MAX_CUSTOMER_ID_CHARS: usize = 64;
+
+/// Whether `id` can be a customer id: 1 to [`MAX_CUSTOMER_ID_CHARS`] characters, none a
+/// control character (a NUL would otherwise reach Postgres and fail there).
+pub fn is_customer_id(id: &str) -> bool {
+    let chars = id.chars().count();
+    (1..=MAX_CUSTOMER_ID_CHARS).contains(&chars) && !id.chars().any(char::is_control)
+}
+
 /// A customer the server has seen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Customer {

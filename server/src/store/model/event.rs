@@ -140,6 +140,17 @@ pub enum DeliveryState {
     Failed,
 }
 
+impl DeliveryState {
+    /// `pending`, `delivered` or `failed`: the store's and the API's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Delivered => "delivered",
+            Self::Failed => "failed",
+        }
+    }
+}
+
 /// An event's delivery to one endpoint.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Delivery {

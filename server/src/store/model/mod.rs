@@ -15,7 +15,7 @@ pub use activity::{
     WebhookVerdict,
 };
 pub use card::{Bin, CardSummary, Last4, NewSavedCard, SavedCardRecord};
-pub use customer::{Customer, NewCustomerToken};
+pub use customer::{Customer, MAX_CUSTOMER_ID_CHARS, NewCustomerToken, is_customer_id};
 pub use event::{
     CardOnFile, Delivery, DeliveryAttempt, DeliveryOutcome, DeliveryState, DueDelivery,
     EndpointStatus, EndpointUpdate, EventObject, EventQuery, EventTypes, FinishedAttempt,

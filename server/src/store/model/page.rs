@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use checkout::card::Brand;
 use checkout::contract::{PaymentState, SubscriptionStatus};
 use time::OffsetDateTime;
 
@@ -85,6 +86,8 @@ pub struct PaymentQuery {
     pub reference: Option<String>,
     /// Only paid with a card ending in these four digits.
     pub card_last4: Option<String>,
+    /// Only paid with a card of this brand.
+    pub card_brand: Option<Brand>,
     /// Page size; 0 means the default (20), anything above [`MAX_PAGE_SIZE`] is capped.
     pub limit: u32,
     /// A batch of a streamed export, read by the server itself: `limit` is capped at
@@ -112,6 +115,10 @@ pub struct SubscriptionQuery {
     pub customer_id: Option<String>,
     /// Only in this status.
     pub status: Option<SubscriptionStatus>,
+    /// Only of this plan.
+    pub plan_id: Option<String>,
+    /// Only in this currency (ISO 4217, upper case).
+    pub currency: Option<String>,
     /// Page size; 0 means the default (20), anything above [`MAX_PAGE_SIZE`] is capped.
     pub limit: u32,
     /// Continue after this cursor.

@@ -6,13 +6,14 @@ use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::OffsetDateTime;
 
 use super::codec::{int_opt, ms, time, unsigned};
+use super::fetch::all_by_key;
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::page::effective_limit;
 use crate::store::staff::{AuditEntry, AuditStore, NewAuditEntry};
 
-const AUDIT_COLUMNS: &str =
-    "id, at, staff_id, staff_email, action, payment_id, amount, currency, address, outcome, detail";
+const AUDIT_COLUMNS: &str = "id, at, staff_id, staff_email, action, payment_id, object_type, \
+     object_id, amount, currency, address, outcome, detail";
 
 #[derive(FromRow)]
 pub(crate) struct AuditRow {
@@ -22,6 +23,8 @@ pub(crate) struct AuditRow {
     staff_email: String,
     action: String,
     payment_id: Option<String>,
+    object_type: Option<String>,
+    object_id: Option<String>,
     amount: Option<i64>,
     currency: Option<String>,
     address: Option<String>,
@@ -41,6 +44,8 @@ impl TryFrom<AuditRow> for AuditEntry {
                 staff_email: row.staff_email,
                 action: row.action,
                 payment_id: row.payment_id,
+                object_type: row.object_type,
+                object_id: row.object_id,
                 amount: row.amount.map(|a| unsigned(a, "amount")).transpose()?,
                 currency: row.currency,
                 address: row.address,
@@ -72,15 +77,17 @@ where
 {
     async fn append_audit(&self, entry: NewAuditEntry, now: OffsetDateTime) -> StoreResult<i64> {
         let row = sqlx::query_as::<DB, IdRow>(
-            "INSERT INTO audit_log (at, staff_id, staff_email, action, payment_id, amount, \
-             currency, address, outcome, detail) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+            "INSERT INTO audit_log (at, staff_id, staff_email, action, payment_id, object_type, \
+             object_id, amount, currency, address, outcome, detail) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
         )
         .bind(ms(now))
         .bind(entry.staff_id)
         .bind(entry.staff_email)
         .bind(entry.action)
         .bind(entry.payment_id)
+        .bind(entry.object_type)
+        .bind(entry.object_id)
         .bind(int_opt(entry.amount, "amount")?)
         .bind(entry.currency)
         .bind(entry.address)
@@ -109,12 +116,11 @@ where
     async fn payment_audit(&self, payment_id: &str) -> StoreResult<Vec<AuditEntry>> {
         let sql =
             format!("SELECT {AUDIT_COLUMNS} FROM audit_log WHERE payment_id = $1 ORDER BY id");
-        sqlx::query_as::<DB, AuditRow>(&sql)
-            .bind(payment_id)
-            .fetch_all(&self.pool)
-            .await?
-            .into_iter()
-            .map(AuditEntry::try_from)
-            .collect()
+        all_by_key::<DB, AuditRow, AuditEntry>(&self.pool, &sql, payment_id).await
+    }
+
+    async fn object_audit(&self, object_id: &str) -> StoreResult<Vec<AuditEntry>> {
+        let sql = format!("SELECT {AUDIT_COLUMNS} FROM audit_log WHERE object_id = $1 ORDER BY id");
+        all_by_key::<DB, AuditRow, AuditEntry>(&self.pool, &sql, object_id).await
     }
 }

@@ -91,6 +91,25 @@ pub(crate) struct AttemptRow {
     error: Option<String>,
 }
 
+impl TryFrom<AttemptRow> for DeliveryAttempt {
+    type Error = StoreError;
+
+    fn try_from(row: AttemptRow) -> StoreResult<Self> {
+        Ok(DeliveryAttempt {
+            attempted_at: time(row.attempted_at, "attempted_at")?,
+            status_code: row
+                .status_code
+                .map(|code| unsigned(code, "status_code"))
+                .transpose()?,
+            id: row.id,
+            endpoint_id: row.endpoint_id,
+            event_id: row.event_id,
+            duration_us: row.duration_us,
+            error: row.error,
+        })
+    }
+}
+
 #[derive(FromRow)]
 pub(crate) struct SeqRow {
     seq: i64,
@@ -109,12 +128,14 @@ pub(crate) struct OldestRow {
 }
 
 fn delivery_state(name: &str) -> StoreResult<DeliveryState> {
-    match name {
-        "pending" => Ok(DeliveryState::Pending),
-        "delivered" => Ok(DeliveryState::Delivered),
-        "failed" => Ok(DeliveryState::Failed),
-        _ => Err(StoreError::Corrupt("delivery state")),
-    }
+    [
+        DeliveryState::Pending,
+        DeliveryState::Delivered,
+        DeliveryState::Failed,
+    ]
+    .into_iter()
+    .find(|state| state.as_str() == name)
+    .ok_or(StoreError::Corrupt("delivery state"))
 }
 
 /// Pending deliveries to the endpoint `$5` that may go now: due, free of leases, to an enabled
@@ -461,22 +482,7 @@ where
         .bind(i64::from(effective_limit(limit)))
         .fetch_all(&self.pool)
         .await?;
-        rows.into_iter()
-            .map(|row| {
-                Ok(DeliveryAttempt {
-                    attempted_at: time(row.attempted_at, "attempted_at")?,
-                    status_code: row
-                        .status_code
-                        .map(|code| unsigned(code, "status_code"))
-                        .transpose()?,
-                    id: row.id,
-                    endpoint_id: row.endpoint_id,
-                    event_id: row.event_id,
-                    duration_us: row.duration_us,
-                    error: row.error,
-                })
-            })
-            .collect()
+        rows.into_iter().map(DeliveryAttempt::try_from).collect()
     }
 
     async fn event_deliveries(&self, event_id: &str) -> StoreResult<Vec<Delivery>> {

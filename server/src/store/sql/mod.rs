@@ -14,6 +14,7 @@ mod cards;
 mod checkpoint;
 mod codec;
 mod connect;
+mod delivery_report;
 mod endpoints;
 mod events;
 mod fetch;
@@ -34,6 +35,7 @@ mod snapshot;
 mod staff;
 mod stats;
 mod subscriptions;
+mod two_factor;
 
 use std::future::Future;
 
@@ -177,10 +179,12 @@ where
         + super::traits::CustomerStore
         + super::traits::SubscriptionStore
         + super::traits::EventStore
+        + super::delivery_report::DeliveryReportStore
         + super::stats::StatsStore
         + super::analytics::AnalyticsStore
         + super::staff::StaffStore
-        + super::staff::AuditStore,
+        + super::staff::AuditStore
+        + super::two_factor::TwoFactorStore,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
 {

@@ -44,6 +44,7 @@ where
         ("currency", query.currency),
         ("merchant_txn_ref", query.reference),
         ("card_last4", query.card_last4),
+        ("card_brand", query.card_brand.map(|b| b.id().to_owned())),
     ];
     for (column, value) in text {
         if let Some(value) = value {

@@ -3,6 +3,7 @@
 //! counting failures or touching the same session agree.
 
 use async_trait::async_trait;
+use secrecy::SecretString;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::{Duration, OffsetDateTime};
 
@@ -12,8 +13,8 @@ use crate::store::error::{StoreError, StoreResult};
 use crate::store::secret::SecretHash;
 use crate::store::staff::{NewStaffSession, StaffRole, StaffStore, StaffUser};
 
-const STAFF_COLUMNS: &str =
-    "id, email, role, password_hash, failed_logins, locked_until, disabled_at, created_at";
+const STAFF_COLUMNS: &str = "id, email, role, password_hash, failed_logins, \
+     locked_until, disabled_at, created_at, totp_secret, totp_pending_secret";
 
 #[derive(FromRow)]
 pub(crate) struct StaffRow {
@@ -25,6 +26,8 @@ pub(crate) struct StaffRow {
     locked_until: Option<i64>,
     disabled_at: Option<i64>,
     created_at: i64,
+    totp_secret: Option<String>,
+    totp_pending_secret: Option<String>,
 }
 
 impl TryFrom<StaffRow> for StaffUser {
@@ -40,11 +43,23 @@ impl TryFrom<StaffRow> for StaffUser {
             locked_until: time_opt(row.locked_until, "locked_until")?,
             disabled_at: time_opt(row.disabled_at, "disabled_at")?,
             created_at: time(row.created_at, "created_at")?,
+            totp_secret: row.totp_secret.map(SecretString::from),
+            totp_pending_secret: row.totp_pending_secret.map(SecretString::from),
         })
     }
 }
 
-fn user(row: Option<StaffRow>) -> StoreResult<Option<StaffUser>> {
+/// [`STAFF_COLUMNS`], each prefixed with `alias.` (for a join).
+pub(crate) fn staff_columns_of(alias: &str) -> String {
+    STAFF_COLUMNS
+        .split(", ")
+        .map(|c| format!("{alias}.{c}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The account a row holds, if any.
+pub(crate) fn user(row: Option<StaffRow>) -> StoreResult<Option<StaffUser>> {
     row.map(StaffUser::try_from).transpose()
 }
 
@@ -199,11 +214,7 @@ where
         let sql = format!(
             "SELECT {} FROM staff_users u JOIN staff_sessions s ON s.staff_id = u.id \
              WHERE s.token_hash = $1 AND u.disabled_at IS NULL",
-            STAFF_COLUMNS
-                .split(", ")
-                .map(|c| format!("u.{c}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            staff_columns_of("u")
         );
         user(
             sqlx::query_as::<DB, StaffRow>(&sql)

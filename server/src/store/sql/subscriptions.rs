@@ -208,6 +208,7 @@ where
             "SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions \
              WHERE ($1 IS NULL OR customer_id = $1) AND ($2 IS NULL OR status = $2) \
              AND ($3 IS NULL OR created_at < $3 OR (created_at = $3 AND id < $4)) \
+             AND ($6 IS NULL OR plan_id = $6) AND ($7 IS NULL OR currency = $7) \
              ORDER BY created_at DESC, id DESC LIMIT $5"
         );
         let rows = sqlx::query_as::<DB, SubscriptionRow>(&sql)
@@ -216,6 +217,8 @@ where
             .bind(query.after.as_ref().map(|c| c.created_at_ms))
             .bind(query.after.map(|c| c.id))
             .bind(i64::from(limit) + 1)
+            .bind(query.plan_id)
+            .bind(query.currency)
             .fetch_all(&self.pool)
             .await?;
         let mut items = rows

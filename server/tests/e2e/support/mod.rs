@@ -5,6 +5,7 @@
 pub mod browser;
 pub mod capabilities;
 pub mod cdp;
+pub mod dashboard;
 pub mod display;
 pub mod driver;
 pub mod embed_pages;

@@ -131,8 +131,13 @@ impl Harness {
 
     /// A server on a new Postgres schema, or `None` (with a loud notice) when none is set.
     pub async fn start_postgres() -> Option<Self> {
+        Self::start_postgres_with(&[]).await
+    }
+
+    /// [`Harness::start_postgres`] with extra configuration pairs.
+    pub async fn start_postgres_with(extra: &[(&str, &str)]) -> Option<Self> {
         match std::env::var(POSTGRES_ENV) {
-            Ok(url) => Some(Self::start(Backend::Postgres(url)).await),
+            Ok(url) => Some(Self::start_with(Backend::Postgres(url), extra).await),
             Err(_) => {
                 announce_postgres_skipped();
                 None

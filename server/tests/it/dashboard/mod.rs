@@ -1,13 +1,22 @@
 //! The merchant dashboard over HTTP, on its own listener beside the API: every guard (no
 //! session, role, CSRF token, origin, lock-out, expiry, logout), what a viewer can and cannot
 //! do, refunds through the confirmation step with a double submit, the refund ceiling, the
-//! audit log, and the payments list's filters. Each scenario runs on SQLite and Postgres.
+//! audit log, the payments list's filters, the subscriptions pages (filters, pages, pause,
+//! resume, cancel), the webhook pages (health, redelivery of one event or of a range's
+//! given-up deliveries, secret rotation) and two-factor sign-in. Each scenario runs on SQLite
+//! and Postgres.
 
 mod captures;
+mod filters;
 mod guards;
 mod login;
 mod overview;
 mod pages;
 mod refunds;
+mod require_2fa;
 mod review;
+mod subscriptions;
 mod support;
+mod totp_support;
+mod two_factor;
+mod webhooks;

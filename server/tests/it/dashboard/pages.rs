@@ -1,13 +1,21 @@
 //! The payments list: newest first, found by the card's last four, the currency and an
 //! amount range in that currency's unit; bad filters refused naming the field; the detail
-//! page shows the card as brand, first six, last four and expiry, never more.
+//! page shows the card as brand, first six, last four and expiry, never more, and a timeline
+//! with each state change's event and its delivery to each of the shop's endpoints.
 
+use checkout_server::events::endpoints::new_secret;
 use checkout_server::store::prelude::*;
+use secrecy::ExposeSecret;
 
 use super::support::{Browser, dashboard_suite, paid};
 use crate::api::support::Harness;
+use crate::events::receiver::Receiver;
+use crate::events::receiver::support::{drain, endpoint, worker};
 
-dashboard_suite!(the_list_filters_and_the_detail_shows_the_card);
+dashboard_suite!(
+    the_list_filters_and_the_detail_shows_the_card,
+    the_timeline_shows_each_event_and_its_deliveries
+);
 
 async fn the_list_filters_and_the_detail_shows_the_card(h: &Harness) {
     let (small, small_id) = paid(h, 1000).await;
@@ -65,4 +73,46 @@ async fn the_list_filters_and_the_detail_shows_the_card(h: &Harness) {
             .status,
         404
     );
+}
+
+async fn the_timeline_shows_each_event_and_its_deliveries(h: &Harness) {
+    let secret = new_secret();
+    let receiver = Receiver::start(secret.expose_secret()).await;
+    let healthy = endpoint(h, &receiver.url(), &[], secret.expose_secret()).await;
+    let (_, id) = paid(h, 1000).await;
+    receiver.fail_all();
+    let pass = drain(&worker(h, "timeline-test", true)).await;
+    assert!(pass.retried > 0, "{pass:?}");
+    receiver.heal();
+    let store = h.store();
+    let events = store.object_events(&id).await.unwrap();
+    let captured = events
+        .iter()
+        .find(|e| e.kind == "payment.captured")
+        .expect("payment.captured written");
+    store
+        .redeliver(
+            &captured.id,
+            Some(&healthy),
+            time::OffsetDateTime::now_utc(),
+        )
+        .await
+        .unwrap();
+    drain(&worker(h, "timeline-test", true)).await;
+
+    let viewer = Browser::as_role(h, "viewer@shop.example", StaffRole::Viewer).await;
+    let page = viewer.get(&format!("/payments/{id}")).await;
+    assert!(
+        page.text.contains("Event to the shop: payment.captured"),
+        "{}",
+        page.text
+    );
+    let deliveries = store.event_deliveries(&captured.id).await.unwrap();
+    assert_eq!(deliveries.len(), 1, "{deliveries:?}");
+    let line = format!(
+        "payment.captured to endpoint {healthy}: delivered ({} attempts)",
+        deliveries[0].attempts
+    );
+    assert!(deliveries[0].attempts >= 2, "{deliveries:?}");
+    assert!(page.text.contains(&line), "{line} in {}", page.text);
 }

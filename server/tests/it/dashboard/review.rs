@@ -15,6 +15,7 @@ use crate::ops::support::arm;
 dashboard_suite!(
     the_queue_lists_review_and_old_pending_payments_oldest_first,
     an_attached_transaction_id_settles_only_when_it_matches,
+    attaching_while_the_gateway_is_down_changes_nothing,
     resolving_as_failed_needs_a_note,
     asking_the_gateway_now_settles_a_pending_payment
 );
@@ -258,6 +259,67 @@ async fn an_attached_transaction_id_settles_only_when_it_matches(h: &Harness) {
         "{}",
         page.text
     );
+}
+
+async fn attaching_while_the_gateway_is_down_changes_nothing(h: &Harness) {
+    let (session, id, txn) = in_review(h).await;
+    let operator = Browser::as_role(h, "operator@shop.example", StaffRole::Operator).await;
+    let path = format!("/payments/{id}/attach");
+    let attach = || {
+        let operator = operator.clone();
+        let (path, txn) = (path.clone(), txn.clone());
+        async move {
+            let csrf = operator.csrf.clone();
+            operator
+                .post(
+                    &path,
+                    &[
+                        ("csrf", csrf.as_str()),
+                        ("transaction_id", txn.as_str()),
+                        ("confirm", "yes"),
+                    ],
+                )
+                .await
+        }
+    };
+    arm(h, "transaction/status/{id}=status:503*50");
+    let down = attach().await;
+    h.sandbox.faults.clear();
+    assert_eq!(down.status, 409, "{}", down.text);
+    assert!(
+        down.text
+            .contains("the gateway could not be asked; try again later"),
+        "{}",
+        down.text
+    );
+    let still = h.store().get_payment(&id).await.unwrap().unwrap();
+    assert_eq!(
+        (still.state, still.gateway_transaction_id),
+        (PaymentState::NeedsReview, None),
+        "an id the gateway could not confirm is not kept"
+    );
+    let lines = h.store().payment_audit(&id).await.unwrap();
+    assert_eq!(
+        lines
+            .iter()
+            .map(|l| l.entry.outcome.as_str())
+            .collect::<Vec<_>>(),
+        ["lookup_failed"],
+        "{lines:?}"
+    );
+
+    let later = attach().await;
+    assert_eq!(
+        location(&later),
+        format!("/payments/{id}?done=settled"),
+        "once the gateway answers, the same id settles it: {}",
+        later.text
+    );
+    assert_eq!(
+        h.store().get_payment(&id).await.unwrap().unwrap().state,
+        PaymentState::Captured
+    );
+    assert_eq!(h.gateway_charges(&session.reference), 1);
 }
 
 async fn resolving_as_failed_needs_a_note(h: &Harness) {

@@ -10,14 +10,22 @@ use serde_json::json;
 
 use crate::api::support::{Harness, Reply, TestSession, cards};
 
-/// Runs each named scenario as `sqlite::<name>` and `postgres::<name>`.
+/// Runs each named scenario as `sqlite::<name>` and `postgres::<name>`, optionally with extra
+/// configuration pairs: `dashboard_suite!(with [("KEY", "value")]; name, ...)`.
 macro_rules! dashboard_suite {
     ($($name:ident),+ $(,)?) => {
+        $crate::dashboard::support::dashboard_suite!(with []; $($name),+);
+    };
+    (with $config:tt; $($name:ident),+ $(,)?) => {
         mod sqlite {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
-                    let harness = crate::api::support::Harness::start(crate::api::support::Backend::Sqlite).await;
+                    let harness = crate::api::support::Harness::start_with(
+                        crate::api::support::Backend::Sqlite,
+                        &$config,
+                    )
+                    .await;
                     super::$name(&harness).await;
                     harness.finish().await;
                 }
@@ -27,7 +35,10 @@ macro_rules! dashboard_suite {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
-                    let Some(harness) = crate::api::support::Harness::start_postgres().await else { return };
+                    let Some(harness) = crate::api::support::Harness::start_postgres_with(
+                        &$config,
+                    )
+                    .await else { return };
                     super::$name(&harness).await;
                     harness.finish().await;
                 }
