@@ -5,6 +5,7 @@
 //! | `DASHBOARD_LISTEN` | `127.0.0.1:8082` | the dashboard's own listener (port 0 picks one); `off` serves none. Keep it internal or behind a TLS proxy |
 //! | `DASHBOARD_PUBLIC_URL` | `http://<its listening address>` | the origin browsers use; every POST must come from it (`Origin`), and with `https://` the session cookie is `Secure` and `__Host-` prefixed |
 //! | `REVIEW_PENDING_AFTER_MINUTES` | 10 | a `pending` payment older than this shows in the review queue (1 to 43200) |
+//! | `DASHBOARD_TIME_ZONE` | `UTC` | the IANA time zone whose days the overview counts in (`Europe/Berlin`); a page's `tz` parameter overrides it |
 //! | `DASHBOARD_REQUIRE_2FA` | `false` | `true`: an `admin` without two-factor sign-in (TOTP) is sent to enrol and reaches nothing else until done |
 
 use std::net::SocketAddr;
@@ -21,7 +22,7 @@ pub const DEFAULT_DASHBOARD_LISTEN: &str = "127.0.0.1:8082";
 pub const DEFAULT_REVIEW_PENDING_AFTER_MINUTES: u64 = 10;
 
 /// `DASHBOARD_LISTEN`, `DASHBOARD_PUBLIC_URL`, `REVIEW_PENDING_AFTER_MINUTES`,
-/// `DASHBOARD_REQUIRE_2FA`.
+/// `DASHBOARD_TIME_ZONE`, `DASHBOARD_REQUIRE_2FA`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DashboardSettings {
     /// Where to listen; `None`: no dashboard (`off`).
@@ -30,8 +31,26 @@ pub struct DashboardSettings {
     pub public_url: Option<String>,
     /// How old a `pending` payment is before the review queue lists it.
     pub review_pending_after: Duration,
+    /// The overview's default time zone, an IANA name known to the bundled tz database.
+    pub time_zone: String,
     /// Admins must have two-factor sign-in before reaching any page.
     pub require_2fa: bool,
+}
+
+/// The zone named `name`: an IANA name such as `Europe/Berlin`, or `UTC`. Only names are
+/// taken (letters, digits, `/ _ - +`, no `..`), never a path.
+pub fn time_zone(name: &str) -> Result<jiff::tz::TimeZone, String> {
+    let allowed = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'_' | b'-' | b'+');
+    if name.is_empty()
+        || name.len() > 64
+        || name.starts_with('/')
+        || name.contains("..")
+        || !name.bytes().all(allowed)
+    {
+        return Err("must be an IANA time zone name such as Europe/Berlin".to_owned());
+    }
+    jiff::tz::TimeZone::get(name)
+        .map_err(|_| format!("{name} is not an IANA time zone name (such as Europe/Berlin or UTC)"))
 }
 
 impl DashboardSettings {
@@ -50,6 +69,17 @@ impl DashboardSettings {
             Some(setting) => values::minutes(setting, 1, 43_200)?,
             None => Duration::from_secs(DEFAULT_REVIEW_PENDING_AFTER_MINUTES * 60),
         };
+        let time_zone = match layers.get("DASHBOARD_TIME_ZONE") {
+            Some(setting) => {
+                let name = setting.value.trim();
+                time_zone(name).map_err(|reason| ConfigError::Invalid {
+                    key: setting.label(),
+                    reason,
+                })?;
+                name.to_owned()
+            }
+            None => "UTC".to_owned(),
+        };
         let require_2fa = layers
             .get("DASHBOARD_REQUIRE_2FA")
             .map(values::boolean)
@@ -59,6 +89,7 @@ impl DashboardSettings {
             listen,
             public_url,
             review_pending_after,
+            time_zone,
             require_2fa,
         })
     }
@@ -89,6 +120,10 @@ mod tests {
         let hour = Config::from_pairs(&[("REVIEW_PENDING_AFTER_MINUTES", "60")], &emulator())
             .expect("an hour");
         assert_eq!(hour.dashboard.review_pending_after.as_secs(), 3600);
+        assert_eq!(config.dashboard.time_zone, "UTC");
+        let berlin = Config::from_pairs(&[("DASHBOARD_TIME_ZONE", "Europe/Berlin")], &emulator())
+            .expect("Berlin");
+        assert_eq!(berlin.dashboard.time_zone, "Europe/Berlin");
         assert!(!config.dashboard.require_2fa);
         let strict =
             Config::from_pairs(&[("DASHBOARD_REQUIRE_2FA", "true")], &emulator()).expect("2fa");
@@ -97,6 +132,8 @@ mod tests {
             ("DASHBOARD_LISTEN", "localhost"),
             ("DASHBOARD_PUBLIC_URL", "dash.example"),
             ("REVIEW_PENDING_AFTER_MINUTES", "0"),
+            ("DASHBOARD_TIME_ZONE", "Europe/Atlantis"),
+            ("DASHBOARD_TIME_ZONE", "../zoneinfo/UTC"),
             ("DASHBOARD_REQUIRE_2FA", "sometimes"),
         ] {
             let err = Config::from_pairs(&[(key, value)], &emulator())

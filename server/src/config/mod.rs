@@ -45,7 +45,7 @@ use std::time::Duration;
 use checkout::contract::PlanTerms;
 use secrecy::SecretString;
 
-pub use dashboard::{DEFAULT_DASHBOARD_LISTEN, DashboardSettings};
+pub use dashboard::{DEFAULT_DASHBOARD_LISTEN, DashboardSettings, time_zone};
 pub use error::ConfigError;
 pub use ops::{OpsAccess, OpsSettings};
 pub use plans::{PlanCatalogue, first_charge};

@@ -9,9 +9,9 @@
 //! checked against the store on every page ([`auth::Staff`]); the CSRF token in every form;
 //! the role each page or action requires (viewer < operator < admin).
 //!
-//! Routes: `/login`, `/login/code` (two-factor sign-in, [`auth::second_step`]), `/logout`,
+//! Routes: `/` (the overview, [`overview`]), `/login`, `/login/code` (two-factor sign-in, [`auth::second_step`]), `/logout`,
 //! `/account` and `/account/two-factor/start|confirm|disable` ([`auth::enrolment`]),
-//! `/payments`, `/payments/{id}`, `/payments/{id}/refund|capture|void`,
+//! `/payments`, `/payments/export.csv` ([`export`]), `/payments/{id}`, `/payments/{id}/refund|capture|void`,
 //! `/review`, `/payments/{id}/lookup|attach|resolve` (the review queue, [`review`]),
 //! `/subscriptions`, `/subscriptions/{id}`, `/subscriptions/{id}/pause|resume|cancel`
 //! ([`subscriptions`]), `/webhooks`, `/webhooks/{id}`, `/webhooks/{id}/redeliver_failed|rotate`,
@@ -23,9 +23,11 @@ pub mod audit;
 pub mod auth;
 pub mod client;
 pub mod error;
+pub mod export;
 pub mod listener;
 pub mod money;
 pub mod once;
+pub mod overview;
 pub mod pages;
 pub mod review;
 pub mod state;
@@ -38,7 +40,7 @@ use axum::Router;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, REFERRER_POLICY};
 use axum::http::{HeaderName, HeaderValue};
 use axum::middleware::{from_fn, from_fn_with_state};
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use tower_http::set_header::SetResponseHeaderLayer;
 
@@ -52,7 +54,7 @@ const STYLESHEET: &str = include_str!("assets/dashboard.css");
 pub fn app(state: DashboardState) -> Router {
     let policy = Arc::new(HeaderPolicy::new(&state.origin));
     Router::new()
-        .route("/", get(|| async { Redirect::to("/payments") }))
+        .route("/", get(pages::overview::show))
         .route("/login", get(pages::login::show).post(pages::login::submit))
         .route(
             "/login/code",
@@ -64,6 +66,7 @@ pub fn app(state: DashboardState) -> Router {
         .route("/account/two-factor/confirm", post(pages::account::confirm))
         .route("/account/two-factor/disable", post(pages::account::disable))
         .route("/payments", get(pages::payments::list))
+        .route("/payments/export.csv", get(export::csv))
         .route("/payments/{id}", get(pages::payment::show))
         .route("/payments/{id}/refund", post(actions::refund))
         .route("/payments/{id}/capture", post(actions::capture))

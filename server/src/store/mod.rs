@@ -7,6 +7,7 @@
 //! type to brand, first six, last four and expiry ([`model::CardSummary`]); secrets handed to
 //! browsers and customers are stored only as hashes ([`secret::SecretHash`]).
 
+pub mod analytics;
 pub mod delivery_report;
 pub mod error;
 pub mod model;
@@ -29,6 +30,7 @@ pub use traits::{
 /// Everything a caller needs in scope to use an `Arc<dyn Store>`: the traits (whose methods
 /// are only callable with the trait imported) and the record types.
 pub mod prelude {
+    pub use super::analytics::AnalyticsStore;
     pub use super::delivery_report::{DeliveryReportStore, EndpointHealth};
     pub use super::model::*;
     pub use super::secret::{BodyDigest, SecretHash, generate_token};

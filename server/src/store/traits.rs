@@ -282,6 +282,7 @@ pub trait Store:
     + EventStore
     + super::delivery_report::DeliveryReportStore
     + super::stats::StatsStore
+    + super::analytics::AnalyticsStore
     + super::staff::StaffStore
     + super::staff::AuditStore
     + super::two_factor::TwoFactorStore

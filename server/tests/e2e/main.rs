@@ -34,6 +34,7 @@ mod inline_snippet;
 mod isolation;
 mod keyboard;
 mod killed_instance;
+mod overview;
 mod rtl;
 mod saved_card;
 mod shadow_dom;

@@ -29,6 +29,7 @@ pub fn page(title: &str, staff: Option<&Staff>, main: Markup) -> Html<String> {
                         nav aria-label="Main" {
                             strong { "Checkout dashboard" }
                             @if let Some(staff) = staff {
+                                a href="/" { "Overview" }
                                 a href="/payments" { "Payments" }
                                 a href="/review" { "Review queue" }
                                 a href="/subscriptions" { "Subscriptions" }

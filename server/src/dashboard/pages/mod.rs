@@ -12,6 +12,7 @@ pub mod health;
 pub mod layout;
 pub mod login;
 pub mod login_code;
+pub mod overview;
 pub mod payment;
 pub mod payments;
 pub mod qr;

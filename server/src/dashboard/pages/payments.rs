@@ -1,8 +1,9 @@
 //! `GET /payments`: every payment, newest first, with the filter form (state, date range,
 //! currency and amount range, reference, card last four, card brand, customer) and keyset
-//! pagination (the store's cursor, as the merchant API pages).
+//! pagination (the store's cursor, as the merchant API pages), and a link to the CSV export
+//! of the same filters.
 
-use axum::extract::{Query, State};
+use axum::extract::{Query, RawQuery, State};
 use axum::response::Html;
 use maud::{Markup, html};
 
@@ -22,6 +23,7 @@ pub async fn list(
     State(state): State<DashboardState>,
     staff: Staff,
     Query(filters): Query<Filters>,
+    RawQuery(raw): RawQuery,
 ) -> Result<Html<String>, DashboardError> {
     let query = filters.query()?;
     let found = state.app.store.list_payments(query).await?;
@@ -30,6 +32,7 @@ pub async fn list(
         Some(&staff),
         html! {
             (filter_form(&filters))
+            p { a href={ "/payments/export.csv?" (raw.unwrap_or_default()) } download { "Export these payments as CSV" } }
             @if found.items.is_empty() {
                 p { "No payment matches these filters." }
             } @else {

@@ -22,7 +22,9 @@ pub use event::{
     MAX_ENDPOINTS, NewDeliveryAttempt, NewEndpoint, StoredEvent, WebhookEndpoint,
 };
 pub use idempotency::{IdempotencyBegin, IdempotencyKey, StoredResponse};
-pub use page::{BadCursor, MAX_PAGE_SIZE, Page, PageCursor, PaymentQuery, SubscriptionQuery};
+pub use page::{
+    BadCursor, MAX_BATCH_SIZE, MAX_PAGE_SIZE, Page, PageCursor, PaymentQuery, SubscriptionQuery,
+};
 pub use payment::{Advance, NewPayment, Payment, PaymentChanges, PaymentKind};
 pub use session::{CaptureMode, NewSession, Session, new_session_id};
 pub use subscription::{

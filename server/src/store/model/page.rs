@@ -10,6 +10,9 @@ use time::OffsetDateTime;
 /// Most items one page may hold.
 pub const MAX_PAGE_SIZE: u32 = 100;
 
+/// Most items one batch of a streamed export ([`PaymentQuery::bulk`]) may hold.
+pub const MAX_BATCH_SIZE: u32 = 2_000;
+
 /// Where the next page starts: the creation time and id of the last item seen.
 ///
 /// Written as `<milliseconds>_<id>`; treat it as opaque.
@@ -87,8 +90,22 @@ pub struct PaymentQuery {
     pub card_brand: Option<Brand>,
     /// Page size; 0 means the default (20), anything above [`MAX_PAGE_SIZE`] is capped.
     pub limit: u32,
+    /// A batch of a streamed export, read by the server itself: `limit` is capped at
+    /// [`MAX_BATCH_SIZE`] instead (never set from a request).
+    pub bulk: bool,
     /// Continue after this cursor.
     pub after: Option<PageCursor>,
+}
+
+impl PaymentQuery {
+    /// The page size to use.
+    pub(crate) fn effective_limit(&self) -> u32 {
+        match (self.bulk, self.limit) {
+            (true, 0) => MAX_BATCH_SIZE,
+            (true, n) => n.min(MAX_BATCH_SIZE),
+            (false, n) => effective_limit(n),
+        }
+    }
 }
 
 /// Which subscriptions to list.
@@ -141,5 +158,13 @@ mod tests {
         assert_eq!(effective_limit(0), 20);
         assert_eq!(effective_limit(5), 5);
         assert_eq!(effective_limit(10_000), MAX_PAGE_SIZE);
+        let bulk = |limit| PaymentQuery {
+            limit,
+            bulk: true,
+            ..PaymentQuery::default()
+        };
+        assert_eq!(bulk(0).effective_limit(), MAX_BATCH_SIZE);
+        assert_eq!(bulk(1_000).effective_limit(), 1_000);
+        assert_eq!(bulk(1_000_000).effective_limit(), MAX_BATCH_SIZE);
     }
 }

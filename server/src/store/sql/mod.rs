@@ -8,6 +8,7 @@
 //! not carry bounds like `i64: Encode<DB>` from a trait definition to its users.
 
 mod activity;
+mod analytics;
 mod audit;
 mod cards;
 mod checkpoint;
@@ -25,6 +26,7 @@ mod legacy_tokens;
 mod logged_step;
 mod new_payment;
 mod one_trip;
+mod payment_list;
 mod payments;
 mod recent;
 mod rows;
@@ -179,6 +181,7 @@ where
         + super::traits::EventStore
         + super::delivery_report::DeliveryReportStore
         + super::stats::StatsStore
+        + super::analytics::AnalyticsStore
         + super::staff::StaffStore
         + super::staff::AuditStore
         + super::two_factor::TwoFactorStore,

@@ -11,7 +11,6 @@ use super::fetch::optional_by_key;
 use super::rows::{PAYMENT_COLUMNS, PaymentRow};
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
-use crate::store::model::page::effective_limit;
 use crate::store::model::{
     Advance, IdempotencyKey, NewAttempt, NewPayment, Page, PageCursor, Payment, PaymentChanges,
     PaymentQuery,
@@ -182,35 +181,8 @@ where
     }
 
     async fn list_payments(&self, query: PaymentQuery) -> StoreResult<Page<Payment>> {
-        let limit = effective_limit(query.limit);
-        let sql = format!(
-            "SELECT {PAYMENT_COLUMNS} FROM payments \
-             WHERE ($1 IS NULL OR customer_id = $1) AND ($2 IS NULL OR session_id = $2) \
-             AND ($3 IS NULL OR state = $3) \
-             AND ($4 IS NULL OR created_at < $4 OR (created_at = $4 AND id < $5)) \
-             AND ($7 IS NULL OR created_at >= $7) AND ($8 IS NULL OR created_at < $8) \
-             AND ($9 IS NULL OR amount >= $9) AND ($10 IS NULL OR amount <= $10) \
-             AND ($11 IS NULL OR currency = $11) AND ($12 IS NULL OR merchant_txn_ref = $12) \
-             AND ($13 IS NULL OR card_last4 = $13) AND ($14 IS NULL OR card_brand = $14) \
-             ORDER BY created_at DESC, id DESC LIMIT $6"
-        );
-        let rows = sqlx::query_as::<DB, PaymentRow>(&sql)
-            .bind(query.customer_id)
-            .bind(query.session_id)
-            .bind(query.state.map(|s| state_name(s).to_owned()))
-            .bind(query.after.as_ref().map(|c| c.created_at_ms))
-            .bind(query.after.map(|c| c.id))
-            .bind(i64::from(limit) + 1)
-            .bind(ms_opt(query.created_from))
-            .bind(ms_opt(query.created_before))
-            .bind(int_opt(query.amount_min, "amount_min")?)
-            .bind(int_opt(query.amount_max, "amount_max")?)
-            .bind(query.currency)
-            .bind(query.reference)
-            .bind(query.card_last4)
-            .bind(query.card_brand.map(|b| b.id().to_owned()))
-            .fetch_all(&self.pool)
-            .await?;
+        let limit = query.effective_limit();
+        let rows = super::payment_list::rows::<DB>(&self.pool, query, limit).await?;
         let mut items = rows
             .into_iter()
             .map(Payment::try_from)

@@ -10,6 +10,7 @@ mod captures;
 mod filters;
 mod guards;
 mod login;
+mod overview;
 mod pages;
 mod refunds;
 mod require_2fa;

@@ -40,6 +40,7 @@ macro_rules! store_suite {
     };
 }
 
+mod analytics;
 mod card_data;
 mod events;
 mod idempotency;

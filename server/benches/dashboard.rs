@@ -1,0 +1,462 @@
+//! The dashboard at a busy shop's size, on SQLite and on Postgres (`TEST_DATABASE_URL_POSTGRES`;
+//! skipped with a notice when unset). A program that prints figures, not a timed test:
+//!
+//! 1. **Seeds** `--rows` payments (default 1,000,000) spread over the last 90 days: mixed
+//!    states, currencies, kinds, decline reasons and refunds, in multi-row INSERTs inside one
+//!    transaction (the rollup's triggers run for every row, as they would in production), and
+//!    2,000 subscriptions.
+//! 2. Starts `checkout-server` on that database with its dashboard, logs in over HTTP and times,
+//!    each `--repeat` times (p50 and worst reported):
+//!    - the overview for 30 days (`GET /?range=30d`, the whole page: reads and charts);
+//!    - the first and the 500th page of the payments table filtered by state and currency
+//!      (the 500th reached by following the pages' own "next" links, untimed);
+//!    - a CSV export of about `--export` rows (default 100,000: the days that hold them), read
+//!      to the end; rows per second, and the peak of the process's resident memory during it
+//!      above what it was before (`VmHWM` reset through `/proc/self/clear_refs`).
+//!
+//! Targets on a 2-core machine: overview ≤ 150 ms, a page ≤ 30 ms, export ≥ 100,000 rows/s in
+//! ≤ 50 MB extra memory. The load average is printed beside the figures: on a shared machine
+//! they are noisy.
+//!
+//! Run: `cargo bench -p checkout-server --bench dashboard [-- --rows 100000 --export 10000]`.
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use checkout_server::config::{Config, EmulatorDefaults};
+use checkout_server::dashboard::auth::accounts;
+use checkout_server::serve::{Mounts, Server};
+use checkout_server::store::prelude::*;
+use checkout_server::store::{PostgresStore, SqliteStore};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use secrecy::SecretString;
+
+const POSTGRES_ENV: &str = "TEST_DATABASE_URL_POSTGRES";
+const DAYS: i64 = 90;
+const DAY_MS: i64 = 86_400_000;
+const EMAIL: &str = "bench@dashboard.invalid";
+const PASSWORD: &str = "bench password, long enough";
+/// The page filter: the commonest state in the second commonest currency.
+const FILTER: &str = "state=captured&currency=USD";
+
+struct Options {
+    rows: u64,
+    export: u64,
+    repeat: usize,
+}
+
+impl Options {
+    fn from_args() -> Self {
+        let mut options = Self {
+            rows: 1_000_000,
+            export: 100_000,
+            repeat: 10,
+        };
+        let args: Vec<String> = std::env::args().collect();
+        for pair in args.windows(2) {
+            let value = pair[1].replace('_', "").parse::<u64>().ok();
+            match (pair[0].as_str(), value) {
+                ("--rows", Some(v)) => options.rows = v.max(10_000),
+                ("--export", Some(v)) => options.export = v.max(1_000),
+                ("--repeat", Some(v)) => options.repeat = usize::try_from(v.max(1)).unwrap_or(10),
+                _ => {}
+            }
+        }
+        options
+    }
+}
+
+fn main() {
+    let options = Options::from_args();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    runtime.block_on(run(options));
+}
+
+async fn run(options: Options) {
+    println!(
+        "dashboard bench: {} payments over {DAYS} days, export of ~{} rows, {} runs each",
+        options.rows, options.export, options.repeat
+    );
+    println!("load before: {}", load());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sqlite_url = format!("sqlite://{}", dir.path().join("bench.db").display());
+    {
+        let store = SqliteStore::connect(&sqlite_url).await.expect("sqlite");
+        seed_into("sqlite", store.pool(), &options, "ANALYZE").await;
+        store.close().await;
+    }
+    let mut verdicts = vec![measure("sqlite", &sqlite_url, &options).await];
+    match std::env::var(POSTGRES_ENV) {
+        Ok(url) => {
+            let schema = format!("bench_{}", uuid::Uuid::new_v4().simple());
+            let admin = sqlx::PgPool::connect(&url)
+                .await
+                .expect("postgres reachable");
+            sqlx::query(&format!("CREATE SCHEMA {schema}"))
+                .execute(&admin)
+                .await
+                .expect("schema");
+            let separator = if url.contains('?') { '&' } else { '?' };
+            let scoped = format!("{url}{separator}options[search_path]={schema}");
+            {
+                let store = PostgresStore::connect(&scoped).await.expect("postgres");
+                seed_into("postgres", store.pool(), &options, "VACUUM ANALYZE").await;
+                store.close().await;
+            }
+            verdicts.push(measure("postgres", &scoped, &options).await);
+            sqlx::query(&format!("DROP SCHEMA {schema} CASCADE"))
+                .execute(&admin)
+                .await
+                .expect("drop schema");
+            admin.close().await;
+        }
+        Err(_) => println!(
+            "postgres   SKIPPED: set {POSTGRES_ENV} (scripts/postgres.sh prints a URL) to measure it"
+        ),
+    }
+    println!("\nload after: {}", load());
+    for verdict in verdicts {
+        println!("{verdict}");
+    }
+}
+
+/// Runs the [`seed`] in one transaction on `pool`, then `analyze` (fresh statistics, as a
+/// database that has lived would have).
+async fn seed_into<DB: sqlx::Database>(
+    backend: &str,
+    pool: &sqlx::Pool<DB>,
+    options: &Options,
+    analyze: &str,
+) where
+    for<'c> &'c mut DB::Connection: sqlx::Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
+{
+    let started = Instant::now();
+    let mut tx = pool.begin().await.expect("begin");
+    for statement in seed(options) {
+        sqlx::query::<DB>(&statement)
+            .execute(&mut *tx)
+            .await
+            .expect("seed");
+    }
+    tx.commit().await.expect("commit");
+    sqlx::query::<DB>(analyze)
+        .execute(pool)
+        .await
+        .expect("analyze");
+    println!(
+        "{backend:<10} seeded in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// The seed as statements of 1,000 rows each: one session, the payments, the subscriptions.
+fn seed(options: &Options) -> Vec<String> {
+    let mut rng = StdRng::seed_from_u64(23);
+    let now = now_ms();
+    let mut statements = vec![format!(
+        "INSERT INTO checkout_sessions (id, client_secret_hash, amount, currency, reference, \
+         capture_mode, created_at, expires_at) VALUES ('bench-session', '{}', 1000, 'EUR', \
+         'bench', 'capture', {now}, {now})",
+        "0".repeat(64)
+    )];
+    let declines = [
+        "do_not_honour",
+        "insufficient_funds",
+        "insufficient_funds",
+        "expired_card",
+        "lost_or_stolen",
+        "issuer_unavailable",
+        "risk_rejected",
+        "authentication_failed",
+    ];
+    let mut sql = String::new();
+    for i in 0..options.rows {
+        if i % 1_000 == 0 {
+            if !sql.is_empty() {
+                statements.push(std::mem::take(&mut sql));
+            }
+            sql.push_str(
+                "INSERT INTO payments (id, session_id, customer_id, kind, state, amount, currency, \
+                 merchant_txn_ref, decline_code, card_brand, card_bin, card_last4, \
+                 card_expiry_month, card_expiry_year, captured_amount, refunded_amount, \
+                 webhook_token_hash, review_deadline, created_at, updated_at) VALUES ",
+            );
+        } else {
+            sql.push(',');
+        }
+        let created = now - rng.random_range(0..DAYS * DAY_MS);
+        let currency = match rng.random_range(0..100) {
+            0..50 => "EUR",
+            50..75 => "USD",
+            75..90 => "GBP",
+            _ => "JPY",
+        };
+        let amount: u64 = if currency == "JPY" {
+            rng.random_range(100..50_000)
+        } else {
+            rng.random_range(100..30_000)
+        };
+        let kind = match rng.random_range(0..100) {
+            0..70 => "payment_v2",
+            70..90 => "token_payment",
+            90..95 => "authorization_v2",
+            _ => "subscription",
+        };
+        let roll = rng.random_range(0..1_000);
+        let (state, captured, refunded, decline) = match roll {
+            0..700 => ("captured", amount, 0, None),
+            700..820 => (
+                "declined",
+                0,
+                0,
+                Some(declines[rng.random_range(0..declines.len())]),
+            ),
+            820..850 => ("partially_refunded", amount, amount / 3, None),
+            850..880 => ("refunded", amount, amount, None),
+            880..910 => ("authorized", 0, 0, None),
+            910..920 => ("voided", 0, 0, None),
+            920..940 => ("failed", 0, 0, None),
+            940..995 => ("pending", 0, 0, None),
+            _ => ("needs_review", 0, 0, None),
+        };
+        let (brand, bin) = if i % 3 == 0 {
+            ("mastercard", "520000")
+        } else {
+            ("visa", "424242")
+        };
+        let _ = write!(
+            sql,
+            "('{id}', 'bench-session', 'cust-{customer}', '{kind}', '{state}', {amount}, \
+             '{currency}', 'order-{i}', {decline}, '{brand}', '{bin}', '{last4:04}', 12, 2030, \
+             {captured}, {refunded}, '{hash}', {deadline}, {created}, {created})",
+            id = uuid::Uuid::from_u128(rng.random()),
+            customer = i % 50_000,
+            decline = decline.map_or("NULL".to_owned(), |d| format!("'{d}'")),
+            last4 = i % 10_000,
+            hash = "0".repeat(64),
+            deadline = created + 1_800_000,
+        );
+    }
+    if !sql.is_empty() {
+        statements.push(sql);
+    }
+    let mut subs = String::from(
+        "INSERT INTO subscriptions (id, gateway_subscription_id, customer_id, plan_id, amount, \
+         currency, status, completed_cycles, created_at, updated_at) VALUES ",
+    );
+    for i in 0..2_000 {
+        let status = match i % 10 {
+            0 => "cancelled",
+            1 => "paused",
+            _ => "active",
+        };
+        let created = now - rng.random_range(0..DAYS * DAY_MS);
+        let _ = write!(
+            subs,
+            "{}('sub-{i}', 'gw-sub-{i}', 'cust-{i}', 'monthly', 990, 'EUR', '{status}', 1, {created}, {created})",
+            if i == 0 { "" } else { "," }
+        );
+    }
+    statements.push(subs);
+    statements
+}
+
+fn now_ms() -> i64 {
+    i64::try_from(time::OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000)
+        .expect("now fits")
+}
+
+/// Starts the server on `url`, logs in and takes the figures; returns the verdict line.
+async fn measure(backend: &str, url: &str, options: &Options) -> String {
+    let config = Config::from_pairs(
+        &[
+            ("DATABASE_URL", url),
+            ("GATEWAY_BASE_URL", "http://127.0.0.1:9"),
+            ("GATEWAY_API_KEY", "bench-api-key-0123456789"),
+            ("GATEWAY_X_API_KEY", "bench-x-api-key-0123456789"),
+            ("GATEWAY_MERCHANT_ID", "bench-merchant"),
+            (
+                "MERCHANT_SECRET_KEY",
+                "sk_test_bench_dashboard_0123456789abcdef",
+            ),
+            ("RECONCILE_INTERVAL_SECONDS", "86400"),
+            ("DASHBOARD_LISTEN", "127.0.0.1:0"),
+        ],
+        &EmulatorDefaults::default(),
+    )
+    .expect("bench configuration");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let server = Server::build(config, listener, |_| Mounts::default())
+        .await
+        .expect("server builds");
+    let dashboard = format!(
+        "http://{}",
+        server.dashboard_address().expect("the dashboard listens")
+    );
+    accounts::add(
+        server.state().store.as_ref(),
+        EMAIL,
+        StaffRole::Viewer,
+        SecretString::from(PASSWORD.to_owned()),
+    )
+    .await
+    .expect("account");
+    let (shutdown, stop) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(server.run(async move {
+        let _ = stop.await;
+    }));
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    let cookie = login(&http, &dashboard).await;
+    let get = |path: String| {
+        let request = http
+            .get(format!("{dashboard}{path}"))
+            .header("Cookie", cookie.clone());
+        async move {
+            let started = Instant::now();
+            let response = request.send().await.expect("sent");
+            assert_eq!(response.status(), 200, "{path}");
+            let body = response.text().await.expect("body");
+            (started.elapsed(), body)
+        }
+    };
+
+    let overview = timed(options.repeat, || get("/?range=30d".to_owned())).await;
+    let first_path = format!("/payments?{FILTER}");
+    let first = timed(options.repeat, || get(first_path.clone())).await;
+    let mut path = first_path.clone();
+    for _ in 1..500 {
+        let (_, body) = get(path.clone()).await;
+        path = next_link(&body).expect("a 500th page: seed more rows");
+    }
+    let page500 = timed(options.repeat, || get(path.clone())).await;
+
+    // The export: the most recent days holding about `export` rows.
+    let per_day = options.rows / DAYS as u64;
+    let days = options.export.div_ceil(per_day.max(1)).max(1);
+    let today = time::OffsetDateTime::now_utc().date();
+    let from = today - time::Duration::days(i64::try_from(days).unwrap_or(1) - 1);
+    let export_path = format!("/payments/export.csv?from={from}&to={today}");
+    let rss_before = status_kb("VmRSS");
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    let started = Instant::now();
+    let mut response = http
+        .get(format!("{dashboard}{export_path}"))
+        .header("Cookie", cookie.clone())
+        .send()
+        .await
+        .expect("export");
+    assert_eq!(response.status(), 200);
+    let mut lines = 0u64;
+    while let Some(chunk) = response.chunk().await.expect("chunk") {
+        lines += chunk.iter().filter(|b| **b == b'\n').count() as u64;
+    }
+    let export_time = started.elapsed();
+    let peak = status_kb("VmHWM");
+    let rows = lines.saturating_sub(1);
+    let rate = rows as f64 / export_time.as_secs_f64();
+    let extra_mb = peak.saturating_sub(rss_before) as f64 / 1024.0;
+
+    let _ = shutdown.send(());
+    let _ = task.await;
+
+    let line = |name: &str, (p50, worst): (Duration, Duration), target: f64| {
+        println!(
+            "{backend:<10} {name:<28} p50 {:>7.1} ms  worst {:>7.1} ms  (target ≤ {target} ms)",
+            ms(p50),
+            ms(worst)
+        );
+        ms(p50) <= target
+    };
+    let overview_ok = line("overview, 30 days", overview, 150.0);
+    let first_ok = line("payments page 1 (filtered)", first, 30.0);
+    let page500_ok = line("payments page 500 (filtered)", page500, 30.0);
+    println!(
+        "{backend:<10} {:<28} {rows} rows in {:.2} s = {:.0} rows/s, peak +{extra_mb:.1} MB RSS (target ≥ 100000 rows/s, ≤ 50 MB)",
+        "CSV export",
+        export_time.as_secs_f64(),
+        rate
+    );
+    let export_ok = rate >= 100_000.0 && extra_mb <= 50.0;
+    let verdict = |ok: bool| if ok { "MET" } else { "MISSED" };
+    format!(
+        "{backend}: overview {}, page 1 {}, page 500 {}, export {}",
+        verdict(overview_ok),
+        verdict(first_ok),
+        verdict(page500_ok),
+        verdict(export_ok)
+    )
+}
+
+async fn login(http: &reqwest::Client, dashboard: &str) -> String {
+    let response = http
+        .post(format!("{dashboard}/login"))
+        .header("Origin", dashboard)
+        .form(&[("email", EMAIL), ("password", PASSWORD)])
+        .send()
+        .await
+        .expect("login");
+    assert_eq!(response.status(), 303, "login");
+    let cookie = response
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .expect("session cookie");
+    cookie.split(';').next().expect("name=value").to_owned()
+}
+
+/// Runs `once` `n` times after one untimed warm-up; p50 and worst.
+async fn timed<F, Fut>(n: usize, once: F) -> (Duration, Duration)
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = (Duration, String)>,
+{
+    once().await;
+    let mut samples = Vec::with_capacity(n);
+    for _ in 0..n {
+        samples.push(once().await.0);
+    }
+    samples.sort();
+    (samples[samples.len() / 2], samples[samples.len() - 1])
+}
+
+/// The `rel="next"` link of a payments page.
+fn next_link(body: &str) -> Option<String> {
+    let anchor = body.find("rel=\"next\"")?;
+    let start = body[..anchor].rfind("href=\"")? + 6;
+    let end = start + body[start..].find('"')?;
+    Some(body[start..end].replace("&amp;", "&"))
+}
+
+/// A `/proc/self/status` field in kB.
+fn status_kb(field: &str) -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status.lines().find_map(|line| {
+                let rest = line.strip_prefix(field)?.strip_prefix(':')?;
+                rest.trim().trim_end_matches("kB").trim().parse().ok()
+            })
+        })
+        .unwrap_or(0)
+}
+
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".to_owned())
+}
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}

@@ -1,0 +1,94 @@
+//! The payments list's statement, built from the filters actually given: each is a plain
+//! condition the planner can match to an index, and the page cursor is a row-value comparison
+//! `(created_at, id) < (…)`, so every page (the 500th as the first, and each batch of an
+//! export) starts at its place in `payments_newest` or `payments_by_state` instead of scanning
+//! from the newest payment. (`$n IS NULL OR …` placeholders for absent filters hide the range
+//! from both planners once a statement is prepared.)
+
+use std::fmt::Write as _;
+
+use sqlx::{Encode, Executor, FromRow, IntoArguments, Pool, Type};
+
+use super::Dialect;
+use super::codec::{int, ms};
+use super::rows::{PAYMENT_COLUMNS, PaymentRow};
+use crate::store::error::StoreResult;
+use crate::store::model::PaymentQuery;
+use crate::store::transitions::state_name;
+
+/// The rows `query` selects, newest first, one more than `limit` (to learn whether another
+/// page follows).
+pub(crate) async fn rows<DB>(
+    pool: &Pool<DB>,
+    query: PaymentQuery,
+    limit: u32,
+) -> StoreResult<Vec<PaymentRow>>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'r> PaymentRow: FromRow<'r, DB::Row>,
+{
+    let mut sql = format!("SELECT {PAYMENT_COLUMNS} FROM payments WHERE 1 = 1");
+    let mut values: Vec<Value> = Vec::new();
+    let mut bind = |value: Value| {
+        values.push(value);
+        format!("${}", values.len())
+    };
+    let text = [
+        ("customer_id", query.customer_id),
+        ("session_id", query.session_id),
+        ("state", query.state.map(|s| state_name(s).to_owned())),
+        ("currency", query.currency),
+        ("merchant_txn_ref", query.reference),
+        ("card_last4", query.card_last4),
+        ("card_brand", query.card_brand.map(|b| b.id().to_owned())),
+    ];
+    for (column, value) in text {
+        if let Some(value) = value {
+            let slot = bind(Value::Text(value));
+            let _ = write!(sql, " AND {column} = {slot}");
+        }
+    }
+    let numbers = [
+        ("created_at >=", query.created_from.map(ms)),
+        ("created_at <", query.created_before.map(ms)),
+        (
+            "amount >=",
+            query.amount_min.map(|v| int(v, "amount_min")).transpose()?,
+        ),
+        (
+            "amount <=",
+            query.amount_max.map(|v| int(v, "amount_max")).transpose()?,
+        ),
+    ];
+    for (condition, value) in numbers {
+        if let Some(value) = value {
+            let slot = bind(Value::Int(value));
+            let _ = write!(sql, " AND {condition} {slot}");
+        }
+    }
+    if let Some(after) = query.after {
+        let at = bind(Value::Int(after.created_at_ms));
+        let id = bind(Value::Text(after.id));
+        let _ = write!(sql, " AND (created_at, id) < ({at}, {id})");
+    }
+    let slot = bind(Value::Int(i64::from(limit) + 1));
+    let _ = write!(sql, " ORDER BY created_at DESC, id DESC LIMIT {slot}");
+    let mut statement = sqlx::query_as::<DB, PaymentRow>(&sql);
+    for value in values {
+        statement = match value {
+            Value::Text(text) => statement.bind(text),
+            Value::Int(n) => statement.bind(n),
+        };
+    }
+    Ok(statement.fetch_all(pool).await?)
+}
+
+/// A bound value.
+enum Value {
+    Text(String),
+    Int(i64),
+}
