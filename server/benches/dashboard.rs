@@ -32,6 +32,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use secrecy::SecretString;
 
+#[path = "support/cli.rs"]
+mod cli;
+
 const POSTGRES_ENV: &str = "TEST_DATABASE_URL_POSTGRES";
 const DAYS: i64 = 90;
 const DAY_MS: i64 = 86_400_000;
@@ -48,33 +51,17 @@ struct Options {
 
 impl Options {
     fn from_args() -> Self {
-        let mut options = Self {
-            rows: 1_000_000,
-            export: 100_000,
-            repeat: 10,
-        };
-        let args: Vec<String> = std::env::args().collect();
-        for pair in args.windows(2) {
-            let value = pair[1].replace('_', "").parse::<u64>().ok();
-            match (pair[0].as_str(), value) {
-                ("--rows", Some(v)) => options.rows = v.max(10_000),
-                ("--export", Some(v)) => options.export = v.max(1_000),
-                ("--repeat", Some(v)) => options.repeat = usize::try_from(v.max(1)).unwrap_or(10),
-                _ => {}
-            }
+        Self {
+            rows: cli::number("--rows", 1_000_000, 10_000) as u64,
+            export: cli::number("--export", 100_000, 1_000) as u64,
+            repeat: cli::number("--repeat", 10, 1),
         }
-        options
     }
 }
 
 fn main() {
     let options = Options::from_args();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("tokio runtime");
-    runtime.block_on(run(options));
+    cli::run_on(2, run(options));
 }
 
 async fn run(options: Options) {

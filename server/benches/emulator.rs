@@ -17,6 +17,9 @@ use base64::engine::general_purpose::STANDARD;
 use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox, SandboxConfig};
 use serde_json::json;
 
+#[path = "support/cli.rs"]
+mod cli;
+
 /// Benchmark parameters from the command line.
 struct Options {
     clients: usize,
@@ -27,40 +30,18 @@ struct Options {
 
 impl Options {
     fn from_args() -> Self {
-        let mut options = Self {
-            clients: 32,
-            payments: 50_000,
-            warmup: 2_000,
-            worker_threads: 2,
-        };
-        let args: Vec<String> = std::env::args().collect();
-        let mut index = 1;
-        while index < args.len() {
-            let value = args.get(index + 1).and_then(|v| v.parse::<usize>().ok());
-            match (args[index].as_str(), value) {
-                ("--clients", Some(v)) => options.clients = v.max(1),
-                ("--payments", Some(v)) => options.payments = v.max(1),
-                ("--warmup", Some(v)) => options.warmup = v,
-                ("--threads", Some(v)) => options.worker_threads = v.max(1),
-                _ => {
-                    index += 1;
-                    continue;
-                }
-            }
-            index += 2;
+        Self {
+            clients: cli::number("--clients", 32, 1),
+            payments: cli::number("--payments", 50_000, 1),
+            warmup: cli::number("--warmup", 2_000, 0),
+            worker_threads: cli::number("--threads", 2, 1),
         }
-        options
     }
 }
 
 fn main() {
     let options = Options::from_args();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(options.worker_threads)
-        .enable_all()
-        .build()
-        .expect("tokio runtime");
-    runtime.block_on(run(options));
+    cli::run_on(options.worker_threads, run(options));
 }
 
 async fn run(options: Options) {

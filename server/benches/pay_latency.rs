@@ -20,6 +20,9 @@ use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox, SandboxConfi
 #[path = "support/pay_server.rs"]
 mod pay_server;
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use pay_server::{BenchServer, Series, charge_body, gateway, ms, start_server, store_card};
 
 const POSTGRES_ENV: &str = "TEST_DATABASE_URL_POSTGRES";
@@ -32,33 +35,17 @@ struct Options {
 
 impl Options {
     fn from_args() -> Self {
-        let mut options = Self {
-            payments: 400,
-            warmup: 50,
-            clients: 8,
-        };
-        let args: Vec<String> = std::env::args().collect();
-        for pair in args.windows(2) {
-            let value = pair[1].parse::<usize>().ok();
-            match (pair[0].as_str(), value) {
-                ("--payments", Some(v)) => options.payments = v.max(10),
-                ("--warmup", Some(v)) => options.warmup = v,
-                ("--clients", Some(v)) => options.clients = v.max(1),
-                _ => {}
-            }
+        Self {
+            payments: cli::number("--payments", 400, 10),
+            warmup: cli::number("--warmup", 50, 0),
+            clients: cli::number("--clients", 8, 1),
         }
-        options
     }
 }
 
 fn main() {
     let options = Options::from_args();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("tokio runtime");
-    runtime.block_on(run(options));
+    cli::run_on(2, run(options));
 }
 
 async fn run(options: Options) {

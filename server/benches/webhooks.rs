@@ -37,6 +37,9 @@ use tokio_util::sync::CancellationToken;
 #[path = "support/pay_server.rs"]
 mod pay_server;
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use pay_server::{Series, ms, start_server, store_card};
 
 const POSTGRES_ENV: &str = "TEST_DATABASE_URL_POSTGRES";
@@ -49,33 +52,17 @@ struct Options {
 
 impl Options {
     fn from_args() -> Self {
-        let mut options = Self {
-            events: 5_000,
-            payments: 400,
-            warmup: 50,
-        };
-        let args: Vec<String> = std::env::args().collect();
-        for pair in args.windows(2) {
-            let value = pair[1].parse::<usize>().ok();
-            match (pair[0].as_str(), value) {
-                ("--events", Some(v)) => options.events = v.max(100),
-                ("--payments", Some(v)) => options.payments = v.max(10),
-                ("--warmup", Some(v)) => options.warmup = v,
-                _ => {}
-            }
+        Self {
+            events: cli::number("--events", 5_000, 100),
+            payments: cli::number("--payments", 400, 10),
+            warmup: cli::number("--warmup", 50, 0),
         }
-        options
     }
 }
 
 fn main() {
     let options = Options::from_args();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("tokio runtime");
-    runtime.block_on(run(options));
+    cli::run_on(2, run(options));
 }
 
 /// A database for one measurement: a SQLite file or a fresh Postgres schema.

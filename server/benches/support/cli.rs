@@ -1,0 +1,26 @@
+//! What every benchmark program's `main` shares: its numeric `--name value` arguments and the
+//! runtime it runs on. Included by each benchmark with `#[path]`; not a benchmark of its own.
+
+use std::future::Future;
+
+/// The number given after `--name` on the command line (the last one when repeated; `_` may
+/// separate digits), or `default` when there is none or it is not a number; at least `least`.
+pub fn number(name: &str, default: usize, least: usize) -> usize {
+    let args: Vec<String> = std::env::args().collect();
+    args.windows(2)
+        .rev()
+        .find(|pair| pair[0] == name)
+        .and_then(|pair| pair[1].replace('_', "").parse::<usize>().ok())
+        .map_or(default, |given| given.max(least))
+}
+
+/// Runs `work` to its end on a multi-threaded runtime of `threads` workers (the targets are
+/// set for a 2-core machine, so most benchmarks pass 2).
+pub fn run_on<F: Future>(threads: usize, work: F) -> F::Output {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads)
+        .enable_all()
+        .build()
+        .expect("tokio runtime")
+        .block_on(work)
+}
