@@ -97,15 +97,21 @@ async fn a_planted_id_does_not_keep_the_real_webhook_from_settling(h: &Harness) 
         Some(real_id.as_str())
     );
     assert_eq!(settled.transaction_hint, None);
-    let verdicts: Vec<_> = h
-        .store()
-        .list_webhooks(&payment.id)
-        .await
-        .expect("webhooks")
-        .iter()
-        .map(|event| event.verdict)
-        .collect();
-    assert_eq!(verdicts, vec![WebhookVerdict::Confirmed]);
+    // The verdict is stored after the settlement it led to, so it may follow a moment later.
+    eventually(
+        "the webhook's one verdict is `confirmed`",
+        Duration::from_secs(10),
+        || async {
+            let events = h
+                .store()
+                .list_webhooks(&payment.id)
+                .await
+                .expect("webhooks");
+            let verdicts: Vec<_> = events.iter().map(|event| event.verdict).collect();
+            (verdicts == [WebhookVerdict::Confirmed]).then_some(())
+        },
+    )
+    .await;
 }
 
 async fn return_visits_spend_a_bounded_number_of_lookups(h: &Harness) {
