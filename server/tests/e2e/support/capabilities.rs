@@ -1,13 +1,15 @@
 //! What each engine is asked for when a session starts: the browser binary, a fresh profile,
 //! English as the page's language, a fixed window size (1024×900, so screenshots and
-//! viewport-based choices are the same on every run), and nothing that calls out to the
-//! internet (the network is closed: background requests only flood it with refusals).
+//! viewport-based choices are the same on every run), the time limits of
+//! support/time_limits.rs, and nothing that calls out to the internet (the network is closed:
+//! background requests only flood it with refusals).
 
 use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
 use super::engine::{Engine, Tools};
+use super::time_limits;
 
 /// Chromium's flags for running as root in a closed network (toolchain.md).
 const CHROMIUM_ARGS: &[&str] = &[
@@ -71,6 +73,7 @@ pub fn for_engine(
         unreachable!("a JSON object")
     };
     capabilities.insert("pageLoadStrategy".into(), Value::from("normal"));
+    capabilities.insert("timeouts".into(), time_limits::session_timeouts());
     capabilities
 }
 

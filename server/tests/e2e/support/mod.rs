@@ -24,9 +24,12 @@ pub mod pointer;
 pub mod server;
 pub mod shop;
 pub mod site;
+pub mod time_limits;
 pub mod tools;
 
 use std::future::Future;
+
+use tokio::time::timeout;
 
 use engine::Engine;
 pub use page::Page;
@@ -42,8 +45,9 @@ where
 }
 
 /// Runs one scenario in `engine`: takes a slot, opens the browser, runs `body` with the page,
-/// and always closes the browser, even when `body` panics (the panic is then re-raised).
-/// Without the engine's tools it returns at once after the loud skip notice.
+/// and always closes the browser, even when `body` panics (the panic is then re-raised) or
+/// outlives its time limit (support/time_limits.rs: then it fails with what can still be seen
+/// of the page). Without the engine's tools it returns at once after the loud skip notice.
 pub async fn run_in<F, Fut>(engine: Engine, scenario: &'static str, body: F)
 where
     F: FnOnce(Page) -> Fut,
@@ -54,14 +58,35 @@ where
     };
     tools::require_dist();
     let _slot = browser::Slots::take();
-    let browser = browser::Browser::open(engine, &tools).await;
+    let Ok(browser) = timeout(time_limits::OPEN, browser::Browser::open(engine, &tools)).await
+    else {
+        panic!(
+            "{engine:?} did not start within {:?} for scenario {scenario}",
+            time_limits::OPEN
+        );
+    };
     let page = Page::new(browser.client.clone(), engine, scenario);
-    let outcome = tokio::spawn(body(page)).await;
-    browser.close().await;
-    if let Err(error) = outcome {
-        match error.try_into_panic() {
+    let running = tokio::spawn(body(page.clone()));
+    let stopper = running.abort_handle();
+    let outcome = match timeout(time_limits::SCENARIO, running).await {
+        Ok(joined) => Ok(joined),
+        Err(_) => {
+            stopper.abort();
+            Err(time_limits::last_look(&page.client, page.label()).await)
+        }
+    };
+    let _ = timeout(time_limits::LAST_LOOK, browser.close()).await;
+    match outcome {
+        Ok(Ok(())) => {}
+        Ok(Err(error)) => match error.try_into_panic() {
             Ok(panic) => std::panic::resume_unwind(panic),
             Err(error) => panic!("scenario {scenario} in {engine:?} did not finish: {error}"),
-        }
+        },
+        Err(seen) => panic!(
+            "scenario {scenario} in {engine:?} did not finish within {:?}; what could still be \
+             seen of it: {}",
+            time_limits::SCENARIO,
+            seen
+        ),
     }
 }

@@ -82,6 +82,11 @@ impl Page {
         }
     }
 
+    /// `<scenario>-<engine>`, the start of this page's screenshots' names.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
     /// The engine this page runs in.
     pub fn engine(&self) -> Engine {
         self.engine
