@@ -19,7 +19,7 @@ pub mod plural;
 
 #[cfg(feature = "ui")]
 pub use format::{
-    count_text, counted, decimal_amount, format_date, format_money, money, region_list,
+    count_text, counted, decimal_amount, format_date, format_money, money,
 };
 pub use messages::Msg;
 
