@@ -90,14 +90,10 @@ pub async fn serve(
         return Err(FrameRefusal::NotFramed.into_response());
     }
     let Form(request) = form.map_err(|_| FrameRefusal::Unreadable.into_response())?;
-    let (session, secret, locale) = (|| {
-        Ok::<_, FrameRefusal>((
-            option("session", &request.session)?,
-            option("client_secret", &request.client_secret)?,
-            option("locale", &request.locale)?,
-        ))
-    })()
-    .map_err(IntoResponse::into_response)?;
+    let refused = IntoResponse::into_response;
+    let session = option("session", &request.session).map_err(refused)?;
+    let secret = option("client_secret", &request.client_secret).map_err(refused)?;
+    let locale = option("locale", &request.locale).map_err(refused)?;
     let locale = Locale::choose(Some(locale), first_language(&headers));
     let found = match verified_session(&state, session, secret).await {
         Ok(session) => state
