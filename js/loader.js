@@ -9,18 +9,17 @@
 // frame's origin when it asks (`hello`). Messages back are taken only from the frame's own
 // window and origin.
 //
-// Attributes / options: session (session), client-secret (clientSecret), locale, mode,
-// customer-token (customerToken), server (default: the origin this script came from).
-// Events (bubbling, composed CustomEvents on the element): ready, change, submit, success,
-// error, and the cancelable redirect (3-D Secure: cancel it to navigate yourself).
+// Attributes / options: session, client-secret (clientSecret), locale, mode, customer-token
+// (customerToken), server (default: this script's origin). Events (bubbling, composed
+// CustomEvents): ready, change, submit, success, error, and the cancelable redirect (3-D
+// Secure: cancel it to navigate yourself).
 // A frame that loads without saying it runs (origin refused) is `frame_unavailable` at once:
 // the shopper reads a plain sentence, the developer why (detail.developerMessage, console).
 // Methods: setLocale(tag), unmount(). The theme is the element's --cc-* custom properties and
 // CSS color-scheme (`dark`; `light dark` follows the shopper's setting) at render.
 //
-// The npm package's classic script (`card-checkout/checkout.js`) and ES entry's side effect
-// (js/package/index.mjs) are this file: there CardCheckout.configure({ server }) names the
-// checkout-server of elements without a `server` attribute.
+// The npm package's classic script and ES entry (js/package/) are this file: there
+// CardCheckout.configure({ server }) names the checkout-server of elements without `server`.
 (function () {
   "use strict";
   if (window.CardCheckout) return;
@@ -32,7 +31,7 @@
   var EVENTS = ["ready", "change", "submit", "success", "error"];
   var THEME = ["font", "font-size", "text", "muted", "background", "surface", "border", "accent",
     "accent-text", "error", "success", "radius", "spacing", "focus"];
-  // How long the frame may take to say it is there (`loaded`, posted before its load event).
+  // How long the frame may take to say `loaded` (posted before its load event).
   var LOAD_LIMIT_MS = 20000;
   var LOADED_GRACE_MS = 500;
   // By language, picked as the component does: the `locale` option, the browser's, English.
@@ -52,7 +51,7 @@
     he: "\u05d4\u05ea\u05e9\u05dc\u05d5\u05dd \u05d0\u05d9\u05e0\u05d5 \u05d6\u05de\u05d9\u05df \u05db\u05d0\u05df.",
   };
   // The form's build: written in by GET /checkout.js; a pasted or npm copy goes by what the
-  // frame last reported (remembered).
+  // frame last reported (remembered; read as the loader starts: a first read is slow).
   var BUILD = "";
   var frames = 0;
   var REMEMBERED = "card-checkout:build ";
@@ -89,15 +88,21 @@
     return theme;
   }
 
+  var remembered = {};
   function rememberedBuild(origin) {
-    try {
-      return localStorage.getItem(REMEMBERED + origin) || "";
-    } catch (_) {
-      return "";
+    if (!(origin in remembered)) {
+      remembered[origin] = "";
+      try {
+        remembered[origin] = localStorage.getItem(REMEMBERED + origin) || "";
+      } catch (_) {
+        // Storage off.
+      }
     }
+    return remembered[origin];
   }
 
   function remember(origin, build) {
+    remembered[origin] = build;
     try {
       localStorage.setItem(REMEMBERED + origin, build);
     } catch (_) {
@@ -145,14 +150,15 @@
     }
     var frame = document.createElement("iframe");
     frame.name = "card-checkout-" + (++frames) + "-" + Date.now();
-    // English until the frame sends its title in the shopper's language.
+    // English until the frame sends its title in the shopper's.
     frame.title = options.mode === "subscriptions" ? "Your subscriptions" : "Card payment";
     frame.setAttribute("scrolling", "no");
     frame.style.cssText = "display:block;width:100%;height:320px;border:0;overflow:hidden;" +
       "background:transparent;color-scheme:normal";
-    // Set before insertion: the request leaves at once.
+    // Set before insertion: the request leaves at once; the rest comes after.
     frame.src = shellUrl(this.origin, options, themeOf(host));
     this.frame = frame;
+    root.append(frame);
     // Sent when the frame asks (`hello`), to its window on its origin only.
     this.secrets = {
       session: options.session || "",
@@ -161,7 +167,6 @@
     };
     this.listener = function (event) { self.receive(event); };
     window.addEventListener("message", this.listener);
-    root.append(frame);
     var unavailable = function () {
       if (!self.loaded) self.unavailable();
     };
@@ -260,6 +265,8 @@
     return options;
   }
 
+  if (!(script && script.src) && defaultServer) rememberedBuild(originOf(null));
+
   if (!customElements.get("card-checkout")) {
     customElements.define("card-checkout", class extends HTMLElement {
       static get observedAttributes() {
@@ -281,8 +288,7 @@
         else this.schedule();
       }
 
-      // Renders once per batch of attribute changes: a shop may set session and client-secret
-      // one after the other.
+      // One render per batch of attribute changes (session, then client-secret, ...).
       schedule() {
         if (this.scheduled) return;
         this.scheduled = true;
@@ -331,14 +337,15 @@
     unmount: function (checkout) {
       if (checkout) checkout.remove();
     },
-    // The checkout-server of every element without a `server` attribute; warms up the
-    // connection to it, which the form's frame will need.
+    // The checkout-server of elements without `server`: its connection is warmed up and the
+    // build its frame last reported read.
     configure: function (settings) {
       var server = settings && settings.server;
       if (!server || !isWebUrl(String(server))) {
         throw new TypeError("CardCheckout.configure: `server` must be an http(s) URL");
       }
       defaultServer = String(server);
+      rememberedBuild(originOf(null));
       var hint = document.createElement("link");
       hint.rel = "preconnect";
       hint.href = new URL(defaultServer).origin;

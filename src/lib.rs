@@ -15,6 +15,7 @@ pub mod form_fields;
 pub mod i18n;
 #[cfg(feature = "server")]
 pub mod json;
+pub mod outcome;
 #[cfg(feature = "server")]
 pub mod wire;
 

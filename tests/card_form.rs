@@ -494,3 +494,54 @@ async fn a_view_carried_by_the_document_shows_without_a_request() {
     );
     assert_eq!(requests_to("GET", &checkout_path()).len(), 1);
 }
+
+#[wasm_bindgen_test]
+async fn the_country_list_follows_the_first_render_and_keeps_the_choice() {
+    fake_server();
+    let view = session_view(vec![BillingField::Country], vec![]);
+    route("GET", &checkout_path(), 200, &view);
+    let host = container();
+    capture(&host);
+    let root: Element = host.clone().unchecked_into();
+    let options = {
+        let root = root.clone();
+        move || {
+            root.query_selector_all("#billing-country option")
+                .map(|list| list.length())
+                .unwrap_or(0)
+        }
+    };
+    // How many options there are when the component says it is ready.
+    let at_ready = std::rc::Rc::new(std::cell::Cell::new(u32::MAX));
+    let seen = at_ready.clone();
+    let count = options.clone();
+    let listener = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || seen.set(count()));
+    host.add_event_listener_with_callback("ready", listener.as_ref().unchecked_ref())
+        .expect("listener");
+    let handle = mount_checkout(&host, "en");
+    until("ready", || at_ready.get() != u32::MAX).await;
+    assert_eq!(
+        at_ready.get(),
+        1,
+        "only \"choose a country\" in the first render"
+    );
+    until("the countries", || options() == 250).await;
+    choose(&get(&root, "#billing-country"), "JP");
+    // A language switch renders the form again: the choice is there at once, the list after.
+    handle.set_locale("de");
+    until("German", || {
+        text(&root, "label[for=billing-country]") == "Land"
+    })
+    .await;
+    assert_eq!(value(&root, "#billing-country"), "JP");
+    until("the countries in German", || {
+        find(&root, "#billing-country option[value=DE]")
+            .and_then(|o| o.text_content())
+            .as_deref()
+            == Some("Deutschland")
+    })
+    .await;
+    assert_eq!(value(&root, "#billing-country"), "JP");
+    assert_eq!(options(), 250);
+    drop(listener);
+}

@@ -1,10 +1,12 @@
-//! Browser tests of the result view: polling with back-off until the payment settles, every
-//! state's wording, the "check again" button, and the hand-over after a pending pay answer.
+//! Browser tests of the result panel the card form shows after paying (mode `result`, the page
+//! 3-D Secure returns to, is checkout-server's own page and has no wasm): polling with
+//! back-off until the payment settles, every state's wording, the "check again" button, and
+//! the events.
 #![cfg(target_arch = "wasm32")]
 
 mod common;
 
-use checkout::contract::{ApiError, DeclineCode, PayResponse, PaymentState};
+use checkout::contract::{ApiError, DeclineCode, PayResponse, PaymentResult, PaymentState};
 use common::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -12,21 +14,21 @@ use web_sys::Element;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-async fn result_page() -> (Element, checkout::embed::mount::Checkout) {
-    let host = container();
-    capture(&host);
-    let handle = checkout::embed::mount::mount(
-        host.clone(),
-        options(&[
-            ("session", SESSION),
-            ("clientSecret", SECRET),
-            ("server", SERVER),
-            ("locale", "en"),
-            ("mode", "result"),
-        ]),
-    )
-    .expect("mounts");
-    (host.unchecked_into(), handle)
+/// The form, paid with an answer still pending: the panel takes over and polls.
+async fn paid_pending() -> (Element, checkout::embed::mount::Checkout) {
+    let (host, handle) = mount_form(&session_view(vec![], vec![])).await;
+    let root: Element = host.unchecked_into();
+    route(
+        "POST",
+        &pay_path(),
+        200,
+        &PayResponse::None {
+            result: result(PaymentState::Pending),
+        },
+    );
+    fill_card(&root);
+    click(&root, "#cc-submit");
+    (root, handle)
 }
 
 fn state_of(root: &Element) -> String {
@@ -37,11 +39,10 @@ fn state_of(root: &Element) -> String {
 
 #[wasm_bindgen_test]
 async fn result_view_polls_until_settled() {
-    fake_server();
+    let (root, _handle) = paid_pending().await;
     route("GET", &result_path(), 200, &result(PaymentState::Pending));
     route("GET", &result_path(), 200, &result(PaymentState::Pending));
     route("GET", &result_path(), 200, &result(PaymentState::Captured));
-    let (root, _handle) = result_page().await;
     until("pending", || state_of(&root) == "pending").await;
     assert_eq!(text(&root, "#cc-result-title"), "Confirming your payment…");
     assert_eq!(
@@ -55,16 +56,22 @@ async fn result_view_polls_until_settled() {
         "Your payment of €25.00 was successful."
     );
     assert!(find(&root, "#cc-check-again").is_none());
-    // No further polls once settled.
+    // No further polls once settled, and the shop heard it once.
     sleep(700).await;
     assert_eq!(requests_to("GET", &result_path()).len(), 3);
+    let told: Vec<String> = events(&root).into_iter().map(|e| e.kind).collect();
+    assert_eq!(
+        told.iter().filter(|kind| *kind == "success").count(),
+        1,
+        "{told:?}"
+    );
 }
 
 #[wasm_bindgen_test]
 async fn result_view_states() {
     let mut refused = result(PaymentState::Declined);
     refused.decline = Some(DeclineCode::AuthenticationFailed);
-    let cases = [
+    let cases: [(PaymentResult, &str, &str, &str); 4] = [
         (
             refused,
             "declined",
@@ -91,15 +98,14 @@ async fn result_view_states() {
         ),
     ];
     for (answer, state, title, detail) in cases {
-        fake_server();
+        let (root, _handle) = paid_pending().await;
         route("GET", &result_path(), 200, &answer);
-        let (root, _handle) = result_page().await;
         until(state, || state_of(&root) == state).await;
         assert_eq!(text(&root, "#cc-result-title"), title);
         assert_eq!(text(&root, "#cc-result-detail"), detail);
     }
-    // An unknown session: no verdict, and a way to ask again.
-    fake_server();
+    // The server refuses: no verdict beyond pending, and a way to ask again.
+    let (root, _handle) = paid_pending().await;
     route(
         "GET",
         &result_path(),
@@ -107,47 +113,30 @@ async fn result_view_states() {
         &ApiError::new("not_found", "no session"),
     );
     route("GET", &result_path(), 200, &result(PaymentState::Captured));
-    let (root, _handle) = result_page().await;
-    until("unknown", || state_of(&root) == "unknown").await;
+    until("check again", || find(&root, "#cc-check-again").is_some()).await;
+    assert_eq!(state_of(&root), "pending");
     click(&root, "#cc-check-again");
     until("paid after retry", || state_of(&root) == "paid").await;
 }
 
 #[wasm_bindgen_test]
-async fn pending_after_pay_shows_the_result_view() {
-    let (host, _handle) = mount_form(&session_view(vec![], vec![])).await;
-    let root: Element = host.unchecked_into();
-    route(
-        "POST",
-        &pay_path(),
+async fn a_result_view_unmounted_while_polling_stops_quietly() {
+    let (root, handle) = paid_pending().await;
+    route_delayed(
+        "GET",
+        &result_path(),
         200,
-        &PayResponse::None {
-            result: result(PaymentState::Pending),
-        },
+        &result(PaymentState::Pending),
+        200,
     );
     route("GET", &result_path(), 200, &result(PaymentState::Captured));
-    fill_card(&root);
-    click(&root, "#cc-submit");
-    until("paid", || state_of(&root) == "paid").await;
-}
-
-#[wasm_bindgen_test]
-async fn a_result_view_unmounted_at_once_stops_quietly() {
-    fake_server();
-    route("GET", &result_path(), 200, &result(PaymentState::Pending));
-    route("GET", &result_path(), 200, &result(PaymentState::Captured));
-    // What a custom element does when it re-renders before its first poll: mount, unmount at
-    // once, mount again. The first one's tasks must neither poll nor panic.
-    let (gone_root, gone) = result_page().await;
-    checkout::embed::mount::unmount(gone);
-    let (root, _handle) = result_page().await;
-    until("paid", || state_of(&root) == "paid").await;
-    until("ready", || events(&root).iter().any(|e| e.kind == "ready")).await;
-    sleep(50).await;
-    assert!(events(&gone_root).is_empty(), "{:?}", events(&gone_root));
-    assert_eq!(
-        events(&root).iter().filter(|e| e.kind == "ready").count(),
-        1
+    until("pending", || state_of(&root) == "pending").await;
+    let before = events(&root).len();
+    checkout::embed::mount::unmount(handle);
+    sleep(1500).await;
+    assert!(
+        requests_to("GET", &result_path()).len() <= 1,
+        "no poll after unmount"
     );
-    assert_eq!(requests_to("GET", &result_path()).len(), 2);
+    assert_eq!(events(&root).len(), before, "{:?}", events(&root));
 }

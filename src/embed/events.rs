@@ -9,7 +9,7 @@ use wasm_bindgen::JsValue;
 /// `ready`: the component has rendered its first usable view.
 #[derive(Clone, Debug, Serialize)]
 pub struct ReadyDetail {
-    /// `checkout`, `result` or `subscriptions`.
+    /// `checkout` or `subscriptions` (the result page, checkout-server's own, sends `result`).
     pub mode: &'static str,
 }
 

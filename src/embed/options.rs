@@ -11,8 +11,6 @@ pub enum Mode {
     /// The card form of a checkout session (default).
     #[default]
     Checkout,
-    /// The result of a session's payment, for the page 3D Secure returns to.
-    Result,
     /// A signed-in customer's subscriptions: only in the subscription bundle (feature
     /// `subscriptions`), which a card form does not download.
     #[cfg(feature = "subscriptions")]
@@ -20,11 +18,10 @@ pub enum Mode {
 }
 
 impl Mode {
-    /// `checkout`, `result` or `subscriptions`.
+    /// `checkout` or `subscriptions`.
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Checkout => "checkout",
-            Self::Result => "result",
             #[cfg(feature = "subscriptions")]
             Self::Subscriptions => "subscriptions",
         }
@@ -33,7 +30,6 @@ impl Mode {
     fn parse(text: &str) -> Option<Mode> {
         match text {
             "" | "checkout" => Some(Self::Checkout),
-            "result" => Some(Self::Result),
             #[cfg(feature = "subscriptions")]
             "subscriptions" => Some(Self::Subscriptions),
             _ => None,
@@ -44,15 +40,15 @@ impl Mode {
 /// Options as JS passes them (`clientSecret`, ...); every value is a string.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    /// Checkout session id (modes `checkout`, `result`).
+    /// Checkout session id (mode `checkout`).
     pub session: String,
-    /// The session's client secret (modes `checkout`, `result`).
+    /// The session's client secret (mode `checkout`).
     pub client_secret: String,
     /// Base URL of checkout-server; empty for this page's origin.
     pub server: String,
     /// Language tag (`de`, `fr-CA`, ...); empty for `navigator.language`.
     pub locale: String,
-    /// `checkout` (default), `result` or `subscriptions`.
+    /// `checkout` (default) or `subscriptions` (`result` is checkout-server's own page).
     pub mode: String,
     /// Customer token for mode `subscriptions`.
     pub customer_token: String,
@@ -86,6 +82,11 @@ impl Options {
                         (dist/manage/); this bundle has the card form only"
                     .into();
             }
+            if self.mode == "result" {
+                return "option `mode`: \"result\" is a page of checkout-server's own: show it \
+                        with <card-checkout mode=\"result\"> from its /checkout.js"
+                    .into();
+            }
             [
                 "option `mode` must be \"checkout\", \"result\" or \"subscriptions\", not \"",
                 &self.mode,
@@ -109,10 +110,8 @@ impl Options {
             .concat())
         };
         match mode {
-            Mode::Checkout | Mode::Result if self.session.is_empty() => missing("session"),
-            Mode::Checkout | Mode::Result if self.client_secret.is_empty() => {
-                missing("clientSecret")
-            }
+            Mode::Checkout if self.session.is_empty() => missing("session"),
+            Mode::Checkout if self.client_secret.is_empty() => missing("clientSecret"),
             #[cfg(feature = "subscriptions")]
             Mode::Subscriptions if self.customer_token.is_empty() => missing("customerToken"),
             _ => Ok(mode),
@@ -180,14 +179,16 @@ mod tests {
     #[test]
     fn each_mode_names_its_missing_option() {
         assert_eq!(options("", "cs_1", "sec", "").check(), Ok(Mode::Checkout));
-        assert_eq!(
-            options("result", "cs_1", "sec", "").check(),
-            Ok(Mode::Result)
-        );
         let err = options("checkout", "", "sec", "").check().unwrap_err();
         assert!(err.contains("`session`"), "{err}");
-        let err = options("result", "cs_1", "", "").check().unwrap_err();
+        let err = options("", "cs_1", "", "").check().unwrap_err();
         assert!(err.contains("`clientSecret`"), "{err}");
+    }
+
+    #[test]
+    fn the_result_page_is_the_servers() {
+        let err = options("result", "cs_1", "sec", "").check().unwrap_err();
+        assert!(err.contains("/checkout.js"), "{err}");
     }
 
     #[cfg(feature = "subscriptions")]

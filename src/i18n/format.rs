@@ -1,4 +1,4 @@
-//! Money, dates, country names and plural forms for a locale. The digits of an amount are
+//! Money, dates and plural forms for a locale. The digits of an amount are
 //! computed here from integer minor units; `Intl` (through `js/intl.js`) only places symbols
 //! and separators, and names the plural category of a count.
 
@@ -11,8 +11,6 @@ extern "C" {
     fn js_format_money(locale: &str, currency: &str, digits: u8, amount: &str) -> String;
     #[wasm_bindgen(js_name = formatDate)]
     fn js_format_date(locale: &str, iso: &str) -> String;
-    #[wasm_bindgen(js_name = regionList)]
-    fn js_region_list(locale: &str, packed_codes: &str) -> String;
     #[wasm_bindgen(js_name = pluralCategory)]
     fn js_plural_category(locale: &str, count: f64) -> String;
 }
@@ -73,16 +71,6 @@ pub fn format_money(locale: Locale, minor: u64, exponent: u8, currency: &str) ->
 /// An RFC 3339 date as a long local date (`12 June 2026`); the input itself when unreadable.
 pub fn format_date(locale: Locale, iso: &str) -> String {
     js_format_date(locale.tag(), iso)
-}
-
-/// `(code, name)` of each two-letter code in `packed_codes` (`"ATDE..."`), names in `locale`
-/// (`DE` is `Deutschland` in German), sorted by name as `locale` sorts.
-pub fn region_list(locale: Locale, packed_codes: &str) -> Vec<(String, String)> {
-    js_region_list(locale.tag(), packed_codes)
-        .split('\n')
-        .filter_map(|line| line.split_once('\t'))
-        .map(|(code, name)| (code.to_owned(), name.to_owned()))
-        .collect()
 }
 
 #[cfg(test)]

@@ -18,9 +18,7 @@ mod messages;
 pub mod plural;
 
 #[cfg(feature = "ui")]
-pub use format::{
-    count_text, counted, decimal_amount, format_date, format_money, money, region_list,
-};
+pub use format::{count_text, counted, decimal_amount, format_date, format_money, money};
 pub use messages::Msg;
 
 /// A language the component speaks.

@@ -2,7 +2,7 @@
 //! wired for screen readers (`aria-invalid`, `aria-describedby`) and the browser's autofill.
 
 use super::context::Ctx;
-use super::countries::countries;
+use super::countries::country_select;
 use super::dom::{El, el};
 use super::form_state::FormState;
 use crate::card::Brand;
@@ -18,17 +18,7 @@ pub fn field(c: Ctx, form: FormState, kind: FieldKind) -> El {
     let error_id = kind.error_id();
     let control = if kind == FieldKind::Country {
         let current = state.value.get_untracked();
-        let mut select =
-            el("select").child(el("option").attr("value", "").text(c.t(Msg::ChooseCountry)));
-        for (code, name) in countries(c.loc) {
-            let option = el("option").attr("value", &code).text(&name);
-            select = select.child(if code == current {
-                option.attr("selected", "")
-            } else {
-                option
-            });
-        }
-        select
+        country_select(el("select"), c.loc, c.t(Msg::ChooseCountry), &current)
     } else {
         let input = el("input").attr("type", kind.input_type()).bind(move |e| {
             let value = state.value.get();

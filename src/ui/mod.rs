@@ -1,5 +1,5 @@
-//! The component's views: the card form with saved cards and plan terms, the payment result,
-//! and the customer's subscription management. Views are plain functions over a tiny DOM
+//! The component's views: the card form with saved cards and plan terms, the payment result
+//! after paying, and the customer's subscription management. Views are plain functions over a tiny DOM
 //! builder (`dom`) and leptos signals, sharing one field renderer; a language switch
 //! re-renders from state that lives outside the views, so typed input survives it.
 
@@ -31,7 +31,6 @@ use reactive_graph::prelude::*;
 pub fn app(ctx: Ctx, mode: Mode) -> El {
     let body = match mode {
         Mode::Checkout => checkout::checkout(ctx),
-        Mode::Result => result::result_page(ctx),
         #[cfg(feature = "subscriptions")]
         Mode::Subscriptions => subscriptions::subscriptions(ctx),
     };

@@ -5,7 +5,7 @@
 use super::checkout::Stage;
 use super::context::Ctx;
 use super::form_state::FormState;
-use super::result::{Outcome, decline_message, report, watch};
+use super::result::{Outcome, report, watch};
 use crate::browser::clock::today;
 use crate::browser::http::FetchError;
 use crate::browser::ids::random_uuid;
@@ -16,6 +16,7 @@ use crate::contract::{Address, CardFields, PayRequest, PayResponse, PaymentResul
 use crate::embed::events::{ErrorDetail, RedirectDetail, SubmitDetail};
 use crate::form_fields::FieldKind;
 use crate::i18n::{Msg, fill};
+use crate::outcome::decline_message;
 use any_spawner::Executor;
 use reactive_graph::prelude::*;
 use reactive_graph::signal::RwSignal;

@@ -1,16 +1,16 @@
-//! Where a payment stands: paid, declined, failed, under review or still pending. Pending
-//! results are polled with exponential back-off until they settle or the patience runs out,
-//! after which a "check again" button restarts the polling.
+//! Where a payment stands after paying in the card form: paid, declined, failed, under review
+//! or still pending (the wording is `crate::outcome`'s, which checkout-server's result page, mode
+//! `result`, shares). Pending results are polled with exponential back-off until they settle or
+//! the patience runs out, after which a "check again" button restarts the polling.
 
 use super::context::Ctx;
 use super::dom::{El, el};
-use super::ready;
 use crate::browser::clock::sleep;
 use crate::browser::http::FetchError;
-use crate::contract::{DeclineCode, PaymentResult, PaymentState};
+use crate::contract::PaymentResult;
 use crate::embed::events::ErrorDetail;
-use crate::embed::options::Mode;
 use crate::i18n::{Msg, fill, money};
+use crate::outcome::{Detail, Report, verdict};
 use any_spawner::Executor;
 use reactive_graph::prelude::*;
 use reactive_graph::signal::RwSignal;
@@ -31,39 +31,24 @@ pub struct Outcome {
     pub polling: bool,
 }
 
-/// The sentence for a decline reason (the gateway's raw code is never shown).
-pub fn decline_message(code: Option<DeclineCode>) -> Msg {
-    match code {
-        Some(DeclineCode::DoNotHonour) => Msg::DeclineDoNotHonour,
-        Some(DeclineCode::InsufficientFunds) => Msg::DeclineInsufficientFunds,
-        Some(DeclineCode::ExpiredCard) => Msg::DeclineExpiredCard,
-        Some(DeclineCode::LostOrStolen) => Msg::DeclineLostOrStolen,
-        Some(DeclineCode::IssuerUnavailable) => Msg::DeclineIssuerUnavailable,
-        Some(DeclineCode::RiskRejected) => Msg::DeclineRiskRejected,
-        Some(DeclineCode::AuthenticationFailed) => Msg::DeclineAuthenticationFailed,
-        Some(DeclineCode::Other) | None => Msg::DeclineOther,
-    }
-}
-
 /// Emits `success` for a paid result, `error` for a declined or failed one.
 pub fn report(ctx: Ctx, result: &PaymentResult) {
-    let (code, msg) = match result.state {
-        state if state.is_paid() => {
+    match crate::outcome::report(result) {
+        Some(Report::Success) => {
             ctx.emit("success", result);
-            return;
         }
-        PaymentState::Declined => ("card_declined", decline_message(result.decline)),
-        PaymentState::Failed | PaymentState::Voided => ("payment_failed", Msg::ResultFailedDetail),
-        _ => return,
-    };
-    ctx.emit(
-        "error",
-        &ErrorDetail {
-            code,
-            message: ctx.now(msg).to_owned(),
-            decline: result.decline,
-        },
-    );
+        Some(Report::Error { code, message }) => {
+            ctx.emit(
+                "error",
+                &ErrorDetail {
+                    code,
+                    message: ctx.now(message).to_owned(),
+                    decline: result.decline,
+                },
+            );
+        }
+        None => {}
+    }
 }
 
 /// Polls the result endpoint into `outcome` until the payment settles, the server refuses,
@@ -104,39 +89,16 @@ pub fn watch(ctx: Ctx, outcome: RwSignal<Outcome>) {
 
 /// `data-state`, heading and detail for an outcome.
 fn describe(ctx: Ctx, outcome: &Outcome) -> (&'static str, Msg, String) {
-    let text = |msg: Msg| ctx.t(msg).to_owned();
-    let Some(result) = &outcome.result else {
-        return if outcome.polling {
-            (
-                "pending",
-                Msg::ResultPending,
-                text(Msg::ResultPendingDetail),
-            )
-        } else {
-            ("unknown", Msg::ResultPending, text(Msg::NetworkError))
-        };
-    };
-    match result.state {
-        PaymentState::Refunded => ("refunded", Msg::ResultRefunded, String::new()),
-        state if state.is_paid() => {
+    let said = verdict(outcome.result.as_ref(), outcome.polling);
+    let detail = match (said.detail, &outcome.result) {
+        (Detail::Text(msg), _) => ctx.t(msg).to_owned(),
+        (Detail::Paid, Some(result)) => {
             let amount = money(ctx.loc, result.amount, &result.currency);
-            let detail = fill(ctx.t(Msg::ResultPaidDetail), &[&amount]);
-            ("paid", Msg::ResultPaid, detail)
+            fill(ctx.t(Msg::ResultPaidDetail), &[&amount])
         }
-        PaymentState::Declined => (
-            "declined",
-            Msg::ResultDeclined,
-            text(decline_message(result.decline)),
-        ),
-        PaymentState::Failed => ("failed", Msg::ResultFailed, text(Msg::ResultFailedDetail)),
-        PaymentState::Voided => ("voided", Msg::ResultVoided, String::new()),
-        PaymentState::NeedsReview => ("review", Msg::ResultReview, text(Msg::ResultReviewDetail)),
-        _ => (
-            "pending",
-            Msg::ResultPending,
-            text(Msg::ResultPendingDetail),
-        ),
-    }
+        _ => String::new(),
+    };
+    (said.state, said.heading, detail)
 }
 
 /// The result panel; its status region is persistent so screen readers hear each change.
@@ -171,12 +133,4 @@ pub fn panel(ctx: Ctx, outcome: RwSignal<Outcome>) -> El {
                     .optional_child(retry),
             )
         })
-}
-
-/// Mode `result`: the return page after 3D Secure.
-pub fn result_page(ctx: Ctx) -> El {
-    let outcome = RwSignal::new(Outcome::default());
-    watch(ctx, outcome);
-    ready(ctx, Mode::Result);
-    panel(ctx, outcome)
 }

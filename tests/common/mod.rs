@@ -361,6 +361,12 @@ pub async fn mount_form_in(
     let handle = mount_checkout(&host, locale);
     let root: Element = host.clone().into();
     until("the form", || find(&root, "#cc-submit").is_some()).await;
+    // The country list follows the form's first render (src/ui/countries.rs).
+    until("the countries", || {
+        find(&root, "#billing-country").is_none()
+            || find(&root, "#billing-country option[value=DE]").is_some()
+    })
+    .await;
     (host, handle)
 }
 

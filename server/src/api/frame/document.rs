@@ -12,7 +12,8 @@
 //! The page's origin is the `origin` field. It must be one of `ALLOWED_ORIGINS` (or this
 //! server's own) and equal the `Origin` header when the browser sent a real one (a page whose
 //! referrer policy is `no-referrer` sends `null`). The answer is the built page
-//! (`COMPONENT_DIR/index.html`, or `manage/index.html` for mode `subscriptions`) with the
+//! (`COMPONENT_DIR/index.html`, `manage/index.html` for mode `subscriptions`, or the result
+//! page made with the former's styles for mode `result`, [`result_page`]) with the
 //! options inserted as JSON before `</head>`, framed only by that origin (CSP
 //! `frame-ancestors`), never stored (`no-store`). In checkout mode,
 //! when the client secret is the session's, the session's view goes in too (the answer of
@@ -36,6 +37,7 @@ use serde::{Deserialize, Serialize};
 
 use super::outline::{Outline, outline};
 use super::policy::frame_policy;
+use super::result_page;
 use super::skeleton::skeleton;
 use crate::api::checkout::{checkout_view, verified_session};
 use crate::api::protect::csrf::TrustedOrigins;
@@ -185,7 +187,7 @@ pub async fn serve(
     } else {
         None
     };
-    let template = template(&state, mode).await?;
+    let template = page(template(&state, mode).await?, mode, locale, &config);
     let html = with_config(&template, &config, view.as_ref()).ok_or(FrameRefusal::NotBuilt)?;
     let html = with_form(html, mode, view.as_ref(), locale, &config.theme);
     let policy = HeaderValue::from_str(&frame_policy(&template, &request.origin))
@@ -231,18 +233,30 @@ pub(super) fn allowed(state: &AppState, origin: &str) -> Result<(), FrameRefusal
     }
 }
 
-/// The built page of `mode` ([`page`]), read for each frame (a few KB): a rebuilt component is
+/// The built page of `mode` ([`built`]), read for each frame (a few KB): a rebuilt component is
 /// served without a restart.
 pub(super) async fn template(state: &AppState, mode: &str) -> Result<String, FrameRefusal> {
-    tokio::fs::read_to_string(state.config.component_dir.join(page(mode)))
+    tokio::fs::read_to_string(state.config.component_dir.join(built(mode)))
         .await
         .map_err(|_| FrameRefusal::NotBuilt)
 }
 
+/// The page of `mode` from its built `template`: the template itself, or for mode `result`
+/// the result page, styled as the card form's template is ([`result_page`]: no wasm).
+pub(super) fn page(template: String, mode: &str, locale: Locale, config: &FrameConfig) -> String {
+    if mode == "result" {
+        let theme = theme_style(&config.theme);
+        result_page::document(&template, locale, config.title, &theme)
+    } else {
+        template
+    }
+}
+
 /// The built page of `mode`: the card form's, or the subscription bundle's (trunk builds the
 /// same `www/index.html` a second time with the `subscriptions` feature into `manage/`, so the
-/// card form never downloads the self-service view).
-fn page(mode: &str) -> &'static str {
+/// card form never downloads the self-service view). The result page takes its styles from
+/// the card form's.
+fn built(mode: &str) -> &'static str {
     if mode == "subscriptions" {
         "manage/index.html"
     } else {

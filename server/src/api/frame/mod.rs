@@ -13,6 +13,9 @@
 //!   keeps (what today's loader asks for); the session's part follows from `POST
 //!   /frame/session` ([`session`]), asked for by the frame once the page has sent it the
 //!   session in a message. `POST /frame/` stays for loaders of earlier releases.
+//! - Mode `result` (the page 3-D Secure returns to) is a page of its own ([`result_page`]): no
+//!   wasm, its panel drawn here; its script asks `POST /frame/result` ([`result`]) where the
+//!   payment stands.
 //! - `GET /frame/{*file}` ([`assets`]): the component trunk built into `COMPONENT_DIR`.
 //!
 //! The message protocol between the two windows is in `js/loader.js` and `www/frame.js`.
@@ -22,6 +25,8 @@ pub mod document;
 pub mod loader;
 mod outline;
 pub mod policy;
+pub mod result;
+mod result_page;
 pub mod session;
 pub mod shell;
 mod skeleton;
@@ -41,6 +46,7 @@ pub fn routes() -> Router<AppState> {
         .route("/frame/", post(document::serve))
         .route("/frame/shell", get(shell::serve))
         .route("/frame/session", post(session::serve))
+        .route("/frame/result", post(result::serve))
         .route("/frame/{*file}", get(assets::serve))
         .layer(CompressionLayer::new())
 }

@@ -30,10 +30,11 @@ use serde::Deserialize;
 use sha2::{Digest as _, Sha256};
 
 use super::document::{
-    FrameConfig, FrameRefusal, allowed, first_language, for_a_frame, mode, option, template, theme,
-    title, with_config, with_form,
+    FrameConfig, FrameRefusal, allowed, first_language, for_a_frame, mode, option, page, template,
+    theme, title, with_config, with_form,
 };
 use super::policy::frame_policy;
+use super::result_page;
 use crate::api::checkout::shell_view;
 use crate::api::state::AppState;
 
@@ -88,7 +89,15 @@ pub async fn serve(
     let requested_locale = option("locale", &request.locale)?;
     let locale = Locale::choose(Some(requested_locale), first_language(&headers));
     let template = template(&state, mode).await?;
-    let build = build_of(&template, &state.config.merchant.name);
+    let build = match mode {
+        // Its own build (never the card form's, which the loader names): the page also
+        // holds the result page's script.
+        "result" => build_of(
+            &[template.as_str(), result_page::RESULT_JS].concat(),
+            &state.config.merchant.name,
+        ),
+        _ => build_of(&template, &state.config.merchant.name),
+    };
     let theme: BTreeMap<String, String> = theme(&request.theme)?;
     let config = FrameConfig {
         origin: &request.origin,
@@ -101,6 +110,7 @@ pub async fn serve(
         title: title(mode, locale),
         build: Some(&build),
     };
+    let template = page(template, mode, locale, &config);
     let html = with_config(&template, &config, None).ok_or(FrameRefusal::NotBuilt)?;
     let view = matches!(mode, "" | "checkout").then(|| shell_view(&state));
     let html = with_form(html, mode, view.as_ref(), locale, &config.theme);

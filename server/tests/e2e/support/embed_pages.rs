@@ -25,20 +25,62 @@ mountInShadow({ session, 'client-secret': secret, server, locale: params.get('lo
 }
 
 /// `/done.html?checkout=..&session_id=..&payment_id=..`: where the checkout server sends the
-/// customer back (`SUCCESS_URL` / `DECLINE_URL`); shows the result with the component.
-pub fn landing_page(bundle: &Bundle) -> String {
-    page(
-        bundle,
-        "Partner shop: your order",
-        r#"
+/// customer back (`SUCCESS_URL` / `DECLINE_URL`); shows the result with checkout-server's
+/// `/checkout.js` (mode `result` is a page of checkout-server's own, in its frame; the card
+/// form's wasm has none), in the partner's shadow DOM, events listed as on the other pages.
+pub fn landing_page() -> String {
+    r#"<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Partner shop: your order</title>
+<style>body { font-family: sans-serif; max-width: 40rem; margin: 2rem auto; }</style>
+</head>
+<body>
+<h1>Partner shop: your order</h1>
+<p>Landing: <span id="landing"></span></p>
+<div id="partner-widget"></div>
+<ol id="events"></ol>
+<ol id="page-errors"></ol>
+<script>
+addEventListener('error', (e) => {
+  const item = document.createElement('li');
+  item.textContent = 'error: ' + e.message;
+  document.getElementById('page-errors').append(item);
+});
+const params = new URLSearchParams(location.search);
 const session = params.get('session_id');
 document.getElementById('landing').textContent = params.get('checkout') || '';
 const saved = JSON.parse(sessionStorage.getItem('checkout:' + session) || 'null');
 if (saved) {
-  mountInShadow({ mode: 'result', session, 'client-secret': saved.secret, server: saved.server, locale: 'en' });
+  const loader = document.createElement('script');
+  loader.src = saved.server + '/checkout.js';
+  loader.onload = () => {
+    const host = document.getElementById('partner-widget');
+    const root = host.attachShadow({ mode: 'open' });
+    const element = document.createElement('card-checkout');
+    element.setAttribute('mode', 'result');
+    element.setAttribute('session', session);
+    element.setAttribute('client-secret', saved.secret);
+    element.setAttribute('locale', 'en');
+    for (const name of ['ready', 'change', 'submit', 'success', 'error', 'redirect']) {
+      element.addEventListener(name, (event) => {
+        const item = document.createElement('li');
+        item.dataset.event = name;
+        item.textContent = name + ' ' + JSON.stringify(event.detail ?? null);
+        document.getElementById('events').append(item);
+      });
+    }
+    root.append(element);
+  };
+  document.head.append(loader);
 }
-"#,
-    )
+</script>
+</body>
+</html>
+"#
+    .to_owned()
 }
 
 fn page(bundle: &Bundle, title: &str, body_script: &str) -> String {

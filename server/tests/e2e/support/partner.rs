@@ -46,7 +46,7 @@ impl PartnerRig {
             &dist,
             vec![
                 ("/embed.html", checkout_page(&bundle)),
-                ("/done.html", landing_page(&bundle)),
+                ("/done.html", landing_page()),
                 ("/isolated.html", isolated_page()),
                 ("/framed.html", framed_page()),
                 ("/outer.html", outer_page()),

@@ -9,12 +9,12 @@ use serde_json::{Value, json};
 
 use super::support::{Backend, Harness};
 
-const SHOP: &str = "https://shop.example";
-const INLINE: &str = "import init from '/frame/checkout-0123456789abcdef.js';";
+pub(super) const SHOP: &str = "https://shop.example";
+pub(super) const INLINE: &str = "import init from '/frame/checkout-0123456789abcdef.js';";
 const MANAGE: &str = "import init from '/frame/manage/checkout-fedcba9876543210.js';";
 
 /// A built component as trunk lays it out.
-fn component(dir: &Path) {
+pub(super) fn component(dir: &Path) {
     std::fs::write(
         dir.join("index.html"),
         format!("<!doctype html><html><head><script type=\"module\">{INLINE}</script></head><body><main id=\"checkout\"></main></body></html>"),
@@ -37,7 +37,7 @@ fn component(dir: &Path) {
     std::fs::write(dir.join("js/i18n/de.js"), "export default {};").expect("catalogue");
 }
 
-async fn start(dir: &Path) -> Harness {
+pub(super) async fn start(dir: &Path) -> Harness {
     let component_dir = dir.display().to_string();
     Harness::start_with(
         Backend::Sqlite,
@@ -46,7 +46,7 @@ async fn start(dir: &Path) -> Harness {
     .await
 }
 
-fn form(origin: &str) -> Vec<(&'static str, String)> {
+pub(super) fn form(origin: &str) -> Vec<(&'static str, String)> {
     vec![
         ("origin", origin.to_owned()),
         ("session", "cs_session_1".to_owned()),
@@ -57,7 +57,7 @@ fn form(origin: &str) -> Vec<(&'static str, String)> {
     ]
 }
 
-async fn post_frame(
+pub(super) async fn post_frame(
     h: &Harness,
     origin_header: &str,
     fields: &[(&str, String)],

@@ -12,6 +12,7 @@ mod protection_body;
 mod protection_browser;
 mod protection_headers;
 mod protection_limits;
+mod result_page;
 mod return_page;
 pub mod support;
 mod three_ds;
