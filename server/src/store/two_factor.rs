@@ -90,4 +90,10 @@ pub trait TwoFactorStore: Send + Sync {
     ) -> StoreResult<Option<StaffUser>>;
     /// Ends a login challenge; whether it existed.
     async fn end_login_challenge(&self, token_hash: &SecretHash) -> StoreResult<bool>;
+    /// Deletes at most `limit` login challenges ended at `now`; how many it deleted.
+    async fn delete_expired_login_challenges(
+        &self,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<u64>;
 }

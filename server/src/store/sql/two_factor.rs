@@ -207,11 +207,6 @@ where
         staff_id: &str,
         expires_at: OffsetDateTime,
     ) -> StoreResult<()> {
-        // Challenges nobody finished are dropped once they are over.
-        sqlx::query::<DB>("DELETE FROM staff_login_challenges WHERE expires_at <= $1")
-            .bind(ms(OffsetDateTime::now_utc()))
-            .execute(&self.pool)
-            .await?;
         sqlx::query::<DB>(
             "INSERT INTO staff_login_challenges (token_hash, staff_id, expires_at) \
              VALUES ($1, $2, $3)",
@@ -249,5 +244,21 @@ where
             .execute(&self.pool)
             .await?;
         Ok(DB::rows_affected(&done) > 0)
+    }
+
+    async fn delete_expired_login_challenges(
+        &self,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<u64> {
+        let done = sqlx::query::<DB>(
+            "DELETE FROM staff_login_challenges WHERE token_hash IN \
+             (SELECT token_hash FROM staff_login_challenges WHERE expires_at <= $1 LIMIT $2)",
+        )
+        .bind(ms(now))
+        .bind(i64::from(limit))
+        .execute(&self.pool)
+        .await?;
+        Ok(DB::rows_affected(&done))
     }
 }

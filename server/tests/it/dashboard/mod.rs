@@ -4,7 +4,7 @@
 //! audit log, the payments list's filters, the subscriptions pages (filters, pages, pause,
 //! resume, cancel), the webhook pages (health, redelivery of one event or of a range's
 //! given-up deliveries, secret rotation), two-factor sign-in and its reset from the command
-//! line. Each scenario runs on SQLite and Postgres.
+//! line, and the sweep of expired sessions. Each scenario runs on SQLite and Postgres.
 
 mod captures;
 mod filters;
@@ -18,6 +18,7 @@ mod reset_2fa;
 mod review;
 mod subscriptions;
 mod support;
+mod sweep;
 mod totp_support;
 mod two_factor;
 mod webhooks;
