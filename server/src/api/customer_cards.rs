@@ -15,10 +15,10 @@ use axum::routing::{delete, get};
 use serde::Serialize;
 
 use super::auth::MerchantAuth;
+use super::customer_id;
 use super::error::ApiFailure;
 use super::json::Json;
 use super::state::AppState;
-use crate::store::model::is_customer_id;
 use crate::views::CustomerCard;
 
 /// The merchant's saved-card routes.
@@ -40,7 +40,7 @@ async fn list(
     _auth: MerchantAuth,
     Path(customer_id): Path<String>,
 ) -> Result<Json<CustomerCardList>, ApiFailure> {
-    validate_customer_id(&customer_id)?;
+    customer_id::check(&customer_id)?;
     let cards = state.store.list_cards(&customer_id).await?;
     Ok(Json(CustomerCardList {
         data: cards.iter().map(CustomerCard::from).collect(),
@@ -52,7 +52,7 @@ async fn remove(
     _auth: MerchantAuth,
     Path((customer_id, card_id)): Path<(String, String)>,
 ) -> Result<StatusCode, ApiFailure> {
-    validate_customer_id(&customer_id)?;
+    customer_id::check(&customer_id)?;
     // Card ids are UUIDs the store assigned: anything else cannot name a card.
     if uuid::Uuid::try_parse(&card_id).is_err() {
         return Err(ApiFailure::NotFound("saved card"));
@@ -62,32 +62,5 @@ async fn remove(
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(ApiFailure::NotFound("saved card"))
-    }
-}
-
-/// 1 to 64 characters, no control characters: the store's rule for customer ids (a NUL would
-/// otherwise reach Postgres and fail there).
-fn validate_customer_id(id: &str) -> Result<(), ApiFailure> {
-    if !is_customer_id(id) {
-        return Err(ApiFailure::invalid(
-            "invalid_field",
-            "customer_id",
-            "customer_id: must be 1 to 64 characters without control characters",
-        ));
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn customer_ids_follow_the_store_rule() {
-        assert!(validate_customer_id("cust-1").is_ok());
-        assert!(validate_customer_id(&"x".repeat(64)).is_ok());
-        assert!(validate_customer_id(&"x".repeat(65)).is_err());
-        assert!(validate_customer_id("").is_err());
-        assert!(validate_customer_id("a\0b").is_err());
     }
 }

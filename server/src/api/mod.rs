@@ -12,6 +12,7 @@ mod checkout;
 mod client_ip;
 mod client_secret;
 mod customer_cards;
+mod customer_id;
 mod customer_subscriptions;
 mod customer_tokens;
 mod docs;

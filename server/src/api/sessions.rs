@@ -16,13 +16,14 @@ use serde::Deserialize;
 
 use super::auth::MerchantAuth;
 use super::client_secret;
+use super::customer_id;
 use super::error::ApiFailure;
 use super::idempotency::{Reply, run_idempotent};
 use super::json::{Json, JsonWithDigest};
 use super::state::AppState;
 use crate::config::first_charge;
 use crate::payments::request::is_email;
-use crate::store::model::session::{MAX_ID_CHARS, MAX_REFERENCE_CHARS};
+use crate::store::model::session::MAX_REFERENCE_CHARS;
 use crate::store::model::{CaptureMode, NewSession, new_session_id};
 use crate::store::prelude::*;
 use crate::views::SessionView;
@@ -137,16 +138,8 @@ fn validate(state: &AppState, request: CreateSession) -> Result<NewSession, ApiF
         ));
     }
     let customer_id = request.customer_id.as_deref().map(|c| c.trim().to_owned());
-    if let Some(id) = &customer_id
-        && (id.is_empty()
-            || id.chars().count() > MAX_ID_CHARS
-            || !id.bytes().all(|b| b.is_ascii_graphic())
-            || id.contains('/'))
-    {
-        return Err(invalid(
-            "customer_id",
-            "must be 1 to 64 visible ASCII characters, no '/'",
-        ));
+    if let Some(id) = &customer_id {
+        customer_id::check(id)?;
     }
     let email = request.email.as_deref().map(|e| e.trim().to_owned());
     if email.as_deref().is_some_and(|e| !is_email(e)) {

@@ -7,7 +7,8 @@
 //!   that cannot be looked up is for a person to resolve (gateway-notes.md, "Finding a
 //!   transaction again");
 //! - polls live subscriptions and records new cycles and failed charges (the gateway sends no
-//!   webhook for them) — [`subscriptions`].
+//!   webhook for them) — [`subscriptions`];
+//! - deletes the dashboard's expired staff sessions and login challenges — [`staff_sweep`].
 //!
 //! Several instances may share one Postgres database: each pass claims its rows with a lease
 //! (`FOR UPDATE SKIP LOCKED`), so no two instances work on the same row at once, and every
@@ -15,6 +16,7 @@
 //! twice.
 
 pub mod payments;
+pub mod staff_sweep;
 pub mod subscriptions;
 
 use std::sync::Arc;
@@ -85,6 +87,8 @@ pub struct PassReport {
     pub cycles_failed: usize,
     /// Lookups or polls that failed (retried on a later pass).
     pub failures: usize,
+    /// Expired staff sessions and login challenges deleted.
+    pub swept: staff_sweep::Swept,
 }
 
 impl PassReport {
@@ -97,6 +101,8 @@ impl PassReport {
         self.cycles_paid += other.cycles_paid;
         self.cycles_failed += other.cycles_failed;
         self.failures += other.failures;
+        self.swept.sessions += other.swept.sessions;
+        self.swept.challenges += other.swept.challenges;
     }
 
     fn is_quiet(&self) -> bool {
@@ -134,6 +140,7 @@ impl Reconciler {
         let mut report = PassReport::default();
         report.add(&self.payment_batch(now).await);
         report.add(&self.subscription_batch(now).await);
+        report.swept = staff_sweep::sweep(self.state.store.as_ref(), now).await;
         metric::pass_finished(OffsetDateTime::now_utc().unix_timestamp());
         if !report.is_quiet() {
             tracing::info!(?report, "reconciler pass");

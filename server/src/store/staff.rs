@@ -170,6 +170,14 @@ pub trait StaffStore: Send + Sync {
     ) -> StoreResult<Option<StaffUser>>;
     /// Ends a session; whether it existed.
     async fn end_staff_session(&self, token_hash: &SecretHash) -> StoreResult<bool>;
+    /// Deletes at most `limit` sessions that [`StaffStore::touch_staff_session`] would refuse
+    /// at `now` (past their absolute end, or not seen for `idle`); how many it deleted.
+    async fn delete_expired_staff_sessions(
+        &self,
+        now: OffsetDateTime,
+        idle: Duration,
+        limit: u32,
+    ) -> StoreResult<u64>;
 }
 
 /// The append-only audit log.

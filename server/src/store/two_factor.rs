@@ -21,6 +21,19 @@ pub struct StoredRecoveryCode {
     pub code_hash: String,
 }
 
+/// What [`TwoFactorStore::reset_two_factor`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TwoFactorReset {
+    /// The account had a TOTP secret or an offer of one.
+    pub had_two_factor: bool,
+    /// Sessions ended.
+    pub sessions_ended: u64,
+    /// Login challenges (password given, code not yet) ended.
+    pub challenges_ended: u64,
+    /// The account was locked, or had failed logins counted toward a lock.
+    pub lock_cleared: bool,
+}
+
 /// TOTP secrets, recovery codes and login challenges.
 #[async_trait]
 pub trait TwoFactorStore: Send + Sync {
@@ -58,6 +71,10 @@ pub trait TwoFactorStore: Send + Sync {
     /// Removes the account's two-factor sign-in: secret, offer, last step, recovery codes
     /// and login challenges; whether it had a secret or an offer.
     async fn clear_two_factor(&self, staff_id: &str) -> StoreResult<bool>;
+    /// An administrator's reset of an account's sign-in (lost authenticator), in one
+    /// transaction: what [`TwoFactorStore::clear_two_factor`] removes, and besides every
+    /// session of the account and its lock-out (the lock and the count of failed logins).
+    async fn reset_two_factor(&self, staff_id: &str) -> StoreResult<TwoFactorReset>;
     /// Records a login challenge for the account, ending at `expires_at`.
     async fn create_login_challenge(
         &self,
@@ -73,4 +90,10 @@ pub trait TwoFactorStore: Send + Sync {
     ) -> StoreResult<Option<StaffUser>>;
     /// Ends a login challenge; whether it existed.
     async fn end_login_challenge(&self, token_hash: &SecretHash) -> StoreResult<bool>;
+    /// Deletes at most `limit` login challenges ended at `now`; how many it deleted.
+    async fn delete_expired_login_challenges(
+        &self,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<u64>;
 }

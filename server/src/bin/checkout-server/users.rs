@@ -43,7 +43,8 @@ enum UsersCommand {
         /// Login e-mail.
         email: String,
     },
-    /// Remove an account's two-factor sign-in (lost authenticator and recovery codes); audited.
+    /// Remove an account's two-factor sign-in (lost authenticator and recovery codes), end its
+    /// sessions and login challenges and clear its lock-out; audited.
     #[command(name = "reset-2fa")]
     Reset2fa {
         /// Login e-mail.
@@ -104,13 +105,16 @@ pub async fn run(args: UsersArgs) -> anyhow::Result<()> {
             Ok(())
         }
         UsersCommand::Reset2fa { email } => {
-            if accounts::reset_two_factor(store.as_ref(), &email).await? {
-                println!(
-                    "two-factor sign-in removed for {email}; its next login asks for the password only"
-                );
+            let reset = accounts::reset_two_factor(store.as_ref(), &email).await?;
+            if reset.had_two_factor {
+                println!("two-factor sign-in removed for {email}");
             } else {
-                println!("{email} had no two-factor sign-in; nothing changed");
+                println!("{email} had no two-factor sign-in");
             }
+            println!(
+                "{}; its next login asks for the password only",
+                accounts::summary(&reset)
+            );
             Ok(())
         }
     };

@@ -79,16 +79,21 @@ pub async fn disable(store: &dyn Store, email: &str) -> Result<(), AccountError>
     }
 }
 
-/// Removes an account's two-factor sign-in (a staff member who lost their authenticator and
-/// recovery codes), writing it to the audit log; whether it had any. Their next login asks
-/// for the password only (and, under `DASHBOARD_REQUIRE_2FA`, an admin enrols again).
-pub async fn reset_two_factor(store: &dyn Store, email: &str) -> Result<bool, AccountError> {
+/// Resets an account's sign-in for a staff member who lost their authenticator and recovery
+/// codes: removes its two-factor sign-in, ends every session and login challenge it has (a
+/// stolen phone's holder, or a browser left signed in, is out) and clears its lock-out,
+/// writing what it did to the audit log. Their next login asks for the password only (and,
+/// under `DASHBOARD_REQUIRE_2FA`, an admin enrols again).
+pub async fn reset_two_factor(
+    store: &dyn Store,
+    email: &str,
+) -> Result<TwoFactorReset, AccountError> {
     let email = normalise_email(email)?;
     let user = store
         .staff_by_email(&email)
         .await?
         .ok_or(AccountError::Unknown)?;
-    let had = store.clear_two_factor(&user.id).await?;
+    let reset = store.reset_two_factor(&user.id).await?;
     let entry = NewAuditEntry {
         staff_id: Some(user.id),
         staff_email: user.email,
@@ -99,11 +104,33 @@ pub async fn reset_two_factor(store: &dyn Store, email: &str) -> Result<bool, Ac
         amount: None,
         currency: None,
         address: None,
-        outcome: if had { "ok" } else { "was_off" }.into(),
-        detail: Some("checkout-server users reset-2fa".into()),
+        outcome: if reset.had_two_factor {
+            "ok"
+        } else {
+            "was_off"
+        }
+        .into(),
+        detail: Some(format!(
+            "checkout-server users reset-2fa: {}",
+            summary(&reset)
+        )),
     };
     store.append_audit(entry, OffsetDateTime::now_utc()).await?;
-    Ok(had)
+    Ok(reset)
+}
+
+/// What a reset ended, in words: `2 sessions and 1 login challenge ended, lock-out cleared`.
+pub fn summary(reset: &TwoFactorReset) -> String {
+    let plural = |n: u64, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+    let mut text = format!(
+        "{} and {} ended",
+        plural(reset.sessions_ended, "session"),
+        plural(reset.challenges_ended, "login challenge")
+    );
+    if reset.lock_cleared {
+        text.push_str(", lock-out cleared");
+    }
+    text
 }
 
 /// The sandbox's admin login for this run: [`DEMO_ADMIN_EMAIL`] with a fresh password
@@ -132,5 +159,23 @@ mod tests {
         for bad in ["", "no-at", "@shop", "a@", "a b@c.d"] {
             assert!(normalise_email(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_reset_is_summarised() {
+        let reset = TwoFactorReset {
+            had_two_factor: true,
+            sessions_ended: 2,
+            challenges_ended: 1,
+            lock_cleared: true,
+        };
+        assert_eq!(
+            summary(&reset),
+            "2 sessions and 1 login challenge ended, lock-out cleared"
+        );
+        assert_eq!(
+            summary(&TwoFactorReset::default()),
+            "0 sessions and 0 login challenges ended"
+        );
     }
 }

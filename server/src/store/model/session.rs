@@ -3,6 +3,7 @@
 
 use time::OffsetDateTime;
 
+use super::customer::is_customer_id;
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::secret::SecretHash;
 
@@ -81,15 +82,20 @@ impl NewSession {
         if i64::try_from(self.amount).is_err() {
             return Err(invalid("amount", "is too large"));
         }
-        for (field, value) in [
-            ("customer_id", &self.customer_id),
-            ("plan_id", &self.plan_id),
-        ] {
-            if let Some(id) = value
-                && (id.is_empty() || id.chars().count() > MAX_ID_CHARS)
-            {
-                return Err(invalid(field, "must be 1 to 64 characters"));
-            }
+        if self
+            .customer_id
+            .as_deref()
+            .is_some_and(|id| !is_customer_id(id))
+        {
+            return Err(invalid(
+                "customer_id",
+                "must be 1 to 64 characters without control characters",
+            ));
+        }
+        if let Some(id) = &self.plan_id
+            && (id.is_empty() || id.chars().count() > MAX_ID_CHARS)
+        {
+            return Err(invalid("plan_id", "must be 1 to 64 characters"));
         }
         Ok(())
     }

@@ -231,4 +231,24 @@ where
             .await?;
         Ok(DB::rows_affected(&done) > 0)
     }
+
+    async fn delete_expired_staff_sessions(
+        &self,
+        now: OffsetDateTime,
+        idle: Duration,
+        limit: u32,
+    ) -> StoreResult<u64> {
+        // The complement of `touch_staff_session`'s test. No index: once swept, the table holds
+        // only the sessions of the last `ABSOLUTE` hours, a scan of a few hundred rows.
+        let done = sqlx::query::<DB>(
+            "DELETE FROM staff_sessions WHERE token_hash IN (SELECT token_hash FROM staff_sessions \
+             WHERE expires_at <= $1 OR last_seen_at <= $2 LIMIT $3)",
+        )
+        .bind(ms(now))
+        .bind(ms(now - idle))
+        .bind(i64::from(limit))
+        .execute(&self.pool)
+        .await?;
+        Ok(DB::rows_affected(&done))
+    }
 }

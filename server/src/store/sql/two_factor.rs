@@ -13,7 +13,7 @@ use super::{Dialect, SqlStore};
 use crate::store::error::StoreResult;
 use crate::store::secret::SecretHash;
 use crate::store::staff::StaffUser;
-use crate::store::two_factor::{StoredRecoveryCode, TwoFactorStore};
+use crate::store::two_factor::{StoredRecoveryCode, TwoFactorReset, TwoFactorStore};
 
 #[derive(FromRow)]
 pub(crate) struct RecoveryRow {
@@ -173,17 +173,40 @@ where
         Ok(DB::rows_affected(&cleared) == 1)
     }
 
+    async fn reset_two_factor(&self, staff_id: &str) -> StoreResult<TwoFactorReset> {
+        let mut tx = self.pool.begin().await?;
+        let mut changed = Vec::with_capacity(5);
+        for sql in [
+            "UPDATE staff_users SET totp_secret = NULL, totp_pending_secret = NULL, \
+             totp_last_step = NULL WHERE id = $1 \
+             AND (totp_secret IS NOT NULL OR totp_pending_secret IS NOT NULL)",
+            "UPDATE staff_users SET failed_logins = 0, locked_until = NULL WHERE id = $1 \
+             AND (failed_logins <> 0 OR locked_until IS NOT NULL)",
+            "DELETE FROM staff_sessions WHERE staff_id = $1",
+            "DELETE FROM staff_login_challenges WHERE staff_id = $1",
+            "DELETE FROM staff_recovery_codes WHERE staff_id = $1",
+        ] {
+            let done = sqlx::query::<DB>(sql)
+                .bind(staff_id)
+                .execute(&mut *tx)
+                .await?;
+            changed.push(DB::rows_affected(&done));
+        }
+        tx.commit().await?;
+        Ok(TwoFactorReset {
+            had_two_factor: changed[0] == 1,
+            lock_cleared: changed[1] == 1,
+            sessions_ended: changed[2],
+            challenges_ended: changed[3],
+        })
+    }
+
     async fn create_login_challenge(
         &self,
         token_hash: &SecretHash,
         staff_id: &str,
         expires_at: OffsetDateTime,
     ) -> StoreResult<()> {
-        // Challenges nobody finished are dropped once they are over.
-        sqlx::query::<DB>("DELETE FROM staff_login_challenges WHERE expires_at <= $1")
-            .bind(ms(OffsetDateTime::now_utc()))
-            .execute(&self.pool)
-            .await?;
         sqlx::query::<DB>(
             "INSERT INTO staff_login_challenges (token_hash, staff_id, expires_at) \
              VALUES ($1, $2, $3)",
@@ -221,5 +244,21 @@ where
             .execute(&self.pool)
             .await?;
         Ok(DB::rows_affected(&done) > 0)
+    }
+
+    async fn delete_expired_login_challenges(
+        &self,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> StoreResult<u64> {
+        let done = sqlx::query::<DB>(
+            "DELETE FROM staff_login_challenges WHERE token_hash IN \
+             (SELECT token_hash FROM staff_login_challenges WHERE expires_at <= $1 LIMIT $2)",
+        )
+        .bind(ms(now))
+        .bind(i64::from(limit))
+        .execute(&self.pool)
+        .await?;
+        Ok(DB::rows_affected(&done))
     }
 }

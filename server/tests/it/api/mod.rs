@@ -5,6 +5,7 @@
 mod adjust;
 mod card_data;
 pub mod customer_cards;
+mod customer_ids;
 mod frame;
 mod idempotency;
 mod modes;

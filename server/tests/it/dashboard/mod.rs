@@ -3,8 +3,8 @@
 //! do, refunds through the confirmation step with a double submit, the refund ceiling, the
 //! audit log, the payments list's filters, the subscriptions pages (filters, pages, pause,
 //! resume, cancel), the webhook pages (health, redelivery of one event or of a range's
-//! given-up deliveries, secret rotation) and two-factor sign-in. Each scenario runs on SQLite
-//! and Postgres.
+//! given-up deliveries, secret rotation), two-factor sign-in and its reset from the command
+//! line, and the sweep of expired sessions. Each scenario runs on SQLite and Postgres.
 
 mod captures;
 mod filters;
@@ -14,9 +14,11 @@ mod overview;
 mod pages;
 mod refunds;
 mod require_2fa;
+mod reset_2fa;
 mod review;
 mod subscriptions;
 mod support;
+mod sweep;
 mod totp_support;
 mod two_factor;
 mod webhooks;

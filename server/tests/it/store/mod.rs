@@ -49,6 +49,7 @@ mod pay_path;
 mod records;
 mod schema;
 mod secrets_at_rest;
+mod start_up;
 mod state_machine;
 mod subscriptions;
 

@@ -6,6 +6,7 @@
 use checkout_server::store::prelude::*;
 use secrecy::ExposeSecret as _;
 
+use super::start_up::forget_conversions;
 use super::{Raw, TestDb, new_payment, pending_payment};
 
 store_suite!(
@@ -15,7 +16,7 @@ store_suite!(
 );
 
 /// The `webhook_token_hash` column of payment `id`.
-async fn stored_token(raw: &Raw, id: &str) -> String {
+pub async fn stored_token(raw: &Raw, id: &str) -> String {
     let sql = "SELECT webhook_token_hash FROM payments WHERE id = $1";
     match raw {
         Raw::Sqlite { pool, .. } => sqlx::query_scalar(sql).bind(id).fetch_one(pool).await,
@@ -41,26 +42,33 @@ async fn the_webhook_token_is_kept_only_as_its_hash(db: &TestDb) {
     assert!(read.verify_webhook_token(&token));
 }
 
-async fn a_plain_token_of_an_older_version_is_hashed_on_opening(db: &TestDb) {
-    let payment = new_payment(db, 1000).await;
-    let plain = generate_token("");
-    let plain = plain.expose_secret();
+/// Writes `plain` as payment `id`'s webhook token, as a version before migration 0002 did.
+pub async fn write_plain_token(raw: &Raw, id: &str, plain: &str) {
     let sql = "UPDATE payments SET webhook_token_hash = $1 WHERE id = $2";
-    match &db.raw {
+    match raw {
         Raw::Sqlite { pool, .. } => sqlx::query(sql)
             .bind(plain)
-            .bind(&payment.id)
+            .bind(id)
             .execute(pool)
             .await
             .map(drop),
         Raw::Postgres { pool, .. } => sqlx::query(sql)
             .bind(plain)
-            .bind(&payment.id)
+            .bind(id)
             .execute(pool)
             .await
             .map(drop),
     }
     .expect("an older version's row");
+}
+
+async fn a_plain_token_of_an_older_version_is_hashed_on_opening(db: &TestDb) {
+    let payment = new_payment(db, 1000).await;
+    let plain = generate_token("");
+    let plain = plain.expose_secret();
+    write_plain_token(&db.raw, &payment.id, plain).await;
+    // An older version's database has no record of the conversion either.
+    forget_conversions(&db.raw).await;
     let reopened = db.second_instance().await;
     assert_eq!(
         stored_token(&db.raw, &payment.id).await,
