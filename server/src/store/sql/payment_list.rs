@@ -52,9 +52,22 @@ where
             let _ = write!(sql, " AND {column} = {slot}");
         }
     }
+    // After a cursor, the one upper bound on `created_at` is the lower of the range's end and
+    // the cursor's time: SQLite takes a single upper bound of a column into its index range,
+    // and given `created_at < $end` beside the row value it starts every batch of an export at
+    // the range's end, scanning down past everything already read (the nth batch reads n
+    // times its rows from the index). The bound repeats what the row value says, so it
+    // selects the same rows.
+    let before = query.created_before.map(ms);
+    let upper = match (&query.after, before) {
+        (Some(after), Some(end)) => Some(after.created_at_ms.min(end.saturating_sub(1))),
+        (Some(after), None) => Some(after.created_at_ms),
+        (None, _) => None,
+    };
     let numbers = [
         ("created_at >=", query.created_from.map(ms)),
-        ("created_at <", query.created_before.map(ms)),
+        ("created_at <", before.filter(|_| upper.is_none())),
+        ("created_at <=", upper),
         (
             "amount >=",
             query.amount_min.map(|v| int(v, "amount_min")).transpose()?,
