@@ -3,11 +3,13 @@
 //! `(created_at, id) < (…)`, so every page (the 500th as the first, and each batch of an
 //! export) starts at its place in `payments_newest` or `payments_by_state` instead of scanning
 //! from the newest payment. (`$n IS NULL OR …` placeholders for absent filters hide the range
-//! from both planners once a statement is prepared.)
+//! from both planners once a statement is prepared.) The export's batches
+//! ([`super::payment_lines`]) select other columns with the same conditions.
 
 use std::fmt::Write as _;
 
-use sqlx::{Encode, Executor, FromRow, IntoArguments, Pool, Type};
+use sqlx::query::QueryAs;
+use sqlx::{Database, Encode, Executor, FromRow, IntoArguments, Pool, Type};
 
 use super::Dialect;
 use super::codec::{int, ms};
@@ -31,7 +33,19 @@ where
     for<'q> String: Encode<'q, DB> + Type<DB>,
     for<'r> PaymentRow: FromRow<'r, DB::Row>,
 {
-    let mut sql = format!("SELECT {PAYMENT_COLUMNS} FROM payments WHERE 1 = 1");
+    let (sql, values) = statement(PAYMENT_COLUMNS, query, limit)?;
+    let statement = bind_all(sqlx::query_as::<DB, PaymentRow>(&sql), values);
+    Ok(statement.fetch_all(pool).await?)
+}
+
+/// `SELECT columns FROM payments WHERE <query's filters and cursor> ORDER BY created_at DESC,
+/// id DESC LIMIT <limit + 1>`, and the values its `$n` stand for, in order.
+pub(crate) fn statement(
+    columns: &str,
+    query: PaymentQuery,
+    limit: u32,
+) -> StoreResult<(String, Vec<Value>)> {
+    let mut sql = format!("SELECT {columns} FROM payments WHERE 1 = 1");
     let mut values: Vec<Value> = Vec::new();
     let mut bind = |value: Value| {
         values.push(value);
@@ -90,18 +104,30 @@ where
     }
     let slot = bind(Value::Int(i64::from(limit) + 1));
     let _ = write!(sql, " ORDER BY created_at DESC, id DESC LIMIT {slot}");
-    let mut statement = sqlx::query_as::<DB, PaymentRow>(&sql);
+    Ok((sql, values))
+}
+
+/// `statement` with `values` bound, in order.
+pub(crate) fn bind_all<'q, DB, O>(
+    mut statement: QueryAs<'q, DB, O, <DB as Database>::Arguments<'q>>,
+    values: Vec<Value>,
+) -> QueryAs<'q, DB, O, <DB as Database>::Arguments<'q>>
+where
+    DB: Database,
+    i64: Encode<'q, DB> + Type<DB>,
+    String: Encode<'q, DB> + Type<DB>,
+{
     for value in values {
         statement = match value {
             Value::Text(text) => statement.bind(text),
             Value::Int(n) => statement.bind(n),
         };
     }
-    Ok(statement.fetch_all(pool).await?)
+    statement
 }
 
 /// A bound value.
-enum Value {
+pub(crate) enum Value {
     Text(String),
     Int(i64),
 }

@@ -1,7 +1,8 @@
-//! Keyset pages of the payments list within a creation range, as the CSV export reads them in
-//! batches: payments sharing one creation time are split across page borders and still come
-//! once each, newest first and by id among equals, and the range's end holds even under a
-//! cursor from beyond it (the statement's upper bound on `created_at` is the lower of the two).
+//! Keyset pages of the payments list within a creation range, and the CSV export's batches of
+//! lines with the same filters: payments sharing one creation time are split across page
+//! borders and still come once each, newest first and by id among equals, and the range's end
+//! holds even under a cursor from beyond it (the statement's upper bound on `created_at` is
+//! the lower of the two).
 
 use checkout_server::store::prelude::*;
 use time::OffsetDateTime;
@@ -23,10 +24,11 @@ fn at(ms: i64) -> OffsetDateTime {
     OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000).expect("time")
 }
 
-/// Every page of `query`, `limit` at a time, from `after` on: the ids in order.
+/// Every page of `query`, `limit` at a time, from `after` on: the ids in order. Read both as
+/// the list reads them and as the export does (its lines); both must agree.
 async fn all_pages(db: &TestDb, query: &PaymentQuery, after: Option<PageCursor>) -> Vec<String> {
-    let mut listed = Vec::new();
-    let mut next = after;
+    let (mut listed, mut lines) = (Vec::new(), Vec::new());
+    let mut next = after.clone();
     loop {
         let page = db
             .store
@@ -40,9 +42,28 @@ async fn all_pages(db: &TestDb, query: &PaymentQuery, after: Option<PageCursor>)
         listed.extend(page.items.into_iter().map(|p| p.id));
         match page.next {
             Some(cursor) => next = Some(cursor),
-            None => return listed,
+            None => break,
         }
     }
+    let mut next = after;
+    loop {
+        let batch = db
+            .store
+            .payment_lines(PaymentQuery {
+                after: next.take(),
+                ..query.clone()
+            })
+            .await
+            .expect("batch");
+        assert!(batch.items.len() <= query.limit as usize);
+        lines.extend(batch.items.into_iter().map(|p| p.id));
+        match batch.next {
+            Some(cursor) => next = Some(cursor),
+            None => break,
+        }
+    }
+    assert_eq!(listed, lines, "the list and the export's lines");
+    listed
 }
 
 async fn pages_split_equal_times_within_a_range(db: &TestDb) {
