@@ -2,9 +2,11 @@
 //! server's browser API versus the same charge sent straight to the gateway emulator, in one
 //! run, on SQLite and on Postgres (`TEST_DATABASE_URL_POSTGRES`; skipped with a notice when
 //! unset). Prints p50/p99 of both, the difference, and pays per second with concurrent
-//! shoppers. Targets: p50 ≤ +1 ms, p99 ≤ +5 ms.
+//! shoppers. Targets: p50 ≤ +1 ms, p99 ≤ +5 ms. Then what the dashboard rollup's triggers add
+//! to the pay call, alone and with 16 shoppers at once ([`rollup`]).
 //!
-//! Run: `cargo bench -p checkout-server --bench pay_latency [-- --payments 400 --clients 8]`.
+//! Run: `cargo bench -p checkout-server --bench pay_latency [-- --payments 400 --clients 8
+//! --rollup-payments 800]`.
 //!
 //! The emulator runs on its own loopback listener, as a remote gateway would; the server is
 //! configured with it as `GATEWAY_BASE_URL`. Each timed server call pays a fresh session
@@ -23,6 +25,12 @@ mod pay_server;
 #[path = "support/cli.rs"]
 mod cli;
 
+#[path = "support/databases.rs"]
+mod databases;
+
+#[path = "pay_latency/rollup.rs"]
+mod rollup;
+
 use pay_server::{BenchServer, Series, charge_body, gateway, ms, start_server, store_card};
 
 const POSTGRES_ENV: &str = "TEST_DATABASE_URL_POSTGRES";
@@ -31,6 +39,7 @@ struct Options {
     payments: usize,
     warmup: usize,
     clients: usize,
+    rollup_payments: usize,
 }
 
 impl Options {
@@ -39,6 +48,7 @@ impl Options {
             payments: cli::number("--payments", 400, 10),
             warmup: cli::number("--warmup", 50, 0),
             clients: cli::number("--clients", 8, 1),
+            rollup_payments: cli::number("--rollup-payments", 800, 16),
         }
     }
 }
@@ -108,6 +118,17 @@ async fn run(options: Options) {
             "postgres   SKIPPED: set {POSTGRES_ENV} (scripts/postgres.sh prints a URL) to measure it"
         ),
     }
+    println!(
+        "\nwhat the dashboard rollup's triggers add: {} timed calls per side and level, load {}",
+        options.rollup_payments,
+        load()
+    );
+    rollup::header();
+    rollup::compare("sqlite", dir.path(), None, &sandbox, &token, &options).await;
+    if let Ok(url) = std::env::var(POSTGRES_ENV) {
+        rollup::compare("postgres", dir.path(), Some(&url), &sandbox, &token, &options).await;
+    }
+    println!("load after: {}", load());
     println!();
     for (backend, p50_ok, p99_ok) in verdicts {
         println!(
@@ -242,4 +263,10 @@ async fn server_throughput(bench: &Arc<BenchServer>, options: &Options) -> f64 {
         done.expect("client task");
     }
     (per_client * options.clients) as f64 / started.elapsed().as_secs_f64()
+}
+
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".to_owned())
 }

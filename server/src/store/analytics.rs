@@ -78,6 +78,9 @@ pub struct SubscriptionStanding {
 pub trait AnalyticsStore: Send + Sync {
     /// Payments created within `span`, by local day and outcome (groups with none left out).
     async fn day_outcomes(&self, span: &LocalSpan) -> StoreResult<Vec<DayOutcome>>;
+    /// Payments created within `span`, counted by state only (states with none left out): a
+    /// period's approval rate without its days, currencies or sums, for comparing with.
+    async fn state_counts(&self, span: &LocalSpan) -> StoreResult<Vec<(PaymentState, u64)>>;
     /// Subscriptions now, and those cancelled in `[from, before)`.
     async fn subscription_standing(
         &self,

@@ -111,6 +111,9 @@ pub trait PaymentStore: Send + Sync {
     async fn drop_transaction_hint(&self, id: &str, hint: &str) -> StoreResult<bool>;
     /// Payments, newest first.
     async fn list_payments(&self, query: PaymentQuery) -> StoreResult<Page<Payment>>;
+    /// The same payments as [`PaymentStore::list_payments`], only what the CSV export shows of
+    /// each (a batch of a streamed export with [`PaymentQuery::bulk`]).
+    async fn payment_lines(&self, query: PaymentQuery) -> StoreResult<Page<PaymentLine>>;
     /// How many payments are in each state (states with none are left out).
     async fn count_payments_by_state(&self) -> StoreResult<Vec<(PaymentState, u64)>>;
 }

@@ -59,7 +59,8 @@ impl Rate {
         (self.attempted > 0).then(|| self.approved * 1000 / self.attempted)
     }
 
-    fn add(&mut self, class: Class, payments: u64) {
+    /// Counts `payments` of `class` (undecided ones are not attempted).
+    pub(crate) fn add(&mut self, class: Class, payments: u64) {
         match class {
             Class::Approved => {
                 self.approved += payments;

@@ -131,6 +131,25 @@ impl Range {
         days
     }
 
+    /// How many days the range covers.
+    pub fn len_days(&self) -> i64 {
+        days_between(self.first, self.last) + 1
+    }
+
+    /// The range of as many days just before this one, in the same zone (the period the
+    /// approval rate is compared with).
+    pub fn previous(&self) -> Result<Range, DashboardError> {
+        let too_early = |_| DashboardError::bad("range", "reaches before the calendar");
+        Ok(Range {
+            first: self
+                .first
+                .checked_sub(self.len_days().days())
+                .map_err(too_early)?,
+            last: self.first.yesterday().map_err(too_early)?,
+            ..self.clone()
+        })
+    }
+
     /// When local day `date` starts (its first instant: midnight, or the end of a daylight
     /// saving gap that swallows midnight).
     pub fn start_of(&self, date: Date) -> Result<Timestamp, DashboardError> {
@@ -212,6 +231,27 @@ mod tests {
         assert_eq!(utc.last.to_string(), "2025-03-31");
         let month = form("30d", "", "", "").resolve(now, "UTC").expect("30d");
         assert_eq!(month.days().len(), 30);
+    }
+
+    #[test]
+    fn the_previous_range_has_as_many_days_just_before() {
+        let now: Timestamp = "2025-03-31T12:00:00Z".parse().expect("time");
+        let month = form("30d", "", "", "").resolve(now, "UTC").expect("30d");
+        let before = month.previous().expect("previous");
+        assert_eq!(before.first.to_string(), "2025-01-31");
+        assert_eq!(before.last.to_string(), "2025-03-01");
+        assert_eq!((before.len_days(), month.len_days()), (30, 30));
+        let today = form("today", "", "", "").resolve(now, "UTC").expect("today");
+        let yesterday = today.previous().expect("previous");
+        assert_eq!(
+            (yesterday.first.to_string(), yesterday.last.to_string()),
+            ("2025-03-30".to_owned(), "2025-03-30".to_owned())
+        );
+        // Its span ends where the range's starts.
+        assert_eq!(
+            before.local_span().expect("span").before_ms,
+            month.local_span().expect("span").from_ms
+        );
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! `GET /`: the overview, the dashboard's home. For the chosen range in the merchant's time
-//! zone: volume per currency, the approval rate and its daily trend, 3-D Secure
-//! outcomes, top decline reasons, the review queue's size (a warning when anything waits),
-//! subscriptions, and three charts, each with its numbers as a table beside it.
+//! zone: volume per currency, the approval rate (beside the previous period's of equal
+//! length) and its daily trend, 3-D Secure outcomes, top decline reasons, the review queue's
+//! size (a warning when anything waits), subscriptions, and three charts, each with its
+//! numbers as a table beside it.
 
 use axum::extract::{Query, State};
 use axum::response::Html;
@@ -17,7 +18,7 @@ use crate::dashboard::money;
 use crate::dashboard::overview::charts::{self, Alt};
 use crate::dashboard::overview::figures::{Figures, Rate, figures};
 use crate::dashboard::overview::range::{Range, RangeForm, epoch_day};
-use crate::dashboard::overview::{reasons, recurring};
+use crate::dashboard::overview::{reasons, recurring, trend};
 use crate::dashboard::state::DashboardState;
 use crate::store::analytics::SubscriptionStanding;
 
@@ -28,16 +29,17 @@ pub async fn show(
     Query(form): Query<RangeForm>,
 ) -> Result<Html<String>, DashboardError> {
     let range = form.resolve(Timestamp::now(), &state.app.config.dashboard.time_zone)?;
-    let figures = read_figures(&state, &range).await?;
     let (from, before) = range.bounds()?;
-    let subscriptions = state.app.store.subscription_standing(from, before).await?;
-    let waiting = state
-        .app
-        .store
-        .review_queue_size(
-            OffsetDateTime::now_utc() - state.app.config.dashboard.review_pending_after,
-        )
-        .await?;
+    let previous_span = range.previous()?.local_span()?;
+    let pending_before = OffsetDateTime::now_utc() - state.app.config.dashboard.review_pending_after;
+    let store = &state.app.store;
+    // Independent reads, on connections of their own: the page waits for the longest only.
+    let (figures, previous, subscriptions, waiting) = tokio::try_join!(
+        read_figures(&state, &range),
+        async { Ok::<_, DashboardError>(trend::rate_of(&store.state_counts(&previous_span).await?)) },
+        async { Ok::<_, DashboardError>(store.subscription_standing(from, before).await?) },
+        async { Ok::<_, DashboardError>(store.review_queue_size(pending_before).await?) },
+    )?;
     let days = range.days();
     let labels: Vec<String> = days.iter().map(|d| short_day(*d, days.len())).collect();
     Ok(page(
@@ -47,7 +49,7 @@ pub async fn show(
             (range_form(&range))
             (review_notice(waiting))
             (volume_section(&figures, &labels)?)
-            (approval_section(&figures, &range, &labels)?)
+            (approval_section(&figures, previous, &range, &labels)?)
             (three_ds_section(&figures))
             (declines_section(&figures)?)
             (subscriptions_section(&state, &subscriptions))
@@ -230,6 +232,7 @@ fn volume_section(figures: &Figures, labels: &[String]) -> Result<Markup, Dashbo
 
 fn approval_section(
     figures: &Figures,
+    previous: Rate,
     range: &Range,
     labels: &[String],
 ) -> Result<Markup, DashboardError> {
@@ -260,6 +263,7 @@ fn approval_section(
                 strong { (percent(figures.rate)) }
                 " (" (figures.rate.approved) " approved of " (figures.rate.attempted) " attempted); its trend day by day below."
             }
+            p id="approval-trend" { (trend::text(figures.rate, previous, range.len_days())) }
             p { (figures.undecided) " payments without an outcome yet (pending or in review) are not counted. Days in " (range.tz_name) "." }
             (chart)
             details {

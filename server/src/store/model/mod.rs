@@ -7,6 +7,7 @@ pub mod event;
 pub mod idempotency;
 pub mod page;
 pub mod payment;
+pub mod payment_line;
 pub mod session;
 pub mod subscription;
 
@@ -26,6 +27,7 @@ pub use page::{
     BadCursor, MAX_BATCH_SIZE, MAX_PAGE_SIZE, Page, PageCursor, PaymentQuery, SubscriptionQuery,
 };
 pub use payment::{Advance, NewPayment, Payment, PaymentChanges, PaymentKind};
+pub use payment_line::PaymentLine;
 pub use session::{CaptureMode, NewSession, Session, new_session_id};
 pub use subscription::{
     CycleStatus, CycleUpsert, NewCycle, NewSubscription, Subscription, SubscriptionCycle,

@@ -1,11 +1,12 @@
 //! The overview's reads ([`AnalyticsStore`]), the same SQL on both backends: payments from
 //! `payment_rollup` grouped by local day (a `CASE` picks the zone's offset for each
-//! 15-minute slot), subscriptions counted by status, and the review queue counted on
-//! `payments_by_state`.
+//! 15-minute slot) or by state alone (the period compared with), subscriptions counted by
+//! status, and the review queue counted on `payments_by_state`.
 
 use std::fmt::Write;
 
 use async_trait::async_trait;
+use checkout::contract::PaymentState;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::OffsetDateTime;
 
@@ -31,6 +32,12 @@ pub(crate) struct OutcomeRow {
     amount: i64,
     captured: i64,
     refunded: i64,
+}
+
+#[derive(FromRow)]
+pub(crate) struct StateTotalRow {
+    state: String,
+    n: i64,
 }
 
 #[derive(FromRow)]
@@ -87,6 +94,7 @@ where
     for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
     for<'q> i64: Encode<'q, DB> + Type<DB>,
     for<'r> OutcomeRow: FromRow<'r, DB::Row>,
+    for<'r> StateTotalRow: FromRow<'r, DB::Row>,
     for<'r> StatusCountRow: FromRow<'r, DB::Row>,
     for<'r> PlanRow: FromRow<'r, DB::Row>,
     for<'r> CountRow: FromRow<'r, DB::Row>,
@@ -126,6 +134,25 @@ where
                 })
             })
             .collect()
+    }
+
+    async fn state_counts(&self, span: &LocalSpan) -> StoreResult<Vec<(PaymentState, u64)>> {
+        sqlx::query_as::<DB, StateTotalRow>(
+            "SELECT state, CAST(SUM(n) AS BIGINT) AS n FROM payment_rollup \
+             WHERE slot >= $1 AND slot < $2 GROUP BY state HAVING SUM(n) > 0 ORDER BY state",
+        )
+        .bind(span.from_ms.div_euclid(SLOT_MS))
+        .bind(span.before_ms.div_euclid(SLOT_MS))
+        .fetch_all(&self.pool)
+        .await?
+        .into_iter()
+        .map(|row| {
+            Ok((
+                named(&row.state, "state", parse_state)?,
+                unsigned(row.n, "n")?,
+            ))
+        })
+        .collect()
     }
 
     async fn subscription_standing(

@@ -26,6 +26,7 @@ mod legacy_tokens;
 mod logged_step;
 mod new_payment;
 mod one_trip;
+mod payment_lines;
 mod payment_list;
 mod payments;
 mod recent;
@@ -96,6 +97,14 @@ pub trait Dialect: Database {
     /// deliveries into a table analysed while empty, as a nested loop re-running the locking
     /// pick for every row (4 s a claim). SQLite: `id IN (pick)`, which it runs once.
     fn id_among(pick: &str) -> String;
+    /// Where reading many rows costs more per row in the driver than building them into one
+    /// value in the database: a statement whose one row and column is a JSON text, an array
+    /// holding, for each row of the statement `rows` in the order `order`, the array of
+    /// `values` (`[]` for no row). SQLite: `json_group_array(json_array(…) ORDER BY …)`
+    /// (SQLite 3.44 or later, as bundled), a third of the CPU time of rows through sqlx.
+    /// Postgres: `None`, read the rows (its driver decodes them cheaply, and `json_agg` cost
+    /// the server more than it saved).
+    fn json_rows(values: &str, order: &str, rows: &str) -> Option<String>;
 }
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -109,6 +118,12 @@ impl Dialect for Sqlite {
 
     fn id_among(pick: &str) -> String {
         format!("id IN ({pick})")
+    }
+
+    fn json_rows(values: &str, order: &str, rows: &str) -> Option<String> {
+        Some(format!(
+            "SELECT json_group_array(json_array({values}) ORDER BY {order}) FROM ({rows})"
+        ))
     }
 
     async fn migrate(pool: &Pool<Self>) -> Result<(), MigrateError> {
@@ -129,6 +144,10 @@ impl Dialect for Postgres {
 
     fn id_among(pick: &str) -> String {
         format!("id = ANY(ARRAY({pick}))")
+    }
+
+    fn json_rows(_values: &str, _order: &str, _rows: &str) -> Option<String> {
+        None
     }
 
     async fn migrate(pool: &Pool<Self>) -> Result<(), MigrateError> {

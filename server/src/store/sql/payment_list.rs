@@ -3,11 +3,13 @@
 //! `(created_at, id) < (…)`, so every page (the 500th as the first, and each batch of an
 //! export) starts at its place in `payments_newest` or `payments_by_state` instead of scanning
 //! from the newest payment. (`$n IS NULL OR …` placeholders for absent filters hide the range
-//! from both planners once a statement is prepared.)
+//! from both planners once a statement is prepared.) The export's batches
+//! ([`super::payment_lines`]) select other columns with the same conditions.
 
 use std::fmt::Write as _;
 
-use sqlx::{Encode, Executor, FromRow, IntoArguments, Pool, Type};
+use sqlx::query::QueryAs;
+use sqlx::{Database, Encode, Executor, FromRow, IntoArguments, Pool, Type};
 
 use super::Dialect;
 use super::codec::{int, ms};
@@ -31,7 +33,19 @@ where
     for<'q> String: Encode<'q, DB> + Type<DB>,
     for<'r> PaymentRow: FromRow<'r, DB::Row>,
 {
-    let mut sql = format!("SELECT {PAYMENT_COLUMNS} FROM payments WHERE 1 = 1");
+    let (sql, values) = statement(PAYMENT_COLUMNS, query, limit)?;
+    let statement = bind_all(sqlx::query_as::<DB, PaymentRow>(&sql), values);
+    Ok(statement.fetch_all(pool).await?)
+}
+
+/// `SELECT columns FROM payments WHERE <query's filters and cursor> ORDER BY created_at DESC,
+/// id DESC LIMIT <limit + 1>`, and the values its `$n` stand for, in order.
+pub(crate) fn statement(
+    columns: &str,
+    query: PaymentQuery,
+    limit: u32,
+) -> StoreResult<(String, Vec<Value>)> {
+    let mut sql = format!("SELECT {columns} FROM payments WHERE 1 = 1");
     let mut values: Vec<Value> = Vec::new();
     let mut bind = |value: Value| {
         values.push(value);
@@ -52,9 +66,22 @@ where
             let _ = write!(sql, " AND {column} = {slot}");
         }
     }
+    // After a cursor, the one upper bound on `created_at` is the lower of the range's end and
+    // the cursor's time: SQLite takes a single upper bound of a column into its index range,
+    // and given `created_at < $end` beside the row value it starts every batch of an export at
+    // the range's end, scanning down past everything already read (the nth batch reads n
+    // times its rows from the index). The bound repeats what the row value says, so it
+    // selects the same rows.
+    let before = query.created_before.map(ms);
+    let upper = match (&query.after, before) {
+        (Some(after), Some(end)) => Some(after.created_at_ms.min(end.saturating_sub(1))),
+        (Some(after), None) => Some(after.created_at_ms),
+        (None, _) => None,
+    };
     let numbers = [
         ("created_at >=", query.created_from.map(ms)),
-        ("created_at <", query.created_before.map(ms)),
+        ("created_at <", before.filter(|_| upper.is_none())),
+        ("created_at <=", upper),
         (
             "amount >=",
             query.amount_min.map(|v| int(v, "amount_min")).transpose()?,
@@ -77,18 +104,30 @@ where
     }
     let slot = bind(Value::Int(i64::from(limit) + 1));
     let _ = write!(sql, " ORDER BY created_at DESC, id DESC LIMIT {slot}");
-    let mut statement = sqlx::query_as::<DB, PaymentRow>(&sql);
+    Ok((sql, values))
+}
+
+/// `statement` with `values` bound, in order.
+pub(crate) fn bind_all<'q, DB, O>(
+    mut statement: QueryAs<'q, DB, O, <DB as Database>::Arguments<'q>>,
+    values: Vec<Value>,
+) -> QueryAs<'q, DB, O, <DB as Database>::Arguments<'q>>
+where
+    DB: Database,
+    i64: Encode<'q, DB> + Type<DB>,
+    String: Encode<'q, DB> + Type<DB>,
+{
     for value in values {
         statement = match value {
             Value::Text(text) => statement.bind(text),
             Value::Int(n) => statement.bind(n),
         };
     }
-    Ok(statement.fetch_all(pool).await?)
+    statement
 }
 
 /// A bound value.
-enum Value {
+pub(crate) enum Value {
     Text(String),
     Int(i64),
 }

@@ -13,7 +13,7 @@ use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::{
     Advance, IdempotencyKey, NewAttempt, NewPayment, Page, PageCursor, Payment, PaymentChanges,
-    PaymentQuery,
+    PaymentLine, PaymentQuery,
 };
 use crate::store::secret::BodyDigest;
 use crate::store::traits::PaymentStore;
@@ -66,6 +66,8 @@ where
     for<'r> PaymentRow: FromRow<'r, DB::Row>,
     for<'r> StateCountRow: FromRow<'r, DB::Row>,
     for<'r> super::logged_step::SteppedRow: FromRow<'r, DB::Row>,
+    for<'r> (String,): FromRow<'r, DB::Row>,
+    for<'r> super::payment_lines::LineRow: FromRow<'r, DB::Row>,
 {
     async fn create_payment(&self, new: NewPayment) -> StoreResult<Payment> {
         super::new_payment::insert_payment::<DB>(&self.pool, new, PaymentState::Created).await
@@ -187,6 +189,13 @@ where
             .into_iter()
             .map(Payment::try_from)
             .collect::<StoreResult<Vec<_>>>()?;
+        let next = page_cursor(&mut items, limit, |p| (ms(p.created_at), p.id.clone()));
+        Ok(Page { items, next })
+    }
+
+    async fn payment_lines(&self, query: PaymentQuery) -> StoreResult<Page<PaymentLine>> {
+        let limit = query.effective_limit();
+        let mut items = super::payment_lines::lines::<DB>(&self.pool, query, limit).await?;
         let next = page_cursor(&mut items, limit, |p| (ms(p.created_at), p.id.clone()));
         Ok(Page { items, next })
     }

@@ -2,13 +2,14 @@
 //! payments through the emulator with known outcomes: an approved EUR and JPY payment, an
 //! issuer decline (insufficient funds) and a failed 3-D Secure challenge. The page shows the
 //! volume per currency in its unit, the approval rate (2 of 4), both decline reasons with
-//! their gateway codes, the three charts with their text alternatives; a bad time zone or
-//! range is refused naming the field. The CSV export streams the filtered set to a viewer,
+//! their gateway codes, the three charts with their text alternatives; with the decline
+//! moved 10 days back, the rate's change against the previous 7 days (2 of 3 against 0 of 1);
+//! a bad time zone or range is refused naming the field. The CSV export streams the filtered set to a viewer,
 //! neutralises a formula in a reference, and is audited.
 
 use serde_json::json;
 
-use super::support::{Browser, dashboard_suite, paid};
+use super::support::{Browser, backdate, dashboard_suite, paid};
 use crate::api::support::{Harness, cards};
 use checkout_server::store::prelude::*;
 
@@ -26,11 +27,23 @@ async fn pay(
     card: &str,
     decision: &str,
 ) -> String {
+    pay_for_id(h, amount, extra, card, decision).await.0
+}
+
+/// [`pay`], also returning the payment's id.
+async fn pay_for_id(
+    h: &Harness,
+    amount: u64,
+    extra: serde_json::Value,
+    card: &str,
+    decision: &str,
+) -> (String, String) {
     let session = h.session(amount, extra).await;
     let redirect = h.pay_to_redirect(&session, card).await;
     h.complete_3ds(&redirect, decision).await;
     let result = h.result(&session).await;
-    result["state"].as_str().unwrap_or_default().to_owned()
+    let field = |name: &str| result[name].as_str().unwrap_or_default().to_owned();
+    (field("state"), field("payment_id"))
 }
 
 async fn the_overview_counts_known_outcomes(h: &Harness) {
@@ -40,10 +53,9 @@ async fn the_overview_counts_known_outcomes(h: &Harness) {
         "captured"
     );
     let eur = json!({"currency": "EUR"});
-    assert_eq!(
-        pay(h, 999, eur.clone(), cards::INSUFFICIENT_FUNDS, "approve").await,
-        "declined"
-    );
+    let (state, insufficient) =
+        pay_for_id(h, 999, eur.clone(), cards::INSUFFICIENT_FUNDS, "approve").await;
+    assert_eq!(state, "declined");
     assert_eq!(
         pay(h, 777, eur, cards::CHALLENGE, "reject").await,
         "declined"
@@ -67,6 +79,12 @@ async fn the_overview_counts_known_outcomes(h: &Harness) {
     for expected in ["insufficient funds", "51", "3-D Secure failed", "ERR2002"] {
         assert!(page.contains(expected), "{expected}: {page}");
     }
+    assert!(
+        page.contains(
+            "<p id=\"approval-trend\">No attempted payment in the previous 7 days to compare with.</p>"
+        ),
+        "{page}"
+    );
     assert!(page.contains("Nothing waits for review"), "{page}");
     // Three charts, each an SVG with a title and a description holding its numbers.
     for id in ["chart-volume", "chart-approval", "chart-declines"] {
@@ -82,6 +100,24 @@ async fn the_overview_counts_known_outcomes(h: &Harness) {
     assert!(
         page.contains("Declines by reason: 3-D Secure failed 1, insufficient funds 1."),
         "{page}"
+    );
+    // The decline moved 10 days back: 2 approved of 3 in the last 7 days, 0 of 1 before.
+    backdate(h, &insufficient, 10 * 24 * 60).await;
+    let week = viewer.get("/?range=7d").await.text;
+    assert!(
+        week.contains("<strong>66.7 %</strong> (2 approved of 3 attempted)"),
+        "{week}"
+    );
+    assert!(
+        week.contains(
+            "<p id=\"approval-trend\">+66.7 points vs the previous 7 days (0.0 %, 0 approved of 1 attempted).</p>"
+        ),
+        "{week}"
+    );
+    let month = viewer.get("/?range=30d").await.text;
+    assert!(
+        month.contains("No attempted payment in the previous 30 days to compare with."),
+        "{month}"
     );
     // The same payments, counted in a far-off zone: today there is still today here.
     let kiritimati = viewer.get("/?range=today&tz=Pacific/Kiritimati").await;

@@ -8,7 +8,7 @@ use checkout_sandbox::ledger::RecordKind;
 use checkout_server::store::prelude::*;
 use serde_json::json;
 
-use super::support::{Browser, dashboard_suite, location, paid};
+use super::support::{Browser, backdate, dashboard_suite, location, paid};
 use crate::api::support::{Harness, TestSession, cards};
 use crate::ops::support::arm;
 
@@ -62,23 +62,6 @@ async fn in_review(h: &Harness) -> (TestSession, String, String) {
     let payment = h.store().get_payment(&id).await.unwrap().unwrap();
     assert!(payment.gateway_transaction_id.is_none() && payment.transaction_hint.is_none());
     (session, id, txn)
-}
-
-/// Moves payment `id`'s creation `minutes` into the past.
-async fn backdate(h: &Harness, id: &str, minutes: i64) {
-    let sql = format!(
-        "UPDATE payments SET created_at = created_at - {} WHERE id = '{id}'",
-        minutes * 60_000
-    );
-    if h.sqlite_path.is_some() {
-        let pool = sqlx::SqlitePool::connect(&h.database_url).await.unwrap();
-        sqlx::query(&sql).execute(&pool).await.unwrap();
-        pool.close().await;
-    } else {
-        let pool = sqlx::PgPool::connect(&h.database_url).await.unwrap();
-        sqlx::query(&sql).execute(&pool).await.unwrap();
-        pool.close().await;
-    }
 }
 
 async fn the_queue_lists_review_and_old_pending_payments_oldest_first(h: &Harness) {

@@ -1,7 +1,7 @@
 //! Helpers of the dashboard tests: staff accounts made through the same code as
 //! `checkout-server users add`, a browser-like client that keeps the session cookie by hand
 //! and sends the dashboard's `Origin` on POSTs, the CSRF token and idempotency key read from
-//! the pages, and a paid payment to act on.
+//! the pages, a paid payment to act on, and moving a payment's creation into the past.
 
 use checkout_server::dashboard::auth::accounts;
 use checkout_server::store::prelude::*;
@@ -179,4 +179,21 @@ pub async fn paid(h: &Harness, amount: u64) -> (TestSession, String) {
         .expect("payment id")
         .to_owned();
     (session, id)
+}
+
+/// Moves payment `id`'s creation `minutes` into the past (the rollup's triggers follow).
+pub async fn backdate(h: &Harness, id: &str, minutes: i64) {
+    let sql = format!(
+        "UPDATE payments SET created_at = created_at - {} WHERE id = '{id}'",
+        minutes * 60_000
+    );
+    if h.sqlite_path.is_some() {
+        let pool = sqlx::SqlitePool::connect(&h.database_url).await.unwrap();
+        sqlx::query(&sql).execute(&pool).await.unwrap();
+        pool.close().await;
+    } else {
+        let pool = sqlx::PgPool::connect(&h.database_url).await.unwrap();
+        sqlx::query(&sql).execute(&pool).await.unwrap();
+        pool.close().await;
+    }
 }

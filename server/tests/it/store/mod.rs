@@ -46,6 +46,7 @@ mod events;
 mod idempotency;
 mod leases;
 mod pay_path;
+mod payment_pages;
 mod records;
 mod schema;
 mod secrets_at_rest;
