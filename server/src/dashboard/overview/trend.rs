@@ -46,7 +46,7 @@ pub fn text(current: Rate, previous: Rate, days: i64) -> String {
     };
     match points(current, previous) {
         None => format!("No attempted payment in this range; {period}: {before}."),
-        Some(change) if change == 0.0 => {
+        Some(0.0) => {
             format!("Unchanged (0.0 points) vs {period} ({before}).")
         }
         Some(change) => format!("{change:+.1} points vs {period} ({before})."),
