@@ -181,11 +181,21 @@ fn is_generated(value: &str) -> bool {
         && value.split('-').map(str::len).eq([8, 4, 4, 4, 12])
         && value.split('-').all(hex);
     let digest = value.len() == 64 && hex(value);
-    let token = value.trim_start_matches(|c: char| c.is_ascii_lowercase() || c == '_');
-    let token = token.len() == 43
-        && token
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    // 32 random bytes in base64url, alone or after a lowercase prefix and `_` (`spm_`). The
+    // prefix is cut at its `_`: trimming lowercase letters would also eat the token's own.
+    let unprefixed = value
+        .split_once('_')
+        .filter(|(prefix, _)| !prefix.is_empty() && prefix.bytes().all(|b| b.is_ascii_lowercase()))
+        .map(|(_, rest)| rest);
+    let token = [Some(value), unprefixed]
+        .into_iter()
+        .flatten()
+        .any(|token| {
+            token.len() == 43
+                && token
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        });
     uuid || digest || token
 }
 
