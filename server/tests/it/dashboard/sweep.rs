@@ -49,19 +49,22 @@ async fn staff_id(h: &Harness) -> String {
         .id
 }
 
-/// A moment two hours ahead: what is dead then is still live now, so the server's own
-/// reconciler (which sweeps at the real time) leaves the test's rows alone.
+/// A moment more than a session's whole life ahead, so that every row the test writes (all
+/// last seen within `ABSOLUTE` of it) was last seen in the future and ends in the future: the
+/// server's own reconciler, which sweeps at the real time whenever it likes, leaves them alone.
+/// (Two hours ahead was not enough: a session last seen ten hours ago is idle now, and a pass
+/// of the server's reconciler landing between the writes and the test's pass took it.)
 fn later() -> OffsetDateTime {
-    OffsetDateTime::now_utc() + Duration::hours(2)
+    OffsetDateTime::now_utc() + ABSOLUTE + Duration::hours(1)
 }
 
 async fn a_pass_deletes_expired_sign_ins_and_keeps_live_ones(h: &Harness) {
     let id = staff_id(h).await;
-    let now = OffsetDateTime::now_utc();
     let at = later();
     let minute = Duration::minutes(1);
     let over = session(h, &id, at - minute - ABSOLUTE, at - minute).await;
-    let idle = session(h, &id, now, now + ABSOLUTE).await;
+    let idle_since = at - IDLE - minute;
+    let idle = session(h, &id, idle_since, idle_since + ABSOLUTE).await;
     let live = session(h, &id, at - minute, at + Duration::hours(10)).await;
     let ended = SecretHash::of(generate_token("").expose_secret());
     let pending = SecretHash::of(generate_token("").expose_secret());
