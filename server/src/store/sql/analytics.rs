@@ -1,7 +1,8 @@
 //! The overview's reads ([`AnalyticsStore`]), the same SQL on both backends: payments from
 //! `payment_rollup` grouped by local day (a `CASE` picks the zone's offset for each
-//! 15-minute slot) or by state alone (the period compared with), subscriptions counted by
-//! status, and the review queue counted on `payments_by_state`.
+//! 15-minute slot; on Postgres with the memory to hash its groups, `Dialect::GROUPING_MEMORY`)
+//! or by state alone (the period compared with), subscriptions counted by status, and the
+//! review queue counted on `payments_by_state`.
 
 use std::fmt::Write;
 
@@ -111,12 +112,20 @@ where
              ORDER BY 1, currency, state, three_ds, decline_code",
             day = local_day_sql(span)
         );
-        sqlx::query_as::<DB, OutcomeRow>(&sql)
+        let query = sqlx::query_as::<DB, OutcomeRow>(&sql)
             .bind(span.from_ms.div_euclid(SLOT_MS))
-            .bind(span.before_ms.div_euclid(SLOT_MS))
-            .fetch_all(&self.pool)
-            .await?
-            .into_iter()
+            .bind(span.before_ms.div_euclid(SLOT_MS));
+        let rows = match DB::GROUPING_MEMORY {
+            Some(setting) => {
+                let mut tx = self.pool.begin().await?;
+                sqlx::query::<DB>(setting).execute(&mut *tx).await?;
+                let rows = query.fetch_all(&mut *tx).await?;
+                tx.commit().await?;
+                rows
+            }
+            None => query.fetch_all(&self.pool).await?,
+        };
+        rows.into_iter()
             .map(|row| {
                 Ok(DayOutcome {
                     day: row.day,

@@ -105,6 +105,12 @@ pub trait Dialect: Database {
     /// Postgres: `None`, read the rows (its driver decodes them cheaply, and `json_agg` cost
     /// the server more than it saved).
     fn json_rows(values: &str, order: &str, rows: &str) -> Option<String>;
+    /// Said first in a transaction around a read that groups many rows (the overview's days),
+    /// or nothing. Postgres: `SET LOCAL work_mem = '16MB'`: with the default 4 MB it planned
+    /// 30 days at 1,000,000 payments as a parallel sort spilling to disk (180-200 ms, three
+    /// processes, on a loaded 2-core machine), with 16 MB as a hash aggregate in one (120 ms).
+    /// SQLite: none (its sorter gained nothing from more cache).
+    const GROUPING_MEMORY: Option<&'static str>;
 }
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -115,6 +121,7 @@ impl Dialect for Sqlite {
     const SKIP_LOCKED: &'static str = "";
     const BEGIN_WRITE: &'static str = "BEGIN IMMEDIATE";
     const ONE_TRIP: one_trip::OneTrip = one_trip::OneTrip::Transaction;
+    const GROUPING_MEMORY: Option<&'static str> = None;
 
     fn id_among(pick: &str) -> String {
         format!("id IN ({pick})")
@@ -141,6 +148,7 @@ impl Dialect for Postgres {
     const SKIP_LOCKED: &'static str = "FOR UPDATE SKIP LOCKED";
     const BEGIN_WRITE: &'static str = "BEGIN";
     const ONE_TRIP: one_trip::OneTrip = one_trip::OneTrip::Cte;
+    const GROUPING_MEMORY: Option<&'static str> = Some("SET LOCAL work_mem = '16MB'");
 
     fn id_among(pick: &str) -> String {
         format!("id = ANY(ARRAY({pick}))")
