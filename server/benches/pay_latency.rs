@@ -126,7 +126,15 @@ async fn run(options: Options) {
     rollup::header();
     rollup::compare("sqlite", dir.path(), None, &sandbox, &token, &options).await;
     if let Ok(url) = std::env::var(POSTGRES_ENV) {
-        rollup::compare("postgres", dir.path(), Some(&url), &sandbox, &token, &options).await;
+        rollup::compare(
+            "postgres",
+            dir.path(),
+            Some(&url),
+            &sandbox,
+            &token,
+            &options,
+        )
+        .await;
     }
     println!("load after: {}", load());
     println!();

@@ -54,7 +54,11 @@ impl Database {
 /// Migrates the database at `url`, then drops every trigger whose name `dropped` accepts;
 /// `expected` must be among them (a renamed trigger fails the benchmark instead of
 /// measuring nothing). Returns the names dropped.
-pub async fn drop_triggers(url: &str, expected: &str, dropped: impl Fn(&str) -> bool) -> Vec<String> {
+pub async fn drop_triggers(
+    url: &str,
+    expected: &str,
+    dropped: impl Fn(&str) -> bool,
+) -> Vec<String> {
     let migrated = checkout_server::store::connect(url)
         .await
         .expect("store opens");

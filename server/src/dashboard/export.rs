@@ -152,7 +152,11 @@ pub fn encode(header: bool, rows: &[PaymentLine]) -> Result<Vec<u8>, std::io::Er
         writer.write_record(COLUMNS)?;
     }
     for p in rows {
-        let brand = p.card_brand.as_ref().map(ToString::to_string).unwrap_or_default();
+        let brand = p
+            .card_brand
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default();
         let created = format::iso(p.created_at);
         let cells = [
             safe(&p.id),

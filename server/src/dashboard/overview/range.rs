@@ -241,7 +241,9 @@ mod tests {
         assert_eq!(before.first.to_string(), "2025-01-31");
         assert_eq!(before.last.to_string(), "2025-03-01");
         assert_eq!((before.len_days(), month.len_days()), (30, 30));
-        let today = form("today", "", "", "").resolve(now, "UTC").expect("today");
+        let today = form("today", "", "", "")
+            .resolve(now, "UTC")
+            .expect("today");
         let yesterday = today.previous().expect("previous");
         assert_eq!(
             (yesterday.first.to_string(), yesterday.last.to_string()),

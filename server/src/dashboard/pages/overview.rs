@@ -31,12 +31,15 @@ pub async fn show(
     let range = form.resolve(Timestamp::now(), &state.app.config.dashboard.time_zone)?;
     let (from, before) = range.bounds()?;
     let previous_span = range.previous()?.local_span()?;
-    let pending_before = OffsetDateTime::now_utc() - state.app.config.dashboard.review_pending_after;
+    let pending_before =
+        OffsetDateTime::now_utc() - state.app.config.dashboard.review_pending_after;
     let store = &state.app.store;
     // Independent reads, on connections of their own: the page waits for the longest only.
     let (figures, previous, subscriptions, waiting) = tokio::try_join!(
         read_figures(&state, &range),
-        async { Ok::<_, DashboardError>(trend::rate_of(&store.state_counts(&previous_span).await?)) },
+        async {
+            Ok::<_, DashboardError>(trend::rate_of(&store.state_counts(&previous_span).await?))
+        },
         async { Ok::<_, DashboardError>(store.subscription_standing(from, before).await?) },
         async { Ok::<_, DashboardError>(store.review_queue_size(pending_before).await?) },
     )?;
