@@ -46,7 +46,7 @@ pub fn text(current: Rate, previous: Rate, days: i64) -> String {
     };
     match points(current, previous) {
         None => format!("No attempted payment in this range; {period}: {before}."),
-        Some(change) if change == 0.0 => {
+        Some(0.0) => {
             format!("Unchanged (0.0 points) vs {period} ({before}).")
         }
         Some(change) => format!("{change:+.1} points vs {period} ({before})."),
@@ -102,5 +102,6 @@ mod tests {
         );
         // A change that rounds to nothing is no change, never "-0.0".
         assert_eq!(points(rate(1000, 3000), rate(1001, 3001)), Some(0.0));
+        assert!(text(rate(1000, 3000), rate(1001, 3001), 30).starts_with("Unchanged (0.0 points)"));
     }
 }
