@@ -102,5 +102,6 @@ mod tests {
         );
         // A change that rounds to nothing is no change, never "-0.0".
         assert_eq!(points(rate(1000, 3000), rate(1001, 3001)), Some(0.0));
+        assert!(text(rate(1000, 3000), rate(1001, 3001), 30).starts_with("Unchanged (0.0 points)"));
     }
 }

@@ -1,13 +1,15 @@
 //! The overview's reads ([`AnalyticsStore`]), the same SQL on both backends: payments from
 //! `payment_rollup` grouped by local day (a `CASE` picks the zone's offset for each
-//! 15-minute slot) or by state alone (the period compared with), subscriptions counted by
-//! status, and the review queue counted on `payments_by_state`.
+//! 15-minute slot) or by state alone (the period compared with), each with
+//! `Dialect::ROLLUP_READ_SETTINGS`; subscriptions counted by status, and the review queue
+//! counted on `payments_by_state`.
 
 use std::fmt::Write;
 
 use async_trait::async_trait;
 use checkout::contract::PaymentState;
-use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
+use sqlx::query::QueryAs;
+use sqlx::{Encode, Executor, FromRow, IntoArguments, Pool, Type};
 use time::OffsetDateTime;
 
 use super::codec::{ms, named, parse_decline, unsigned};
@@ -86,6 +88,28 @@ fn local_day_sql(span: &LocalSpan) -> String {
     format!("(slot * 900 + {offset}) / 86400")
 }
 
+/// The rows of `query`, a read of the rollup, after [`Dialect::ROLLUP_READ_SETTINGS`] in a
+/// transaction of its own where the backend has any.
+async fn read_rollup<'q, DB, O>(
+    pool: &Pool<DB>,
+    query: QueryAs<'q, DB, O, <DB as sqlx::Database>::Arguments<'q>>,
+) -> StoreResult<Vec<O>>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    <DB as sqlx::Database>::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'r> O: FromRow<'r, DB::Row> + Send + Unpin,
+{
+    let Some(settings) = DB::ROLLUP_READ_SETTINGS else {
+        return Ok(query.fetch_all(pool).await?);
+    };
+    let mut tx = pool.begin().await?;
+    sqlx::query::<DB>(settings).execute(&mut *tx).await?;
+    let rows = query.fetch_all(&mut *tx).await?;
+    tx.commit().await?;
+    Ok(rows)
+}
+
 #[async_trait]
 impl<DB> AnalyticsStore for SqlStore<DB>
 where
@@ -111,10 +135,10 @@ where
              ORDER BY 1, currency, state, three_ds, decline_code",
             day = local_day_sql(span)
         );
-        sqlx::query_as::<DB, OutcomeRow>(&sql)
+        let query = sqlx::query_as::<DB, OutcomeRow>(&sql)
             .bind(span.from_ms.div_euclid(SLOT_MS))
-            .bind(span.before_ms.div_euclid(SLOT_MS))
-            .fetch_all(&self.pool)
+            .bind(span.before_ms.div_euclid(SLOT_MS));
+        read_rollup(&self.pool, query)
             .await?
             .into_iter()
             .map(|row| {
@@ -137,22 +161,22 @@ where
     }
 
     async fn state_counts(&self, span: &LocalSpan) -> StoreResult<Vec<(PaymentState, u64)>> {
-        sqlx::query_as::<DB, StateTotalRow>(
+        let query = sqlx::query_as::<DB, StateTotalRow>(
             "SELECT state, CAST(SUM(n) AS BIGINT) AS n FROM payment_rollup \
              WHERE slot >= $1 AND slot < $2 GROUP BY state HAVING SUM(n) > 0 ORDER BY state",
         )
         .bind(span.from_ms.div_euclid(SLOT_MS))
-        .bind(span.before_ms.div_euclid(SLOT_MS))
-        .fetch_all(&self.pool)
-        .await?
-        .into_iter()
-        .map(|row| {
-            Ok((
-                named(&row.state, "state", parse_state)?,
-                unsigned(row.n, "n")?,
-            ))
-        })
-        .collect()
+        .bind(span.before_ms.div_euclid(SLOT_MS));
+        read_rollup(&self.pool, query)
+            .await?
+            .into_iter()
+            .map(|row| {
+                Ok((
+                    named(&row.state, "state", parse_state)?,
+                    unsigned(row.n, "n")?,
+                ))
+            })
+            .collect()
     }
 
     async fn subscription_standing(
