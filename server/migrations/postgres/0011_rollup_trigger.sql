@@ -1,5 +1,5 @@
 -- The rollup's trigger (0008) with its upserts written in the PL/pgSQL function itself
--- (kept in step with ../sqlite/0010_rollup_trigger.sql, which changes nothing).
+-- (kept in step with ../sqlite/0011_rollup_trigger.sql, which changes nothing).
 --
 -- 0008 called a SQL-language helper, payment_rollup_add(payments, sign), for each of them.
 -- PostgreSQL (before 18) cannot inline a SQL function holding an INSERT and plans its
