@@ -33,6 +33,12 @@ use secrecy::SecretString;
 mod cli;
 #[path = "support/seed.rs"]
 mod seed;
+// Its trigger dropping is for the benchmarks comparing triggers.
+#[allow(dead_code)]
+#[path = "support/databases.rs"]
+mod databases;
+
+use databases::Database;
 
 use seed::{DAYS, seed_into};
 
@@ -79,27 +85,16 @@ async fn run(options: Options) {
     let mut verdicts = vec![measure("sqlite", &sqlite_url, &options).await];
     match std::env::var(POSTGRES_ENV) {
         Ok(url) => {
-            let schema = format!("bench_{}", uuid::Uuid::new_v4().simple());
-            let admin = sqlx::PgPool::connect(&url)
-                .await
-                .expect("postgres reachable");
-            sqlx::query(&format!("CREATE SCHEMA {schema}"))
-                .execute(&admin)
-                .await
-                .expect("schema");
-            let separator = if url.contains('?') { '&' } else { '?' };
-            let scoped = format!("{url}{separator}options[search_path]={schema}");
+            let database = Database::new(dir.path(), "dashboard", Some(&url)).await;
             {
-                let store = PostgresStore::connect(&scoped).await.expect("postgres");
+                let store = PostgresStore::connect(&database.url)
+                    .await
+                    .expect("postgres");
                 seed_into("postgres", store.pool(), options.rows, "VACUUM ANALYZE").await;
                 store.close().await;
             }
-            verdicts.push(measure("postgres", &scoped, &options).await);
-            sqlx::query(&format!("DROP SCHEMA {schema} CASCADE"))
-                .execute(&admin)
-                .await
-                .expect("drop schema");
-            admin.close().await;
+            verdicts.push(measure("postgres", &database.url, &options).await);
+            database.drop().await;
         }
         Err(_) => println!(
             "postgres   SKIPPED: set {POSTGRES_ENV} (scripts/postgres.sh prints a URL) to measure it"

@@ -97,22 +97,19 @@ async fn run(options: Options) {
         vec![measure("sqlite", &sqlite_url, &sandbox, &token, &direct, &options).await];
     match std::env::var(POSTGRES_ENV) {
         Ok(url) => {
-            let schema = format!("bench_{}", uuid::Uuid::new_v4().simple());
-            let admin = sqlx::PgPool::connect(&url)
-                .await
-                .expect("postgres reachable");
-            sqlx::query(&format!("CREATE SCHEMA {schema}"))
-                .execute(&admin)
-                .await
-                .expect("schema");
-            let separator = if url.contains('?') { '&' } else { '?' };
-            let scoped = format!("{url}{separator}options[search_path]={schema}");
-            verdicts.push(measure("postgres", &scoped, &sandbox, &token, &direct, &options).await);
-            sqlx::query(&format!("DROP SCHEMA {schema} CASCADE"))
-                .execute(&admin)
-                .await
-                .expect("drop schema");
-            admin.close().await;
+            let database = databases::Database::new(dir.path(), "pay", Some(&url)).await;
+            verdicts.push(
+                measure(
+                    "postgres",
+                    &database.url,
+                    &sandbox,
+                    &token,
+                    &direct,
+                    &options,
+                )
+                .await,
+            );
+            database.drop().await;
         }
         Err(_) => println!(
             "postgres   SKIPPED: set {POSTGRES_ENV} (scripts/postgres.sh prints a URL) to measure it"

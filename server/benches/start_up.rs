@@ -23,6 +23,12 @@ use checkout_server::store::{PostgresStore, SqliteStore, Store};
 mod cli;
 #[path = "support/seed.rs"]
 mod seed;
+// Its trigger dropping is for the benchmarks comparing triggers.
+#[allow(dead_code)]
+#[path = "support/databases.rs"]
+mod databases;
+
+use databases::Database;
 
 const POSTGRES_ENV: &str = "TEST_DATABASE_URL_POSTGRES";
 /// The look for plain tokens a start made before it was recorded as done.
@@ -99,23 +105,11 @@ async fn run(rows: u64, repeat: usize) {
 
 /// The same figures on two fresh schemas of the Postgres database at `url`.
 async fn postgres(url: &str, rows: u64, repeat: usize) -> String {
-    let admin = sqlx::PgPool::connect(url)
-        .await
-        .expect("postgres reachable");
-    let mut scoped = Vec::new();
-    for _ in 0..2 {
-        let schema = format!("bench_{}", uuid::Uuid::new_v4().simple());
-        sqlx::query(&format!("CREATE SCHEMA {schema}"))
-            .execute(&admin)
-            .await
-            .expect("schema");
-        let separator = if url.contains('?') { '&' } else { '?' };
-        scoped.push((
-            schema.clone(),
-            format!("{url}{separator}options[search_path]={schema}"),
-        ));
-    }
-    let (empty, full) = (scoped[0].1.clone(), scoped[1].1.clone());
+    // Schemas of `url`: the directory is for SQLite files only.
+    let unused = std::env::temp_dir();
+    let empty_database = Database::new(&unused, "empty", Some(url)).await;
+    let full_database = Database::new(&unused, "full", Some(url)).await;
+    let (empty, full) = (empty_database.url.clone(), full_database.url.clone());
     PostgresStore::connect(&empty)
         .await
         .expect("postgres")
@@ -150,13 +144,8 @@ async fn postgres(url: &str, rows: u64, repeat: usize) -> String {
     })
     .await;
     store.close().await;
-    for (schema, _) in &scoped {
-        sqlx::query(&format!("DROP SCHEMA {schema} CASCADE"))
-            .execute(&admin)
-            .await
-            .expect("drop schema");
-    }
-    admin.close().await;
+    empty_database.drop().await;
+    full_database.drop().await;
     report("postgres", none, busy, scan)
 }
 
