@@ -1,7 +1,7 @@
-//! Throwaway databases for the benchmarks that compare a schema with and without some of its
-//! triggers: a SQLite file or a fresh PostgreSQL schema, and dropping the triggers a
-//! benchmark names. Included by `webhooks.rs` and `pay_latency.rs` (`#[path]`); not a
-//! benchmark of its own.
+//! Throwaway databases for the benchmarks: a SQLite file or a fresh PostgreSQL schema
+//! ([`Database`]), and dropping the triggers a benchmark compares with and without
+//! ([`drop_triggers`]). Included by `webhooks.rs`, `pay_latency.rs`, `dashboard.rs` and
+//! `start_up.rs` (`#[path]`); not a benchmark of its own.
 
 /// A database for one measurement: a SQLite file or a fresh Postgres schema.
 pub struct Database {
