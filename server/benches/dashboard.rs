@@ -31,6 +31,7 @@ use secrecy::SecretString;
 
 #[path = "support/cli.rs"]
 mod cli;
+use cli::ms;
 #[path = "support/seed.rs"]
 mod seed;
 // Its trigger dropping is for the benchmarks comparing triggers.
@@ -74,7 +75,7 @@ async fn run(options: Options) {
         "dashboard bench: {} payments over {DAYS} days, export of ~{} rows, {} runs each",
         options.rows, options.export, options.repeat
     );
-    println!("load before: {}", load());
+    println!("load before: {}", cli::load_average());
     let dir = tempfile::tempdir().expect("temp dir");
     let sqlite_url = format!("sqlite://{}", dir.path().join("bench.db").display());
     {
@@ -100,7 +101,7 @@ async fn run(options: Options) {
             "postgres   SKIPPED: set {POSTGRES_ENV} (scripts/postgres.sh prints a URL) to measure it"
         ),
     }
-    println!("\nload after: {}", load());
+    println!("\nload after: {}", cli::load_average());
     for verdict in verdicts {
         println!("{verdict}");
     }
@@ -283,14 +284,4 @@ fn status_kb(field: &str) -> u64 {
             })
         })
         .unwrap_or(0)
-}
-
-fn load() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".to_owned())
-}
-
-fn ms(duration: Duration) -> f64 {
-    duration.as_secs_f64() * 1000.0
 }

@@ -89,9 +89,10 @@ async fn run(options: Options) {
     );
     println!("  elapsed     {:.2} s", elapsed.as_secs_f64());
     println!("  throughput  {rate:.0} payments/s");
-    println!("  latency p50 {:.2} ms", millis(percentile(0.50)));
-    println!("  latency p99 {:.2} ms", millis(percentile(0.99)));
-    println!("  latency max {:.2} ms", millis(percentile(1.0)));
+    println!("  latency p50 {:.2} ms", cli::ms(percentile(0.50)));
+    println!("  latency p99 {:.2} ms", cli::ms(percentile(0.99)));
+    println!("  latency max {:.2} ms", cli::ms(percentile(1.0)));
+    println!("  load        {}", cli::load_average());
 }
 
 /// One prepared request.
@@ -138,8 +139,4 @@ async fn drive(shot: &Shot, clients: usize, total: usize) -> Vec<Duration> {
         all.extend(task.await.expect("client task"));
     }
     all
-}
-
-fn millis(duration: Duration) -> f64 {
-    duration.as_secs_f64() * 1000.0
 }

@@ -31,7 +31,8 @@ mod databases;
 #[path = "pay_latency/rollup.rs"]
 mod rollup;
 
-use pay_server::{BenchServer, Series, charge_body, gateway, ms, start_server, store_card};
+use cli::ms;
+use pay_server::{BenchServer, Series, charge_body, gateway, start_server, store_card};
 
 const POSTGRES_ENV: &str = "TEST_DATABASE_URL_POSTGRES";
 
@@ -118,7 +119,7 @@ async fn run(options: Options) {
     println!(
         "\nwhat the dashboard rollup's triggers add: {} timed calls per side and level, load {}",
         options.rollup_payments,
-        load()
+        cli::load_average()
     );
     rollup::header();
     rollup::compare("sqlite", dir.path(), None, &sandbox, &token, &options).await;
@@ -133,7 +134,7 @@ async fn run(options: Options) {
         )
         .await;
     }
-    println!("load after: {}", load());
+    println!("load after: {}", cli::load_average());
     println!();
     for (backend, p50_ok, p99_ok) in verdicts {
         println!(
@@ -268,10 +269,4 @@ async fn server_throughput(bench: &Arc<BenchServer>, options: &Options) -> f64 {
         done.expect("client task");
     }
     (per_client * options.clients) as f64 / started.elapsed().as_secs_f64()
-}
-
-fn load() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".to_owned())
 }

@@ -21,6 +21,7 @@ use checkout_server::store::{PostgresStore, SqliteStore, Store};
 
 #[path = "support/cli.rs"]
 mod cli;
+use cli::ms;
 #[path = "support/seed.rs"]
 mod seed;
 // Its trigger dropping is for the benchmarks comparing triggers.
@@ -46,7 +47,7 @@ async fn run(rows: u64, repeat: usize) {
         "start-up bench: {rows} payments over {} days, {repeat} starts each",
         seed::DAYS
     );
-    println!("load before: {}", load());
+    println!("load before: {}", cli::load_average());
     let dir = tempfile::tempdir().expect("temp dir");
     let empty = format!("sqlite://{}", dir.path().join("empty.db").display());
     let full = format!("sqlite://{}", dir.path().join("full.db").display());
@@ -97,7 +98,7 @@ async fn run(rows: u64, repeat: usize) {
             "postgres   SKIPPED: set {POSTGRES_ENV} (scripts/postgres.sh prints a URL) to measure it"
         ),
     }
-    println!("\nload after: {}", load());
+    println!("\nload after: {}", cli::load_average());
     for verdict in verdicts {
         println!("{verdict}");
     }
@@ -188,14 +189,4 @@ where
     }
     samples.sort();
     (samples[samples.len() / 2], samples[samples.len() - 1])
-}
-
-fn load() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".to_owned())
-}
-
-fn ms(duration: Duration) -> f64 {
-    duration.as_secs_f64() * 1000.0
 }

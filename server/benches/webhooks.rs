@@ -44,8 +44,9 @@ mod cli;
 #[path = "support/databases.rs"]
 mod databases;
 
+use cli::ms;
 use databases::{Database, drop_triggers};
-use pay_server::{Series, ms, start_server, store_card};
+use pay_server::{Series, start_server, store_card};
 
 const POSTGRES_ENV: &str = "TEST_DATABASE_URL_POSTGRES";
 
@@ -118,7 +119,7 @@ async fn run(options: Options) {
             "postgres   SKIPPED: set {POSTGRES_ENV} (scripts/postgres.sh prints a URL) to measure it"
         );
     }
-    println!();
+    println!("\nload after: {}", cli::load_average());
     for (backend, rate_ok, p50_ok) in verdicts {
         println!(
             "{backend}: deliveries/s {} (target ≥ 2,000), outbox's added pay p50 {} (target ≤ +0.3 ms)",

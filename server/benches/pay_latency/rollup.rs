@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use checkout_sandbox::Sandbox;
 
+use super::cli::ms;
 use super::databases::{Database, drop_triggers};
-use super::pay_server::{BenchServer, Series, ms, start_server};
+use super::pay_server::{BenchServer, Series, start_server};
 
 /// Rounds per server at each concurrency (alternating, so drift in the machine's load falls
 /// on both alike).

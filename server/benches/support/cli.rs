@@ -1,7 +1,9 @@
-//! What every benchmark program's `main` shares: its numeric `--name value` arguments and the
-//! runtime it runs on. Included by each benchmark with `#[path]`; not a benchmark of its own.
+//! What every benchmark program shares: its numeric `--name value` arguments, the runtime it
+//! runs on, and how its figures print (milliseconds, and the load average they were taken
+//! under). Included by each benchmark with `#[path]`; not a benchmark of its own.
 
 use std::future::Future;
+use std::time::Duration;
 
 /// The number given after `--name` on the command line (the last one when repeated; `_` may
 /// separate digits), or `default` when there is none or it is not a number; at least `least`.
@@ -23,4 +25,17 @@ pub fn run_on<F: Future>(threads: usize, work: F) -> F::Output {
         .build()
         .expect("tokio runtime")
         .block_on(work)
+}
+
+/// Milliseconds of `duration`.
+pub fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
+
+/// The machine's load averages over 1, 5 and 15 minutes ("unknown" where there is no
+/// `/proc/loadavg`): printed beside the figures, which are noisy on a shared machine.
+pub fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".to_owned())
 }

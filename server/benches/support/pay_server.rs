@@ -33,11 +33,6 @@ impl Series {
     }
 }
 
-/// Milliseconds of `duration`.
-pub fn ms(duration: Duration) -> f64 {
-    duration.as_secs_f64() * 1000.0
-}
-
 /// Stores an approved Visa at the emulator and returns its token.
 pub async fn store_card(http: &reqwest::Client, sandbox: &Sandbox) -> String {
     let mut body = charge_body(None, "bench-setup");
