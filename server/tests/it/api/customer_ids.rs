@@ -6,6 +6,7 @@
 use serde_json::json;
 
 use crate::api::support::{Harness, Reply, api_suite};
+use crate::ops::support::send;
 
 api_suite!(every_route_takes_the_ids_the_store_keeps);
 
@@ -24,36 +25,21 @@ fn path_segment(id: &str) -> String {
 async fn create_session(h: &Harness, customer_id: &str) -> Reply {
     let body =
         json!({"amount": 100, "currency": "JPY", "reference": "r", "customer_id": customer_id});
-    Reply::read(
+    send(
         h.merchant(reqwest::Method::POST, "/v1/sessions")
-            .json(&body)
-            .send()
-            .await
-            .expect("sent"),
+            .json(&body),
     )
     .await
 }
 
 async fn list_cards(h: &Harness, customer_id: &str) -> Reply {
     let path = format!("/v1/customers/{}/cards", path_segment(customer_id));
-    Reply::read(
-        h.merchant(reqwest::Method::GET, &path)
-            .send()
-            .await
-            .expect("sent"),
-    )
-    .await
+    send(h.merchant(reqwest::Method::GET, &path)).await
 }
 
 async fn issue_token(h: &Harness, customer_id: &str) -> Reply {
     let path = format!("/v1/customers/{}/tokens", path_segment(customer_id));
-    Reply::read(
-        h.merchant(reqwest::Method::POST, &path)
-            .send()
-            .await
-            .expect("sent"),
-    )
-    .await
+    send(h.merchant(reqwest::Method::POST, &path)).await
 }
 
 async fn every_route_takes_the_ids_the_store_keeps(h: &Harness) {
