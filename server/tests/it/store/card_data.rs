@@ -173,30 +173,47 @@ async fn all_values(raw: &Raw) -> Vec<(String, String)> {
     values
 }
 
-/// Values the store generates at random (UUIDs, hex digests, tokens): a three-digit run in
-/// them is chance, not a security code, so only they are spared the security-code check.
+/// Values the store generates at random: a UUID, 16 random bytes in hex (`evt_…`, `we_…`), a
+/// hex digest, or 32 random bytes in base64url; each alone or after a lowercase prefix and
+/// `_`. A three-digit run in them is chance, not a security code, so only they are spared the
+/// security-code check. The prefix is cut at its `_`: trimming lowercase letters would also eat
+/// the value's own.
 fn is_generated(value: &str) -> bool {
     let hex = |s: &str| s.bytes().all(|b| b.is_ascii_hexdigit());
-    let uuid = value.len() == 36
-        && value.split('-').map(str::len).eq([8, 4, 4, 4, 12])
-        && value.split('-').all(hex);
-    let digest = value.len() == 64 && hex(value);
-    // 32 random bytes in base64url, alone or after a lowercase prefix and `_` (`spm_`). The
-    // prefix is cut at its `_`: trimming lowercase letters would also eat the token's own.
+    let random = |s: &str| {
+        let uuid = s.len() == 36
+            && s.split('-').map(str::len).eq([8, 4, 4, 4, 12])
+            && s.split('-').all(hex);
+        let hex_id = (s.len() == 32 || s.len() == 64) && hex(s);
+        let token = s.len() == 43
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        uuid || hex_id || token
+    };
     let unprefixed = value
         .split_once('_')
         .filter(|(prefix, _)| !prefix.is_empty() && prefix.bytes().all(|b| b.is_ascii_lowercase()))
         .map(|(_, rest)| rest);
-    let token = [Some(value), unprefixed]
-        .into_iter()
-        .flatten()
-        .any(|token| {
-            token.len() == 43
-                && token
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-        });
-    uuid || digest || token
+    random(value) || unprefixed.is_some_and(random)
+}
+
+#[test]
+fn only_random_shapes_are_spared() {
+    // Values a fresh-clone run met, each holding 737 by chance.
+    assert!(is_generated("evt_ab358f2a43a864ceff17eb9e737ff3dd"));
+    assert!(is_generated(
+        "spm_r9d-p737ttAbCdEfGhIjKlMnOpQrStUvWxYz0123456"
+    ));
+    // What a leak would look like is not.
+    for value in [
+        "737",
+        "cvc 737",
+        "evt_737",
+        "note_737 from the shopper",
+        "4000000000003155737",
+    ] {
+        assert!(!is_generated(value), "{value}");
+    }
 }
 
 fn digit_runs(value: &str) -> impl Iterator<Item = &str> {
