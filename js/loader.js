@@ -10,9 +10,16 @@
 // window and origin.
 //
 // Attributes / options: session, client-secret (clientSecret), locale, mode, customer-token
-// (customerToken), server (default: this script's origin). Events (bubbling, composed
-// CustomEvents): ready, change, submit, success, error, and the cancelable redirect (3-D
-// Secure: cancel it to navigate yourself).
+// (customerToken), server (default: this script's origin), three-d-secure (threeDSecure:
+// `dialog`, the default, or `redirect`). Events (bubbling, composed CustomEvents): ready,
+// change, submit, success, error, and the cancelable redirect (3-D Secure in the whole window:
+// cancel it to navigate yourself).
+// 3-D Secure in a dialog: the card frame sends the bank's address (`challenge`); the bank's page
+// loads in a frame of a <dialog> here, shown only once a page has loaded that is not the
+// return (a frictionless card shows nothing). The return page (checkout-server's origin, in
+// that frame) says `three_ds_returned`; the card frame is then told the dialog ended
+// (`challenge_done`, or `challenge_closed` for Escape or the close button) and asks
+// checkout-server how the payment went: no message carries an outcome.
 // A frame that loads without saying it runs (origin refused) is `frame_unavailable` at once:
 // the shopper reads a plain sentence, the developer why (detail.developerMessage, console).
 // Methods: setLocale(tag), unmount(). The theme is the element's --cc-* custom properties and
@@ -27,13 +34,36 @@
   var script = document.currentScript;
   var defaultServer = script && script.src ? new URL(script.src).origin :
     script && script.dataset.server || null;
-  var ATTRIBUTES = ["session", "client-secret", "locale", "mode", "customer-token", "server"];
+  var ATTRIBUTES = ["session", "client-secret", "locale", "mode", "customer-token", "server",
+    "three-d-secure"];
   var EVENTS = ["ready", "change", "submit", "success", "error"];
   var THEME = ["font", "font-size", "text", "muted", "background", "surface", "border", "accent",
     "accent-text", "error", "success", "radius", "spacing", "focus"];
   // How long the frame may take to say `loaded` (posted before its load event).
   var LOAD_LIMIT_MS = 20000;
   var LOADED_GRACE_MS = 500;
+  // The bank's frame shows once a page stayed this long without the return's word, or after
+  // the limit whatever it shows.
+  var REVEAL_GRACE_MS = 400;
+  var REVEAL_LIMIT_MS = 8000;
+  // EMV 3-D Secure challenge windows (`05`: the whole viewport).
+  var WINDOWS = { "01": [250, 400], "02": [390, 400], "03": [500, 600], "04": [600, 400] };
+  var DIALOG_CSS = ".cc-3ds{padding:0;border:0;border-radius:var(--cc-radius,8px);" +
+    "background:var(--cc-surface,Canvas);color:var(--cc-text,CanvasText);font:inherit;" +
+    "font-family:var(--cc-font,inherit);max-width:100vw;max-height:100vh;overflow:auto;" +
+    "box-shadow:0 8px 32px rgba(0,0,0,.4)}" +
+    ".cc-3ds[open]{display:flex;flex-direction:column}" +
+    ".cc-3ds::backdrop{background:rgba(0,0,0,.55)}" +
+    ".cc-3ds-full{width:100vw;height:100vh;border-radius:0}" +
+    ".cc-3ds-bar{display:flex;align-items:center;gap:.5em;padding:.25em .25em .25em 1em}" +
+    ".cc-3ds h2{flex:1;margin:0;font-size:1em;font-weight:600}" +
+    ".cc-3ds button{font:inherit;font-size:1.5em;line-height:1;min-width:44px;min-height:44px;" +
+    "border:0;border-radius:4px;background:transparent;color:inherit;cursor:pointer}" +
+    ".cc-3ds :focus-visible{outline:3px solid var(--cc-focus,Highlight);outline-offset:2px}" +
+    ".cc-3ds iframe{display:block;border:0;background:#fff;max-width:100%}" +
+    ".cc-3ds-full iframe{flex:1;width:100%}" +
+    ".cc-3ds p{margin:0;padding:.5em 1em .75em;font-size:.9em}" +
+    ".cc-3ds a{color:inherit}";
   // By language, picked as the component does: the `locale` option, the browser's, English.
   var UNAVAILABLE = {
     en: "Payment is not available here.",
@@ -138,6 +168,12 @@
   function Frame(host, root, options) {
     var self = this;
     this.host = host;
+    this.root = root;
+    this.threeDSecure = options.threeDSecure === "redirect" ? "redirect" : "dialog";
+    if (options.threeDSecure && options.threeDSecure !== this.threeDSecure) {
+      console.error("card-checkout: option `three-d-secure` must be `dialog` or `redirect`; " +
+        "using `dialog`");
+    }
     this.origin = originOf(options.server);
     this.loaded = false;
     this.pendingLocale = null;
@@ -167,6 +203,11 @@
     };
     this.listener = function (event) { self.receive(event); };
     window.addEventListener("message", this.listener);
+    // The card frame picks the challenge window from this page's viewport.
+    this.resized = function () {
+      if (self.loaded) self.post({ type: "viewport", width: innerWidth, height: innerHeight });
+    };
+    window.addEventListener("resize", this.resized);
     var unavailable = function () {
       if (!self.loaded) self.unavailable();
     };
@@ -206,7 +247,19 @@
     });
   };
 
+  Frame.prototype.post = function (message) {
+    message.cc = "card-checkout";
+    this.frame.contentWindow.postMessage(message, this.origin);
+  };
+
   Frame.prototype.receive = function (event) {
+    if (this.bank && event.source === this.bank.contentWindow) {
+      // The return page, on checkout-server's origin, in the dialog's frame.
+      var word = event.data;
+      if (event.origin === this.origin && word && word.cc === "card-checkout" &&
+        word.type === "three_ds_returned") this.endChallenge("challenge_done");
+      return;
+    }
     if (!this.frame || event.source !== this.frame.contentWindow) return;
     if (event.origin !== this.origin) return;
     var data = event.data;
@@ -224,9 +277,10 @@
       if (this.pendingLocale !== null) this.setLocale(this.pendingLocale);
     } else if (data.type === "hello" && this.secrets) {
       // The shell asks as it starts (www/index.html).
-      this.frame.contentWindow.postMessage({ cc: "card-checkout", type: "options",
-        session: this.secrets.session, client_secret: this.secrets.client_secret,
-        customer_token: this.secrets.customer_token }, this.origin);
+      this.post({ type: "options", session: this.secrets.session,
+        client_secret: this.secrets.client_secret, customer_token: this.secrets.customer_token,
+        three_d_secure: this.threeDSecure,
+        viewport: { width: innerWidth, height: innerHeight } });
       this.secrets = null;
     } else if (data.type === "build" && typeof data.build === "string") {
       remember(this.origin, data.build);
@@ -235,8 +289,96 @@
     } else if (data.type === "event" && EVENTS.indexOf(data.name) >= 0) {
       emit(this.host, data.name, data.detail);
     } else if (data.type === "redirect" && typeof data.url === "string" && isWebUrl(data.url)) {
-      if (emit(this.host, "redirect", { url: data.url }, true)) window.location.assign(data.url);
+      this.redirect(data.url);
+    } else if (data.type === "challenge" && this.threeDSecure === "dialog" && !this.dialog &&
+      typeof data.url === "string" && isWebUrl(data.url)) {
+      this.challenge(data);
     }
+  };
+
+  Frame.prototype.redirect = function (url) {
+    if (emit(this.host, "redirect", { url: url }, true)) window.location.assign(url);
+  };
+
+  // The bank's page in a dialog, hidden until it shows a page that is not the return.
+  Frame.prototype.challenge = function (data) {
+    var self = this;
+    var said = function (value, english) {
+      return typeof value === "string" && value ? value : english;
+    };
+    var make = function (tag, text) {
+      var made = document.createElement(tag);
+      if (text) made.textContent = text;
+      return made;
+    };
+    var dialog = make("dialog");
+    var size = WINDOWS[data.challenge_window];
+    dialog.className = size ? "cc-3ds" : "cc-3ds cc-3ds-full";
+    dialog.lang = said(data.lang, "en");
+    dialog.dir = data.dir === "rtl" ? "rtl" : "ltr";
+    var title = make("h2", said(data.title, "Confirm the payment with your bank"));
+    title.id = this.frame.name + "-3ds";
+    dialog.setAttribute("aria-labelledby", title.id);
+    var close = make("button", "\u00d7");
+    close.type = "button";
+    close.setAttribute("aria-label", said(data.close, "Close"));
+    var bar = make("div");
+    bar.className = "cc-3ds-bar";
+    bar.append(title, close);
+    var bank = make("iframe");
+    bank.title = said(data.frame_title, "Your bank's page");
+    if (size) {
+      bank.width = size[0];
+      bank.height = size[1];
+    }
+    var instead = make("a", said(data.open_instead, "Open your bank's page instead"));
+    instead.href = data.url;
+    var line = make("p");
+    line.append(instead);
+    var style = make("style", DIALOG_CSS);
+    dialog.append(style, bar, bank, line);
+    var end = function (event) {
+      event.preventDefault();
+      self.endChallenge("challenge_closed");
+    };
+    dialog.addEventListener("cancel", end);
+    close.addEventListener("click", end);
+    instead.addEventListener("click", function (event) {
+      event.preventDefault();
+      self.dropChallenge();
+      self.redirect(data.url);
+    });
+    var reveal = function () {
+      if (self.dialog === dialog && !dialog.open) dialog.showModal();
+    };
+    bank.addEventListener("load", function () {
+      clearTimeout(self.revealTimer);
+      self.revealTimer = setTimeout(reveal, REVEAL_GRACE_MS);
+    });
+    this.revealTimer = setTimeout(reveal, REVEAL_LIMIT_MS);
+    bank.src = data.url;
+    this.dialog = dialog;
+    this.bank = bank;
+    this.root.append(dialog);
+  };
+
+  // Takes the dialog away; the card frame gets its focus back.
+  Frame.prototype.dropChallenge = function () {
+    clearTimeout(this.revealTimer);
+    var dialog = this.dialog;
+    this.dialog = null;
+    this.bank = null;
+    if (!dialog) return;
+    if (dialog.open) dialog.close();
+    dialog.remove();
+    if (this.frame) this.frame.focus();
+  };
+
+  // The dialog ended (`challenge_done` or `challenge_closed`): the card frame asks the server.
+  Frame.prototype.endChallenge = function (type) {
+    if (!this.dialog) return;
+    this.dropChallenge();
+    if (this.frame) this.post({ type: type });
   };
 
   Frame.prototype.setLocale = function (tag) {
@@ -246,13 +388,14 @@
       return;
     }
     this.pendingLocale = null;
-    this.frame.contentWindow.postMessage({ cc: "card-checkout", type: "locale", locale: tag },
-      this.origin);
+    this.post({ type: "locale", locale: tag });
   };
 
   Frame.prototype.remove = function () {
     clearTimeout(this.timer);
+    this.dropChallenge();
     window.removeEventListener("message", this.listener);
+    window.removeEventListener("resize", this.resized);
     if (this.frame) this.frame.remove();
     this.frame = null;
   };

@@ -24,8 +24,8 @@ if [ "$listing" != "$expected" ]; then
   echo "[npm] expected:" >&2; echo "$expected" >&2
   exit 1
 fi
-if ! tar -xzOf "$tarball" package/checkout.js | cmp -s - js/loader.js; then
-  echo "[npm] checkout.js in $tarball is not js/loader.js" >&2
+if ! tar -xzOf "$tarball" package/checkout.js | cmp -s - js/loader.min.js; then
+  echo "[npm] checkout.js in $tarball is not js/loader.min.js" >&2
   exit 1
 fi
 node -e '

@@ -15,7 +15,7 @@
 // Messages to the page go to that origin only; messages from the page are taken only from the
 // parent window at that origin. Nothing sent carries card data: events carry what the
 // component's DOM events carry (brand, completeness, messages), plus the frame's height and
-// the 3-D Secure address, which the page navigates to.
+// the 3-D Secure address, which the page navigates to or shows in a dialog.
 // Opened as a page of its own (a hostile page's form aimed at `_top`), not in the shop's frame:
 // no form, a short word instead. checkout-server already refuses such a request where the
 // browser says what it is for (Sec-Fetch-Dest); this covers the browsers that do not.
@@ -62,18 +62,40 @@ for (const [name, value] of Object.entries(config.theme || {})) {
 for (const name of ["ready", "change", "submit", "success", "error"]) {
   element.addEventListener(name, (event) => tell({ type: "event", name, detail: event.detail }));
 }
-// The page navigates to 3-D Secure: a frame on another origin may not move the top window
-// without a fresh user gesture, and the shop may want to take the redirect over.
+// 3-D Secure. The frame never navigates the top window itself: a frame on another origin may
+// not without a fresh user gesture, and the shop may want to take the redirect over.
+// - In a dialog on the shop's page (the loader says `three_d_secure: "dialog"` with the
+//   session, and the page's viewport for the challenge window): the component's `cc-challenge`
+//   goes to the loader, which shows the bank's page; its word that the dialog ended
+//   (`challenge_done` / `challenge_closed`) comes back as the window event the component
+//   listens to (src/ui/three_ds.rs), which then asks the server how the payment went.
+// - Otherwise (an earlier loader, or `three-d-secure="redirect"`): the page navigates.
+let inDialog = false;
 element.addEventListener("redirect", (event) => {
   event.preventDefault();
-  tell({ type: "redirect", url: event.detail.url });
+  if (!inDialog) tell({ type: "redirect", url: event.detail.url });
+});
+element.addEventListener("cc-challenge", (event) => {
+  if (inDialog) tell({ type: "challenge", ...event.detail });
 });
 
+function pageViewport(viewport) {
+  if (viewport && viewport.width > 0 && viewport.height > 0) {
+    window.ccPageViewport = { width: Number(viewport.width), height: Number(viewport.height) };
+  }
+}
+
+const DIALOG_ENDS = { challenge_done: "returned", challenge_closed: "closed" };
 window.addEventListener("message", (event) => {
   if (event.source !== window.parent || event.origin !== pageOrigin) return;
   const data = event.data;
-  if (data && data.cc === "card-checkout" && data.type === "locale") {
+  if (!data || data.cc !== "card-checkout") return;
+  if (data.type === "locale") {
     element.setAttribute("locale", typeof data.locale === "string" ? data.locale : "");
+  } else if (data.type === "viewport") {
+    pageViewport(data);
+  } else if (inDialog && DIALOG_ENDS.hasOwnProperty(data.type)) {
+    window.dispatchEvent(new CustomEvent("card-checkout:three-ds", { detail: DIALOG_ENDS[data.type] }));
   }
 });
 
@@ -137,6 +159,8 @@ function start(session) {
 // document's first script (www/index.html) has asked for it as soon as it could.
 async function receive(asked) {
   const { session, part } = await asked;
+  inDialog = session.three_d_secure === "dialog";
+  pageViewport(session.viewport);
   if (part) {
     if (typeof part.build === "string") tell({ type: "build", build: part.build });
     if (part.view) carry(part.view);

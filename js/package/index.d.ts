@@ -9,6 +9,13 @@ export type Locale =
 /** What the element shows. */
 export type Mode = "checkout" | "result" | "subscriptions";
 
+/**
+ * Where 3-D Secure happens: `dialog` (the default) shows the bank's page in a dialog on your
+ * page, which never navigates (frictionless cards show nothing); `redirect` sends the whole
+ * window to the bank's page and back to your `SUCCESS_URL` / `DECLINE_URL`.
+ */
+export type ThreeDSecure = "dialog" | "redirect";
+
 /** Card brands, as `change` reports them while the number is typed. */
 export type Brand =
   | "visa" | "mastercard" | "amex" | "discover" | "diners_club" | "jcb" | "unionpay" | "maestro"
@@ -28,6 +35,8 @@ export interface CardCheckoutOptions {
   mode?: Mode;
   /** Mode `subscriptions`: a token from `POST /v1/customers/{id}/tokens`. */
   customerToken?: string;
+  /** Default `dialog`. */
+  threeDSecure?: ThreeDSecure;
 }
 
 /** The element's attributes (HTML, JSX). */
@@ -38,6 +47,7 @@ export interface CardCheckoutAttributes {
   locale?: Locale;
   mode?: Mode;
   "customer-token"?: string;
+  "three-d-secure"?: ThreeDSecure;
 }
 
 /** Theme: CSS custom properties set on the element (or inherited by it). */
@@ -98,6 +108,7 @@ export type SuccessDetail = PaymentSuccessDetail | SubscriptionActionDetail;
 /** Why an `error` was sent. */
 export type ErrorCode =
   | "card_declined" | "payment_failed" | "network" | "server" | "rate_limited"
+  | "payment_in_progress" | "session_paid" | "three_ds_cancelled"
   | "invalid_redirect" | "invalid_options" | "load_failed" | "action_failed"
   | "frame_unavailable";
 
@@ -114,7 +125,10 @@ export interface ErrorDetail {
   server?: string;
 }
 
-/** `redirect` (cancelable): 3-D Secure. Call `preventDefault()` to navigate yourself. */
+/**
+ * `redirect` (cancelable): 3-D Secure in the whole window (`three-d-secure="redirect"`, or the
+ * dialog's "open your bank's page instead" link). Call `preventDefault()` to navigate yourself.
+ */
 export interface RedirectDetail {
   url: string;
 }

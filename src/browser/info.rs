@@ -12,7 +12,9 @@ extern "C" {
 
 /// Reads screen size and colour depth, `navigator.javaEnabled()` (false when the API is gone,
 /// as in every current browser), language, user agent, IANA time zone and UTC offset, and picks
-/// the challenge window from the viewport. Values a browser withholds come back as 0 or "".
+/// the challenge window: for a dialog on the shop's page when the card frame knows that page's
+/// viewport (`window.ccPageViewport`, from the loader), else from this window's viewport.
+/// Values a browser withholds come back as 0 or "".
 pub fn collect() -> BrowserInfo {
     let window = web_sys::window();
     let screen = window.as_ref().and_then(|w| w.screen().ok());
@@ -49,8 +51,26 @@ pub fn collect() -> BrowserInfo {
             .unwrap_or_default(),
         time_zone: js_time_zone(),
         time_zone_offset_minutes: js_sys::Date::new_0().get_timezone_offset() as i32,
-        challenge_window: ChallengeWindow::for_viewport(viewport_width, viewport_height),
+        challenge_window: match window.as_ref().and_then(page_viewport) {
+            Some((width, height)) => ChallengeWindow::for_dialog(width, height),
+            None => ChallengeWindow::for_viewport(viewport_width, viewport_height),
+        },
     }
+}
+
+/// The shop page's viewport as the card frame was told it (`{width, height}` in
+/// `window.ccPageViewport`, set by www/frame.js), when the 3-D Secure challenge will show in a
+/// dialog there.
+fn page_viewport(window: &web_sys::Window) -> Option<(u32, u32)> {
+    let viewport = js_sys::Reflect::get(window, &JsValue::from_str("ccPageViewport")).ok()?;
+    let side = |name: &str| {
+        js_sys::Reflect::get(&viewport, &JsValue::from_str(name))
+            .ok()?
+            .as_f64()
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .map(|v| v.min(f64::from(u16::MAX)) as u32)
+    };
+    Some((side("width")?, side("height")?))
 }
 
 /// `navigator.javaEnabled()` if the browser still has it, else false.

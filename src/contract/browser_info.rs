@@ -65,6 +65,20 @@ impl ChallengeWindow {
         }
     }
 
+    /// The window of a challenge shown in a dialog on a page whose viewport is `width` ×
+    /// `height` CSS pixels: full screen on a narrow screen (or one too low for a 400-pixel
+    /// window and the dialog's bar), else the largest fixed window that fits with room around
+    /// it.
+    pub fn for_dialog(width: u32, height: u32) -> Self {
+        if width < 600 || height < 520 {
+            Self::FullScreen
+        } else if width >= 560 && height >= 720 {
+            Self::W500x600
+        } else {
+            Self::W600x400
+        }
+    }
+
     /// The two-digit code the gateway expects.
     pub fn code(self) -> &'static str {
         match self {
@@ -121,6 +135,25 @@ mod tests {
         assert_eq!(
             ChallengeWindow::for_viewport(1440, 900),
             ChallengeWindow::FullScreen
+        );
+        assert_eq!(
+            ChallengeWindow::for_dialog(375, 812),
+            ChallengeWindow::FullScreen,
+            "a phone"
+        );
+        assert_eq!(
+            ChallengeWindow::for_dialog(1280, 800),
+            ChallengeWindow::W500x600
+        );
+        assert_eq!(
+            ChallengeWindow::for_dialog(1280, 600),
+            ChallengeWindow::W600x400,
+            "a low window"
+        );
+        assert_eq!(
+            ChallengeWindow::for_dialog(1280, 500),
+            ChallengeWindow::FullScreen,
+            "too low for any window"
         );
         assert_eq!(
             serde_json::to_string(&ChallengeWindow::W600x400).unwrap(),

@@ -36,7 +36,8 @@ pub struct SubmitDetail {
 /// `error`: the attempt or the view failed; `message` is the text the shopper sees.
 #[derive(Clone, Debug, Serialize)]
 pub struct ErrorDetail {
-    /// `card_declined`, `payment_failed`, `network`, `server`, `rate_limited`, `load_failed`,
+    /// `card_declined`, `payment_failed`, `network`, `server`, `rate_limited`,
+    /// `payment_in_progress`, `session_paid`, `three_ds_cancelled`, `load_failed`,
     /// `invalid_redirect`, `action_failed` or `invalid_options`.
     pub code: &'static str,
     /// Localised sentence (English developer text for `invalid_options`).
@@ -51,6 +52,29 @@ pub struct ErrorDetail {
 pub struct RedirectDetail {
     /// The issuer's page.
     pub url: String,
+}
+
+/// `cc-challenge`, for the card frame's own script only (www/frame.js; never forwarded to the
+/// shop): the `redirect` was taken over, and the bank's page may open in a dialog on the shop's
+/// page. Carries the dialog's texts in the shopper's language.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChallengeDetail {
+    /// The issuer's page.
+    pub url: String,
+    /// The challenge window sent in the browser data (`01`..`05`): the dialog's size.
+    pub challenge_window: &'static str,
+    /// The language tag of the texts.
+    pub lang: &'static str,
+    /// `ltr` or `rtl`.
+    pub dir: &'static str,
+    /// The dialog's title (its accessible name).
+    pub title: String,
+    /// The close button's label.
+    pub close: String,
+    /// The bank frame's title.
+    pub frame_title: String,
+    /// The link to open the bank's page in the whole window.
+    pub open_instead: String,
 }
 
 /// `success` in the subscription view: an action went through.

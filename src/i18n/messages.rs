@@ -147,6 +147,23 @@ messages! {
     ServerError = "Something went wrong. Please try again.",
     /// Too many attempts (429).
     RateLimited = "Too many attempts. Please wait a moment and try again.",
+    /// Another payment of this order is still under way (409 `payment_in_progress`).
+    PaymentInProgress = "A payment for this order is already under way. Please wait a moment and try again.",
+    /// The order has been paid already (409 `session_paid`).
+    SessionPaid = "This order has already been paid.",
+    // 3-D Secure on the shop's page.
+    /// The pay button while the bank's check runs in the dialog.
+    WaitingForBank = "Waiting for your bank…",
+    /// The shopper closed the bank's dialog.
+    ThreeDsCancelled = "The check with your bank was cancelled. You can pay again.",
+    /// The dialog's title (its accessible name).
+    ThreeDsTitle = "Confirm the payment with your bank",
+    /// The dialog's close button.
+    ThreeDsClose = "Close",
+    /// The title of the bank's frame inside the dialog.
+    ThreeDsFrameTitle = "Your bank's page",
+    /// The link that opens the bank's page in the whole window instead.
+    ThreeDsOpenInstead = "Open your bank's page instead",
     // Result view.
     /// Heading: paid.
     ResultPaid = "Payment successful",

@@ -10,6 +10,7 @@ use super::pay::submit;
 use super::plan_terms::plan_terms;
 use super::result::Outcome;
 use super::saved_cards::saved_cards;
+use super::three_ds::on_dialog_end;
 use crate::contract::{CheckoutKind, CheckoutView};
 use crate::form_fields::FieldKind;
 use crate::i18n::{Msg, fill, format_money};
@@ -43,8 +44,10 @@ pub fn card_form(
             .and_then(|persisted| persisted.as_bool());
         if restored == Some(true) {
             form.busy.set(false);
+            form.waiting_for_bank.set(false);
         }
     });
+    on_dialog_end(c, form, stage, outcome);
     let card_fields = el("div").class("cc-card").region(move || {
         if form.saved.get().is_some() {
             return None;
@@ -90,6 +93,7 @@ pub fn card_form(
         .map(|kind| field(c, form, kind))
         .collect();
     let processing = c.t(Msg::Processing);
+    let waiting = c.t(Msg::WaitingForBank);
     let form_element = el("form")
         .class("cc-form")
         .attr("novalidate", "")
@@ -141,7 +145,14 @@ pub fn card_form(
                     let button: &web_sys::HtmlButtonElement = e.unchecked_ref();
                     button.set_disabled(busy);
                     super::dom::set_attr(e, "aria-busy", busy.then_some("true"));
-                    e.set_text_content(Some(if busy { processing } else { &label }));
+                    let text = if form.waiting_for_bank.get() {
+                        waiting
+                    } else if busy {
+                        processing
+                    } else {
+                        &label
+                    };
+                    e.set_text_content(Some(text));
                 }),
         )
         .child(

@@ -34,6 +34,8 @@ pub struct FormState {
     pub save_card: RwSignal<bool>,
     /// A pay request is in flight (or the page is leaving for 3D Secure).
     pub busy: RwSignal<bool>,
+    /// The bank's 3-D Secure page is open in a dialog on the shop's page (`busy` too).
+    pub waiting_for_bank: RwSignal<bool>,
     /// Text of the polite live region (validation summary).
     pub notice: RwSignal<String>,
     /// Attempt-level problem (decline, network), shown in the alert region.
@@ -69,6 +71,7 @@ impl FormState {
             saved: RwSignal::new(saved),
             save_card: RwSignal::new(false),
             busy: RwSignal::new(false),
+            waiting_for_bank: RwSignal::new(false),
             notice: RwSignal::new(String::new()),
             alert: RwSignal::new(None),
             attempt_key: StoredValue::new(None),
@@ -179,10 +182,16 @@ impl FormState {
 
     /// Moves keyboard focus to `kind`'s input.
     pub fn focus(&self, kind: FieldKind) {
+        self.focus_id(kind.id());
+    }
+
+    /// Moves keyboard focus to the element with `id` inside the form (the pay button:
+    /// `cc-submit`).
+    pub fn focus_id(&self, id: &str) {
         let Some(form) = self.form_ref.get_value() else {
             return;
         };
-        let selector = ["#", kind.id()].concat();
+        let selector = ["#", id].concat();
         if let Ok(Some(element)) = form.query_selector(&selector)
             && let Ok(element) = element.dyn_into::<web_sys::HtmlElement>()
         {

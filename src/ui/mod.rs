@@ -17,6 +17,7 @@ mod result;
 mod saved_cards;
 #[cfg(feature = "subscriptions")]
 mod subscriptions;
+mod three_ds;
 pub mod validate;
 
 pub use context::Ctx;

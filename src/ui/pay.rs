@@ -1,6 +1,6 @@
 //! Submitting the form: validation with focus on the first problem, one request at a time,
-//! one `Idempotency-Key` per attempt, and what to do with each answer (3DS redirect, paid,
-//! declined, pending, or a failure the shopper can retry).
+//! one `Idempotency-Key` per attempt, and what to do with each answer (3DS redirect or dialog,
+//! paid, declined, pending, or a failure the shopper can retry).
 
 use super::checkout::Stage;
 use super::context::Ctx;
@@ -12,8 +12,10 @@ use crate::browser::ids::random_uuid;
 use crate::browser::info;
 use crate::browser::navigate::{go_top, is_web_url};
 use crate::card::{CardNumber, CardholderName, Cvc, Expiry};
-use crate::contract::{Address, CardFields, PayRequest, PayResponse, PaymentResult, PaymentState};
-use crate::embed::events::{ErrorDetail, RedirectDetail, SubmitDetail};
+use crate::contract::{
+    Address, CardFields, ChallengeWindow, PayRequest, PayResponse, PaymentResult, PaymentState,
+};
+use crate::embed::events::{ChallengeDetail, ErrorDetail, RedirectDetail, SubmitDetail};
 use crate::form_fields::FieldKind;
 use crate::i18n::{Msg, fill};
 use crate::outcome::decline_message;
@@ -37,6 +39,7 @@ pub fn submit(ctx: Ctx, form: FormState, stage: RwSignal<Stage>, outcome: RwSign
     let Some(request) = pay_request(&form) else {
         return;
     };
+    let window = request.browser_info.challenge_window;
     form.notice.set(String::new());
     form.alert.set(None);
     form.busy.set(true);
@@ -53,7 +56,7 @@ pub fn submit(ctx: Ctx, form: FormState, stage: RwSignal<Stage>, outcome: RwSign
             return;
         };
         let answer = api.pay(&request, &key).await;
-        settle(ctx, form, stage, outcome, answer);
+        settle(ctx, form, stage, outcome, answer, window);
     });
 }
 
@@ -97,13 +100,14 @@ fn card_fields(form: &FormState) -> Option<CardFields> {
     })
 }
 
-/// Acts on the pay answer.
+/// Acts on the pay answer; `window` is the challenge window the request sent.
 fn settle(
     ctx: Ctx,
     form: FormState,
     stage: RwSignal<Stage>,
     outcome: RwSignal<Outcome>,
     answer: Result<PayResponse, FetchError>,
+    window: ChallengeWindow,
 ) {
     match answer {
         Ok(PayResponse::Redirect { redirect_url }) => {
@@ -115,10 +119,17 @@ fn settle(
             let detail = RedirectDetail {
                 url: redirect_url.clone(),
             };
-            // The page stays busy: it is leaving (or the shop took over the redirect).
-            if ctx.emit("redirect", &detail) && !go_top(&redirect_url) {
-                fail(ctx, form, "invalid_redirect", Msg::ServerError);
+            // The page stays busy: it is leaving, or the redirect was taken over (by the card
+            // frame, which shows the bank's page in a dialog, or by the shop).
+            if ctx.emit("redirect", &detail) {
+                if !go_top(&redirect_url) {
+                    fail(ctx, form, "invalid_redirect", Msg::ServerError);
+                }
+                return;
             }
+            form.waiting_for_bank.set(true);
+            form.notice.set(ctx.now(Msg::WaitingForBank).to_owned());
+            ctx.emit("cc-challenge", &challenge(ctx, redirect_url, window));
         }
         Ok(PayResponse::None { result }) => finished(ctx, form, stage, outcome, result),
         Err(FetchError::Network) => fail(ctx, form, "network", Msg::NetworkError),
@@ -130,6 +141,17 @@ fn settle(
             // The outcome is unknown: a retry keeps the key, so it cannot charge twice.
             fail(ctx, form, "server", Msg::ServerError);
         }
+        Err(FetchError::Status {
+            status: 409,
+            error: Some(error),
+        }) if matches!(error.code.as_str(), "payment_in_progress" | "session_paid") => {
+            form.attempt_key.set_value(None);
+            if error.code == "session_paid" {
+                fail(ctx, form, "session_paid", Msg::SessionPaid);
+            } else {
+                fail(ctx, form, "payment_in_progress", Msg::PaymentInProgress);
+            }
+        }
         Err(_) => {
             form.attempt_key.set_value(None);
             fail(ctx, form, "server", Msg::ServerError);
@@ -137,8 +159,24 @@ fn settle(
     }
 }
 
-/// A final or pending result from the pay call.
-fn finished(
+/// What the card frame needs to show the bank's page in a dialog on the shop's page.
+fn challenge(ctx: Ctx, url: String, window: ChallengeWindow) -> ChallengeDetail {
+    let locale = ctx.locale.get_untracked();
+    ChallengeDetail {
+        url,
+        challenge_window: window.code(),
+        lang: locale.tag(),
+        dir: locale.dir(),
+        title: ctx.now(Msg::ThreeDsTitle).to_owned(),
+        close: ctx.now(Msg::ThreeDsClose).to_owned(),
+        frame_title: ctx.now(Msg::ThreeDsFrameTitle).to_owned(),
+        open_instead: ctx.now(Msg::ThreeDsOpenInstead).to_owned(),
+    }
+}
+
+/// A final or pending result from the pay call (or, after 3-D Secure in a dialog, from the
+/// result endpoint).
+pub(super) fn finished(
     ctx: Ctx,
     form: FormState,
     stage: RwSignal<Stage>,
@@ -146,6 +184,7 @@ fn finished(
     result: PaymentResult,
 ) {
     form.attempt_key.set_value(None);
+    form.waiting_for_bank.set(false);
     match result.state {
         PaymentState::Declined | PaymentState::Failed | PaymentState::Voided => {
             form.busy.set(false);
@@ -173,8 +212,9 @@ fn finished(
 }
 
 /// Ends the attempt with `msg` in the alert region and an `error` event.
-fn fail(ctx: Ctx, form: FormState, code: &'static str, msg: Msg) {
+pub(super) fn fail(ctx: Ctx, form: FormState, code: &'static str, msg: Msg) {
     form.busy.set(false);
+    form.waiting_for_bank.set(false);
     form.alert.set(Some(msg));
     ctx.emit(
         "error",

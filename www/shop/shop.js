@@ -5,7 +5,8 @@
 //   GET  /demo/orders/{session}         -> {id, status, client_secret}  (the shopper's own order;
 //                                          status from checkout-server's events, not this URL)
 //   POST /demo/customer-token  {}       -> {customer_token}
-// Query parameters: session, locale, mode (checkout|result|subscriptions), page=subscriptions.
+// Query parameters: session, locale, mode (checkout|result|subscriptions), page=subscriptions,
+// three_d_secure (dialog, the default: the bank's page in a dialog on this page; or redirect).
 // The client secret and customer token never go into an address: the page asks its backend.
 
 const params = new URLSearchParams(location.search);
@@ -22,6 +23,7 @@ function element(tag, text) {
 function keep(query) {
   const next = new URLSearchParams(query);
   if (localeSelect.value) next.set("locale", localeSelect.value);
+  if (params.get("three_d_secure")) next.set("three_d_secure", params.get("three_d_secure"));
   return "?" + next.toString();
 }
 
@@ -135,6 +137,7 @@ async function order(session) {
     "client-secret": found.client_secret,
     locale: params.get("locale"),
     mode: params.get("mode") || "checkout",
+    "three-d-secure": params.get("three_d_secure"),
   });
   if (params.get("mode") === "result") orderStatus(session, found.status);
 }

@@ -36,6 +36,10 @@ pub struct SandboxConfig {
     pub merchant_mid: String,
     /// Faults active from the start of the run (see [`super::faults`]).
     pub default_faults: Vec<ArmedFault>,
+    /// Origins whose pages may show the 3-D Secure page in a frame (the shops' pages, as a
+    /// challenge is shown in the shop's own page); empty: any page, like an issuer's page that
+    /// cannot know every shop. The `refuse-framing` fault refuses every frame.
+    pub acs_frame_ancestors: Vec<String>,
 }
 
 impl Default for SandboxConfig {
@@ -50,6 +54,7 @@ impl Default for SandboxConfig {
             merchant_legal_name: "Sandbox Merchant Ltd".to_owned(),
             merchant_mid: "SANDBOX-MID-0001".to_owned(),
             default_faults: Vec::new(),
+            acs_frame_ancestors: Vec::new(),
         }
     }
 }
@@ -95,6 +100,18 @@ impl WebhookRetry {
 }
 
 impl SandboxConfig {
+    /// The CSP `frame-ancestors` sources of the 3-D Secure page: `'none'` when `refused`, the
+    /// configured shop origins, or any page (`*`) when none are configured.
+    pub(crate) fn acs_frame_ancestors(&self, refused: bool) -> String {
+        if refused {
+            "'none'".to_owned()
+        } else if self.acs_frame_ancestors.is_empty() {
+            "*".to_owned()
+        } else {
+            self.acs_frame_ancestors.join(" ")
+        }
+    }
+
     /// Joins `path` (starting with `/`) to the public base URL.
     pub(crate) fn public_url(&self, path: &str) -> String {
         match &self.public_base_url {
@@ -122,6 +139,18 @@ mod tests {
         let retry = WebhookRetry::default();
         assert_eq!(retry.delay_before(40), retry.max_delay);
         assert_eq!(retry.delay_before(u32::MAX), retry.max_delay);
+    }
+
+    #[test]
+    fn the_acs_page_is_framed_by_the_shops_unless_refused() {
+        let mut config = SandboxConfig::default();
+        assert_eq!(config.acs_frame_ancestors(false), "*");
+        config.acs_frame_ancestors = vec!["https://a.example".into(), "https://b.example".into()];
+        assert_eq!(
+            config.acs_frame_ancestors(false),
+            "https://a.example https://b.example"
+        );
+        assert_eq!(config.acs_frame_ancestors(true), "'none'");
     }
 
     #[test]

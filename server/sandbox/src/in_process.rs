@@ -33,6 +33,9 @@ pub struct Host {
     pub merchant_name: String,
     /// The plans the server sells.
     pub plans: Vec<PlanTerms>,
+    /// The origins allowed to embed the card form (`ALLOWED_ORIGINS`, the demo shop's
+    /// included): the pages that may show the 3-D Secure page in a dialog.
+    pub shop_origins: Vec<String>,
 }
 
 /// The emulator and the shop, ready to mount.
@@ -55,6 +58,7 @@ impl InProcess {
             // One merchant name everywhere: the issuer's page names the shop the form names.
             merchant_legal_name: host.merchant_name.clone(),
             public_base_url: Some(format!("{}{PREFIX}", host.public_url)),
+            acs_frame_ancestors: host.shop_origins,
             ..template
         });
         let shop = demo::router(DemoShop {

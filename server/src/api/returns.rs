@@ -7,6 +7,10 @@
 //! `checkout=paid|declined|processing`, `session_id` and `payment_id`. The target is never
 //! taken from the request, so there is no open redirect.
 //!
+//! In the shop page's 3-D Secure dialog (`Sec-Fetch-Dest: iframe`), the same settling is
+//! followed by a small page that tells the dialog the bank's part is over instead of the
+//! redirect ([`super::frame::bank_return`]): the shop's page never navigates.
+//!
 //! The page needs no credential, so what a visit may cost is bounded: a lookup only within
 //! the [`LookupBudget`] (per payment and in all), and a hinted id that could not be looked up
 //! is kept only as a hint, never as the payment's id (`payments::settle`).
@@ -15,7 +19,7 @@ use std::sync::Arc;
 
 use axum::extract::{Path, RawQuery, State};
 use axum::http::header::{CACHE_CONTROL, LOCATION, REFERRER_POLICY};
-use axum::http::{HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Extension, Router};
@@ -23,6 +27,7 @@ use checkout::contract::PaymentState;
 use reqwest::Url;
 
 use super::error::ApiFailure;
+use super::frame::bank_return::{framed_return, is_framed};
 use super::protect::lookup_budget::LookupBudget;
 use super::state::AppState;
 use crate::payments::urls::RETURN_ROUTE;
@@ -41,6 +46,7 @@ async fn land(
     Extension(budget): Extension<Arc<LookupBudget>>,
     Path((payment_id, outcome)): Path<(String, String)>,
     RawQuery(query): RawQuery,
+    headers: HeaderMap,
 ) -> Result<Response, ApiFailure> {
     if outcome != "success" && outcome != "decline" {
         return Err(ApiFailure::NotFound("page"));
@@ -72,6 +78,9 @@ async fn land(
     let target = state
         .urls
         .landing(landing, &payment.session_id, &payment.id);
+    if is_framed(&headers) {
+        return Ok(framed_return(&state, &target));
+    }
     let location = HeaderValue::from_str(&target)
         .map_err(|_| ApiFailure::Internal("a landing URL is not a valid header".into()))?;
     Ok((

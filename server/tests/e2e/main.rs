@@ -41,5 +41,6 @@ mod saved_card;
 mod shadow_dom;
 mod subscription;
 mod three_ds;
+mod three_ds_dialog;
 mod typed_before_ready;
 mod validation;

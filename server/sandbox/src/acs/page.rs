@@ -7,6 +7,7 @@
 
 use axum::http::header::{
     CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
+    X_FRAME_OPTIONS,
 };
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -26,6 +27,8 @@ pub struct ChallengePage<'a> {
     pub action: &'a str,
     /// The session token (hidden field).
     pub token: &'a str,
+    /// CSP `frame-ancestors` sources: who may show the page in a frame.
+    pub frame_ancestors: &'a str,
 }
 
 /// The Approve/Reject page.
@@ -53,21 +56,38 @@ pub fn challenge(page: &ChallengePage<'_>) -> Response {
         action = escape(page.action),
         token = escape(page.token),
     );
-    document(StatusCode::OK, "Confirm your payment", &body, None)
+    let policy = Policy {
+        frame_ancestors: page.frame_ancestors,
+        form_action: None,
+    };
+    document(StatusCode::OK, "Confirm your payment", &body, &policy)
 }
 
-/// A plain message page (unknown link, already decided, bad form) with `status`.
-pub fn message(status: StatusCode, title: &str, text: &str) -> Response {
+/// What the page's Content-Security-Policy allows beyond its own stylesheet.
+struct Policy<'a> {
+    /// `frame-ancestors` sources.
+    frame_ancestors: &'a str,
+    /// `form-action` sources, if any.
+    form_action: Option<&'a str>,
+}
+
+/// A plain message page (unknown link, already decided, bad form) with `status`, framed by
+/// the same pages as the challenge (`frame_ancestors`).
+pub fn message(status: StatusCode, title: &str, text: &str, frame_ancestors: &str) -> Response {
     let body = format!(
         "<main aria-labelledby=\"acs-title\">\n<h1 id=\"acs-title\">{}</h1>\n<p>{}</p>\n</main>",
         escape(title),
         escape(text)
     );
-    document(status, title, &body, Some("'none'"))
+    let policy = Policy {
+        frame_ancestors,
+        form_action: Some("'none'"),
+    };
+    document(status, title, &body, &policy)
 }
 
-/// The page around `main`; `form_action` is the CSP `form-action` source list, if any.
-fn document(status: StatusCode, title: &str, main: &str, form_action: Option<&str>) -> Response {
+/// The page around `main`, under `policy`.
+fn document(status: StatusCode, title: &str, main: &str, policy: &Policy<'_>) -> Response {
     let nonce = STANDARD.encode(rand::random::<[u8; 16]>());
     let html = format!(
         r#"<!doctype html>
@@ -99,12 +119,14 @@ button:focus-visible {{ outline: 3px solid #1a5fd0; outline-offset: 2px; }}
 "#,
         title = escape(title),
     );
-    let form_action = form_action
+    let form_action = policy
+        .form_action
         .map(|sources| format!("; form-action {sources}"))
         .unwrap_or_default();
     let csp = format!(
-        "default-src 'none'; style-src 'nonce-{nonce}'; frame-ancestors 'none'; \
-         base-uri 'none'{form_action}"
+        "default-src 'none'; style-src 'nonce-{nonce}'; frame-ancestors {}; \
+         base-uri 'none'{form_action}",
+        policy.frame_ancestors
     );
     let mut response = (status, html).into_response();
     let headers = response.headers_mut();
@@ -117,6 +139,10 @@ button:focus-visible {{ outline: 3px solid #1a5fd0; outline-offset: 2px; }}
     headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     if let Ok(value) = HeaderValue::from_str(&csp) {
         headers.insert(CONTENT_SECURITY_POLICY, value);
+    }
+    if policy.frame_ancestors == "'none'" {
+        // For browsers that predate `frame-ancestors`.
+        headers.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     }
     response
 }
@@ -149,13 +175,17 @@ mod tests {
             card: "VISA •••• 4242",
             action: "http://127.0.0.1:1/sandbox/acs",
             token: "tok\"en",
+            frame_ancestors: "https://shop.example",
         });
         let csp = response.headers()[CONTENT_SECURITY_POLICY]
             .to_str()
             .expect("ascii")
             .to_owned();
         assert!(csp.contains("default-src 'none'"), "{csp}");
-        assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+        assert!(
+            csp.contains("frame-ancestors https://shop.example;"),
+            "{csp}"
+        );
         assert!(csp.contains("base-uri 'none'"), "{csp}");
         // A form-action would also cover the redirect from the return address to the shop.
         assert!(!csp.contains("form-action"), "{csp}");

@@ -1,6 +1,8 @@
 //! The ACS page's routes: `GET /sandbox/acs?_token=…` shows the challenge (or passes a
 //! frictionless payment straight through) and `POST /sandbox/acs` takes the cardholder's
-//! choice. Both answer with a 303 to the merchant's return address once decided.
+//! choice. Both answer with a 303 to the merchant's return address once decided. The pages
+//! may be shown in a frame by the configured shop origins, unless a `refuse-framing` fault is
+//! armed (for `acs`, or named in the starting call's `x-sandbox-fault` header).
 
 use axum::Router;
 use axum::extract::rejection::{FormRejection, QueryRejection};
@@ -14,7 +16,8 @@ use serde::Deserialize;
 
 use super::decide::{Choice, DecideError, decide};
 use super::page::{ChallengePage, challenge, message};
-use super::session::DecisionRefused;
+use super::session::{AcsSession, DecisionRefused};
+use crate::faults::Fault;
 use crate::state::SandboxState;
 
 /// Path of the ACS page, relative to the emulator's base URL.
@@ -47,19 +50,22 @@ async fn show(
             StatusCode::BAD_REQUEST,
             "Link incomplete",
             "This authentication link has no token.",
+            &frame_ancestors(&state, None),
         );
     };
-    let Some(session) = state.acs.get(&token) else {
-        return unknown_link();
+    let session = state.acs.get(&token);
+    let ancestors = frame_ancestors(&state, session.as_ref());
+    let Some(session) = session else {
+        return unknown_link(&ancestors);
     };
     if session.decided {
-        return already_decided();
+        return already_decided(&ancestors);
     }
     if !session.challenge {
-        return finish(&state, &token, Choice::Approve);
+        return finish(&state, &token, Choice::Approve, &ancestors);
     }
     let Some(record) = state.ledger.get(&session.transaction_id) else {
-        return unknown_link();
+        return unknown_link(&ancestors);
     };
     let amount = record.currency.format_minor(record.amount);
     let masked = &record.card.masked_number;
@@ -74,18 +80,29 @@ async fn show(
         card: &card,
         action: &action,
         token: &token,
+        frame_ancestors: &ancestors,
     })
+}
+
+/// Who may frame this view of the page: nobody when a `refuse-framing` fault is armed or the
+/// session's starting call asked for one, else the configured shop origins.
+fn frame_ancestors(state: &SandboxState, session: Option<&AcsSession>) -> String {
+    let armed = !state.faults.take_page().is_empty();
+    let asked = session.is_some_and(|s| s.webhook_faults.contains(&Fault::RefuseFraming));
+    state.config.acs_frame_ancestors(armed || asked)
 }
 
 async fn submit(
     State(state): State<SandboxState>,
     form: Result<Form<DecisionForm>, FormRejection>,
 ) -> Response {
+    let ancestors = state.config.acs_frame_ancestors(false);
     let Ok(Form(form)) = form else {
         return message(
             StatusCode::BAD_REQUEST,
             "Form incomplete",
             "The form must carry a token and a decision.",
+            &ancestors,
         );
     };
     let choice = match form.decision.as_str() {
@@ -96,19 +113,20 @@ async fn submit(
                 StatusCode::BAD_REQUEST,
                 "Unknown choice",
                 "The decision must be approve or reject.",
+                &ancestors,
             );
         }
     };
     match state.acs.get(&form.token) {
-        Some(session) if session.challenge => finish(&state, &form.token, choice),
-        Some(session) if session.decided => already_decided(),
+        Some(session) if session.challenge => finish(&state, &form.token, choice, &ancestors),
+        Some(session) if session.decided => already_decided(&ancestors),
         // A frictionless payment has no choice to make: it passes on its first visit.
-        Some(_) => finish(&state, &form.token, Choice::Approve),
-        None => unknown_link(),
+        Some(_) => finish(&state, &form.token, Choice::Approve, &ancestors),
+        None => unknown_link(&ancestors),
     }
 }
 
-fn finish(state: &SandboxState, token: &str, choice: Choice) -> Response {
+fn finish(state: &SandboxState, token: &str, choice: Choice, ancestors: &str) -> Response {
     match decide(state, token, choice) {
         Ok(target) => {
             let mut response = Redirect::to(&target).into_response();
@@ -117,31 +135,34 @@ fn finish(state: &SandboxState, token: &str, choice: Choice) -> Response {
                 .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
             response
         }
-        Err(DecideError::Refused(DecisionRefused::AlreadyDecided)) => already_decided(),
-        Err(DecideError::Refused(DecisionRefused::Unknown)) => unknown_link(),
+        Err(DecideError::Refused(DecisionRefused::AlreadyDecided)) => already_decided(ancestors),
+        Err(DecideError::Refused(DecisionRefused::Unknown)) => unknown_link(ancestors),
         Err(DecideError::TransactionMissing) => {
             tracing::error!("a 3DS session points at a transaction the ledger does not hold");
             message(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "Something went wrong",
                 "The payment could not be completed.",
+                ancestors,
             )
         }
     }
 }
 
-fn unknown_link() -> Response {
+fn unknown_link(ancestors: &str) -> Response {
     message(
         StatusCode::NOT_FOUND,
         "Link not valid",
         "This authentication link is not valid.",
+        ancestors,
     )
 }
 
-fn already_decided() -> Response {
+fn already_decided(ancestors: &str) -> Response {
     message(
         StatusCode::CONFLICT,
         "Already completed",
         "This payment's authentication was already completed; it cannot be decided again.",
+        ancestors,
     )
 }

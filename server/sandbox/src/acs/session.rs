@@ -27,7 +27,7 @@ pub struct AcsSession {
     pub return_url: ReturnUrl,
     /// Store the card on approval.
     pub store_payment_method: bool,
-    /// Webhook faults the starting call asked for.
+    /// Webhook and page faults the starting call asked for.
     pub webhook_faults: Vec<Fault>,
     /// True once approved or rejected.
     pub decided: bool,

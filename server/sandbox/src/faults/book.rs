@@ -16,11 +16,15 @@ const API_PREFIX: &str = "api/v1/server-to-server-interface/";
 /// The endpoint name that webhook faults may be armed for (besides "any").
 pub const WEBHOOK_ENDPOINT: &str = "webhook";
 
+/// The endpoint name of the 3-D Secure page, which page faults may be armed for (besides "any").
+pub const ACS_ENDPOINT: &str = "acs";
+
 /// A fault waiting for matching calls.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ArmedFault {
     /// Route template under `/api/v1/server-to-server-interface/` (`payment`,
-    /// `transaction/status/{id}`), `webhook`, or `None` for every endpoint.
+    /// `transaction/status/{id}`), `webhook`, `acs` (the 3-D Secure page), or `None` for every
+    /// endpoint.
     pub endpoint: Option<String>,
     /// What happens.
     #[serde(serialize_with = "as_text")]
@@ -35,25 +39,35 @@ fn as_text<S: serde::Serializer>(fault: &Fault, serializer: S) -> Result<S::Ok, 
 
 impl ArmedFault {
     /// Arms `fault` for `endpoint` (normalised: a leading `/` and the API prefix are dropped).
-    /// Webhook faults may only target `webhook` or every endpoint; HTTP faults never `webhook`.
+    /// Webhook faults may only target `webhook` or every endpoint, page faults only `acs` or
+    /// every endpoint; HTTP faults neither `webhook` nor `acs`.
     pub fn new(
         endpoint: Option<&str>,
         fault: Fault,
         remaining: Option<u32>,
     ) -> Result<Self, String> {
         let endpoint = endpoint.map(normalise_endpoint).filter(|e| !e.is_empty());
-        match (&endpoint, fault.is_webhook_fault()) {
-            (Some(name), true) if name != WEBHOOK_ENDPOINT => {
-                return Err(format!(
-                    "`{fault}` acts on webhooks: arm it for `webhook` or for every endpoint"
-                ));
+        if let Some(name) = &endpoint {
+            let wanted = if fault.is_webhook_fault() {
+                Some(WEBHOOK_ENDPOINT)
+            } else if fault.is_page_fault() {
+                Some(ACS_ENDPOINT)
+            } else {
+                None
+            };
+            match wanted {
+                Some(wanted) if name != wanted => {
+                    return Err(format!(
+                        "`{fault}` acts on `{wanted}`: arm it for `{wanted}` or for every endpoint"
+                    ));
+                }
+                None if name == WEBHOOK_ENDPOINT || name == ACS_ENDPOINT => {
+                    return Err(format!(
+                        "`{fault}` acts on HTTP answers and cannot be armed for `{name}`"
+                    ));
+                }
+                _ => {}
             }
-            (Some(name), false) if name == WEBHOOK_ENDPOINT => {
-                return Err(format!(
-                    "`{fault}` acts on HTTP answers and cannot be armed for `webhook`"
-                ));
-            }
-            _ => {}
         }
         Ok(Self {
             endpoint,
@@ -63,7 +77,9 @@ impl ArmedFault {
     }
 
     fn matches_http(&self, endpoint: &str) -> bool {
-        !self.fault.is_webhook_fault() && self.endpoint.as_deref().is_none_or(|e| e == endpoint)
+        !self.fault.is_webhook_fault()
+            && !self.fault.is_page_fault()
+            && self.endpoint.as_deref().is_none_or(|e| e == endpoint)
     }
 }
 
@@ -151,6 +167,11 @@ impl FaultBook {
         self.take(|armed| armed.fault.is_webhook_fault())
     }
 
+    /// Takes one use of every fault armed for the 3-D Secure page (one page shown).
+    pub fn take_page(&self) -> Vec<Fault> {
+        self.take(|armed| armed.fault.is_page_fault())
+    }
+
     fn take(&self, wanted: impl Fn(&ArmedFault) -> bool) -> Vec<Fault> {
         if !self.any_armed.load(Ordering::Acquire) {
             return Vec::new();
@@ -222,13 +243,22 @@ mod tests {
     }
 
     #[test]
-    fn webhook_faults_are_separate() {
+    fn webhook_and_page_faults_are_separate() {
         let book = FaultBook::default();
         book.arm(ArmedFault::new(Some("webhook"), Fault::DropWebhook, Some(1)).expect("valid"));
         assert_eq!(book.take_http("paymentv2"), vec![]);
         assert_eq!(book.take_webhook(), vec![Fault::DropWebhook]);
         assert_eq!(book.take_webhook(), vec![]);
         assert!(ArmedFault::new(Some("payment"), Fault::DropWebhook, None).is_err());
+        assert!(ArmedFault::new(Some("webhook"), Fault::RefuseFraming, None).is_err());
+        assert!(
+            ArmedFault::new(Some("acs"), Fault::Latency(Duration::from_millis(1)), None).is_err()
+        );
+        book.arm(ArmedFault::new(Some("acs"), Fault::RefuseFraming, Some(1)).expect("valid"));
+        assert_eq!(book.take_http("paymentv2"), vec![]);
+        assert_eq!(book.take_webhook(), vec![]);
+        assert_eq!(book.take_page(), vec![Fault::RefuseFraming]);
+        assert_eq!(book.take_page(), vec![]);
         assert!(ArmedFault::new(Some("webhook"), Fault::Malformed(Stage::Before), None).is_err());
     }
 

@@ -16,8 +16,8 @@ use crate::state::SandboxState;
 /// Request header naming faults for this one call (comma-separated, see [`super::spec`]).
 pub const FAULT_HEADER: &str = "x-sandbox-fault";
 
-/// Webhook faults a call asked for in its `x-sandbox-fault` header; the 3DS endpoints keep
-/// them with the transaction and apply them when its webhook is sent.
+/// Webhook and page faults a call asked for in its `x-sandbox-fault` header; the 3DS endpoints
+/// keep them with the transaction and apply them when its webhook is sent or its page shown.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RequestedWebhookFaults(pub Vec<Fault>);
 
@@ -52,7 +52,7 @@ pub async fn inject_faults(
     let webhook_faults: Vec<Fault> = faults
         .iter()
         .copied()
-        .filter(Fault::is_webhook_fault)
+        .filter(|fault| fault.is_webhook_fault() || fault.is_page_fault())
         .collect();
     if !webhook_faults.is_empty() {
         request

@@ -10,6 +10,6 @@ mod layer;
 mod respond;
 mod spec;
 
-pub use book::{ArmedFault, FaultBook, WEBHOOK_ENDPOINT, normalise_endpoint};
+pub use book::{ACS_ENDPOINT, ArmedFault, FaultBook, WEBHOOK_ENDPOINT, normalise_endpoint};
 pub use layer::{FAULT_HEADER, RequestedWebhookFaults, inject_faults};
 pub use spec::{Fault, FaultParseError, Stage, parse_fault_list};

@@ -24,7 +24,9 @@ pub fn spoiling_stage(fault: &Fault) -> Option<Stage> {
         Fault::ServerError { stage, .. } | Fault::Malformed(stage) | Fault::Truncated(stage) => {
             Some(*stage)
         }
-        Fault::Latency(_) | Fault::DropWebhook | Fault::DuplicateWebhook => None,
+        Fault::Latency(_) | Fault::DropWebhook | Fault::DuplicateWebhook | Fault::RefuseFraming => {
+            None
+        }
     }
 }
 
@@ -40,7 +42,7 @@ pub fn before_processing(fault: &Fault) -> Response {
             let body = failure_bytes(StatusCode::INTERNAL_SERVER_ERROR, Stage::Before);
             truncated(StatusCode::INTERNAL_SERVER_ERROR, body)
         }
-        Fault::Latency(_) | Fault::DropWebhook | Fault::DuplicateWebhook => {
+        Fault::Latency(_) | Fault::DropWebhook | Fault::DuplicateWebhook | Fault::RefuseFraming => {
             SandboxError::Internal.into_response()
         }
     }
@@ -65,7 +67,9 @@ pub async fn after_processing(fault: &Fault, response: Response) -> Response {
                 truncated(status, body)
             }
         }
-        Fault::Latency(_) | Fault::DropWebhook | Fault::DuplicateWebhook => response,
+        Fault::Latency(_) | Fault::DropWebhook | Fault::DuplicateWebhook | Fault::RefuseFraming => {
+            response
+        }
     }
 }
 

@@ -11,6 +11,7 @@
 //! | `truncate[:before\|:after]` | declare the full `Content-Length`, send half, close |
 //! | `drop-webhook` | the webhook is never sent |
 //! | `duplicate-webhook` | the webhook is delivered twice |
+//! | `refuse-framing` | the 3-D Secure page refuses to be shown in a frame (`frame-ancestors 'none'`) |
 //!
 //! `before` (the default) fails the call without processing it: nothing is charged or
 //! changed. `after` processes the call (the charge is recorded and findable by status) and
@@ -51,12 +52,20 @@ pub enum Fault {
     DropWebhook,
     /// The 3DS webhook is delivered twice.
     DuplicateWebhook,
+    /// The ACS page refuses to be framed, as some banks' pages do: the shop must fall back to a
+    /// top-level redirect.
+    RefuseFraming,
 }
 
 impl Fault {
     /// True for the faults that act on webhook delivery rather than on an HTTP answer.
     pub fn is_webhook_fault(&self) -> bool {
         matches!(self, Self::DropWebhook | Self::DuplicateWebhook)
+    }
+
+    /// True for the faults that act on the ACS page the cardholder sees.
+    pub fn is_page_fault(&self) -> bool {
+        matches!(self, Self::RefuseFraming)
     }
 }
 
@@ -117,11 +126,12 @@ impl FromStr for Fault {
             ("truncate", rest) if rest.len() <= 1 => Fault::Truncated(stage(rest.first())?),
             ("drop-webhook", []) => Fault::DropWebhook,
             ("duplicate-webhook", []) => Fault::DuplicateWebhook,
+            ("refuse-framing", []) => Fault::RefuseFraming,
             _ => {
                 return Err(FaultParseError::new(
                     text,
                     "expected latency:<ms>, status:<5xx>[:before|:after], malformed[:before|:after], \
-                     truncate[:before|:after], drop-webhook or duplicate-webhook",
+                     truncate[:before|:after], drop-webhook, duplicate-webhook or refuse-framing",
                 ));
             }
         };
@@ -147,6 +157,7 @@ impl fmt::Display for Fault {
             Fault::Truncated(stage) => write!(f, "truncate:{stage}"),
             Fault::DropWebhook => f.write_str("drop-webhook"),
             Fault::DuplicateWebhook => f.write_str("duplicate-webhook"),
+            Fault::RefuseFraming => f.write_str("refuse-framing"),
         }
     }
 }
@@ -192,6 +203,7 @@ mod tests {
         assert_eq!("truncate:after".parse(), Ok(Fault::Truncated(Stage::After)));
         assert_eq!("drop-webhook".parse(), Ok(Fault::DropWebhook));
         assert_eq!("duplicate-webhook".parse(), Ok(Fault::DuplicateWebhook));
+        assert_eq!("Refuse-Framing".parse(), Ok(Fault::RefuseFraming));
     }
 
     #[test]
@@ -202,6 +214,7 @@ mod tests {
             "malformed:after",
             "truncate:before",
             "drop-webhook",
+            "refuse-framing",
         ] {
             let fault: Fault = text.parse().expect("valid");
             assert_eq!(fault.to_string(), text);

@@ -1,4 +1,5 @@
-//! `GET /checkout.js`: the loader (`js/loader.js`), compiled into the server, with the card
+//! `GET /checkout.js`: the loader (`js/loader.min.js`, minified from `js/loader.js` by
+//! `scripts/loader-min.sh`), compiled into the server, with the card
 //! form's current build written in, so the frame's shell it asks for is the one a returning
 //! shopper's browser kept ([`super::shell`]). Its address is stable, so it is cached briefly
 //! and revalidated by ETag; the files it leads to are hashed and cached for good
@@ -15,18 +16,18 @@ use sha2::{Digest as _, Sha256};
 use super::shell::current_build;
 use crate::api::state::AppState;
 
-/// The loader's source.
-pub const LOADER_JS: &str = include_str!("../../../../js/loader.js");
+/// The loader, minified.
+pub const LOADER_JS: &str = include_str!("../../../../js/loader.min.js");
 /// How long a browser may use its copy before revalidating.
 const CACHE: &str = "public, max-age=300";
 
 /// Where the loader's text holds the build it asks for (none in the npm package's copy).
-const BUILD_SLOT: &str = "var BUILD = \"\";";
+const BUILD_SLOT: &str = "var BUILD=\"\";";
 
 /// The loader naming `build`.
 fn with_build(build: Option<&str>) -> String {
     match build {
-        Some(build) => LOADER_JS.replacen(BUILD_SLOT, &format!("var BUILD = {build:?};"), 1),
+        Some(build) => LOADER_JS.replacen(BUILD_SLOT, &format!("var BUILD={build:?};"), 1),
         None => LOADER_JS.to_owned(),
     }
 }
@@ -76,7 +77,10 @@ mod tests {
         // would make the parser skip the real end.
         let lower = LOADER_JS.to_ascii_lowercase();
         for forbidden in ["</script", "<!--", "<script"] {
-            assert!(!lower.contains(forbidden), "js/loader.js holds {forbidden}");
+            assert!(
+                !lower.contains(forbidden),
+                "js/loader.min.js holds {forbidden}"
+            );
         }
     }
 
@@ -84,7 +88,7 @@ mod tests {
     fn the_served_loader_names_the_build() {
         assert_eq!(LOADER_JS.matches(BUILD_SLOT).count(), 1);
         let named = with_build(Some("AbC-12_x"));
-        assert!(named.contains("var BUILD = \"AbC-12_x\";"), "{named}");
+        assert!(named.contains("var BUILD=\"AbC-12_x\";"), "{named}");
         assert_ne!(etag(&named), etag(LOADER_JS));
         assert_eq!(with_build(None), LOADER_JS);
     }

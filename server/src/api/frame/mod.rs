@@ -17,10 +17,13 @@
 //!   wasm, its panel drawn here; its script asks `POST /frame/result` ([`result`]) where the
 //!   payment stands.
 //! - `GET /frame/{*file}` ([`assets`]): the component trunk built into `COMPONENT_DIR`.
+//! - The return from the bank's page inside the shop page's 3-D Secure dialog
+//!   ([`bank_return`], served at the payment's return address by `api/returns.rs`).
 //!
 //! The message protocol between the two windows is in `js/loader.js` and `www/frame.js`.
 
 pub mod assets;
+pub mod bank_return;
 pub mod document;
 pub mod loader;
 mod outline;

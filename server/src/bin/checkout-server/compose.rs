@@ -107,5 +107,6 @@ fn host(config: &Config, addresses: &Addresses, shop_url: &str) -> Host {
         merchant_secret_key: config.merchant.secret_key.clone(),
         merchant_name: config.merchant.name.clone(),
         plans: config.plans.iter().cloned().collect(),
+        shop_origins: config.merchant.allowed_origins.clone(),
     }
 }

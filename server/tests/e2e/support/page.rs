@@ -28,6 +28,8 @@ while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.ac
 
 /// The card form's frame, as `/checkout.js` names it.
 const CHECKOUT_FRAME: &str = "iframe[name^='card-checkout-']";
+/// The bank's page in the 3-D Secure dialog `/checkout.js` opens on the shop's page.
+const BANK_FRAME: &str = "dialog.cc-3ds iframe";
 /// The WebDriver key for a JS element reference.
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
@@ -110,15 +112,25 @@ impl Page {
     }
 
     /// The element matching `css` (document or shadow roots), if there is one now: in the page
-    /// first, then in the card form's frame, which then stays the context.
+    /// first, then in the card form's frame, then in the bank's frame of the 3-D Secure dialog;
+    /// the frame it was found in stays the context.
     pub async fn try_find(&self, css: &str) -> Option<Element> {
         self.to_page().await;
         if let Some(found) = self.query(css).await {
             return Some(found);
         }
-        let frame = self.query(CHECKOUT_FRAME).await?;
-        frame.enter_frame().await.ok()?;
-        self.query(css).await
+        for frame in [CHECKOUT_FRAME, BANK_FRAME] {
+            self.to_page().await;
+            let Some(frame) = self.query(frame).await else {
+                continue;
+            };
+            if frame.enter_frame().await.is_ok()
+                && let Some(found) = self.query(css).await
+            {
+                return Some(found);
+            }
+        }
+        None
     }
 
     /// How many elements match `css` (document and shadow roots): in the page, or else in the
