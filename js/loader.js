@@ -14,10 +14,12 @@
 // `dialog`, the default, or `redirect`). Events (bubbling, composed CustomEvents): ready,
 // change, submit, success, error, and the cancelable redirect (3-D Secure in the whole window:
 // cancel it to navigate yourself).
-// 3-D Secure in a dialog: the card frame sends the bank's address (`challenge`); the bank's page
-// loads in a frame of a <dialog> here, shown only once a page has loaded that is not the
-// return (a frictionless card shows nothing). The return page (checkout-server's origin, in
-// that frame) says `three_ds_returned`; the card frame is then told the dialog ended
+// 3-D Secure in a dialog: the card frame sends the bank's address (`challenge`); a <dialog>
+// here frames checkout-server's host page (/frame/challenge, the bank's address in its
+// fragment), which frames the bank's page: the shop's CSP allows frames from checkout-server
+// alone. The dialog shows only once the host says a bank page loaded (`bank_loaded`) and no
+// return followed (a frictionless card shows nothing). The return page says
+// `three_ds_returned` through the host; the card frame is then told the dialog ended
 // (`challenge_done`, or `challenge_closed` for Escape or the close button) and asks
 // checkout-server how the payment went: no message carries an outcome.
 // A frame that loads without saying it runs (origin refused) is `frame_unavailable` at once:
@@ -42,7 +44,7 @@
   // How long the frame may take to say `loaded` (posted before its load event).
   var LOAD_LIMIT_MS = 20000;
   var LOADED_GRACE_MS = 500;
-  // The bank's frame shows once a page stayed this long without the return's word, or after
+  // The dialog shows once a bank page stayed this long without the return's word, or after
   // the limit whatever it shows.
   var REVEAL_GRACE_MS = 400;
   var REVEAL_LIMIT_MS = 8000;
@@ -254,10 +256,14 @@
 
   Frame.prototype.receive = function (event) {
     if (this.bank && event.source === this.bank.contentWindow) {
-      // The return page, on checkout-server's origin, in the dialog's frame.
+      // The host page, on checkout-server's origin, in the dialog.
       var word = event.data;
-      if (event.origin === this.origin && word && word.cc === "card-checkout" &&
-        word.type === "three_ds_returned") this.endChallenge("challenge_done");
+      if (event.origin !== this.origin || !word || word.cc !== "card-checkout") return;
+      if (word.type === "three_ds_returned") this.endChallenge("challenge_done");
+      else if (word.type === "bank_loaded") {
+        clearTimeout(this.revealTimer);
+        this.revealTimer = setTimeout(this.reveal, REVEAL_GRACE_MS);
+      }
       return;
     }
     if (!this.frame || event.source !== this.frame.contentWindow) return;
@@ -300,7 +306,7 @@
     if (emit(this.host, "redirect", { url: url }, true)) window.location.assign(url);
   };
 
-  // The bank's page in a dialog, hidden until it shows a page that is not the return.
+  // The bank's page in a dialog, hidden until the host says a bank page loaded and stayed.
   Frame.prototype.challenge = function (data) {
     var self = this;
     var said = function (value, english) {
@@ -335,8 +341,8 @@
     instead.href = data.url;
     var line = make("p");
     line.append(instead);
-    var style = make("style", DIALOG_CSS);
-    dialog.append(style, bar, bank, line);
+    dialog.append(bar, bank, line);
+    this.styleDialog();
     var end = function (event) {
       event.preventDefault();
       self.endChallenge("challenge_closed");
@@ -348,18 +354,32 @@
       self.dropChallenge();
       self.redirect(data.url);
     });
-    var reveal = function () {
+    this.reveal = function () {
       if (self.dialog === dialog && !dialog.open) dialog.showModal();
     };
-    bank.addEventListener("load", function () {
-      clearTimeout(self.revealTimer);
-      self.revealTimer = setTimeout(reveal, REVEAL_GRACE_MS);
-    });
-    this.revealTimer = setTimeout(reveal, REVEAL_LIMIT_MS);
-    bank.src = data.url;
+    this.revealTimer = setTimeout(this.reveal, REVEAL_LIMIT_MS);
+    bank.src = this.origin + "/frame/challenge?" + new URLSearchParams({ origin: location.origin }) +
+      "#" + new URLSearchParams({ url: data.url, title: bank.title });
     this.dialog = dialog;
     this.bank = bank;
     this.root.append(dialog);
+  };
+
+  // The dialog's styles, once per shadow root: a constructed stylesheet, which a shop's CSP
+  // (`style-src` without 'unsafe-inline') does not block as it would a <style> element.
+  Frame.prototype.styleDialog = function () {
+    var root = this.root;
+    if (root.ccDialogStyled) return;
+    root.ccDialogStyled = true;
+    try {
+      var sheet = new CSSStyleSheet();
+      sheet.replaceSync(DIALOG_CSS);
+      root.adoptedStyleSheets = root.adoptedStyleSheets.concat(sheet);
+    } catch (_) {
+      var style = document.createElement("style");
+      style.textContent = DIALOG_CSS;
+      root.append(style);
+    }
   };
 
   // Takes the dialog away; the card frame gets its focus back.

@@ -29,11 +29,13 @@ budget_bytes=$((60 * 1024))
 # start; down to 86.9 KB when leptos's reactive core (reactive_graph, any_spawner) replaced the
 # facade (issue 24); down to 86.8 KB when mode `result` became checkout-server's own page
 # without wasm, and to 86.5 KB when js/intl.js took over building the country list after the
-# first render (issue 24, third step). Each time with 0.2 KB of room. Lower them whenever a
-# bundle shrinks.
-card_ceiling_bytes=$((867 * 1024 / 10))
-# The subscription bundle: the card form's code plus the self-service view (93.5 KB).
-manage_ceiling_bytes=$((937 * 1024 / 10))
+# first render (issue 24, third step). Each time with 0.2 KB of room. Raised once, by 1.8 KB,
+# for 3-D Secure on the shop's page (issue 32: the wait for the bank, the result asked after
+# the dialog, the honest refusals; measured piece by piece in docs/size.md). Lower them
+# whenever a bundle shrinks.
+card_ceiling_bytes=$((885 * 1024 / 10))
+# The subscription bundle: the card form's code plus the self-service view (95.1 KB).
+manage_ceiling_bytes=$((953 * 1024 / 10))
 # The result page's script (mode `result`, no wasm since issue 24's third step): 2.0 KB.
 result_ceiling_bytes=$((22 * 1024 / 10))
 check_ceiling=""

@@ -28,12 +28,13 @@ say() { echo "[wasm-opt] $*"; }
 
 install_tools() {
   command -v npm >/dev/null 2>&1 || { echo "[wasm-opt] npm (Node.js) is required" >&2; exit 1; }
-  say "installing binaryen, terser and typescript (tools/package-lock.json) into $tools/node_modules"
+  say "installing binaryen, terser, typescript and axe-core (tools/package-lock.json) into $tools/node_modules"
   npm ci --prefix "$tools" --no-audit --no-fund --loglevel=error
 }
 
 tools_ready() {
   [ -x "$bin/wasm-opt" ] && [ -x "$bin/terser" ] && [ -x "$bin/tsc" ] &&
+    [ -f "$tools/node_modules/axe-core/axe.min.js" ] &&
     "$bin/wasm-opt" --version 2>/dev/null | grep -q "version 132"
 }
 

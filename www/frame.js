@@ -65,18 +65,19 @@ for (const name of ["ready", "change", "submit", "success", "error"]) {
 // 3-D Secure. The frame never navigates the top window itself: a frame on another origin may
 // not without a fresh user gesture, and the shop may want to take the redirect over.
 // - In a dialog on the shop's page (the loader says `three_d_secure: "dialog"` with the
-//   session, and the page's viewport for the challenge window): the component's `cc-challenge`
-//   goes to the loader, which shows the bank's page; its word that the dialog ended
-//   (`challenge_done` / `challenge_closed`) comes back as the window event the component
-//   listens to (src/ui/three_ds.rs), which then asks the server how the payment went.
+//   session, and the page's viewport for the challenge window): the bank's address, the
+//   challenge window sent and the dialog's texts in the shopper's language (config.three_ds,
+//   written by checkout-server) go to the loader, which shows the bank's page; its word that
+//   the dialog ended (`challenge_done` / `challenge_closed`) comes back as the window event
+//   the component listens to (src/ui/three_ds.rs), which then asks the server how the
+//   payment went.
 // - Otherwise (an earlier loader, or `three-d-secure="redirect"`): the page navigates.
 let inDialog = false;
 element.addEventListener("redirect", (event) => {
   event.preventDefault();
-  if (!inDialog) tell({ type: "redirect", url: event.detail.url });
-});
-element.addEventListener("cc-challenge", (event) => {
-  if (inDialog) tell({ type: "challenge", ...event.detail });
+  const { url, challenge_window } = event.detail;
+  if (inDialog) tell({ ...config.three_ds, type: "challenge", url, challenge_window });
+  else tell({ type: "redirect", url });
 });
 
 function pageViewport(viewport) {

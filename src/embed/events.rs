@@ -48,33 +48,14 @@ pub struct ErrorDetail {
 }
 
 /// `redirect` (cancelable): the component is about to send the top window to 3D Secure.
+/// Cancelled, the component waits for the bank (the card frame shows the page in a dialog on
+/// the shop's page, src/ui/three_ds.rs, or the shop navigates itself).
 #[derive(Clone, Debug, Serialize)]
 pub struct RedirectDetail {
     /// The issuer's page.
     pub url: String,
-}
-
-/// `cc-challenge`, for the card frame's own script only (www/frame.js; never forwarded to the
-/// shop): the `redirect` was taken over, and the bank's page may open in a dialog on the shop's
-/// page. Carries the dialog's texts in the shopper's language.
-#[derive(Clone, Debug, Serialize)]
-pub struct ChallengeDetail {
-    /// The issuer's page.
-    pub url: String,
-    /// The challenge window sent in the browser data (`01`..`05`): the dialog's size.
+    /// The challenge window the browser data sent (`01`..`05`): a dialog's size.
     pub challenge_window: &'static str,
-    /// The language tag of the texts.
-    pub lang: &'static str,
-    /// `ltr` or `rtl`.
-    pub dir: &'static str,
-    /// The dialog's title (its accessible name).
-    pub title: String,
-    /// The close button's label.
-    pub close: String,
-    /// The bank frame's title.
-    pub frame_title: String,
-    /// The link to open the bank's page in the whole window.
-    pub open_instead: String,
 }
 
 /// `success` in the subscription view: an action went through.

@@ -15,7 +15,7 @@ use crate::card::{CardNumber, CardholderName, Cvc, Expiry};
 use crate::contract::{
     Address, CardFields, ChallengeWindow, PayRequest, PayResponse, PaymentResult, PaymentState,
 };
-use crate::embed::events::{ChallengeDetail, ErrorDetail, RedirectDetail, SubmitDetail};
+use crate::embed::events::{ErrorDetail, RedirectDetail, SubmitDetail};
 use crate::form_fields::FieldKind;
 use crate::i18n::{Msg, fill};
 use crate::outcome::decline_message;
@@ -118,6 +118,7 @@ fn settle(
             }
             let detail = RedirectDetail {
                 url: redirect_url.clone(),
+                challenge_window: window.code(),
             };
             // The page stays busy: it is leaving, or the redirect was taken over (by the card
             // frame, which shows the bank's page in a dialog, or by the shop).
@@ -129,7 +130,6 @@ fn settle(
             }
             form.waiting_for_bank.set(true);
             form.notice.set(ctx.now(Msg::WaitingForBank).to_owned());
-            ctx.emit("cc-challenge", &challenge(ctx, redirect_url, window));
         }
         Ok(PayResponse::None { result }) => finished(ctx, form, stage, outcome, result),
         Err(FetchError::Network) => fail(ctx, form, "network", Msg::NetworkError),
@@ -156,21 +156,6 @@ fn settle(
             form.attempt_key.set_value(None);
             fail(ctx, form, "server", Msg::ServerError);
         }
-    }
-}
-
-/// What the card frame needs to show the bank's page in a dialog on the shop's page.
-fn challenge(ctx: Ctx, url: String, window: ChallengeWindow) -> ChallengeDetail {
-    let locale = ctx.locale.get_untracked();
-    ChallengeDetail {
-        url,
-        challenge_window: window.code(),
-        lang: locale.tag(),
-        dir: locale.dir(),
-        title: ctx.now(Msg::ThreeDsTitle).to_owned(),
-        close: ctx.now(Msg::ThreeDsClose).to_owned(),
-        frame_title: ctx.now(Msg::ThreeDsFrameTitle).to_owned(),
-        open_instead: ctx.now(Msg::ThreeDsOpenInstead).to_owned(),
     }
 }
 

@@ -11,7 +11,6 @@ use super::form_state::FormState;
 use super::pay::{fail, finished};
 use super::result::Outcome;
 use crate::browser::clock::sleep;
-use crate::browser::http::FetchError;
 use crate::embed::events::ErrorDetail;
 use crate::i18n::Msg;
 use any_spawner::Executor;
@@ -24,8 +23,9 @@ use wasm_bindgen::JsCast;
 pub const OUTCOME_EVENT: &str = "card-checkout:three-ds";
 
 /// Polls after the bank's return while the payment is still pending (its webhook or status
-/// lookup may lag the return page by a moment).
-const RETURN_POLLS: u32 = 20;
+/// lookup may lag the return page by a moment) before the result view says it is being
+/// confirmed.
+const RETURN_POLLS: u32 = 5;
 /// Between two of those polls, in milliseconds.
 const RETURN_POLL_MS: i32 = 1_000;
 
@@ -44,25 +44,30 @@ pub fn on_dialog_end(
             .dyn_ref::<web_sys::CustomEvent>()
             .and_then(|event| event.detail().as_string())
             .is_some_and(|detail| detail == "closed");
-        if closed {
-            Executor::spawn_local(after_close(ctx, form, stage, outcome));
-        } else {
-            Executor::spawn_local(after_return(ctx, form, stage, outcome));
-        }
+        Executor::spawn_local(after_dialog(ctx, form, stage, outcome, closed));
     });
 }
 
-/// The bank's page sent the shopper back. The form keeps waiting until the server knows the
-/// outcome (so a forged word changes nothing the shopper sees), then shows it; still pending
-/// after a while, the result view takes over and keeps asking.
-async fn after_return(
+/// After the dialog: asks the server how the payment went (one state machine for both ends,
+/// so the wasm holds one copy of the request).
+/// - The bank's page sent the shopper back: the form keeps waiting a few seconds for the server
+///   to know the outcome, then shows it; still pending, the result view ("Confirming your
+///   payment…") takes over and keeps asking.
+/// - The shopper closed it: an answer the bank already gave stands; otherwise the form is
+///   theirs again.
+async fn after_dialog(
     ctx: Ctx,
     form: FormState,
     stage: RwSignal<Stage>,
     outcome: RwSignal<Outcome>,
+    closed: bool,
 ) {
+    let polls = if closed { 1 } else { RETURN_POLLS };
     let mut last = None;
-    for _ in 0..RETURN_POLLS {
+    for poll in 0..polls {
+        if poll > 0 {
+            sleep(RETURN_POLL_MS).await;
+        }
         let Some(api) = ctx.api() else {
             return;
         };
@@ -75,37 +80,16 @@ async fn after_return(
                 return;
             }
             Ok(result) => last = Some(result),
-            Err(FetchError::Status { status, .. }) if status < 500 && status != 429 => {
-                fail(ctx, form, "server", Msg::ServerError);
-                return;
-            }
             Err(_) => {}
         }
-        sleep(RETURN_POLL_MS).await;
     }
     if !form.waiting_for_bank.try_get_untracked().unwrap_or(false) {
         return;
     }
     match last {
+        _ if closed => cancelled(ctx, form),
         Some(result) => finished(ctx, form, stage, outcome, result),
         None => fail(ctx, form, "network", Msg::NetworkError),
-    }
-}
-
-/// The shopper closed the dialog: an answer the bank already gave stands; otherwise the form
-/// is theirs again.
-async fn after_close(
-    ctx: Ctx,
-    form: FormState,
-    stage: RwSignal<Stage>,
-    outcome: RwSignal<Outcome>,
-) {
-    let Some(api) = ctx.api() else {
-        return;
-    };
-    match api.result().await {
-        Ok(result) if result.state.is_settled() => finished(ctx, form, stage, outcome, result),
-        _ => cancelled(ctx, form),
     }
 }
 

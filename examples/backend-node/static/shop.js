@@ -1,8 +1,9 @@
 // The shop page's script. It asks this shop's backend for the order's checkout session (a new
-// order, or the shopper's order when 3-D Secure sends them back here) and mounts the card
-// form with the session id and client secret. Whether the order is paid is the backend's
-// word, which it has from checkout-server: `checkout=paid` in this page's address is only
-// the hint to show the result.
+// order, or the shopper's order when 3-D Secure in the whole window sends them back here) and
+// mounts the card form with the session id and client secret. 3-D Secure happens in a dialog
+// on this page, which then hears `success`. Whether the order is paid is the backend's word,
+// which it has from checkout-server: the form's `success` (or `checkout=paid` in this page's
+// address) is only the hint to ask it.
 
 const params = new URLSearchParams(location.search);
 const back = params.has("session_id");
@@ -46,15 +47,22 @@ async function start() {
   for (const name of ["ready", "change", "submit", "success", "error", "redirect"]) {
     checkout.addEventListener(name, (event) => log(name, event.detail));
   }
-  // Back from 3-D Secure, a payment may still be under way: ask the backend again a while.
-  const waiting = back && params.get("checkout") !== "declined";
-  for (let i = 0; waiting && found.order.status === "awaiting_payment" && i < 30; i++) {
+  checkout.addEventListener("success", () => confirm(found.order).catch(failed));
+  if (back && params.get("checkout") !== "declined") await confirm(found.order);
+}
+
+// A payment that went through may reach the backend a moment later: ask it again a while.
+async function confirm(order) {
+  for (let i = 0; order.status === "awaiting_payment" && i < 30; i++) {
+    order = (await call("GET", "/api/order")).order;
+    show(order);
+    if (order.status !== "awaiting_payment") break;
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    found.order = (await call("GET", "/api/order")).order;
-    show(found.order);
   }
 }
 
-start().catch((error) => {
+function failed(error) {
   status.textContent = String(error.message || error);
-});
+}
+
+start().catch(failed);

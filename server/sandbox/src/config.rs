@@ -37,8 +37,10 @@ pub struct SandboxConfig {
     /// Faults active from the start of the run (see [`super::faults`]).
     pub default_faults: Vec<ArmedFault>,
     /// Origins whose pages may show the 3-D Secure page in a frame (the shops' pages, as a
-    /// challenge is shown in the shop's own page); empty: any page, like an issuer's page that
-    /// cannot know every shop. The `refuse-framing` fault refuses every frame.
+    /// challenge is shown in the shop's own page), besides the emulator's own origin (where
+    /// checkout-server's dialog page frames it, when the emulator runs inside it); empty: any
+    /// page, like an issuer's page that cannot know every shop. The `refuse-framing` fault
+    /// refuses every frame.
     pub acs_frame_ancestors: Vec<String>,
 }
 
@@ -100,15 +102,15 @@ impl WebhookRetry {
 }
 
 impl SandboxConfig {
-    /// The CSP `frame-ancestors` sources of the 3-D Secure page: `'none'` when `refused`, the
-    /// configured shop origins, or any page (`*`) when none are configured.
+    /// The CSP `frame-ancestors` sources of the 3-D Secure page: `'none'` when `refused`, its
+    /// own origin and the configured shop origins, or any page (`*`) when none are configured.
     pub(crate) fn acs_frame_ancestors(&self, refused: bool) -> String {
         if refused {
             "'none'".to_owned()
         } else if self.acs_frame_ancestors.is_empty() {
             "*".to_owned()
         } else {
-            self.acs_frame_ancestors.join(" ")
+            format!("'self' {}", self.acs_frame_ancestors.join(" "))
         }
     }
 
@@ -148,7 +150,7 @@ mod tests {
         config.acs_frame_ancestors = vec!["https://a.example".into(), "https://b.example".into()];
         assert_eq!(
             config.acs_frame_ancestors(false),
-            "https://a.example https://b.example"
+            "'self' https://a.example https://b.example"
         );
         assert_eq!(config.acs_frame_ancestors(true), "'none'");
     }

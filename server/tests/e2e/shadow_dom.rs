@@ -1,7 +1,8 @@
 //! Scenario 7: the component embedded by a page on another origin, inside that page's own
 //! shadow DOM. The custom element, the cross-origin API calls (CORS limited to
-//! `ALLOWED_ORIGINS`), the top-window 3DS redirect out of the shadow root and the way back to
-//! the partner's landing page are all real.
+//! `ALLOWED_ORIGINS`), the top-window 3DS redirect out of the shadow root (the partner asks
+//! for `three-d-secure="redirect"`) and the way back to the partner's landing page are all
+//! real.
 
 use std::time::Duration;
 
@@ -17,7 +18,8 @@ async fn component_in_a_shadow_root_on_another_origin_pays() {
     run("shadow-dom", |page: Page| async move {
         let rig = PartnerRig::start(EmulatorAt::InProcess, vec![]);
         let (session, secret, _) = rig.session(2500, "EUR", "shadow").await;
-        page.goto(&rig.checkout_url(&session, &secret)).await;
+        let url = rig.checkout_url(&session, &secret);
+        page.goto(&format!("{url}&three_d_secure=redirect")).await;
         page.find("#events li[data-event=ready]").await;
         let in_light_dom = page.eval("return document.querySelector('#cc-number') !== null").await;
         assert_eq!(in_light_dom, json!(false), "the form lives in shadow roots, not in the page's DOM");

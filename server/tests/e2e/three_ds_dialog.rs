@@ -3,15 +3,17 @@
 //! hold in memory survive), and the page hears `success` or `error` as for a saved card. A
 //! frictionless card shows no dialog at all; a bank whose page refuses to be framed is paid
 //! through the dialog's "open your bank's page instead" link; a word claiming the bank's return
-//! from anywhere but the bank's frame changes nothing.
+//! from another window than the bank's frame (or the loader's) changes nothing.
 
 use std::time::Duration;
 
 use fantoccini::key::Key;
 
 use crate::support::Page;
+use crate::support::axe;
 use crate::support::every_engine::every_engine;
 use crate::support::form::{Card, fill_billing, ids, pay, type_card};
+use crate::support::partner::{EmulatorAt, PartnerRig};
 use crate::support::shop::DemoShop;
 
 const CHALLENGE_CARD: &str = "4000002500003155";
@@ -119,6 +121,8 @@ async fn a_challenge_approved_in_the_dialog_pays_on_the_shops_page(page: Page) {
         card.contains("3155"),
         "the bank's page names the card: {card}"
     );
+    let found = axe::violations(&page, &["card-checkout", "dialog.cc-3ds"]).await;
+    assert!(found.is_empty(), "axe-core in the dialog: {found:#?}");
     page.screenshot("dialog").await;
     page.click("#acs-approve").await;
 
@@ -249,13 +253,17 @@ async fn a_return_claimed_by_another_window_changes_nothing(page: Page) {
     pay(&page).await;
     page.find_ready("#acs-approve").await;
 
-    // The shop's page itself (not the bank's frame) claims the return, to the page and to the
-    // card frame, with the words the real return page and the loader use.
+    // Another window (a frame the page makes; its scripts run there) claims the return to the
+    // page, with the word the return page uses, and the dialog's end to the card frame, with
+    // the loader's.
     page.eval(
-        "window.postMessage({ cc: 'card-checkout', type: 'three_ds_returned' }, '*');
-         const frame = document.querySelector('card-checkout').shadowRoot
-           .querySelector('iframe[name^=\"card-checkout-\"]');
-         frame.contentWindow.postMessage({ cc: 'card-checkout', type: 'challenge_done' }, '*');
+        "const other = document.createElement('iframe');
+         document.body.append(other);
+         other.contentWindow.eval(`
+           parent.postMessage({ cc: 'card-checkout', type: 'three_ds_returned' }, '*');
+           parent.document.querySelector('card-checkout').shadowRoot
+             .querySelector('iframe[name^=card-checkout-]').contentWindow
+             .postMessage({ cc: 'card-checkout', type: 'challenge_done' }, '*');`);
          return true;",
     )
     .await;
@@ -313,4 +321,55 @@ async fn the_dialog_works_with_the_keyboard_alone(page: Page) {
     .await;
     let payments = shop.merchant.session_payments(&session).await;
     assert_eq!(payments.len(), 1, "{payments:?}");
+}
+
+every_engine!(
+    the_dialog_speaks_the_shoppers_language_right_to_left_and_dark,
+    "3ds-dialog-rtl-dark"
+);
+
+async fn the_dialog_speaks_the_shoppers_language_right_to_left_and_dark(page: Page) {
+    let rig = PartnerRig::start(EmulatorAt::InProcess, vec![]);
+    let (session, secret, _) = rig.session(2500, "EUR", "dialog-ar").await;
+    let url = format!(
+        "{}&locale=ar&scheme=dark",
+        rig.isolated_url(&session, &secret)
+    );
+    page.goto(&url).await;
+    page.find("#events li[data-event=ready]").await;
+    type_card(&page, Card::test(CHALLENGE_CARD)).await;
+    fill_billing(&page, "DE", "10115").await;
+    pay(&page).await;
+    page.find_ready("#acs-approve").await;
+    let shown = page
+        .eval(
+            "const dialog = document.getElementById('partner-widget').shadowRoot
+               .querySelector('card-checkout').shadowRoot.querySelector('dialog.cc-3ds');
+             const style = getComputedStyle(dialog);
+             return { dir: dialog.dir, lang: dialog.lang, background: style.backgroundColor,
+               title: dialog.querySelector('h2').textContent };",
+        )
+        .await;
+    assert_eq!(shown["dir"], "rtl", "{shown}");
+    assert_eq!(shown["lang"], "ar", "{shown}");
+    assert_eq!(
+        shown["title"], "أكِّد الدفع لدى البنك الذي تتعامل معه",
+        "{shown}"
+    );
+    assert_ne!(
+        shown["background"], "rgb(255, 255, 255)",
+        "the dark scheme reaches the dialog: {shown}"
+    );
+    let path = ["#partner-widget", "card-checkout", "dialog.cc-3ds"];
+    let found = axe::violations(&page, &path).await;
+    assert!(
+        found.is_empty(),
+        "axe-core in the dialog, Arabic and dark: {found:#?}"
+    );
+    page.screenshot("ar-dark").await;
+    page.click("#acs-approve").await;
+    page.find("#events li[data-event=success]").await;
+    rig.merchant
+        .wait_payment_state(&session, "captured", Duration::from_secs(20))
+        .await;
 }

@@ -1,13 +1,13 @@
 //! The return from the bank's page when 3-D Secure runs in a dialog on the shop's page: the
-//! gateway sends the shopper's browser to this payment's return address inside the dialog's
-//! frame, and instead of leaving for the shop's landing page (a top-level return), the frame
-//! gets this page. Its one inline script tells the page that framed it that the bank's part is
-//! over (`three_ds_returned`, with nothing else: no payment id, no state, no secret); the card
-//! frame then asks the server where the payment stands, never this message.
+//! gateway sends the shopper's browser to this payment's return address inside the bank's
+//! frame (in [`super::challenge_host`]), and instead of leaving for the shop's landing page (a
+//! top-level return), the frame gets this page. Its one inline script tells the host page,
+//! this origin's, that the bank's part is over (`three_ds_returned`, with nothing else: no
+//! payment id, no state, no secret); the card frame then asks the server where the payment
+//! stands, never this message.
 //!
-//! The message goes to any origin (`"*"`): the page cannot know which allowed shop framed it,
-//! and it carries nothing to hide. Only the shops' origins may frame it (`frame-ancestors` from
-//! `ALLOWED_ORIGINS`, as the card frame). Should it ever be shown as a page of its own, the
+//! Only this origin (the host) inside the shops' pages may frame it (`frame-ancestors 'self'`
+//! and `ALLOWED_ORIGINS`). Should it ever be shown as a page of its own, the
 //! script sends the shopper on to the landing page the top-level return would have. A browser
 //! without Fetch Metadata (before 2023) gets the top-level return, in the frame too.
 
@@ -23,7 +23,7 @@ use crate::api::state::AppState;
 /// What the page's script does: tell the framing page, or (opened on its own) leave for the
 /// landing page written into `#cc-landing`.
 const SCRIPT: &str = "var landing=document.getElementById(\"cc-landing\").getAttribute(\"href\");\
-if(window.parent!==window){window.parent.postMessage({cc:\"card-checkout\",type:\"three_ds_returned\"},\"*\")}\
+if(window.parent!==window){window.parent.postMessage({cc:\"card-checkout\",type:\"three_ds_returned\"},location.origin)}\
 else{location.replace(landing)}";
 
 /// The page for a return that arrived in a frame; `landing` is the shop page a top-level return
@@ -54,14 +54,14 @@ pub fn is_framed(headers: &axum::http::HeaderMap) -> bool {
         .is_some_and(|dest| dest.as_bytes() == b"iframe")
 }
 
-/// Only this page's own script; framed only by the shops' pages.
+/// Only this page's own script; framed only by the host page inside the shops' pages.
 fn policy(allowed_origins: &[String]) -> String {
     let hash = BASE64.encode(Sha256::digest(SCRIPT.as_bytes()));
-    let ancestors = if allowed_origins.is_empty() {
-        "'none'".to_owned()
-    } else {
-        allowed_origins.join(" ")
-    };
+    let ancestors = ["'self'".to_owned()]
+        .into_iter()
+        .chain(allowed_origins.iter().cloned())
+        .collect::<Vec<_>>()
+        .join(" ");
     format!(
         "default-src 'none'; script-src 'sha256-{hash}'; frame-ancestors {ancestors}; \
          form-action 'none'; base-uri 'none'; object-src 'none'"
@@ -83,7 +83,7 @@ mod tests {
     fn the_policy_allows_the_script_and_frames_by_the_shops_only() {
         let policy = policy(&["https://shop.example".into(), "https://b.example".into()]);
         assert!(
-            policy.contains("frame-ancestors https://shop.example https://b.example;"),
+            policy.contains("frame-ancestors 'self' https://shop.example https://b.example;"),
             "{policy}"
         );
         let hash = BASE64.encode(Sha256::digest(SCRIPT.as_bytes()));
@@ -91,7 +91,7 @@ mod tests {
             policy.contains(&format!("script-src 'sha256-{hash}';")),
             "{policy}"
         );
-        assert!(super::policy(&[]).contains("frame-ancestors 'none'"));
+        assert!(super::policy(&[]).contains("frame-ancestors 'self';"));
     }
 
     #[test]

@@ -35,6 +35,7 @@ use checkout::contract::routes::CARRIED_VIEW_ID;
 use checkout::i18n::{Locale, Msg};
 use serde::{Deserialize, Serialize};
 
+use super::dialog_texts::DialogTexts;
 use super::outline::{Outline, outline};
 use super::policy::frame_policy;
 use super::result_page;
@@ -77,6 +78,8 @@ pub(super) struct FrameConfig<'a> {
     pub(super) theme: BTreeMap<String, String>,
     /// The frame's title in the shopper's language, for the loader's `<iframe title>`.
     pub(super) title: &'static str,
+    /// The 3-D Secure dialog's texts in the shopper's language, for the loader.
+    pub(super) three_ds: DialogTexts,
     /// A cacheable shell's build ([`super::shell`]): the options above that belong to the
     /// session stay empty, and come from the page in a message.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -180,6 +183,7 @@ pub async fn serve(
         locale: requested_locale,
         theme: theme(&request.theme)?,
         title: title(mode, locale),
+        three_ds: DialogTexts::of(locale),
         build: None,
     };
     let view = if matches!(mode, "" | "checkout") {
@@ -434,6 +438,7 @@ mod tests {
             locale: "de",
             theme,
             title: "Kartenzahlung",
+            three_ds: DialogTexts::of(Locale::De),
             build: None,
         }
     }

@@ -17,13 +17,16 @@
 //!   wasm, its panel drawn here; its script asks `POST /frame/result` ([`result`]) where the
 //!   payment stands.
 //! - `GET /frame/{*file}` ([`assets`]): the component trunk built into `COMPONENT_DIR`.
-//! - The return from the bank's page inside the shop page's 3-D Secure dialog
+//! - `GET /frame/challenge` ([`challenge_host`]): what the shop page's 3-D Secure dialog
+//!   frames, holding the bank's page; the return from the bank's page inside it
 //!   ([`bank_return`], served at the payment's return address by `api/returns.rs`).
 //!
 //! The message protocol between the two windows is in `js/loader.js` and `www/frame.js`.
 
 pub mod assets;
 pub mod bank_return;
+pub mod challenge_host;
+mod dialog_texts;
 pub mod document;
 pub mod loader;
 mod outline;
@@ -50,6 +53,7 @@ pub fn routes() -> Router<AppState> {
         .route("/frame/shell", get(shell::serve))
         .route("/frame/session", post(session::serve))
         .route("/frame/result", post(result::serve))
+        .route("/frame/challenge", get(challenge_host::serve))
         .route("/frame/{*file}", get(assets::serve))
         .layer(CompressionLayer::new())
 }

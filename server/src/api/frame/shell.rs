@@ -29,6 +29,7 @@ use checkout::i18n::Locale;
 use serde::Deserialize;
 use sha2::{Digest as _, Sha256};
 
+use super::dialog_texts::DialogTexts;
 use super::document::{
     FrameConfig, FrameRefusal, allowed, first_language, for_a_frame, mode, option, page, template,
     theme, title, with_config, with_form,
@@ -108,6 +109,7 @@ pub async fn serve(
         locale: requested_locale,
         theme,
         title: title(mode, locale),
+        three_ds: DialogTexts::of(locale),
         build: Some(&build),
     };
     let template = page(template, mode, locale, &config);

@@ -9,7 +9,8 @@
 
 use super::site::Bundle;
 
-/// `/embed.html?session=..&secret=..&server=..[&locale=..]`: the checkout form.
+/// `/embed.html?session=..&secret=..&server=..[&locale=..][&three_d_secure=..]`: the checkout
+/// form.
 pub fn checkout_page(bundle: &Bundle) -> String {
     page(
         bundle,
@@ -19,7 +20,8 @@ const session = params.get('session');
 const secret = params.get('secret');
 const server = params.get('server');
 sessionStorage.setItem('checkout:' + session, JSON.stringify({ secret, server }));
-mountInShadow({ session, 'client-secret': secret, server, locale: params.get('locale') || 'en' });
+mountInShadow({ session, 'client-secret': secret, server, locale: params.get('locale') || 'en',
+  'three-d-secure': params.get('three_d_secure') });
 "#,
     )
 }
@@ -149,7 +151,8 @@ await init({{ module_or_path: '{wasm}' }});
 /// mutation (shadow roots included), every input value and text it can reach by walking shadow
 /// roots, what `iframe.contentDocument` gives, and every `message` the window receives.
 /// `/done.html` shows the result afterwards (the secret is kept as `checkout_page` keeps it).
-/// `&scheme=` sets the element's CSS color-scheme.
+/// `&scheme=` sets the element's CSS color-scheme, `&locale=` its language (default English),
+/// `&three_d_secure=` its 3-D Secure option.
 pub fn isolated_page() -> String {
     r#"<!doctype html>
 <html lang="en">
@@ -221,9 +224,11 @@ loader.onload = () => {
   const element = document.createElement('card-checkout');
   element.setAttribute('session', session);
   element.setAttribute('client-secret', secret);
-  element.setAttribute('locale', 'en');
+  element.setAttribute('locale', params.get('locale') || 'en');
   // `&scheme=dark` (or `light dark`): the shop's CSS color-scheme on the element.
   if (params.get('scheme')) element.style.colorScheme = params.get('scheme');
+  // `&three_d_secure=redirect`: 3-D Secure in the whole window.
+  if (params.get('three_d_secure')) element.setAttribute('three-d-secure', params.get('three_d_secure'));
   for (const name of ['ready', 'change', 'submit', 'success', 'error', 'redirect']) {
     element.addEventListener(name, (event) => {
       const item = document.createElement('li');

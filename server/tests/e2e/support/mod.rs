@@ -2,6 +2,7 @@
 //! WebDriver servers, the real server processes, a second origin, the page helpers, and the
 //! back-office views.
 
+pub mod axe;
 pub mod browser;
 pub mod capabilities;
 pub mod cdp;

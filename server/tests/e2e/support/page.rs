@@ -28,8 +28,9 @@ while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.ac
 
 /// The card form's frame, as `/checkout.js` names it.
 const CHECKOUT_FRAME: &str = "iframe[name^='card-checkout-']";
-/// The bank's page in the 3-D Secure dialog `/checkout.js` opens on the shop's page.
-const BANK_FRAME: &str = "dialog.cc-3ds iframe";
+/// The bank's page in the 3-D Secure dialog `/checkout.js` opens on the shop's page: the frame
+/// of checkout-server's host page in the dialog, then the frame inside that page.
+const BANK_FRAMES: [&str; 2] = ["dialog.cc-3ds iframe", "iframe"];
 /// The WebDriver key for a JS element reference.
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
@@ -119,18 +120,29 @@ impl Page {
         if let Some(found) = self.query(css).await {
             return Some(found);
         }
-        for frame in [CHECKOUT_FRAME, BANK_FRAME] {
+        for frames in [&[CHECKOUT_FRAME][..], &BANK_FRAMES[..]] {
             self.to_page().await;
-            let Some(frame) = self.query(frame).await else {
-                continue;
-            };
-            if frame.enter_frame().await.is_ok()
+            if self.enter_frames(frames).await
                 && let Some(found) = self.query(css).await
             {
                 return Some(found);
             }
         }
         None
+    }
+
+    /// Enters the frame matching the first selector, then the one matching the next inside it,
+    /// and so on; false when one is missing.
+    async fn enter_frames(&self, path: &[&str]) -> bool {
+        for css in path {
+            let Some(frame) = self.query(css).await else {
+                return false;
+            };
+            if frame.enter_frame().await.is_err() {
+                return false;
+            }
+        }
+        true
     }
 
     /// How many elements match `css` (document and shadow roots): in the page, or else in the
@@ -165,9 +177,12 @@ impl Page {
         }
     }
 
-    /// Back to the top-level document (the card form's frame is one level down).
-    async fn to_page(&self) {
-        let _ = self.client.enter_parent_frame().await;
+    /// Back to the top-level document (the card form's frame is one level down, the bank's
+    /// page two).
+    pub async fn to_page(&self) {
+        for _ in 0..BANK_FRAMES.len() {
+            let _ = self.client.enter_parent_frame().await;
+        }
     }
 
     /// Whether the current document is a frame that holds the focus. WebKitWebDriver moves
