@@ -108,5 +108,9 @@ fn cancelled(ctx: Ctx, form: FormState) {
             decline: None,
         },
     );
-    form.focus_id("cc-submit");
+    // Once the button is enabled again (the view follows the state a task later).
+    Executor::spawn_local(async move {
+        sleep(0).await;
+        form.focus_id("cc-submit");
+    });
 }

@@ -24,14 +24,15 @@ async fn a_shopper_who_closes_the_tab_after_approving_still_has_a_paid_order() {
 
         // The shopper's approval goes to the issuer; the tab closes before the browser
         // follows the issuer's redirect back to the shop.
-        let form = page
-            .eval(
-                "const form = document.querySelector('form'); \
-                 return { action: form.action, token: form.elements['_token'].value };",
-            )
-            .await;
-        let action = form["action"].as_str().expect("the ACS form's address");
-        let token = form["token"].as_str().expect("the ACS form's token");
+        let action = page
+            .prop("form[action*='/sandbox/acs']", "action")
+            .await
+            .expect("the ACS form's address");
+        let token = page
+            .prop("input[name='_token']", "value")
+            .await
+            .expect("the ACS form's token");
+        let (action, token) = (action.as_str(), token.as_str());
         let no_redirects = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .build()

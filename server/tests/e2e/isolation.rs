@@ -40,7 +40,7 @@ async fn a_skimmer_on_the_shop_page_gets_no_card_data_and_the_payment_succeeds(p
     pay(&page).await;
     page.find_ready("#acs-approve").await;
     page.screenshot("dialog").await;
-    page.click("#acs-approve").await;
+    page.click_in_dialog("#acs-approve").await;
     page.wait_text(ids::RESULT, "Payment successful").await;
     assert_eq!(page.url().await, url, "the partner's page never navigated");
     rig.merchant

@@ -1,7 +1,8 @@
 //! Scenarios 1 and 2: a purchase in the demo shop with a 3-D Secure challenge card. The
 //! shopper types the card (the brand appears as they type), pays, meets the issuer's page
-//! (the emulator's ACS), approves or rejects, and lands back on the shop, which shows the
-//! confirmed outcome. The merchant API must agree, and hold the gateway's webhook.
+//! (the emulator's ACS), approves in the dialog on the shop's page or rejects in the whole
+//! window (`three-d-secure="redirect"`, landing back on the shop), and sees the confirmed
+//! outcome. The merchant API must agree, and hold the gateway's webhook.
 
 use std::time::Duration;
 
@@ -64,17 +65,20 @@ async fn challenge_approved_pays_and_the_merchant_sees_it_captured(page: Page) {
 
     pay(&page).await;
     page.find_ready("#acs-approve").await;
-    let acs = page.text("body").await;
+    let acs = [
+        page.text("#acs-card").await,
+        page.text("#acs-merchant").await,
+    ];
     assert!(
-        acs.contains("3155"),
-        "the issuer's page names the card's last four: {acs}"
+        acs[0].contains("3155"),
+        "the issuer's page names the card's last four: {acs:?}"
     );
     assert!(
-        acs.contains("Demo Shop"),
-        "the issuer's page names the shop the form names (MERCHANT_NAME): {acs}"
+        acs[1].contains("Demo Shop"),
+        "the issuer's page names the shop the form names (MERCHANT_NAME): {acs:?}"
     );
     page.screenshot("3-acs").await;
-    page.click("#acs-approve").await;
+    page.click_in_dialog("#acs-approve").await;
 
     let result = shop.wait_result(&page, "Payment successful").await;
     assert!(
@@ -106,9 +110,13 @@ async fn challenge_approved_pays_and_the_merchant_sees_it_captured(page: Page) {
 
 every_engine!(challenge_rejected_shows_a_human_decline, "3ds-rejected");
 
+/// In the whole window (`three-d-secure="redirect"`): the issuer's page, then the shop's landing
+/// page with the result.
 async fn challenge_rejected_shows_a_human_decline(page: Page) {
     let shop = DemoShop::start();
-    let session = shop.buy(&page, "teapot").await;
+    let session = shop
+        .buy_with(&page, "teapot", "three_d_secure=redirect")
+        .await;
     type_card(&page, Card::test(CHALLENGE_CARD)).await;
     fill_billing(&page, "JP", "100-0001").await;
     pay(&page).await;

@@ -124,7 +124,7 @@ async fn a_challenge_approved_in_the_dialog_pays_on_the_shops_page(page: Page) {
     let found = axe::violations(&page, &["card-checkout", "dialog.cc-3ds"]).await;
     assert!(found.is_empty(), "axe-core in the dialog: {found:#?}");
     page.screenshot("dialog").await;
-    page.click("#acs-approve").await;
+    page.click_in_dialog("#acs-approve").await;
 
     let read = shop_event(&page, "success").await;
     assert_never_left(&read, &url);
@@ -151,7 +151,7 @@ async fn a_challenge_rejected_in_the_dialog_is_a_decline_on_the_shops_page(page:
     type_card(&page, Card::test(CHALLENGE_CARD)).await;
     fill_billing(&page, "JP", "100-0001").await;
     pay(&page).await;
-    page.click("#acs-reject").await;
+    page.click_in_dialog("#acs-reject").await;
 
     let read = shop_event(&page, "error").await;
     assert_never_left(&read, &url);
@@ -228,7 +228,7 @@ async fn a_bank_that_refuses_the_frame_is_paid_through_the_link(page: Page) {
         page.url().await.contains("/sandbox/acs"),
         "the bank's page in the whole window"
     );
-    page.click("#acs-approve").await;
+    page.click_in_dialog("#acs-approve").await;
     page.until_for(
         "back on the shop, paid",
         Duration::from_secs(30),
@@ -253,20 +253,30 @@ async fn a_return_claimed_by_another_window_changes_nothing(page: Page) {
     pay(&page).await;
     page.find_ready("#acs-approve").await;
 
-    // Another window (a frame the page makes; its scripts run there) claims the return to the
-    // page, with the word the return page uses, and the dialog's end to the card frame, with
-    // the loader's.
+    // Another window (an empty frame the page makes, where the driver runs the script) claims
+    // the return to the page, with the word the return page uses, and the dialog's end to the
+    // card frame, with the loader's.
     page.eval(
         "const other = document.createElement('iframe');
+         other.id = 'other-window';
          document.body.append(other);
-         other.contentWindow.eval(`
-           parent.postMessage({ cc: 'card-checkout', type: 'three_ds_returned' }, '*');
-           parent.document.querySelector('card-checkout').shadowRoot
-             .querySelector('iframe[name^=card-checkout-]').contentWindow
-             .postMessage({ cc: 'card-checkout', type: 'challenge_done' }, '*');`);
          return true;",
     )
     .await;
+    let other = page.find("#other-window").await;
+    other.enter_frame().await.expect("into the other window");
+    page.client
+        .execute(
+            "parent.postMessage({ cc: 'card-checkout', type: 'three_ds_returned' }, '*');
+             parent.document.querySelector('card-checkout').shadowRoot
+               .querySelector('iframe[name^=card-checkout-]').contentWindow
+               .postMessage({ cc: 'card-checkout', type: 'challenge_done' }, '*');
+             return true;",
+            vec![],
+        )
+        .await
+        .expect("the other window posts");
+    page.to_page().await;
     tokio::time::sleep(Duration::from_secs(2)).await;
     let still = dialog(&page).await;
     assert_eq!(still["open"], true, "the dialog stays: {still}");
@@ -278,7 +288,7 @@ async fn a_return_claimed_by_another_window_changes_nothing(page: Page) {
     );
     let payments = shop.merchant.session_payments(&session).await;
     assert_eq!(payments[0]["state"], "pending", "{payments:?}");
-    page.click("#acs-approve").await;
+    page.click_in_dialog("#acs-approve").await;
     page.wait_text(ids::RESULT, "Payment successful").await;
 }
 
@@ -367,7 +377,7 @@ async fn the_dialog_speaks_the_shoppers_language_right_to_left_and_dark(page: Pa
         "axe-core in the dialog, Arabic and dark: {found:#?}"
     );
     page.screenshot("ar-dark").await;
-    page.click("#acs-approve").await;
+    page.click_in_dialog("#acs-approve").await;
     page.find("#events li[data-event=success]").await;
     rig.merchant
         .wait_payment_state(&session, "captured", Duration::from_secs(20))

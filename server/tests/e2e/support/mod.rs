@@ -27,6 +27,7 @@ pub mod shop;
 pub mod site;
 pub mod time_limits;
 pub mod tools;
+pub mod top_frame;
 
 use std::future::Future;
 

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::engine::Engine;
 use super::tools::screenshot_dir;
-use super::{keys, pointer};
+use super::{keys, pointer, top_frame};
 
 /// How long a normal wait may take.
 pub const WAIT: Duration = Duration::from_secs(20);
@@ -30,7 +30,9 @@ while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.ac
 const CHECKOUT_FRAME: &str = "iframe[name^='card-checkout-']";
 /// The bank's page in the 3-D Secure dialog `/checkout.js` opens on the shop's page: the frame
 /// of checkout-server's host page in the dialog, then the frame inside that page.
-const BANK_FRAMES: [&str; 2] = ["dialog.cc-3ds iframe", "iframe"];
+/// Only once the dialog shows: before, the frame loads unseen (a driver may call what is in it
+/// displayed all the same).
+const BANK_FRAMES: [&str; 2] = ["dialog.cc-3ds[open] iframe", "iframe"];
 /// The WebDriver key for a JS element reference.
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
@@ -178,9 +180,9 @@ impl Page {
     }
 
     /// Back to the top-level document (the card form's frame is one level down, the bank's
-    /// page two).
+    /// page two), also from a frame that is gone.
     pub async fn to_page(&self) {
-        for _ in 0..BANK_FRAMES.len() {
+        if !top_frame::to_top(&self.client).await {
             let _ = self.client.enter_parent_frame().await;
         }
     }
@@ -378,6 +380,18 @@ impl Page {
         .await;
     }
 
+    /// Clicks `css` (a button of the bank's page in the 3-D Secure dialog) once it is displayed
+    /// and enabled, when the click may end the frame it is in: the loader removes the dialog as
+    /// the bank's answer comes back, and a driver may then report the frame gone instead of
+    /// the click done. Whether the click took is for the scenario to see on the page.
+    pub async fn click_in_dialog(&self, css: &str) {
+        let element = self.find_ready(css).await;
+        if let Err(error) = pointer::click(&self.client, self.engine, &element).await {
+            eprintln!("[e2e] click {css} ended with its frame: {error}");
+        }
+        self.to_page().await;
+    }
+
     /// Clicks `css` once it is displayed and enabled.
     pub async fn click(&self, css: &str) {
         let element = self.find_ready(css).await;
@@ -465,6 +479,7 @@ impl Page {
 
     /// Saves a screenshot as `screenshots/<scenario>-<engine>-<step>.png`; returns its bytes.
     pub async fn screenshot(&self, step: &str) -> Vec<u8> {
+        self.to_page().await;
         let png = self.client.screenshot().await.expect("screenshot");
         let path = screenshot_dir().join(format!("{}-{step}.png", self.label));
         std::fs::write(&path, &png).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));

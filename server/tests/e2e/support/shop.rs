@@ -61,7 +61,13 @@ impl DemoShop {
     /// Opens the shop, clicks the item's button and waits for the checkout; returns the
     /// session id the shop backend created.
     pub async fn buy(&self, page: &Page, item: &str) -> String {
-        page.goto(&self.home()).await;
+        self.buy_with(page, item, "").await
+    }
+
+    /// [`buy`](Self::buy) from the shop's page opened with `query` (`three_d_secure=redirect`:
+    /// 3-D Secure in the whole window).
+    pub async fn buy_with(&self, page: &Page, item: &str, query: &str) -> String {
+        page.goto(&format!("{}?{query}", self.home())).await;
         page.click(&format!("#buy-{item}")).await;
         let session = page
             .until("the checkout page of the new session", || async {
