@@ -304,8 +304,20 @@ async fn the_dialog_works_with_the_keyboard_alone(page: Page) {
     fill_billing(&page, "DE", "10115").await;
     page.find_ready(ids::SUBMIT).await;
     page.press(Key::Enter).await;
-    page.find_ready("#acs-approve").await;
-    // Focus moved into the dialog (its close button); Escape closes it.
+    // The dialog opens (looked at from the page: WebKitWebDriver would move the keyboard focus
+    // into a frame the scenario entered), the focus moves into it (its close button), and
+    // Escape closes it.
+    page.until("the dialog open", || async {
+        let open = page
+            .eval(
+                "const dialog = document.querySelector('card-checkout').shadowRoot
+                   .querySelector('dialog.cc-3ds');
+                 return !!(dialog && dialog.open);",
+            )
+            .await;
+        (open == serde_json::Value::Bool(true)).then_some(())
+    })
+    .await;
     page.until("the focus in the dialog", || async {
         let focused = page
             .eval(
