@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use crate::support::every_engine::every_engine;
-use crate::support::form::{Card, fill_billing, ids, pay, type_card};
+use crate::support::form::{Card, fill_billing, pay, retype_card, type_card};
 use crate::support::shop::DemoShop;
 use crate::support::{Page, run};
 
@@ -57,31 +57,7 @@ async fn insufficient_funds_then_a_corrected_card_pays() {
             checkout_url,
             "the shop's page never navigated"
         );
-        page.find_ready(ids::NUMBER).await;
-        page.clear_by_keys(ids::NUMBER).await;
-        page.type_into(ids::NUMBER, "4242424242424242").await;
-        for (field, value) in [
-            (ids::NAME, "Ada Lovelace"),
-            (ids::EXPIRY, "1234"),
-            (ids::CVC, "123"),
-        ] {
-            if page
-                .prop(field, "value")
-                .await
-                .unwrap_or_default()
-                .is_empty()
-            {
-                page.type_into(field, value).await;
-            }
-        }
-        if page
-            .prop(ids::POSTAL_CODE, "value")
-            .await
-            .unwrap_or_default()
-            .is_empty()
-        {
-            fill_billing(&page, "FR", "75001").await;
-        }
+        retype_card(&page, "FR", "75001").await;
         pay(&page).await;
         shop.wait_result(&page, "Payment successful").await;
         page.screenshot("paid-after-correction").await;

@@ -42,5 +42,6 @@ mod shadow_dom;
 mod subscription;
 mod three_ds;
 mod three_ds_dialog;
+mod three_ds_retry;
 mod typed_before_ready;
 mod validation;

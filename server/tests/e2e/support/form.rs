@@ -74,6 +74,33 @@ pub async fn fill_billing(page: &Page, country: &str, postal_code: &str) {
     }
 }
 
+/// Types a card that pays at once (`4242…`) over the number the form holds, and the rest of a
+/// test card where the form holds nothing (after a decline or Back from the bank's page the
+/// browser may have kept what was typed), with `country` and `postal_code` when the billing
+/// fields are empty.
+pub async fn retype_card(page: &Page, country: &str, postal_code: &str) {
+    page.find_ready(ids::NUMBER).await;
+    page.clear_by_keys(ids::NUMBER).await;
+    page.type_into(ids::NUMBER, "4242424242424242").await;
+    let card = Card::test("4242424242424242");
+    for (field, value) in [
+        (ids::NAME, card.name),
+        (ids::EXPIRY, card.expiry),
+        (ids::CVC, card.cvc),
+    ] {
+        if is_empty(page, field).await {
+            page.type_into(field, value).await;
+        }
+    }
+    if is_empty(page, ids::POSTAL_CODE).await {
+        fill_billing(page, country, postal_code).await;
+    }
+}
+
+async fn is_empty(page: &Page, css: &str) -> bool {
+    page.prop(css, "value").await.unwrap_or_default().is_empty()
+}
+
 /// Clicks Pay.
 pub async fn pay(page: &Page) {
     page.click(ids::SUBMIT).await;
