@@ -291,6 +291,7 @@ impl PaymentService {
         match result {
             Ok(start) if is_http_url(&start.redirect_url) => {
                 tracing::info!(payment_id = %payment.id, "3DS started; redirecting the shopper");
+                self.note_at_the_bank(&payment.id).await;
                 Ok(PayResponse::Redirect {
                     redirect_url: start.redirect_url,
                 })
@@ -358,11 +359,12 @@ impl PaymentService {
     /// Releases the claim when no payment of the session is in flight or paid.
     pub(crate) async fn release_session_if_idle(&self, session_id: &str) {
         match self.session_payments(session_id, 20).await {
+            // A superseded payment still pending at the bank does not hold the claim.
             Ok(page)
-                if page
-                    .items
-                    .iter()
-                    .all(|p| matches!(p.state, PaymentState::Declined | PaymentState::Failed)) =>
+                if page.items.iter().all(|p| {
+                    matches!(p.state, PaymentState::Declined | PaymentState::Failed)
+                        || (p.retry.superseded_by.is_some() && !p.state.is_paid())
+                }) =>
             {
                 self.release_session(session_id).await;
             }
