@@ -71,5 +71,8 @@ impl PaymentService {
 
 /// The session has been paid.
 pub(crate) fn session_paid() -> PaymentError {
-    PaymentError::conflict("session_paid", "this checkout session has already been paid")
+    PaymentError::conflict(
+        "session_paid",
+        "this checkout session has already been paid",
+    )
 }

@@ -75,10 +75,13 @@ impl PaymentService {
     pub async fn surplus_work(&self, payment: Payment) -> SurplusOutcome {
         if payment.retry.surplus_of.is_none() {
             let outcomes = self.apply_surplus_rule(&payment.session_id).await;
-            return outcomes
-                .into_iter()
-                .find(|o| *o != SurplusOutcome::Reversed)
-                .unwrap_or(SurplusOutcome::Checked);
+            // The most telling outcome: a failure, else a reversal, else the check alone.
+            for telling in [SurplusOutcome::Failed, SurplusOutcome::Reversed] {
+                if outcomes.contains(&telling) {
+                    return telling;
+                }
+            }
+            return SurplusOutcome::Checked;
         }
         self.reverse_surplus(payment).await
     }
@@ -88,7 +91,11 @@ impl PaymentService {
         let adjustment = match payment.state {
             PaymentState::Authorized => Adjustment::Void,
             PaymentState::Captured | PaymentState::PartiallyRefunded => Adjustment::Refund(None),
-            _ => return self.end_surplus(&payment.id, SurplusOutcome::AlreadyReversed).await,
+            _ => {
+                return self
+                    .end_surplus(&payment.id, SurplusOutcome::AlreadyReversed)
+                    .await;
+            }
         };
         match self.adjust(&payment.id, adjustment).await {
             Ok(after) => {
@@ -118,13 +125,16 @@ impl PaymentService {
                 PaymentState::Voided | PaymentState::Refunded
             )
         {
-            return self.end_surplus(&payment.id, SurplusOutcome::AlreadyReversed).await;
+            return self
+                .end_surplus(&payment.id, SurplusOutcome::AlreadyReversed)
+                .await;
         }
         let failures = payment.retry.surplus_failures.saturating_add(1);
         let wait = FIRST_WAIT
             .saturating_mul(1 << failures.min(6))
             .min(LONGEST_WAIT);
-        let next = now().saturating_add(time::Duration::try_from(wait).unwrap_or(time::Duration::HOUR));
+        let next =
+            now().saturating_add(time::Duration::try_from(wait).unwrap_or(time::Duration::HOUR));
         if let Err(store_error) = self
             .store()
             .set_surplus_due(&payment.id, Some(next), true)
@@ -134,7 +144,8 @@ impl PaymentService {
         }
         if failures == FAILURES_BEFORE_ALARM {
             tracing::error!(payment_id = %payment.id, failures, %error, "surplus charge could not be reversed; staff must check it (retried hourly)");
-            self.audit_surplus(payment, adjustment, "reversal_failing").await;
+            self.audit_surplus(payment, adjustment, "reversal_failing")
+                .await;
         } else {
             tracing::warn!(payment_id = %payment.id, failures, %error, "surplus charge reversal failed; retrying later");
         }

@@ -184,7 +184,10 @@ impl Reconciler {
     }
 
     /// Whether a payment of `session_id` is paid.
-    async fn session_is_paid(&self, session_id: &str) -> Result<bool, crate::payments::PaymentError> {
+    async fn session_is_paid(
+        &self,
+        session_id: &str,
+    ) -> Result<bool, crate::payments::PaymentError> {
         let payments = self.state.payments.session_payments(session_id, 20).await?;
         Ok(payments.items.iter().any(|p| p.state.is_paid()))
     }

@@ -3,8 +3,8 @@
 //! reversal unknown ([`crate::payments::surplus`]). Taking a payment pushes its due time
 //! forward, so another instance leaves it alone meanwhile; a crash makes it due again then.
 
-use tokio::task::JoinSet;
 use time::OffsetDateTime;
+use tokio::task::JoinSet;
 
 use super::{BATCH, PassReport, Reconciler, collect};
 use crate::payments::surplus::SurplusOutcome;

@@ -36,8 +36,11 @@ pub enum Supersede {
 pub trait RetryStore: Send + Sync {
     /// Notes that the 3-D Secure start of `payment_id` (still `pending`) was answered with a
     /// redirect: the shopper was sent to the bank. Whether it was noted.
-    async fn note_three_ds_redirect(&self, payment_id: &str, now: OffsetDateTime)
-    -> StoreResult<bool>;
+    async fn note_three_ds_redirect(
+        &self,
+        payment_id: &str,
+        now: OffsetDateTime,
+    ) -> StoreResult<bool>;
     /// Under the session's pay claim `claim` (held, `in_progress`), atomically: when no
     /// payment of `new`'s session is paid, and every unsettled one is either superseded or a
     /// 3-D Secure payment `pending` at the bank (redirected), marks the latter superseded by
@@ -54,8 +57,11 @@ pub trait RetryStore: Send + Sync {
     /// ever authorized or captured (subscriptions aside), the one first paid (`paid_at`, then
     /// id) keeps the charge and its check is done; every other one not yet marked is marked
     /// surplus of it and made due at `now`. Returns the payments the statement changed.
-    async fn mark_surplus(&self, session_id: &str, now: OffsetDateTime)
-    -> StoreResult<Vec<Payment>>;
+    async fn mark_surplus(
+        &self,
+        session_id: &str,
+        now: OffsetDateTime,
+    ) -> StoreResult<Vec<Payment>>;
     /// Takes up to `limit` payments whose surplus work is due at `now`, pushing their due
     /// time `hold` later so no other instance takes them meanwhile (a crash leaves them due
     /// again then). Oldest due first.

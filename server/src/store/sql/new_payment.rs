@@ -40,7 +40,8 @@ pub(crate) const NEW_PAYMENT_VALUES: &str = "$1, $2, $3, $4, $5, $6, $7, $8, $9,
      $15, $16, $17, $18, $19, $19, $20";
 
 /// A query returning a payment row.
-pub(crate) type PaymentQueryAs<'q, DB> = QueryAs<'q, DB, PaymentRow, <DB as sqlx::Database>::Arguments<'q>>;
+pub(crate) type PaymentQueryAs<'q, DB> =
+    QueryAs<'q, DB, PaymentRow, <DB as sqlx::Database>::Arguments<'q>>;
 
 /// Inserts `new` in its first state: `created`, or `pending` (then `pending_since` is now).
 pub(crate) async fn insert_payment<DB>(
