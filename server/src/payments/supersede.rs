@@ -18,6 +18,10 @@ use crate::store::prelude::*;
 /// How many times a pay looks again when the claim was given back or taken between two of
 /// its statements.
 const SUPERSEDE_TRIES: u32 = 3;
+/// A payment redirected to the bank less than this long ago is not superseded: a pay that
+/// comes so soon is the same click again (double click, three tabs at once), not a shopper
+/// back from the bank, and is answered `payment_in_progress` as before.
+pub const DOUBLE_CLICK_GUARD: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl PaymentService {
     /// Notes that `payment_id`'s 3-D Secure start sent the shopper to the bank. A failure is
@@ -39,9 +43,15 @@ impl PaymentService {
         new: &NewPayment,
     ) -> Result<Option<Payment>, PaymentError> {
         let store = self.store();
+        let guard = time::Duration::try_from(DOUBLE_CLICK_GUARD).unwrap_or(time::Duration::SECOND);
         for _ in 0..SUPERSEDE_TRIES {
             match store
-                .supersede_and_create_pending_payment(key, new.clone(), now())
+                .supersede_and_create_pending_payment(
+                    key,
+                    new.clone(),
+                    now(),
+                    now().saturating_sub(guard),
+                )
                 .await?
             {
                 Supersede::Recorded {

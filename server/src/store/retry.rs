@@ -43,7 +43,8 @@ pub trait RetryStore: Send + Sync {
     ) -> StoreResult<bool>;
     /// Under the session's pay claim `claim` (held, `in_progress`), atomically: when no
     /// payment of `new`'s session is paid, and every unsettled one is either superseded or a
-    /// 3-D Secure payment `pending` at the bank (redirected), marks the latter superseded by
+    /// 3-D Secure payment `pending` at the bank (redirected before `redirected_before`: one
+    /// redirected since counts as in flight, the same click twice), marks the latter superseded by
     /// the new payment and records `new` in `pending`; the claim stays held, now for it. Of
     /// two concurrent calls for one session only one records a payment: the claim's row is
     /// locked first (Postgres) or the write lock taken (SQLite), then the payments are read.
@@ -52,6 +53,7 @@ pub trait RetryStore: Send + Sync {
         claim: &IdempotencyKey,
         new: NewPayment,
         now: OffsetDateTime,
+        redirected_before: OffsetDateTime,
     ) -> StoreResult<Supersede>;
     /// The surplus rule's check of `session_id`, in one statement: of its payments that were
     /// ever authorized or captured (subscriptions aside), the one first paid (`paid_at`, then

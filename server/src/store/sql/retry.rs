@@ -41,7 +41,9 @@ enum Standing {
     Idle,
 }
 
-fn standing(row: &SiblingRow) -> Standing {
+/// Where `row` stands for a pay at a moment when only payments redirected before
+/// `redirected_before_ms` count as left at the bank.
+fn standing(row: &SiblingRow, redirected_before_ms: i64) -> Standing {
     let state = parse_state(&row.state);
     let three_ds = matches!(
         PaymentKind::parse(&row.kind),
@@ -53,7 +55,12 @@ fn standing(row: &SiblingRow) -> Standing {
             Standing::Idle
         }
         _ if row.superseded_by.is_some() => Standing::Idle,
-        Some(PaymentState::Pending) if three_ds && row.redirected_at.is_some() => {
+        Some(PaymentState::Pending)
+            if three_ds
+                && row
+                    .redirected_at
+                    .is_some_and(|at| at < redirected_before_ms) =>
+        {
             Standing::AtTheBank
         }
         // Created, pending without a redirect, needs review, or a state this build does not
@@ -101,6 +108,7 @@ where
         claim: &IdempotencyKey,
         new: NewPayment,
         now: OffsetDateTime,
+        redirected_before: OffsetDateTime,
     ) -> StoreResult<Supersede> {
         let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
         // Locks the claim's row (Postgres; SQLite holds the write lock already): two
@@ -124,7 +132,8 @@ where
         .bind(new.session_id.clone())
         .fetch_all(&mut *tx)
         .await?;
-        let standings: Vec<Standing> = siblings.iter().map(standing).collect();
+        let before = ms(redirected_before);
+        let standings: Vec<Standing> = siblings.iter().map(|row| standing(row, before)).collect();
         if standings.contains(&Standing::Paid) {
             return Ok(Supersede::Paid);
         }
@@ -270,36 +279,41 @@ mod tests {
     #[test]
     fn only_a_redirected_three_ds_payment_is_superseded() {
         assert_eq!(
-            standing(&row("pending", "payment_v2", true, false)),
+            standing(&row("pending", "payment_v2", true, false), 2),
             Standing::AtTheBank
         );
         assert_eq!(
-            standing(&row("pending", "authorization_v2", true, false)),
+            standing(&row("pending", "authorization_v2", true, false), 2),
             Standing::AtTheBank
         );
         assert_eq!(
-            standing(&row("pending", "payment_v2", false, false)),
+            standing(&row("pending", "payment_v2", false, false), 2),
             Standing::InFlight
         );
         assert_eq!(
-            standing(&row("pending", "token_payment", true, false)),
+            standing(&row("pending", "token_payment", true, false), 2),
             Standing::InFlight
         );
         assert_eq!(
-            standing(&row("needs_review", "payment_v2", true, false)),
+            standing(&row("needs_review", "payment_v2", true, false), 2),
             Standing::InFlight
         );
         assert_eq!(
-            standing(&row("pending", "payment_v2", true, true)),
+            standing(&row("pending", "payment_v2", true, true), 2),
             Standing::Idle
         );
         assert_eq!(
-            standing(&row("captured", "payment_v2", true, true)),
+            standing(&row("captured", "payment_v2", true, true), 2),
             Standing::Paid
         );
         assert_eq!(
-            standing(&row("declined", "token_payment", false, false)),
+            standing(&row("declined", "token_payment", false, false), 2),
             Standing::Idle
+        );
+        // Redirected just now: the same click twice, still in flight.
+        assert_eq!(
+            standing(&row("pending", "payment_v2", true, false), 1),
+            Standing::InFlight
         );
     }
 }

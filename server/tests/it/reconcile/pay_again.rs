@@ -27,6 +27,15 @@ ops_suite!(
     superseded_and_abandoned_fails_without_review,
 );
 
+/// The shopper's way to the bank and back: longer than the double-click guard, within
+/// which a second pay is the same click and answered `payment_in_progress`.
+async fn back_from_the_bank() {
+    tokio::time::sleep(
+        checkout_server::payments::supersede::DOUBLE_CLICK_GUARD + Duration::from_millis(100),
+    )
+    .await;
+}
+
 /// The merchant view of `session`.
 async fn session_view(h: &Harness, session: &TestSession) -> Value {
     let reply = send(h.merchant(
@@ -115,8 +124,17 @@ async fn pay_again_after_leaving_the_bank(h: &Harness) {
     let session = h.session(1500, json!({})).await;
     let _left_at_the_bank = h.pay_to_redirect(&session, cards::CHALLENGE).await;
     assert_eq!(session_view(h, &session).await["status"], "processing");
+    // The same click again is refused as before.
+    h.pay(
+        &session,
+        &crate::api::support::pay_body(cards::FRICTIONLESS, "123"),
+        None,
+    )
+    .await
+    .assert_error(409, "payment_in_progress", None);
+    back_from_the_bank().await;
 
-    // Another card, at once: a redirect, not 409.
+    // Another card, back from the bank: a redirect, not 409.
     let redirect = h.pay_to_redirect(&session, cards::FRICTIONLESS).await;
     let landed = h.complete_3ds(&redirect, "approve").await;
     assert_eq!(param(&landed, "checkout").as_deref(), Some("paid"));
@@ -140,6 +158,7 @@ async fn pay_again_after_leaving_the_bank(h: &Harness) {
 async fn superseded_then_session_open_again(h: &Harness) {
     let session = h.session(700, json!({})).await;
     h.pay_to_redirect(&session, cards::CHALLENGE).await;
+    back_from_the_bank().await;
     let second = h.pay_to_redirect(&session, cards::CHALLENGE).await;
     // The shopper rejects the second at the bank: only the superseded one is left in flight.
     h.complete_3ds(&second, "reject").await;
@@ -156,6 +175,7 @@ async fn superseded_then_session_open_again(h: &Harness) {
 async fn late_approval_of_a(h: &Harness, extra: Value, event: &str, action: &str, end: &str) {
     let session = h.session(1200, extra).await;
     let a = h.pay_to_redirect(&session, cards::CHALLENGE).await;
+    back_from_the_bank().await;
     let b = h.pay_to_redirect(&session, cards::CHALLENGE).await;
     h.complete_3ds(&b, "approve").await;
     let ids = payment_ids(h, &session).await;
@@ -220,6 +240,7 @@ async fn late_approval_of_a_superseded_authorization_is_voided(h: &Harness) {
 async fn the_later_approval_is_the_surplus(h: &Harness) {
     let session = h.session(900, json!({})).await;
     let a = h.pay_to_redirect(&session, cards::CHALLENGE).await;
+    back_from_the_bank().await;
     let b = h.pay_to_redirect(&session, cards::CHALLENGE).await;
     // The superseded A is approved first: it keeps the charge; B, approved next, is surplus.
     h.complete_3ds(&a, "approve").await;
@@ -237,6 +258,7 @@ async fn the_later_approval_is_the_surplus(h: &Harness) {
 async fn a_crash_before_the_reversal_is_repaired_by_the_reconciler(h: &Harness) {
     let session = h.session(1100, json!({})).await;
     let a = h.pay_to_redirect(&session, cards::CHALLENGE).await;
+    back_from_the_bank().await;
     let b = h.pay_to_redirect(&session, cards::CHALLENGE).await;
     h.complete_3ds(&b, "approve").await;
     let ids = payment_ids(h, &session).await;
@@ -304,6 +326,7 @@ async fn a_crash_before_the_reversal_is_repaired_by_the_reconciler(h: &Harness) 
 async fn superseded_and_abandoned_fails_without_review(h: &Harness) {
     let session = h.session(1300, json!({})).await;
     let a = h.pay_to_redirect(&session, cards::CHALLENGE).await;
+    back_from_the_bank().await;
     let b = h.pay_to_redirect(&session, cards::FRICTIONLESS).await;
     h.complete_3ds(&b, "approve").await;
     let ids = payment_ids(h, &session).await;
