@@ -61,7 +61,7 @@ impl PaymentService {
                     for old in &superseded {
                         tracing::info!(payment_id = %old, superseded_by = %payment.id, "3DS payment left at the bank superseded by a new pay");
                     }
-                    return Ok(Some(payment));
+                    return Ok(Some(*payment));
                 }
                 Supersede::ClaimFree => {
                     if let Some(payment) = store

@@ -18,7 +18,7 @@ pub enum Supersede {
     /// took the place of (none when every unsettled payment was superseded already).
     Recorded {
         /// The payment just recorded (with its webhook path secret).
-        payment: Payment,
+        payment: Box<Payment>,
         /// Ids of the payments it superseded.
         superseded: Vec<String>,
     },

@@ -180,7 +180,7 @@ where
         }
         tx.commit().await?;
         Ok(Supersede::Recorded {
-            payment,
+            payment: Box::new(payment),
             superseded: at_the_bank,
         })
     }
