@@ -15,7 +15,7 @@ use super::model::{IdempotencyKey, NewPayment, Payment};
 #[derive(Debug)]
 pub enum Supersede {
     /// `new` was recorded in `pending` under the held claim; `superseded` are the payments it
-    /// took the place of (none when every unsettled payment was superseded already).
+    /// took the place of (at least one: a claim held by no payment at the bank is `Busy`).
     Recorded {
         /// The payment just recorded (with its webhook path secret).
         payment: Box<Payment>,
@@ -44,8 +44,9 @@ pub trait RetryStore: Send + Sync {
     /// Under the session's pay claim `claim` (held, `in_progress`), atomically: when no
     /// payment of `new`'s session is paid, and every unsettled one is either superseded or a
     /// 3-D Secure payment `pending` at the bank (redirected before `redirected_before`: one
-    /// redirected since counts as in flight, the same click twice), marks the latter superseded by
-    /// the new payment and records `new` in `pending`; the claim stays held, now for it. Of
+    /// redirected since counts as in flight, the same click twice), and at least one is the
+    /// latter, marks those superseded by the new payment and records `new` in `pending`; the
+    /// claim stays held, now for it. Of
     /// two concurrent calls for one session only one records a payment: the claim's row is
     /// locked first (Postgres) or the write lock taken (SQLite), then the payments are read.
     async fn supersede_and_create_pending_payment(

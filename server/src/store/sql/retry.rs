@@ -146,6 +146,12 @@ where
             .filter(|(_, standing)| *standing == Standing::AtTheBank)
             .map(|(row, _)| row.id)
             .collect();
+        if at_the_bank.is_empty() {
+            // Nothing to take the claim from: it is being given back (a payment just ended
+            // declined and its release is on its way) or was abandoned. Taking it here would
+            // let that release free it under the new payment; the ordinary wait handles it.
+            return Ok(Supersede::Busy);
+        }
         let now_ms = ms(now);
         let token = generate_token("");
         let insert = format!(
