@@ -31,6 +31,10 @@ pub const FAILURES_BEFORE_ALARM: u32 = 5;
 const FIRST_WAIT: Duration = Duration::from_secs(60);
 /// The longest wait between two tries of a reversal.
 const LONGEST_WAIT: Duration = Duration::from_secs(3600);
+/// Looks again this many times, [`BUSY_WAIT`] apart, at a payment another operation holds.
+const BUSY_TRIES: u32 = 5;
+/// Pause between two looks at a held payment.
+const BUSY_WAIT: Duration = Duration::from_millis(200);
 /// Who the audit log names as acting for the surplus rule.
 pub const SYSTEM_ACTOR: &str = "system";
 
@@ -97,7 +101,17 @@ impl PaymentService {
                     .await;
             }
         };
-        match self.adjust(&payment.id, adjustment).await {
+        let mut adjusted = self.adjust(&payment.id, adjustment).await;
+        for _ in 0..BUSY_TRIES {
+            if !is_busy(&adjusted) {
+                break;
+            }
+            // Another operation holds it for a moment (a staff refund, a settle): try again
+            // shortly before leaving it to the reconciler.
+            tokio::time::sleep(BUSY_WAIT).await;
+            adjusted = self.adjust(&payment.id, adjustment).await;
+        }
+        match adjusted {
             Ok(after) => {
                 self.audit_surplus(&after, adjustment, "ok").await;
                 tracing::info!(payment_id = %after.id, state = ?after.state, "surplus charge reversed");
@@ -184,6 +198,17 @@ impl PaymentService {
             tracing::error!(payment_id = %payment.id, %error, "surplus rule: could not write the audit line");
         }
     }
+}
+
+/// Whether `adjusted` failed only because another operation holds the payment.
+fn is_busy(adjusted: &Result<Payment, PaymentError>) -> bool {
+    matches!(
+        adjusted,
+        Err(PaymentError::Conflict {
+            code: "payment_busy",
+            ..
+        })
+    )
 }
 
 /// Why a surplus charge is reversed, as the audit log and the timeline say it.
