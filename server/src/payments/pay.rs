@@ -151,11 +151,17 @@ impl PaymentService {
         paid
     }
 
-    /// The newest payment of `session`, as the component's result view shows it.
+    /// The payment of `session` the component's result view shows: the one that keeps the
+    /// session's charge if any does (a superseded payment the bank approved late, while the
+    /// newer one was declined, is what the shopper paid with), else the newest.
     pub async fn result(&self, session: &Session) -> Result<PaymentResult, PaymentError> {
-        self.latest_payment(&session.id)
-            .await?
-            .map(|payment| payment_result(&payment))
+        let payments = self.session_payments(&session.id, 20).await?.items;
+        let keeper = payments
+            .iter()
+            .find(|p| p.state.is_paid() && p.retry.surplus_of.is_none());
+        keeper
+            .or(payments.first())
+            .map(payment_result)
             .ok_or(PaymentError::NotFound("payment"))
     }
 
