@@ -7,8 +7,10 @@
 //! kept while it is in flight or once it is paid.
 //!
 //! The common case, a free claim, is one round trip: [`PaymentService::claim_and_open`] takes
-//! the claim and records the payment together. Only a held claim goes through the waiting and
-//! take-over of [`PaymentService::claim_session`].
+//! the claim and records the payment together. A claim held only by 3-D Secure payments whose
+//! shopper was sent to the bank passes to the new payment at once ([`super::supersede`]).
+//! Any other held claim goes through the waiting and take-over of
+//! [`PaymentService::claim_session`].
 
 use checkout::contract::PaymentState;
 use checkout::wire::ReturnUrl;
@@ -97,6 +99,10 @@ impl PaymentService {
         if let Some(card_id) = &new.saved_card_id {
             self.confirm_saved_card(&new, card_id).await?;
         }
+        // Held by payments left at the bank only: this one takes their place at once.
+        if let Some(payment) = self.supersede_at_the_bank(&key, &digest, &new).await? {
+            return Ok(payment);
+        }
         // Held: wait for it, refuse, or take an abandoned one over; then record the payment.
         let session_id = new.session_id.clone();
         self.claim_session(&session_id).await?;
@@ -179,18 +185,16 @@ impl PaymentService {
     async fn refuse_if_busy(&self, session_id: &str) -> Result<(), PaymentError> {
         let payments = self.session_payments(session_id, 20).await?;
         if payments.items.iter().any(|p| p.state.is_paid()) {
-            return Err(PaymentError::conflict(
-                "session_paid",
-                "this checkout session has already been paid",
-            ));
+            return Err(super::supersede::session_paid());
         }
-        let in_flight = |state| {
+        // A superseded payment no longer holds the claim (a later one took its place).
+        let in_flight = |p: &Payment| {
             matches!(
-                state,
+                p.state,
                 PaymentState::Created | PaymentState::Pending | PaymentState::NeedsReview
-            )
+            ) && p.retry.superseded_by.is_none()
         };
-        if payments.items.iter().any(|p| in_flight(p.state)) {
+        if payments.items.iter().any(in_flight) {
             return Err(in_progress());
         }
         Ok(())
@@ -201,7 +205,7 @@ fn claim_key(session_id: &str) -> Result<IdempotencyKey, PaymentError> {
     Ok(IdempotencyKey::new(SCOPE, session_id)?)
 }
 
-fn in_progress() -> PaymentError {
+pub(crate) fn in_progress() -> PaymentError {
     PaymentError::conflict(
         "payment_in_progress",
         "a payment for this checkout session is already in progress",

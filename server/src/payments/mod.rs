@@ -8,13 +8,17 @@
 //! - every hint (return redirect, webhook) is confirmed with the status endpoint, and amount,
 //!   currency, reference and transaction type are checked against the record, before an
 //!   outcome is recorded;
-//! - a session has at most one payment in flight or paid at a time ([`claim`]).
+//! - a session has at most one payment in flight or paid at a time ([`claim`]); a 3-D Secure
+//!   payment left at the bank is superseded, not in flight ([`supersede`]), and a second
+//!   charge that still comes is reversed ([`surplus`]).
 //!
 //! Files: [`card_input`] (card rules), [`request`] (wire requests), [`pay`] (the pay call),
 //! [`outcome`] (gateway answers → state steps), [`settle`] (status confirmation),
 //! [`webhook`] (notifications), [`adjust`] (capture, refund, void), [`review`] (the
 //! review queue: staff-supplied transaction ids, resolving as failed), [`subscription`]
-//! (first charge of a plan), [`urls`] (this server's own addresses).
+//! (first charge of a plan), [`urls`] (this server's own addresses), [`supersede`] (paying
+//! again while a 3-D Secure payment waits at the bank), [`surplus`] (reversing a second
+//! charge of one session).
 
 pub mod adjust;
 pub mod card_input;
@@ -26,6 +30,8 @@ pub mod request;
 pub mod review;
 pub mod settle;
 pub mod subscription;
+pub mod supersede;
+pub mod surplus;
 pub mod urls;
 pub mod webhook;
 

@@ -186,7 +186,8 @@ impl PaymentService {
     }
 
     /// Moves a `pending` payment to `to`; declined and failed payments give their session
-    /// back so the shopper can try again.
+    /// back so the shopper can try again (unless superseded: the claim is a later payment's).
+    /// A step to a paid state in a session with other payments applies the surplus rule.
     pub(crate) async fn step(
         &self,
         payment: Payment,
@@ -204,10 +205,14 @@ impl PaymentService {
         changes: PaymentChanges,
         attempt: Option<NewAttempt>,
     ) -> Result<Payment, PaymentError> {
-        let from: Vec<PaymentState> = UNSETTLED
+        let mut from: Vec<PaymentState> = UNSETTLED
             .into_iter()
             .filter(|state| can_advance(*state, to))
             .collect();
+        if payment.is_abandoned_at_the_bank() && to.is_paid() {
+            // Proven charged after all: recorded, then reversed by the surplus rule.
+            from.push(PaymentState::Failed);
+        }
         crate::failpoint::before_recording(to).await;
         let store = self.store();
         let advanced = match attempt {
@@ -226,8 +231,16 @@ impl PaymentService {
         let payment = advanced.into_payment();
         if moved {
             tracing::info!(payment_id = %payment.id, state = ?payment.state, "payment settled");
-            if matches!(payment.state, PaymentState::Declined | PaymentState::Failed) {
+            let holds_claim = payment.retry.superseded_by.is_none();
+            if holds_claim && matches!(payment.state, PaymentState::Declined | PaymentState::Failed)
+            {
                 self.release_session(&payment.session_id).await;
+            }
+            if payment.retry.surplus_due_at.is_some() {
+                // Another payment of the session exists: the surplus rule decides which
+                // charge stays. Its work is durable (due in the step's statement), so a
+                // failure here is left to the reconciler.
+                self.apply_surplus_rule(&payment.session_id).await;
             }
         }
         Ok(payment)

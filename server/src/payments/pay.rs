@@ -151,11 +151,17 @@ impl PaymentService {
         paid
     }
 
-    /// The newest payment of `session`, as the component's result view shows it.
+    /// The payment of `session` the component's result view shows: the one that keeps the
+    /// session's charge if any does (a superseded payment the bank approved late, while the
+    /// newer one was declined, is what the shopper paid with), else the newest.
     pub async fn result(&self, session: &Session) -> Result<PaymentResult, PaymentError> {
-        self.latest_payment(&session.id)
-            .await?
-            .map(|payment| payment_result(&payment))
+        let payments = self.session_payments(&session.id, 20).await?.items;
+        let keeper = payments
+            .iter()
+            .find(|p| p.state.is_paid() && p.retry.surplus_of.is_none());
+        keeper
+            .or(payments.first())
+            .map(payment_result)
             .ok_or(PaymentError::NotFound("payment"))
     }
 
@@ -291,6 +297,7 @@ impl PaymentService {
         match result {
             Ok(start) if is_http_url(&start.redirect_url) => {
                 tracing::info!(payment_id = %payment.id, "3DS started; redirecting the shopper");
+                self.note_at_the_bank(&payment.id).await;
                 Ok(PayResponse::Redirect {
                     redirect_url: start.redirect_url,
                 })
@@ -358,11 +365,12 @@ impl PaymentService {
     /// Releases the claim when no payment of the session is in flight or paid.
     pub(crate) async fn release_session_if_idle(&self, session_id: &str) {
         match self.session_payments(session_id, 20).await {
+            // A superseded payment still pending at the bank does not hold the claim.
             Ok(page)
-                if page
-                    .items
-                    .iter()
-                    .all(|p| matches!(p.state, PaymentState::Declined | PaymentState::Failed)) =>
+                if page.items.iter().all(|p| {
+                    matches!(p.state, PaymentState::Declined | PaymentState::Failed)
+                        || (p.retry.superseded_by.is_some() && !p.state.is_paid())
+                }) =>
             {
                 self.release_session(session_id).await;
             }

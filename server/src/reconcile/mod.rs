@@ -8,7 +8,9 @@
 //!   transaction again");
 //! - polls live subscriptions and records new cycles and failed charges (the gateway sends no
 //!   webhook for them) — [`subscriptions`];
-//! - deletes the dashboard's expired staff sessions and login challenges — [`staff_sweep`].
+//! - deletes the dashboard's expired staff sessions and login challenges — [`staff_sweep`];
+//! - reverses a second charge of one session that is still due (the process that recorded it
+//!   died, or the gateway refused the reversal) — [`surplus`].
 //!
 //! Several instances may share one Postgres database: each pass claims its rows with a lease
 //! (`FOR UPDATE SKIP LOCKED`), so no two instances work on the same row at once, and every
@@ -18,6 +20,7 @@
 pub mod payments;
 pub mod staff_sweep;
 pub mod subscriptions;
+pub mod surplus;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -89,6 +92,8 @@ pub struct PassReport {
     pub failures: usize,
     /// Expired staff sessions and login challenges deleted.
     pub swept: staff_sweep::Swept,
+    /// Surplus charges voided or refunded.
+    pub surplus_reversed: usize,
 }
 
 impl PassReport {
@@ -103,6 +108,7 @@ impl PassReport {
         self.failures += other.failures;
         self.swept.sessions += other.swept.sessions;
         self.swept.challenges += other.swept.challenges;
+        self.surplus_reversed += other.surplus_reversed;
     }
 
     fn is_quiet(&self) -> bool {
@@ -140,6 +146,7 @@ impl Reconciler {
         let mut report = PassReport::default();
         report.add(&self.payment_batch(now).await);
         report.add(&self.subscription_batch(now).await);
+        report.add(&self.surplus_batch(now).await);
         report.swept = staff_sweep::sweep(self.state.store.as_ref(), now).await;
         metric::pass_finished(OffsetDateTime::now_utc().unix_timestamp());
         if !report.is_quiet() {

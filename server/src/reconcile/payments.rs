@@ -1,10 +1,12 @@
 //! One due payment: settle it through the status endpoint when its gateway id is known,
-//! otherwise wait for a hint until its deadline and then hand it to a person (`needs_review`).
+//! otherwise wait for a hint until its deadline and then hand it to a person (`needs_review`),
+//! unless it is a superseded 3-D Secure payment whose session another payment paid: that one
+//! was abandoned at the bank and ends `failed` without staff.
 //! Nothing here ever calls a money-moving endpoint.
 
 use std::time::Duration;
 
-use checkout::contract::PaymentState;
+use checkout::contract::{DeclineCode, PaymentState};
 use time::OffsetDateTime;
 
 use super::{PassReport, Reconciler, count};
@@ -166,12 +168,54 @@ impl Reconciler {
         report: &mut PassReport,
     ) -> Result<Next, crate::payments::PaymentError> {
         match payment.state {
+            PaymentState::Pending
+                if now >= payment.review_deadline
+                    && payment.retry.superseded_by.is_some()
+                    && self.session_is_paid(&payment.session_id).await? =>
+            {
+                self.abandon_at_the_bank(payment, report).await
+            }
             PaymentState::Pending if now >= payment.review_deadline => {
                 self.to_review(payment, None, report).await
             }
             PaymentState::Pending => Ok(Next::CheckAt(payment.review_deadline)),
             _ => Ok(Next::CheckAt(now.saturating_add(span(REVIEW_IDLE)))),
         }
+    }
+
+    /// Whether a payment of `session_id` is paid.
+    async fn session_is_paid(
+        &self,
+        session_id: &str,
+    ) -> Result<bool, crate::payments::PaymentError> {
+        let payments = self.state.payments.session_payments(session_id, 20).await?;
+        Ok(payments.items.iter().any(|p| p.state.is_paid()))
+    }
+
+    /// A superseded 3-D Secure payment that never heard back, whose session another payment
+    /// paid: the shopper left it at the bank. Resolved as `failed` (reason
+    /// `authentication_failed`: not completed) without staff; a charge proven on it later is
+    /// still recorded and reversed (`Payment::is_abandoned_at_the_bank`).
+    async fn abandon_at_the_bank(
+        &self,
+        payment: Payment,
+        report: &mut PassReport,
+    ) -> Result<Next, crate::payments::PaymentError> {
+        let changes = PaymentChanges {
+            decline_code: Some(DeclineCode::AuthenticationFailed),
+            ..PaymentChanges::default()
+        };
+        let after = self
+            .state
+            .payments
+            .step(payment, PaymentState::Failed, changes)
+            .await?;
+        if after.state == PaymentState::Failed {
+            tracing::info!(payment_id = %after.id, superseded_by = ?after.retry.superseded_by, "superseded 3DS payment abandoned at the bank; its session is paid: failed, no review");
+            report.payments_abandoned += 1;
+            count(Event::PaymentAbandoned, 1);
+        }
+        Ok(Next::Done)
     }
 
     /// Moves a pending payment to `needs_review`, to be looked at again at `recheck` (`None`:

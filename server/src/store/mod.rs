@@ -11,6 +11,7 @@ pub mod analytics;
 pub mod delivery_report;
 pub mod error;
 pub mod model;
+pub mod retry;
 pub mod secret;
 pub mod sql;
 pub mod staff;
@@ -33,6 +34,7 @@ pub mod prelude {
     pub use super::analytics::AnalyticsStore;
     pub use super::delivery_report::{DeliveryReportStore, EndpointHealth};
     pub use super::model::*;
+    pub use super::retry::{RetryStore, Supersede};
     pub use super::secret::{BodyDigest, SecretHash, generate_token};
     pub use super::staff::*;
     pub use super::stats::{Backlog, StatsStore};

@@ -289,6 +289,7 @@ pub trait Store:
     + super::staff::StaffStore
     + super::staff::AuditStore
     + super::two_factor::TwoFactorStore
+    + super::retry::RetryStore
 {
     /// `"sqlite"` or `"postgres"`.
     fn backend_name(&self) -> &'static str;

@@ -25,6 +25,12 @@ pub const ALL_STATES: [PaymentState; 10] = [
 /// `PartiallyRefunded → PartiallyRefunded` is the one self-step: a further partial refund.
 /// `NeedsReview` may still settle when the outcome is learned later (status lookup, webhook).
 /// `Created → Failed` is for a payment that was never sent to the gateway.
+/// `Failed → Authorized/Captured` is the one way out of a final state, and the payment service
+/// takes it only for a payment abandoned at the bank
+/// ([`Payment::is_abandoned_at_the_bank`](super::model::Payment::is_abandoned_at_the_bank)):
+/// resolved as failed without word from the bank because its session was paid by another
+/// payment, then proven charged after all. The charge is recorded so the surplus rule
+/// reverses it, rather than being lost behind a final state.
 pub fn successors(from: PaymentState) -> &'static [PaymentState] {
     use PaymentState::*;
     match from {
@@ -34,7 +40,8 @@ pub fn successors(from: PaymentState) -> &'static [PaymentState] {
         Captured => &[PartiallyRefunded, Refunded],
         PartiallyRefunded => &[PartiallyRefunded, Refunded],
         NeedsReview => &[Authorized, Captured, Declined, Failed],
-        Declined | Failed | Refunded | Voided => &[],
+        Failed => &[Authorized, Captured],
+        Declined | Refunded | Voided => &[],
     }
 }
 
@@ -99,6 +106,8 @@ mod tests {
         (NeedsReview, Captured),
         (NeedsReview, Declined),
         (NeedsReview, Failed),
+        (Failed, Authorized),
+        (Failed, Captured),
     ];
 
     #[test]
@@ -122,9 +131,11 @@ mod tests {
 
     #[test]
     fn final_states_have_no_way_out() {
-        for state in [Declined, Failed, Refunded, Voided] {
+        for state in [Declined, Refunded, Voided] {
             assert!(successors(state).is_empty(), "{state:?}");
         }
+        // Only a proven charge leaves `failed` (a payment abandoned at the bank).
+        assert_eq!(successors(Failed), &[Authorized, Captured]);
     }
 
     #[test]

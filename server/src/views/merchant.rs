@@ -80,10 +80,11 @@ fn session_status(session: &Session, payments: &[Payment], now: OffsetDateTime) 
         .any(|p| p.state.is_paid() || p.state == PaymentState::Voided)
     {
         "paid"
-    } else if payments
-        .iter()
-        .any(|p| !p.state.is_settled() || p.state == PaymentState::NeedsReview)
-    {
+    } else if payments.iter().any(|p| {
+        // A superseded payment waits at the bank for nobody: the session is payable again.
+        (!p.state.is_settled() || p.state == PaymentState::NeedsReview)
+            && p.retry.superseded_by.is_none()
+    }) {
         "processing"
     } else if session.is_expired_at(now) {
         "expired"
@@ -131,6 +132,12 @@ pub struct PaymentView {
     pub subscription_id: Option<String>,
     /// Gateway calls made for it.
     pub attempts: u32,
+    /// The later payment of the same session that took its place while this one waited at
+    /// the bank (3-D Secure); `null` when none did.
+    pub superseded_by: Option<String>,
+    /// The payment of the same session that keeps the charge, when this one was a second
+    /// charge of the session and is (to be) voided or refunded; `null` otherwise.
+    pub surplus_of: Option<String>,
     /// Recorded.
     pub created_at: String,
     /// Last changed.
@@ -159,6 +166,8 @@ impl PaymentView {
             saved_card_id: payment.saved_card_id.clone(),
             subscription_id: payment.subscription_id.clone(),
             attempts: payment.attempts,
+            superseded_by: payment.retry.superseded_by.clone(),
+            surplus_of: payment.retry.surplus_of.clone(),
             created_at: rfc3339(payment.created_at),
             updated_at: rfc3339(payment.updated_at),
         }

@@ -103,7 +103,8 @@ pub struct ThreeDs {
     pub failed_authentication: u64,
     /// Authenticated, then declined by the issuer or refused.
     pub declined: u64,
-    /// No outcome: the cardholder never came back (pending or in review).
+    /// No outcome: the cardholder never came back (pending or in review), or left it at the
+    /// bank and paid with another payment (failed, `authentication_failed`).
     pub abandoned: u64,
 }
 
@@ -194,6 +195,10 @@ pub fn figures(days: &[i64], rows: &[DayOutcome]) -> Figures {
                 Class::Approved => three_ds.passed += row.payments,
                 Class::Declined if row.decline_code == Some(DeclineCode::AuthenticationFailed) => {
                     three_ds.failed_authentication += row.payments;
+                }
+                // Resolved as failed when superseded and left at the bank (reconcile/).
+                Class::Failed if row.decline_code == Some(DeclineCode::AuthenticationFailed) => {
+                    three_ds.abandoned += row.payments;
                 }
                 Class::Declined | Class::Failed => three_ds.declined += row.payments,
                 Class::Undecided => three_ds.abandoned += row.payments,

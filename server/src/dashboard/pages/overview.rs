@@ -303,7 +303,10 @@ fn three_ds_section(figures: &Figures) -> Markup {
         ("Authenticated and approved", t.passed),
         ("Failed authentication", t.failed_authentication),
         ("Authenticated, then declined or refused", t.declined),
-        ("Abandoned (no outcome: pending or in review)", t.abandoned),
+        (
+            "Abandoned (no outcome: pending, in review, or left at the bank)",
+            t.abandoned,
+        ),
     ];
     html! {
         section aria-labelledby="three-ds" {

@@ -1,7 +1,8 @@
 //! A payment's timeline, from what the store already keeps, oldest first: its creation, each
 //! gateway call (endpoint, outcome, duration), each gateway webhook and its verdict, each
 //! state change (the store writes an event to the shop for every one) with that event's
-//! delivery to each of the shop's endpoints, and each staff action from the audit log.
+//! delivery to each of the shop's endpoints, each staff action from the audit log (and the
+//! surplus rule's, by `system`), and the shopper's redirect to the bank and paying again.
 
 use maud::{Markup, html};
 use time::OffsetDateTime;
@@ -83,6 +84,7 @@ pub async fn timeline(state: &DashboardState, payment: &Payment) -> Result<Marku
             ),
         });
     }
+    lines.extend(retry_lines(payment));
     lines.sort_by_key(|line| line.at);
     Ok(html! {
         ol class="timeline" {
@@ -91,4 +93,24 @@ pub async fn timeline(state: &DashboardState, payment: &Payment) -> Result<Marku
             }
         }
     })
+}
+
+/// The shopper's paying again, as the payment records it: sent to the bank, superseded by a
+/// later payment. (The surplus rule's reversal is an audit line, above.)
+fn retry_lines(payment: &Payment) -> Vec<Line> {
+    let retry = &payment.retry;
+    let mut lines = Vec::new();
+    if let Some(at) = retry.redirected_at {
+        lines.push(Line {
+            at,
+            what: "Shopper sent to the bank (3-D Secure)".to_owned(),
+        });
+    }
+    if let (Some(at), Some(by)) = (retry.superseded_at, &retry.superseded_by) {
+        lines.push(Line {
+            at,
+            what: format!("Superseded by payment {by}: the shopper paid again"),
+        });
+    }
+    lines
 }

@@ -157,6 +157,29 @@ pub struct Payment {
     pub created_at: OffsetDateTime,
     /// Last changed.
     pub updated_at: OffsetDateTime,
+    /// What happened to it after its session was paid again: superseded, the surplus rule.
+    pub retry: RetryMarks,
+}
+
+/// What a payment carries about the shopper paying its session again (issue 32): the 3-D
+/// Secure redirect that let a later payment supersede it, and the surplus rule's work.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RetryMarks {
+    /// When its 3-D Secure start was answered with a redirect: the shopper went to the bank,
+    /// no gateway call of ours is in flight for it.
+    pub redirected_at: Option<OffsetDateTime>,
+    /// The later payment of the same session that took its place.
+    pub superseded_by: Option<String>,
+    /// When that happened.
+    pub superseded_at: Option<OffsetDateTime>,
+    /// When it first became authorized or captured.
+    pub paid_at: Option<OffsetDateTime>,
+    /// When the surplus rule has work to do on it (check, or reverse); `None`: nothing.
+    pub surplus_due_at: Option<OffsetDateTime>,
+    /// The payment of the same session that keeps the charge: this one is to be reversed.
+    pub surplus_of: Option<String>,
+    /// Reversals of this surplus the gateway refused or left unknown so far.
+    pub surplus_failures: u32,
 }
 
 impl Payment {
@@ -168,7 +191,20 @@ impl Payment {
     /// Whether its outcome is known for good: settled, and not waiting for review (a payment
     /// in review may still be settled by a status lookup).
     pub fn outcome_is_final(&self) -> bool {
-        self.state.is_settled() && self.state != PaymentState::NeedsReview
+        self.state.is_settled()
+            && self.state != PaymentState::NeedsReview
+            && !self.is_abandoned_at_the_bank()
+    }
+
+    /// A superseded 3-D Secure payment resolved as failed at its review deadline because its
+    /// session was paid by another payment and it never heard back (decline reason
+    /// `authentication_failed`: the shopper never completed it). The bank may still prove a
+    /// charge on it; that is recorded (`failed → authorized/captured`) and reversed as
+    /// surplus, so it is not final.
+    pub fn is_abandoned_at_the_bank(&self) -> bool {
+        self.state == PaymentState::Failed
+            && self.retry.superseded_by.is_some()
+            && self.decline_code == Some(DeclineCode::AuthenticationFailed)
     }
 
     /// What can still be refunded, minor units.

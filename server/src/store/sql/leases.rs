@@ -22,7 +22,7 @@ const LIVE: &str = "('active', 'paused')";
 /// One statement that picks due, unleased rows and leases them. The conditions are repeated
 /// outside the sub-select: on Postgres a row another instance leased between our snapshot and
 /// our update is re-checked against them and left alone.
-fn claim_sql<DB: Dialect>(table: &str, due: &str, live: &str, columns: &str) -> String {
+pub(crate) fn claim_sql<DB: Dialect>(table: &str, due: &str, live: &str, columns: &str) -> String {
     let free = "(lease_until IS NULL OR lease_until <= $3)";
     let picked = DB::id_among(&format!(
         "SELECT id FROM {table} WHERE {due} <= $3 AND {live} AND {free} \

@@ -30,6 +30,7 @@ mod payment_lines;
 mod payment_list;
 mod payments;
 mod recent;
+mod retry;
 mod rows;
 mod sessions;
 mod snapshot;
@@ -216,7 +217,8 @@ where
         + super::analytics::AnalyticsStore
         + super::staff::StaffStore
         + super::staff::AuditStore
-        + super::two_factor::TwoFactorStore,
+        + super::two_factor::TwoFactorStore
+        + super::retry::RetryStore,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
 {

@@ -31,16 +31,17 @@ const INSERT_CLAIM: &str = "INSERT INTO idempotency_records \
      ON CONFLICT (scope, key) DO NOTHING";
 
 /// Columns an insert of a new payment sets, in the order of [`NEW_PAYMENT_VALUES`].
-const NEW_PAYMENT_COLUMNS: &str = "id, session_id, customer_id, kind, state, amount, \
+pub(crate) const NEW_PAYMENT_COLUMNS: &str = "id, session_id, customer_id, kind, state, amount, \
      currency, merchant_txn_ref, card_brand, card_bin, card_last4, card_expiry_month, \
      card_expiry_year, saved_card_id, webhook_token_hash, review_deadline, next_check_at, \
      pending_since, created_at, updated_at, save_card";
 /// The parameters [`bind_new_payment`] binds, for [`NEW_PAYMENT_COLUMNS`] (`$19` is now).
-const NEW_PAYMENT_VALUES: &str = "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
+pub(crate) const NEW_PAYMENT_VALUES: &str = "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
      $15, $16, $17, $18, $19, $19, $20";
 
 /// A query returning a payment row.
-type PaymentQueryAs<'q, DB> = QueryAs<'q, DB, PaymentRow, <DB as sqlx::Database>::Arguments<'q>>;
+pub(crate) type PaymentQueryAs<'q, DB> =
+    QueryAs<'q, DB, PaymentRow, <DB as sqlx::Database>::Arguments<'q>>;
 
 /// Inserts `new` in its first state: `created`, or `pending` (then `pending_since` is now).
 pub(crate) async fn insert_payment<DB>(
@@ -77,7 +78,7 @@ where
 }
 
 /// `payment` as just recorded, carrying the webhook path secret the store kept only as a hash.
-fn with_token(mut payment: Payment, token: SecretString) -> StoreResult<Payment> {
+pub(crate) fn with_token(mut payment: Payment, token: SecretString) -> StoreResult<Payment> {
     payment.webhook_token = Some(token);
     Ok(payment)
 }
@@ -85,7 +86,7 @@ fn with_token(mut payment: Payment, token: SecretString) -> StoreResult<Payment>
 /// Binds `$1..$20` of [`NEW_PAYMENT_VALUES`]: `new` in its first state, `created` or
 /// `pending` (then `pending_since` is `now_ms`). The store assigns the id; of the webhook
 /// path secret `token` it keeps only the hash.
-fn bind_new_payment<'q, DB>(
+pub(crate) fn bind_new_payment<'q, DB>(
     query: PaymentQueryAs<'q, DB>,
     new: NewPayment,
     state: PaymentState,

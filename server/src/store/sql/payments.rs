@@ -21,7 +21,10 @@ use crate::store::transitions::{ALL_STATES, can_advance, parse_state, state_name
 
 /// The compare-and-set. `$12..$21` are the expected states (padded by repetition); `$22` is
 /// added to the attempt counter (1 when the step logs the gateway call that led to it); the
-/// guards are documented on `PaymentChanges`.
+/// guards are documented on `PaymentChanges`. A first step to `authorized`/`captured` stamps
+/// `paid_at`, and, when the session has another payment, makes the surplus rule due in the
+/// same statement (`payments::surplus`), so a crash right after it leaves the work to the
+/// reconciler.
 const ADVANCE_SQL: &str = "UPDATE payments SET \
     state = $1, \
     gateway_transaction_id = COALESCE(gateway_transaction_id, $2), \
@@ -37,6 +40,12 @@ const ADVANCE_SQL: &str = "UPDATE payments SET \
     next_check_at = CASE WHEN $1 IN ('created', 'pending') THEN COALESCE($10, next_check_at) \
         ELSE $10 END, \
     attempts = attempts + $22, \
+    paid_at = CASE WHEN $1 IN ('authorized', 'captured') THEN COALESCE(paid_at, $9) \
+        ELSE paid_at END, \
+    surplus_due_at = CASE WHEN $1 IN ('authorized', 'captured') AND paid_at IS NULL \
+        AND kind <> 'subscription' AND EXISTS (SELECT 1 FROM payments AS other \
+            WHERE other.session_id = payments.session_id AND other.id <> payments.id) \
+        THEN $9 ELSE surplus_due_at END, \
     updated_at = $9 \
     WHERE id = $11 \
     AND state IN ($12, $13, $14, $15, $16, $17, $18, $19, $20, $21) \

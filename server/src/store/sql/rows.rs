@@ -59,7 +59,8 @@ pub(crate) const PAYMENT_COLUMNS: &str = "id, session_id, customer_id, kind, sta
      decline_code, card_brand, card_bin, card_last4, card_expiry_month, card_expiry_year, \
      saved_card_id, captured_amount, refunded_amount, attempts, subscription_id, \
      webhook_token_hash, transaction_hint, save_card, pending_since, review_deadline, \
-     next_check_at, lease_owner, lease_until, created_at, updated_at";
+     next_check_at, lease_owner, lease_until, created_at, updated_at, redirected_at, \
+     superseded_by, superseded_at, paid_at, surplus_due_at, surplus_of, surplus_failures";
 
 #[derive(FromRow, Deserialize)]
 pub(crate) struct PaymentRow {
@@ -95,9 +96,36 @@ pub(crate) struct PaymentRow {
     lease_until: Option<i64>,
     created_at: i64,
     updated_at: i64,
+    // Migration 0012; events written before it carry none of these.
+    #[serde(default)]
+    redirected_at: Option<i64>,
+    #[serde(default)]
+    superseded_by: Option<String>,
+    #[serde(default)]
+    superseded_at: Option<i64>,
+    #[serde(default)]
+    paid_at: Option<i64>,
+    #[serde(default)]
+    surplus_due_at: Option<i64>,
+    #[serde(default)]
+    surplus_of: Option<String>,
+    #[serde(default)]
+    surplus_failures: i64,
 }
 
 impl PaymentRow {
+    fn retry(&mut self) -> StoreResult<RetryMarks> {
+        Ok(RetryMarks {
+            redirected_at: time_opt(self.redirected_at, "redirected_at")?,
+            superseded_by: self.superseded_by.take(),
+            superseded_at: time_opt(self.superseded_at, "superseded_at")?,
+            paid_at: time_opt(self.paid_at, "paid_at")?,
+            surplus_due_at: time_opt(self.surplus_due_at, "surplus_due_at")?,
+            surplus_of: self.surplus_of.take(),
+            surplus_failures: unsigned(self.surplus_failures, "surplus_failures")?,
+        })
+    }
+
     fn card(&self) -> StoreResult<Option<CardSummary>> {
         let (Some(brand), Some(last4), Some(month), Some(year)) = (
             &self.card_brand,
@@ -126,10 +154,12 @@ impl PaymentRow {
 impl TryFrom<PaymentRow> for Payment {
     type Error = StoreError;
 
-    fn try_from(row: PaymentRow) -> StoreResult<Self> {
+    fn try_from(mut row: PaymentRow) -> StoreResult<Self> {
         let card = row.card()?;
+        let retry = row.retry()?;
         Ok(Payment {
             card,
+            retry,
             kind: named(&row.kind, "kind", PaymentKind::parse)?,
             state: named(&row.state, "state", parse_state)?,
             amount: unsigned(row.amount, "amount")?,

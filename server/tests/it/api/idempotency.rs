@@ -266,12 +266,25 @@ async fn a_key_whose_payment_was_declined_replays_it(h: &Harness) {
 }
 
 async fn a_new_key_on_a_busy_session_is_refused_and_released(h: &Harness) {
+    // The first payment's 3DS start is processed but its answer lost (a 503 after acting):
+    // its outcome is unknown, so it is in flight (one waiting at the ACS page would be
+    // superseded instead: pay_again.rs).
+    h.sandbox.faults.arm(
+        checkout_sandbox::faults::ArmedFault::new(
+            Some("paymentv2"),
+            "status:503:after"
+                .parse::<checkout_sandbox::faults::Fault>()
+                .expect("fault"),
+            Some(1),
+        )
+        .expect("armed"),
+    );
     let session = h.session(1400, json!({})).await;
     let first = h
         .pay(&session, &pay_body(cards::CHALLENGE, "123"), Some("tab-1"))
         .await;
-    assert_eq!(first.json["next_action"], "redirect", "{}", first.text);
-    // The first payment waits at the ACS page: another tab's key is refused, not kept.
+    assert_eq!(first.json["next_action"], "none", "{}", first.text);
+    // The first payment is in flight: another tab's key is refused, not kept.
     let body = pay_body(cards::VISA_OK, "123");
     for _ in 0..2 {
         h.pay(&session, &body, Some("tab-2"))

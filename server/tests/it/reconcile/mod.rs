@@ -4,5 +4,6 @@
 mod background;
 mod instances;
 mod lost_webhook;
+mod pay_again;
 mod review;
 mod timeout;
