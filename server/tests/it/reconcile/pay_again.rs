@@ -117,7 +117,19 @@ async fn assert_reversed_as_surplus(
         line.entry.detail.as_deref(),
         Some(format!("surplus charge: session already paid by payment {keeper}").as_str())
     );
-    assert_eq!(h.payment(id).await["surplus_of"], keeper);
+    let payment = h.payment(id).await;
+    assert_eq!(payment["surplus_of"], keeper);
+    // The session was completed once, by the payment that keeps the charge (migration 0013).
+    let session = payment["session_id"].as_str().expect("session id");
+    let completed: Vec<_> = h
+        .store()
+        .object_events(session)
+        .await
+        .expect("session events")
+        .into_iter()
+        .filter(|e| e.kind == "session.completed")
+        .collect();
+    assert_eq!(completed.len(), 1, "{completed:?}");
 }
 
 async fn pay_again_after_leaving_the_bank(h: &Harness) {
