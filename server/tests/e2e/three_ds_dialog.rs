@@ -208,10 +208,11 @@ every_engine!(
 );
 
 async fn a_bank_that_refuses_the_frame_is_paid_through_the_link(page: Page) {
-    let shop = DemoShop::start();
-    shop.emulator
-        .arm_fault(Some("acs"), "refuse-framing", 1)
-        .await;
+    // The sandbox's switch, as a shop developer sets it: the bank's page refuses frames.
+    let shop = DemoShop::start_with(vec![(
+        "SANDBOX_FAULTS".into(),
+        "acs=refuse-framing*1".into(),
+    )]);
     let session = shop.buy(&page, "tshirt").await;
     type_card(&page, Card::test(CHALLENGE_CARD)).await;
     fill_billing(&page, "DE", "10115").await;

@@ -59,6 +59,17 @@ struct ServeArgs {
     /// GATEWAY_BASE_URL); port 0 picks a free port.
     #[arg(long, env = "DEMO_LISTEN", default_value = "127.0.0.1:8081")]
     demo_listen: SocketAddr,
+    /// Faults of the in-process emulator for the whole run (only without GATEWAY_BASE_URL),
+    /// `[ENDPOINT=]FAULT[*COUNT]`, comma-separated, e.g. `acs=refuse-framing` (the bank's page
+    /// refuses the 3-D Secure dialog's frame); `POST /_sandbox/sandbox/faults` arms them at run
+    /// time.
+    #[arg(
+        long = "sandbox-fault",
+        env = "SANDBOX_FAULTS",
+        value_name = "[ENDPOINT=]FAULT[*COUNT]",
+        value_delimiter = ','
+    )]
+    sandbox_faults: Vec<ArmedFault>,
 }
 
 /// Options of `checkout-server sandbox`.
@@ -126,7 +137,10 @@ async fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
     let server = Server::build(config, listener, |addresses| {
         let sandbox = compose::in_process(
             &composed,
-            SandboxConfig::default(),
+            SandboxConfig {
+                default_faults: args.sandbox_faults.clone(),
+                ..SandboxConfig::default()
+            },
             addresses,
             shop_url.as_deref(),
         );

@@ -28,13 +28,20 @@ pub struct DemoShop {
 impl DemoShop {
     /// Starts a fresh shop (and its partner's site); subscriptions are polled every second.
     pub fn start() -> Self {
+        Self::start_with(vec![])
+    }
+
+    /// [`start`](Self::start) with more of checkout-server's environment (`SANDBOX_FAULTS`).
+    pub fn start_with(env: Vec<(String, String)>) -> Self {
         let partner = StaticSite::start(&dist(), vec![("/direct.html", direct_page())]);
+        let mut all = vec![
+            ("SUBSCRIPTION_POLL_SECONDS".into(), "1".into()),
+            ("ALLOWED_ORIGINS".into(), partner.base.clone()),
+        ];
+        all.extend(env);
         let server = Process::serve(ServeOptions {
             gateway: None,
-            env: vec![
-                ("SUBSCRIPTION_POLL_SECONDS".into(), "1".into()),
-                ("ALLOWED_ORIGINS".into(), partner.base.clone()),
-            ],
+            env: all,
         });
         Self {
             merchant: Merchant::new(&server.base),
