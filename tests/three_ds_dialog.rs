@@ -56,13 +56,17 @@ async fn back_from_the_bank_the_server_says_how_it_went() {
         .find(|e| e.kind == "redirect")
         .expect("redirect");
     assert!(
-        ["01", "02", "03", "04", "05"].contains(&redirect.detail["challenge_window"].as_str().unwrap_or("")),
+        ["01", "02", "03", "04", "05"]
+            .contains(&redirect.detail["challenge_window"].as_str().unwrap_or("")),
         "{:?}",
         redirect.detail
     );
     route("GET", &result_path(), 200, &result(PaymentState::Captured));
     dialog_ended("returned");
-    until("success", || events(&host).iter().any(|e| e.kind == "success")).await;
+    until("success", || {
+        events(&host).iter().any(|e| e.kind == "success")
+    })
+    .await;
     until_text(&root, "#cc-result-title", "Payment successful").await;
     assert_eq!(requests_to("GET", &result_path()).len(), 1);
 }
@@ -85,7 +89,10 @@ async fn a_closed_dialog_gives_the_form_back() {
         "The check with your bank was cancelled. You can pay again.",
     )
     .await;
-    until("enabled", || !get(&root, "#cc-submit").has_attribute("disabled")).await;
+    until("enabled", || {
+        !get(&root, "#cc-submit").has_attribute("disabled")
+    })
+    .await;
     assert!(text(&root, "#cc-submit").starts_with("Pay"));
 }
 
@@ -94,7 +101,10 @@ async fn a_dialog_closed_after_the_bank_approved_still_pays() {
     let (host, _handle) = waiting_for_the_bank().await;
     route("GET", &result_path(), 200, &result(PaymentState::Captured));
     dialog_ended("closed");
-    until("success", || events(&host).iter().any(|e| e.kind == "success")).await;
+    until("success", || {
+        events(&host).iter().any(|e| e.kind == "success")
+    })
+    .await;
     assert!(
         !events(&host)
             .iter()
@@ -154,6 +164,9 @@ fn the_challenge_window_fits_a_dialog_on_the_shops_page() {
     set(1280.0, 800.0);
     assert_eq!(info::collect().challenge_window, ChallengeWindow::W500x600);
     set(375.0, 812.0);
-    assert_eq!(info::collect().challenge_window, ChallengeWindow::FullScreen);
+    assert_eq!(
+        info::collect().challenge_window,
+        ChallengeWindow::FullScreen
+    );
     js_sys::Reflect::delete_property(&window, &"ccPageViewport".into()).expect("delete");
 }

@@ -54,6 +54,8 @@ async fn a_closed_dialog_then_another_card_pays_once(page: Page) {
     fill_billing(&page, "DE", "10115").await;
     pay(&page).await;
     let close = page.find_ready("dialog.cc-3ds[open] button").await;
+    // A person reads the dialog before closing it (see the Back scenario below).
+    tokio::time::sleep(Duration::from_millis(1000)).await;
     crate::support::pointer::click(&page.client, page.engine(), &close)
         .await
         .expect("close the dialog");
@@ -79,7 +81,13 @@ async fn back_from_the_banks_page_then_another_card_pays_once(page: Page) {
     fill_billing(&page, "DE", "10115").await;
     pay(&page).await;
     page.find_ready("#acs-approve").await;
-    page.client.back().await.expect("Back from the bank's page");
+    // A person looks at the bank's page before going back: a pay within a second of the
+    // redirect is taken for the same click again (payments::supersede::DOUBLE_CLICK_GUARD),
+    // and WebKit's driver is back and has typed the next card sooner than that.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // The browser's Back, as the page's history takes it (WebKitWebDriver's own Back command
+    // waits on the bank's page for good).
+    page.eval("history.back(); return true;").await;
     page.until("the checkout again", || async {
         (page.url().await == checkout).then_some(())
     })
