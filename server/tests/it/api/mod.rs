@@ -6,6 +6,7 @@ mod adjust;
 mod card_data;
 pub mod customer_cards;
 mod customer_ids;
+mod dialog_pages;
 mod frame;
 mod idempotency;
 mod modes;
