@@ -194,7 +194,13 @@ impl PaymentService {
                 PaymentState::Created | PaymentState::Pending | PaymentState::NeedsReview
             ) && p.retry.superseded_by.is_none()
         };
-        if payments.items.iter().any(in_flight) {
+        if let Some(busy) = payments.items.iter().find(|p| in_flight(p)) {
+            tracing::info!(
+                session_id,
+                payment_id = %busy.id,
+                state = ?busy.state,
+                "pay refused: another payment of the session is in flight"
+            );
             return Err(in_progress());
         }
         Ok(())
