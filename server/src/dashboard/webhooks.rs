@@ -174,6 +174,13 @@ pub async fn rotate(
         .trim()
         .parse()
         .map_err(|_| DashboardError::bad("overlap_hours", "must be a whole number of hours"))?;
+    let most = MAX_OVERLAP.whole_hours();
+    if !(0..=most).contains(&hours) {
+        return Err(DashboardError::bad(
+            "overlap_hours",
+            format!("must be 0 to {most} hours"),
+        ));
+    }
     let path = format!("/webhooks/{}/rotate", endpoint.id);
     let back = format!("/webhooks/{}", endpoint.id);
     if form.confirm != "yes" {

@@ -8,6 +8,7 @@ pub mod customer_cards;
 mod customer_ids;
 mod frame;
 mod idempotency;
+mod input_limits;
 mod modes;
 mod protection_body;
 mod protection_browser;
