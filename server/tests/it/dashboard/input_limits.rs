@@ -159,4 +159,9 @@ async fn no_list_filter_brings_a_server_error(h: &Harness) {
             page.text
         );
     }
+    for query in queries(OVERVIEW_FIELDS, 100) {
+        let path = format!("/?range=custom&{query}");
+        let page = viewer.get(&path).await;
+        assert!(page.status < 500, "{path}: {} {}", page.status, page.text);
+    }
 }
