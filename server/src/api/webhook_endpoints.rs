@@ -230,6 +230,7 @@ async fn rotate(
             .value
             .unwrap_or_default()
             .overlap_seconds
+            // Past i64 seconds the overlap is out of range anyway; `rotate` refuses it.
             .map(|seconds| Duration::seconds(i64::try_from(seconds).unwrap_or(i64::MAX)));
         let endpoint = task_state
             .endpoints()

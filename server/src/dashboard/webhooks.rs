@@ -174,6 +174,9 @@ pub async fn rotate(
         .trim()
         .parse()
         .map_err(|_| DashboardError::bad("overlap_hours", "must be a whole number of hours"))?;
+    // Not `Duration::hours`, which panics past `i64` seconds: a saturated overlap is past
+    // `MAX_OVERLAP` all the same, so `rotate` refuses it and the refusal is audited.
+    let overlap = Duration::seconds(hours.saturating_mul(3600));
     let path = format!("/webhooks/{}/rotate", endpoint.id);
     let back = format!("/webhooks/{}", endpoint.id);
     if form.confirm != "yes" {
@@ -196,11 +199,7 @@ pub async fn rotate(
         move || async move {
             let rotated = app
                 .endpoints()
-                .rotate(
-                    &endpoint_id,
-                    Some(Duration::hours(hours)),
-                    OffsetDateTime::now_utc(),
-                )
+                .rotate(&endpoint_id, Some(overlap), OffsetDateTime::now_utc())
                 .await?;
             endpoint_secret::reply(StatusCode::OK, &rotated, &slot)
         },

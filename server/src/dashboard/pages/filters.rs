@@ -81,7 +81,7 @@ impl Filters {
         }
         query.created_from = set(&self.from).map(|d| day("from", d)).transpose()?;
         query.created_before = set(&self.to)
-            .map(|d| day("to", d).map(|start| start + Duration::DAY))
+            .map(|d| day("to", d).and_then(|start| day_after("to", start)))
             .transpose()?;
         query.currency = set(&self.currency).map(currency_code).transpose()?;
         for (field, text, bound) in [
@@ -162,6 +162,14 @@ fn day(field: &str, text: &str) -> Result<OffsetDateTime, DashboardError> {
         .map_err(|_| DashboardError::bad(field, "must be a date as YYYY-MM-DD"))
 }
 
+/// The instant a day starting at `start` ends, refused (naming `field`) past the last day the
+/// calendar holds rather than overflowing.
+fn day_after(field: &str, start: OffsetDateTime) -> Result<OffsetDateTime, DashboardError> {
+    start
+        .checked_add(Duration::DAY)
+        .ok_or_else(|| DashboardError::bad(field, "must be a date before 9999-12-31"))
+}
+
 fn encode(value: &str) -> String {
     percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC).to_string()
 }
@@ -175,6 +183,15 @@ mod tests {
             Err(DashboardError::BadRequest { field, .. }) => field,
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn the_last_day_of_the_calendar_is_refused_not_overflowed() {
+        let filters = Filters {
+            to: "9999-12-31".into(),
+            ..Filters::default()
+        };
+        assert_eq!(field_of(filters), "to");
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod customer_ids;
 mod dialog_pages;
 mod frame;
 mod idempotency;
+mod input_limits;
 mod modes;
 mod protection_body;
 mod protection_browser;

@@ -9,6 +9,7 @@
 mod captures;
 mod filters;
 mod guards;
+pub(crate) mod input_limits;
 mod login;
 mod overview;
 mod pages;
