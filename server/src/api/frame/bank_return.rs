@@ -18,6 +18,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use sha2::{Digest as _, Sha256};
 
+use super::skeleton::escape;
 use crate::api::state::AppState;
 
 /// What the page's script does: tell the framing page, or (opened on its own) leave for the
@@ -34,7 +35,7 @@ pub fn framed_return(state: &AppState, landing: &str) -> Response {
          <meta name=\"referrer\" content=\"no-referrer\"><title>3-D Secure</title></head>\
          <body><p hidden><a id=\"cc-landing\" href=\"{}\">Continue</a></p>\
          <script>{SCRIPT}</script></body></html>",
-        escape_attribute(landing)
+        escape(landing)
     );
     let policy = policy(&state.config.merchant.allowed_origins);
     let mut response = ([(CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response();
@@ -66,13 +67,6 @@ fn policy(allowed_origins: &[String]) -> String {
         "default-src 'none'; script-src 'sha256-{hash}'; frame-ancestors {ancestors}; \
          form-action 'none'; base-uri 'none'; object-src 'none'"
     )
-}
-
-/// `text` for a double-quoted attribute.
-fn escape_attribute(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
 }
 
 #[cfg(test)]
@@ -110,8 +104,8 @@ mod tests {
     #[test]
     fn the_landing_address_cannot_leave_its_attribute() {
         assert_eq!(
-            escape_attribute("https://s.example/?a=1&b=\"<x>"),
-            "https://s.example/?a=1&amp;b=&quot;&lt;x>"
+            escape("https://s.example/?a=1&b=\"<x>"),
+            "https://s.example/?a=1&amp;b=&quot;&lt;x&gt;"
         );
     }
 }

@@ -25,6 +25,7 @@ use serde::Deserialize;
 use sha2::{Digest as _, Sha256};
 
 use super::document::{FrameRefusal, allowed, for_a_frame};
+use super::skeleton::escape;
 use crate::api::state::AppState;
 
 /// The page's one script: see the module's header.
@@ -75,7 +76,7 @@ pub async fn serve(
          <style>html,body{{margin:0;height:100%;overflow:hidden}}\
          iframe{{display:block;width:100%;height:100%;border:0;background:#fff}}</style>\
          </head><body><script>{SCRIPT}</script></body></html>",
-        request.origin
+        escape(&request.origin)
     );
     let policy = HeaderValue::from_str(&policy(&request.origin))
         .map_err(|_| FrameRefusal::Invalid("origin"))?;
