@@ -18,6 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::api::{self, AppState};
 use crate::config::{Config, OpsAccess};
+use crate::dashboard::auth::accounts::{DEMO_ADMIN_EMAIL, DemoAdmin};
 use crate::dashboard::listener::DashboardListener;
 use crate::events::configured::configure_endpoint;
 use crate::events::deliver::Deliverer;
@@ -287,11 +288,16 @@ impl Server {
                     "  dashboard:      {}/  (DASHBOARD_LISTEN; keep it internal)",
                     dashboard.public_url
                 );
-                if let Some((email, password)) = &dashboard.demo_login {
-                    println!(
-                        "  staff login:    {email} / {}  (admin, generated for this run)",
+                match &dashboard.demo_login {
+                    Some(DemoAdmin::Ready(password)) => println!(
+                        "  staff login:    {DEMO_ADMIN_EMAIL} / {}  (admin, generated for this run)",
                         password.expose_secret()
-                    );
+                    ),
+                    Some(DemoAdmin::Disabled) => println!(
+                        "  staff login:    {DEMO_ADMIN_EMAIL} is disabled and stays so \
+                         (use an account from `checkout-server users add`)"
+                    ),
+                    None => {}
                 }
             }
             None => println!("  dashboard:      off (DASHBOARD_LISTEN=off)"),

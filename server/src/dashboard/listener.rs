@@ -1,15 +1,14 @@
 //! The dashboard's own listener (`DASHBOARD_LISTEN`), bound while the server is built, and,
 //! in the sandbox, the generated admin login the banner prints (as it prints the generated
-//! merchant key).
+//! merchant key); with a real gateway, that login is disabled if the database still has it.
 
 use std::net::SocketAddr;
 
 use anyhow::Context as _;
 use axum::Router;
-use secrecy::SecretString;
 use tokio::net::TcpListener;
 
-use super::auth::accounts::{DEMO_ADMIN_EMAIL, demo_admin};
+use super::auth::accounts::{DEMO_ADMIN_EMAIL, DemoAdmin, demo_admin, retire_demo_admin};
 use super::{DashboardState, app};
 use crate::api::AppState;
 
@@ -23,13 +22,15 @@ pub struct DashboardListener {
     pub address: SocketAddr,
     /// The origin browsers use.
     pub public_url: String,
-    /// The sandbox's admin login for this run: e-mail and password.
-    pub demo_login: Option<(&'static str, SecretString)>,
+    /// The sandbox's admin login for this run ([`DEMO_ADMIN_EMAIL`]); `None` with a real
+    /// gateway.
+    pub demo_login: Option<DemoAdmin>,
 }
 
 impl DashboardListener {
     /// Binds `DASHBOARD_LISTEN` (`None` when it is `off`) and builds the dashboard over
-    /// `state`; in the sandbox, (re)creates the admin login.
+    /// `state`; in the sandbox, (re)creates the admin login, and with a real gateway disables
+    /// it.
     pub async fn bind(state: &AppState) -> anyhow::Result<Option<Self>> {
         let settings = &state.config.dashboard;
         let Some(listen) = settings.listen else {
@@ -42,12 +43,24 @@ impl DashboardListener {
             .local_addr()
             .context("cannot read the DASHBOARD_LISTEN address")?;
         let public_url = settings.public_url_for(address);
+        let store = state.store.as_ref();
         let demo_login = if state.config.gateway.is_sandbox() {
-            let password = demo_admin(state.store.as_ref())
+            let login = demo_admin(store)
                 .await
                 .context("cannot create the sandbox's dashboard admin")?;
-            Some((DEMO_ADMIN_EMAIL, password))
+            Some(login)
         } else {
+            if retire_demo_admin(store)
+                .await
+                .context("cannot disable the sandbox's dashboard admin")?
+            {
+                tracing::warn!(
+                    account = DEMO_ADMIN_EMAIL,
+                    "a real gateway is configured and this database still had the sandbox's \
+                     generated admin login enabled: it is now disabled and its sessions ended \
+                     (sign in with accounts from `checkout-server users add`)"
+                );
+            }
             None
         };
         let router = app(DashboardState::new(state.clone(), &public_url));

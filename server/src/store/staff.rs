@@ -143,7 +143,9 @@ pub trait StaffStore: Send + Sync {
     async fn staff_by_email(&self, email: &str) -> StoreResult<Option<StaffUser>>;
     /// Every account, by e-mail.
     async fn list_staff(&self) -> StoreResult<Vec<StaffUser>>;
-    /// Replaces an account's password hash, enables it and clears its lock; whether it existed.
+    /// Replaces an enabled account's password hash, clears its lock and ends its sessions and
+    /// half-finished logins; whether an enabled account had that e-mail (a disabled one is left
+    /// as it is: only staff enable an account).
     async fn reset_staff_password(&self, email: &str, password_hash: &str) -> StoreResult<bool>;
     /// Disables an account and ends its sessions; whether it existed.
     async fn disable_staff(&self, email: &str, now: OffsetDateTime) -> StoreResult<bool>;

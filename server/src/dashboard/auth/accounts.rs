@@ -94,28 +94,13 @@ pub async fn reset_two_factor(
         .await?
         .ok_or(AccountError::Unknown)?;
     let reset = store.reset_two_factor(&user.id).await?;
-    let entry = NewAuditEntry {
-        staff_id: Some(user.id),
-        staff_email: user.email,
-        action: "2fa_reset".into(),
-        payment_id: None,
-        object_type: None,
-        object_id: None,
-        amount: None,
-        currency: None,
-        address: None,
-        outcome: if reset.had_two_factor {
-            "ok"
-        } else {
-            "was_off"
-        }
-        .into(),
-        detail: Some(format!(
-            "checkout-server users reset-2fa: {}",
-            summary(&reset)
-        )),
+    let outcome = if reset.had_two_factor {
+        "ok"
+    } else {
+        "was_off"
     };
-    store.append_audit(entry, OffsetDateTime::now_utc()).await?;
+    let detail = format!("checkout-server users reset-2fa: {}", summary(&reset));
+    audit(store, &user, "2fa_reset", outcome, detail).await?;
     Ok(reset)
 }
 
@@ -133,17 +118,75 @@ pub fn summary(reset: &TwoFactorReset) -> String {
     text
 }
 
-/// The sandbox's admin login for this run: [`DEMO_ADMIN_EMAIL`] with a fresh password
-/// (created, or its password replaced and the account enabled). Returns the password.
-pub async fn demo_admin(store: &dyn Store) -> Result<SecretString, AccountError> {
+/// The sandbox's admin login at start-up.
+pub enum DemoAdmin {
+    /// Created, or its password replaced (its lock cleared, its sessions ended): the password.
+    Ready(SecretString),
+    /// Disabled (by `users disable`, or when the database served a real gateway): the sandbox
+    /// leaves it so.
+    Disabled,
+}
+
+/// The sandbox's admin login for this run: [`DEMO_ADMIN_EMAIL`] with a fresh password,
+/// created, or reset if it is enabled. A reset ends the account's sessions, so a password
+/// from an earlier run's banner opens nothing any more.
+pub async fn demo_admin(store: &dyn Store) -> Result<DemoAdmin, AccountError> {
     let password = generate_token("pw_");
     let hash = password::hash(SecretString::from(password.expose_secret().to_owned())).await?;
-    if !store.reset_staff_password(DEMO_ADMIN_EMAIL, &hash).await? {
-        store
-            .create_staff(DEMO_ADMIN_EMAIL, StaffRole::Admin, &hash)
-            .await?;
+    if store.reset_staff_password(DEMO_ADMIN_EMAIL, &hash).await? {
+        return Ok(DemoAdmin::Ready(password));
     }
-    Ok(password)
+    if store.staff_by_email(DEMO_ADMIN_EMAIL).await?.is_some() {
+        return Ok(DemoAdmin::Disabled);
+    }
+    store
+        .create_staff(DEMO_ADMIN_EMAIL, StaffRole::Admin, &hash)
+        .await?;
+    Ok(DemoAdmin::Ready(password))
+}
+
+/// With a real gateway: disables the sandbox's admin login if this database still has it
+/// enabled (sandbox and live may share a database, and its password is in old logs), ending
+/// its sessions; audited. Whether it was enabled.
+pub async fn retire_demo_admin(store: &dyn Store) -> Result<bool, AccountError> {
+    let Some(user) = store.staff_by_email(DEMO_ADMIN_EMAIL).await? else {
+        return Ok(false);
+    };
+    if user.disabled_at.is_some() {
+        return Ok(false);
+    }
+    store
+        .disable_staff(DEMO_ADMIN_EMAIL, OffsetDateTime::now_utc())
+        .await?;
+    let detail = "a real gateway is configured: the sandbox's generated admin login is off".into();
+    audit(store, &user, "sandbox_admin_disabled", "ok", detail).await?;
+    Ok(true)
+}
+
+/// Writes what a command did to `user`'s account to the audit log (no address: not a web
+/// request).
+async fn audit(
+    store: &dyn Store,
+    user: &StaffUser,
+    action: &str,
+    outcome: &str,
+    detail: String,
+) -> Result<(), AccountError> {
+    let entry = NewAuditEntry {
+        staff_id: Some(user.id.clone()),
+        staff_email: user.email.clone(),
+        action: action.into(),
+        payment_id: None,
+        object_type: None,
+        object_id: None,
+        amount: None,
+        currency: None,
+        address: None,
+        outcome: outcome.into(),
+        detail: Some(detail),
+    };
+    store.append_audit(entry, OffsetDateTime::now_utc()).await?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -117,14 +117,24 @@ where
     }
 
     async fn reset_staff_password(&self, email: &str, password_hash: &str) -> StoreResult<bool> {
+        let mut tx = self.pool.begin().await?;
         let done = sqlx::query::<DB>(
-            "UPDATE staff_users SET password_hash = $2, failed_logins = 0, locked_until = NULL, \
-             disabled_at = NULL WHERE email = $1",
+            "UPDATE staff_users SET password_hash = $2, failed_logins = 0, locked_until = NULL \
+             WHERE email = $1 AND disabled_at IS NULL",
         )
         .bind(email)
         .bind(password_hash)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
+        for sql in [
+            "DELETE FROM staff_sessions WHERE staff_id IN \
+             (SELECT id FROM staff_users WHERE email = $1)",
+            "DELETE FROM staff_login_challenges WHERE staff_id IN \
+             (SELECT id FROM staff_users WHERE email = $1)",
+        ] {
+            sqlx::query::<DB>(sql).bind(email).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
         Ok(DB::rows_affected(&done) > 0)
     }
 

@@ -254,6 +254,14 @@ impl Harness {
         }
     }
 
+    /// Another server on this harness's database (as a restart, or a second instance, would
+    /// open it), with `extra` configuration pairs.
+    pub async fn beside(&self, extra: &[(&str, &str)]) -> Self {
+        let mut pairs = vec![("DATABASE_URL", self.database_url.as_str())];
+        pairs.extend_from_slice(extra);
+        Self::start_with(self.backend.clone(), &pairs).await
+    }
+
     /// Stops the server gracefully and waits until it has stopped (once; later calls do
     /// nothing).
     pub async fn stop(&mut self) {

@@ -17,6 +17,7 @@ mod refunds;
 mod require_2fa;
 mod reset_2fa;
 mod review;
+mod sandbox_admin;
 mod subscriptions;
 mod support;
 mod sweep;
