@@ -49,6 +49,7 @@ pub const KEYS: &[&str] = &[
     // config/dashboard.rs
     "DASHBOARD_LISTEN",
     "DASHBOARD_PUBLIC_URL",
+    "DASHBOARD_ALLOW_HTTP",
     "REVIEW_PENDING_AFTER_MINUTES",
     "DASHBOARD_TIME_ZONE",
     "DASHBOARD_REQUIRE_2FA",
