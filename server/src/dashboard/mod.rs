@@ -22,6 +22,7 @@ pub mod actions;
 pub mod audit;
 pub mod auth;
 pub mod client;
+pub mod endpoint_address;
 pub mod error;
 pub mod export;
 pub mod listener;

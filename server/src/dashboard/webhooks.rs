@@ -24,6 +24,7 @@ use super::actions::see_other;
 use super::audit::{Actor, Object, record_on};
 use super::auth::Staff;
 use super::client::Client;
+use super::endpoint_address::shown_to;
 use super::error::DashboardError;
 use super::once::{body, form_key, refusal, replayed, run_once};
 use super::pages::event;
@@ -87,9 +88,10 @@ pub async fn redeliver(
     };
     let path = format!("/webhooks/events/{}/redeliver", event.id);
     if form.confirm != "yes" {
-        let to = endpoint
-            .as_ref()
-            .map_or_else(|| "every endpoint it went to".to_owned(), |e| e.url.clone());
+        let to = endpoint.as_ref().map_or_else(
+            || "every endpoint it went to".to_owned(),
+            |e| shown_to(&staff, &e.url),
+        );
         let what = format!("Send event {} ({}) again to {to}?", event.id, event.kind);
         let back = format!("/webhooks/events/{}", event.id);
         return Ok(confirmation(&staff, &what, &path, &back, key, &form));
@@ -135,7 +137,7 @@ pub async fn redeliver_failed(
         let what = format!(
             "Send again every delivery to {} given up after its retries, of the events from \
              {range} (not included)?",
-            endpoint.url
+            shown_to(&staff, &endpoint.url)
         );
         let back = format!("/webhooks/{}", endpoint.id);
         return Ok(confirmation(&staff, &what, &path, &back, key, &form));

@@ -11,7 +11,8 @@
 //! - Connect timeout 3 s, whole exchange 10 s; at most 4 KB of the answer's body is read, and
 //!   never kept or logged.
 //!
-//! Errors are described without the URL (it may carry the shop's credentials).
+//! Errors are described without the URL (it may carry the shop's credentials) and without the
+//! addresses a name resolved to (they are stored and shown with the delivery).
 
 use std::error::Error as StdError;
 use std::net::SocketAddr;
@@ -236,12 +237,12 @@ fn describe(error: &reqwest::Error, limits: &ClientLimits) -> String {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PublicOnly;
 
-/// A name that resolved to no public address.
+/// A name that resolved to no public address. It does not say which addresses: the error is
+/// stored and shown with the delivery, and would map the server's network (the log has them).
 #[derive(Debug, thiserror::Error)]
-#[error("{host} resolves to no public address (only {found}); WEBHOOK_ALLOW_PRIVATE is false")]
+#[error("{host} resolves to no public address; WEBHOOK_ALLOW_PRIVATE is false")]
 struct NotPublic {
     host: String,
-    found: String,
 }
 
 impl Resolve for PublicOnly {
@@ -261,7 +262,8 @@ impl Resolve for PublicOnly {
                     .map(|address| address.ip().to_string())
                     .collect::<Vec<_>>()
                     .join(", ");
-                let refused: Box<dyn StdError + Send + Sync> = Box::new(NotPublic { host, found });
+                tracing::warn!(%host, addresses = %found, "webhook target resolves to no public address");
+                let refused: Box<dyn StdError + Send + Sync> = Box::new(NotPublic { host });
                 return Err(refused);
             }
             let addresses: Addrs = Box::new(public.into_iter());
@@ -294,6 +296,26 @@ mod tests {
         }
         assert!(check_url("http://127.0.0.1:8080/", true).is_ok());
         assert!(check_url("ftp://127.0.0.1/", true).is_err());
+    }
+
+    #[tokio::test]
+    async fn delivery_errors_name_no_resolved_address() {
+        for allow_private in [false, true] {
+            let client = WebhookClient::new(allow_private, ClientLimits::default()).unwrap();
+            let answer = client
+                .post("http://localhost:9/events", HeaderMap::new(), Vec::new())
+                .await;
+            let error = answer.error.expect("nothing listens on port 9");
+            for address in ["127.0.0.1", "::1"] {
+                assert!(!error.contains(address), "{allow_private}: {error}");
+            }
+            if !allow_private {
+                assert!(
+                    error.contains("localhost resolves to no public address"),
+                    "{error}"
+                );
+            }
+        }
     }
 
     #[tokio::test]

@@ -11,6 +11,7 @@ use super::format;
 use super::layout::{csrf_field, page};
 use super::webhook::attempt_table;
 use crate::dashboard::auth::Staff;
+use crate::dashboard::endpoint_address::shown_to;
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::state::DashboardState;
 use crate::store::model::{Delivery, DeliveryState, StoredEvent, WebhookEndpoint};
@@ -134,7 +135,7 @@ fn redeliver_form(staff: &Staff, event: &StoredEvent, endpoints: &[WebhookEndpoi
             select id="endpoint_id" name="endpoint_id" {
                 option value="" { "Every endpoint it went to" }
                 @for endpoint in endpoints {
-                    option value=(endpoint.id) { (endpoint.url) }
+                    option value=(endpoint.id) { (shown_to(staff, &endpoint.url)) }
                 }
             }
             p { button type="submit" { "Send again…" } }

@@ -13,6 +13,7 @@ use super::format;
 use super::health;
 use super::layout::{csrf_field, page};
 use crate::dashboard::auth::Staff;
+use crate::dashboard::endpoint_address::shown_to;
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::state::DashboardState;
 use crate::dashboard::webhooks::{INSTANT_FORMAT, failed};
@@ -68,12 +69,12 @@ pub async fn show(
         _ => None,
     };
     Ok(page(
-        &format!("Webhook endpoint {}", endpoint.url),
+        &format!("Webhook endpoint {}", shown_to(&staff, &endpoint.url)),
         Some(&staff),
         html! {
             @if let Some(done) = done { p role="status" class="notice" { (done) } }
             dl class="facts" {
-                dt { "Address" } dd { (endpoint.url) }
+                dt { "Address" } dd { (shown_to(&staff, &endpoint.url)) }
                 dt { "Note" } dd { (endpoint.description.as_deref().unwrap_or("—")) }
                 dt { "Events" } dd { (types::names(&endpoint.event_types).join(", ")) }
                 dt { "Endpoint id" } dd { (endpoint.id) }

@@ -10,6 +10,7 @@ use time::OffsetDateTime;
 use super::health;
 use super::layout::page;
 use crate::dashboard::auth::Staff;
+use crate::dashboard::endpoint_address::shown_to;
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::state::DashboardState;
 use crate::dashboard::webhooks::failed;
@@ -53,7 +54,7 @@ pub async fn list(
                         tbody {
                             @for (endpoint, h) in &rows {
                                 tr {
-                                    td { a href={ "/webhooks/" (endpoint.id) } { (endpoint.url) } }
+                                    td { a href={ "/webhooks/" (endpoint.id) } { (shown_to(&staff, &endpoint.url)) } }
                                     td { (health::status(endpoint)) }
                                     td { (types::names(&endpoint.event_types).join(", ")) }
                                     td { (health::last_success(h)) }

@@ -25,6 +25,7 @@ ops_suite!(
     an_operator_sends_the_given_up_deliveries_of_a_range_again,
     only_an_admin_rotates_and_the_new_secret_signs,
     the_event_list_filters_and_pages,
+    below_admin_an_address_shows_no_credentials,
 );
 
 /// A range form's instant.
@@ -524,4 +525,36 @@ fn hidden_secret(html: &str) -> String {
     let start = html.find("value=\"whsec_").expect("a secret on the page") + "value=\"".len();
     let end = html[start..].find('"').expect("the value ends");
     html[start..start + end].to_owned()
+}
+
+async fn below_admin_an_address_shows_no_credentials(h: &Harness) {
+    let url = "https://ops:s3cret@hooks.shop.example/in?token=t0ken";
+    let endpoint_id = endpoint(h, url, &[], new_secret().expose_secret()).await;
+    let pages = ["/webhooks".to_owned(), format!("/webhooks/{endpoint_id}")];
+    for (email, role) in [
+        ("viewer@shop.example", StaffRole::Viewer),
+        ("operator@shop.example", StaffRole::Operator),
+    ] {
+        let staff = Browser::as_role(h, email, role).await;
+        for path in &pages {
+            let page = staff.get(path).await;
+            assert_eq!(page.status, 200, "{path}: {}", page.text);
+            assert!(
+                page.text.contains("https://…@hooks.shop.example/in?…"),
+                "{role:?} {path}: {}",
+                page.text
+            );
+            for secret in ["s3cret", "t0ken", "ops:"] {
+                assert!(
+                    !page.text.contains(secret),
+                    "{role:?} {path} shows {secret}"
+                );
+            }
+        }
+    }
+    let admin = Browser::as_role(h, "admin@shop.example", StaffRole::Admin).await;
+    for path in &pages {
+        let page = admin.get(path).await;
+        assert!(page.text.contains(url), "admin {path}: {}", page.text);
+    }
 }
