@@ -54,7 +54,7 @@ pub fn normalise_email(email: &str) -> Result<String, AccountError> {
     }
 }
 
-/// Adds an account.
+/// Adds an account; audited.
 pub async fn add(
     store: &dyn Store,
     email: &str,
@@ -63,20 +63,29 @@ pub async fn add(
 ) -> Result<StaffUser, AccountError> {
     let email = normalise_email(email)?;
     let hash = password::hash(password).await?;
-    Ok(store.create_staff(&email, role, &hash).await?)
+    let user = store.create_staff(&email, role, &hash).await?;
+    let detail = format!("checkout-server users add: role {}", role.as_str());
+    audit(store, &user, "staff_added", "ok", detail).await?;
+    Ok(user)
 }
 
-/// Disables an account and ends its sessions.
+/// Disables an account and ends its sessions; audited.
 pub async fn disable(store: &dyn Store, email: &str) -> Result<(), AccountError> {
     let email = normalise_email(email)?;
-    if store
-        .disable_staff(&email, OffsetDateTime::now_utc())
+    let user = store
+        .staff_by_email(&email)
         .await?
-    {
-        Ok(())
+        .ok_or(AccountError::Unknown)?;
+    let outcome = if user.disabled_at.is_some() {
+        "was_disabled"
     } else {
-        Err(AccountError::Unknown)
-    }
+        "ok"
+    };
+    store
+        .disable_staff(&email, OffsetDateTime::now_utc())
+        .await?;
+    let detail = "checkout-server users disable: its sessions ended".to_owned();
+    audit(store, &user, "staff_disabled", outcome, detail).await
 }
 
 /// Resets an account's sign-in for a staff member who lost their authenticator and recovery

@@ -23,4 +23,5 @@ mod support;
 mod sweep;
 mod totp_support;
 mod two_factor;
+mod users_commands;
 mod webhooks;
