@@ -36,7 +36,8 @@ pub const SUBSCRIPTION_RESUMED: &str = "subscription.resumed";
 pub const SUBSCRIPTION_CANCELLED: &str = "subscription.cancelled";
 /// A subscription ran all its billing cycles. Carries the subscription.
 pub const SUBSCRIPTION_COMPLETED: &str = "subscription.completed";
-/// A billing cycle was charged. Carries the subscription and the cycle's `charge`.
+/// A billing cycle after the first (the sign-up, which `subscription.created` and its
+/// payment report) was charged. Carries the subscription and the cycle's `charge`.
 pub const SUBSCRIPTION_RENEWED: &str = "subscription.renewed";
 /// A billing cycle's charge failed. Carries the subscription and the cycle's `charge`.
 pub const SUBSCRIPTION_PAYMENT_FAILED: &str = "subscription.payment_failed";

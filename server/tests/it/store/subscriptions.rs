@@ -9,6 +9,7 @@ use super::{TestDb, now};
 
 store_suite!(
     each_subscription_change_writes_its_event_once,
+    renewed_means_a_later_cycle,
     cycles_are_recorded_once_per_number,
     syncs_never_undo_newer_facts,
     subscriptions_list_by_customer,
@@ -98,6 +99,58 @@ async fn each_subscription_change_writes_its_event_once(db: &TestDb) {
             "subscription.paused",
             "subscription.resumed",
             "subscription.cancelled",
+        ]
+    );
+}
+
+/// The first cycle is the sign-up (`subscription.created` and its payment's own event report
+/// it): only later cycles are `subscription.renewed`, whether they succeed at once or after a
+/// failed charge; a failed cycle is `subscription.payment_failed`, the first one too.
+async fn renewed_means_a_later_cycle(db: &TestDb) {
+    let at = now();
+    let kinds = |sub: Subscription| async move {
+        let events = db.store.object_events(&sub.id).await.unwrap();
+        events
+            .into_iter()
+            .map(|event| {
+                let snapshot: serde_json::Value = serde_json::from_str(&event.snapshot).unwrap();
+                (event.kind, snapshot["cycle"]["cycle"].as_u64())
+            })
+            .collect::<Vec<_>>()
+    };
+    let monthly = subscription(db, "gw-renewed", "fay").await;
+    for (n, status) in [
+        (1, CycleStatus::Succeeded),
+        (2, CycleStatus::Succeeded),
+        (3, CycleStatus::Failed),
+        (3, CycleStatus::Succeeded),
+    ] {
+        db.store
+            .upsert_cycle(cycle(&monthly, n, status, at))
+            .await
+            .unwrap();
+    }
+    assert_eq!(
+        kinds(monthly).await,
+        [
+            ("subscription.created".to_owned(), None),
+            ("subscription.renewed".to_owned(), Some(2)),
+            ("subscription.payment_failed".to_owned(), Some(3)),
+            ("subscription.renewed".to_owned(), Some(3)),
+        ]
+    );
+    let retried_sign_up = subscription(db, "gw-first-retried", "gus").await;
+    for status in [CycleStatus::Failed, CycleStatus::Succeeded] {
+        db.store
+            .upsert_cycle(cycle(&retried_sign_up, 1, status, at))
+            .await
+            .unwrap();
+    }
+    assert_eq!(
+        kinds(retried_sign_up).await,
+        [
+            ("subscription.created".to_owned(), None),
+            ("subscription.payment_failed".to_owned(), Some(1)),
         ]
     );
 }
