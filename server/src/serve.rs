@@ -141,6 +141,9 @@ impl Server {
             in_process_gateway: in_process,
             address,
         };
+        for warning in server.state.config.warnings() {
+            tracing::warn!("{warning}");
+        }
         let whereabouts = server.ops_whereabouts();
         if matches!(server.state.config.ops_access, OpsAccess::Closed) {
             tracing::warn!("/metrics and /readyz: {whereabouts}");

@@ -36,6 +36,7 @@ mod ops;
 pub mod plans;
 mod source;
 mod values;
+mod warnings;
 mod webhooks;
 
 use std::net::{IpAddr, SocketAddr};
