@@ -7,6 +7,7 @@ use std::net::{IpAddr, SocketAddr};
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
+use ipnet::IpNet;
 
 use super::error::ApiFailure;
 use super::state::AppState;
@@ -38,9 +39,10 @@ impl FromRequestParts<AppState> for ClientIp {
 /// `peer`, unless it is trusted and forwards for someone: then the right-most
 /// `X-Forwarded-For` entry that is not a trusted proxy (entries to its left could be forged
 /// by the client). Unparseable entries stop the walk at the last good address.
-pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAddr {
+pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpNet]) -> IpAddr {
+    let is_trusted = |address: &IpAddr| trusted.iter().any(|range| range.contains(address));
     let peer = canonical(peer);
-    if !trusted.contains(&peer) {
+    if !is_trusted(&peer) {
         return peer;
     }
     let mut client = peer;
@@ -56,7 +58,7 @@ pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAdd
             break;
         };
         client = canonical(address);
-        if !trusted.contains(&client) {
+        if !is_trusted(&client) {
             break;
         }
     }
@@ -76,6 +78,10 @@ mod tests {
     use axum::http::HeaderValue;
 
     use super::*;
+
+    fn net(text: &str) -> IpNet {
+        text.parse().expect("a range")
+    }
 
     fn ip(text: &str) -> IpAddr {
         text.parse().expect("ip")
@@ -98,14 +104,14 @@ mod tests {
             ip("198.51.100.1")
         );
         assert_eq!(
-            client_ip(ip("198.51.100.1"), &headers, &[ip("10.0.0.1")]),
+            client_ip(ip("198.51.100.1"), &headers, &[net("10.0.0.1/32")]),
             ip("198.51.100.1")
         );
     }
 
     #[test]
     fn trusted_proxies_yield_the_nearest_untrusted_hop() {
-        let trusted = [ip("127.0.0.1"), ip("10.0.0.2")];
+        let trusted = [net("127.0.0.1/32"), net("10.0.0.0/24")];
         let headers = forwarded("1.1.1.1, 203.0.113.9, 10.0.0.2");
         assert_eq!(
             client_ip(ip("127.0.0.1"), &headers, &trusted),

@@ -15,7 +15,7 @@
 //! | `ALLOWED_ORIGINS` | none | comma-separated shop origins allowed to embed the form and call the browser API |
 //! | `COMPONENT_DIR` | `dist` | the component trunk built (`/frame/`, the card form's frame) |
 //! | `SUCCESS_URL`, `DECLINE_URL` | `<PUBLIC_BASE_URL>/` | where the customer goes after 3DS |
-//! | `TRUSTED_PROXIES` | none | peers whose `X-Forwarded-For` is believed |
+//! | `TRUSTED_PROXIES` | none | peers whose `X-Forwarded-For` is believed: addresses and CIDR ranges |
 //! | `SESSION_TTL_SECONDS` | 3600 | how long a checkout session can be paid |
 //! | `PAYMENT_FIRST_CHECK_SECONDS` | 60 | when the reconciler first looks at a pending payment |
 //! | `PAYMENT_REVIEW_AFTER_SECONDS` | 1800 | an outcome never learned by then → `needs_review` |
@@ -39,11 +39,12 @@ mod values;
 mod warnings;
 mod webhooks;
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use checkout::contract::PlanTerms;
+use ipnet::IpNet;
 use secrecy::SecretString;
 
 pub use dashboard::{DEFAULT_DASHBOARD_LISTEN, DashboardSettings, time_zone};
@@ -80,8 +81,8 @@ pub struct Config {
     pub gateway: GatewaySettings,
     /// The shop: its key, name, origins and landing pages.
     pub merchant: MerchantSettings,
-    /// `TRUSTED_PROXIES`.
-    pub trusted_proxies: Vec<IpAddr>,
+    /// `TRUSTED_PROXIES`: addresses and ranges.
+    pub trusted_proxies: Vec<IpNet>,
     /// Session lifetime and payment follow-up times.
     pub timing: Timing,
     /// `LOG_FORMAT`.
@@ -253,7 +254,7 @@ impl Config {
                 decline_url: get("DECLINE_URL").map(values::page_url).transpose()?,
             },
             trusted_proxies: get("TRUSTED_PROXIES")
-                .map(values::ip_list)
+                .map(values::ip_ranges)
                 .transpose()?
                 .unwrap_or_default(),
             timing: timing(layers)?,

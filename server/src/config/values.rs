@@ -5,6 +5,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use ipnet::IpNet;
 use reqwest::Url;
 use secrecy::SecretString;
 
@@ -86,13 +87,20 @@ pub fn origins(setting: &Setting) -> Result<Vec<String>, ConfigError> {
         .collect()
 }
 
-/// A comma-separated list of IP addresses.
-pub fn ip_list(setting: &Setting) -> Result<Vec<IpAddr>, ConfigError> {
+/// A comma-separated list of IP addresses and CIDR ranges (`10.0.0.0/8, 2001:db8::/32, ::1`).
+pub fn ip_ranges(setting: &Setting) -> Result<Vec<IpNet>, ConfigError> {
     list(setting)
         .into_iter()
         .map(|item| {
-            item.parse()
-                .map_err(|_| invalid(setting, format!("`{item}` is not an IP address")))
+            item.parse::<IpNet>()
+                .map(|range| range.trunc())
+                .or_else(|_| item.parse::<IpAddr>().map(IpNet::from))
+                .map_err(|_| {
+                    invalid(
+                        setting,
+                        format!("`{item}` is not an IP address or a range such as 10.0.0.0/8"),
+                    )
+                })
         })
         .collect()
 }
@@ -279,13 +287,21 @@ mod tests {
         assert!(boolean(&env("WEBHOOK_ALLOW_PRIVATE", "TRUE")).unwrap());
         assert!(!boolean(&env("WEBHOOK_ALLOW_PRIVATE", "0")).unwrap());
         assert!(boolean(&env("WEBHOOK_ALLOW_PRIVATE", "maybe")).is_err());
+        let ranges = ip_ranges(&env(
+            "TRUSTED_PROXIES",
+            "127.0.0.1, ::1, 10.1.2.3/8, fd00::/8",
+        ))
+        .unwrap()
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>();
         assert_eq!(
-            ip_list(&env("TRUSTED_PROXIES", "127.0.0.1, ::1"))
-                .unwrap()
-                .len(),
-            2
+            ranges,
+            ["127.0.0.1/32", "::1/128", "10.0.0.0/8", "fd00::/8"]
         );
-        assert!(ip_list(&env("TRUSTED_PROXIES", "10.0.0.0/8")).is_err());
+        for bad in ["proxy.local", "10.0.0.0/33", "10.0.0.0/"] {
+            assert!(ip_ranges(&env("TRUSTED_PROXIES", bad)).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -30,6 +30,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use governor::Quota;
 use governor::clock::DefaultClock;
+use ipnet::IpNet;
 use percent_encoding::percent_decode_str;
 use uuid::Uuid;
 
@@ -54,13 +55,13 @@ pub(crate) type ClientKey = [u8; 16];
 pub struct PayLimits {
     per_client: CappedLimit<ClientKey>,
     per_session: CappedLimit<Uuid>,
-    trusted_proxies: Vec<IpAddr>,
+    trusted_proxies: Vec<IpNet>,
 }
 
 impl PayLimits {
     /// Limits of `per_ip` and `per_session` calls per minute; `trusted_proxies` decide whose
     /// `X-Forwarded-For` is believed (the same rule as the gateway's `customer_ip`).
-    pub fn new(per_ip: u32, per_session: u32, trusted_proxies: Vec<IpAddr>) -> Self {
+    pub fn new(per_ip: u32, per_session: u32, trusted_proxies: Vec<IpNet>) -> Self {
         Self {
             per_client: CappedLimit::new(per_minute(per_ip), MAX_KEYS, DefaultClock::default()),
             per_session: CappedLimit::new(

@@ -152,3 +152,45 @@ mod behind_a_proxy {
         assert_eq!(reply.status, 400, "an IPv4 client: {}", reply.text);
     }
 }
+
+/// `TRUSTED_PROXIES` takes ranges: a balancer's nodes anywhere in `10.0.0.0/8` are believed,
+/// so the client behind any of them is the one the limit counts.
+mod behind_a_proxy_range {
+    use serde_json::json;
+
+    use super::assert_limited;
+    use crate::api::support::{Harness, Reply, cards, pay_body};
+    use crate::ops::support::ops_suite;
+
+    const CONFIG: &[(&str, &str)] = &[
+        ("PAY_RATE_LIMIT_PER_SESSION", "2"),
+        ("PAY_RATE_LIMIT_PER_IP", "4"),
+        ("TRUSTED_PROXIES", "127.0.0.0/8, 10.0.0.0/8"),
+    ];
+
+    ops_suite!(every_node_of_a_trusted_range_forwards_the_same_client);
+
+    async fn pay_through(h: &Harness, forwarded: &str, card: &str) -> Reply {
+        let session = h.session(1000, json!({})).await;
+        Reply::read(
+            h.checkout(reqwest::Method::POST, &session, "/pay")
+                .header("X-Forwarded-For", forwarded)
+                .json(&pay_body(card, "123"))
+                .send()
+                .await
+                .expect("sent"),
+        )
+        .await
+    }
+
+    async fn every_node_of_a_trusted_range_forwards_the_same_client(h: &Harness) {
+        let bad_card = "4242424242424241";
+        for node in ["10.0.0.7", "10.20.0.1", "10.255.1.2", "10.3.3.3"] {
+            let reply = pay_through(h, &format!("198.51.100.9, {node}"), bad_card).await;
+            assert_eq!(reply.status, 400, "{node}: {}", reply.text);
+        }
+        assert_limited(&pay_through(h, "198.51.100.9, 10.9.9.9", cards::VISA_OK).await);
+        let other = pay_through(h, "198.51.100.10, 10.0.0.7", bad_card).await;
+        assert_eq!(other.status, 400, "another client: {}", other.text);
+    }
+}
