@@ -213,10 +213,11 @@ async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {
 fn print_banner(base_url: &str, config: &SandboxConfig) {
     let api_key = config.api_key.expose_secret();
     println!("gateway emulator listening on {base_url}");
-    println!("  API base URL:   {base_url}{API_PREFIX}");
-    println!("  API key:        {api_key}");
+    println!("  GATEWAY_BASE_URL={base_url}  (for checkout-server serve, which adds the API path)");
+    println!("  API path:       {base_url}{API_PREFIX}…  (for other clients)");
+    println!("  GATEWAY_API_KEY={api_key}");
     println!("  Authorization:  Basic {}", BASE64.encode(api_key));
-    println!("  x-api-key:      {}", config.x_api_key.expose_secret());
+    println!("  GATEWAY_X_API_KEY={}", config.x_api_key.expose_secret());
     println!("  control API:    {base_url}/sandbox/state, /sandbox/faults, /sandbox/clock/advance");
     for fault in &config.default_faults {
         println!(

@@ -23,14 +23,14 @@ pub struct Dashboard {
 impl Dashboard {
     /// Reads the dashboard's address and admin login from `server`'s banner.
     pub fn of(server: &Process) -> Self {
-        let line = banner(server, "dashboard:");
+        let line = server.banner("dashboard:");
         let address = line
             .split_whitespace()
             .next()
             .expect("the dashboard's address")
             .trim_end_matches('/')
             .to_owned();
-        let login = banner(server, "staff login:");
+        let login = server.banner("staff login:");
         let (email, rest) = login.split_once(" / ").expect("e-mail / password");
         let password = rest.split_whitespace().next().expect("password");
         Self {
@@ -56,16 +56,6 @@ impl Dashboard {
         page.press(Key::Enter).await;
         page.wait_text("main", "Payments").await;
     }
-}
-
-/// What the banner line `label` says (the rest of the line, trimmed).
-fn banner(server: &Process, label: &str) -> String {
-    let log = server.log_text();
-    log.lines()
-        .find_map(|line| line.trim_start().strip_prefix(label))
-        .unwrap_or_else(|| panic!("no `{label}` line in the banner:\n{log}"))
-        .trim()
-        .to_owned()
 }
 
 /// Adds a staff member with `role` to `server`'s database, the password on stdin.

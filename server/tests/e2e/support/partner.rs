@@ -71,7 +71,14 @@ impl PartnerRig {
         ];
         server_env.extend(env);
         let server = Process::serve(ServeOptions {
-            gateway: emulator_process.as_ref().map(|p| p.base.clone()),
+            // What the emulator's banner tells a user to set.
+            gateway: emulator_process.as_ref().map(|p| {
+                let line = p.banner("GATEWAY_BASE_URL=");
+                line.split_whitespace()
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned()
+            }),
             env: server_env,
         });
         let emulator = match &emulator_process {

@@ -209,6 +209,17 @@ impl Process {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
+    /// What the banner line starting with `label` says after it (the rest of the line,
+    /// trimmed), as a user reads it.
+    pub fn banner(&self, label: &str) -> String {
+        let log = self.log_text();
+        log.lines()
+            .find_map(|line| line.trim_start().strip_prefix(label))
+            .unwrap_or_else(|| panic!("no `{label}` line in the banner:\n{log}"))
+            .trim()
+            .to_owned()
+    }
+
     /// Fails if the log or any database file of this process holds one of `card_numbers`
     /// (digits only, as typed), in full or grouped as the form shows it.
     pub fn assert_no_card_data(&self, card_numbers: &[&str]) {
