@@ -24,6 +24,7 @@ mod closed_tab;
 mod console;
 mod dark_theme;
 mod dashboard;
+mod dashboard_a11y;
 mod dashboard_admin;
 mod dashboard_review;
 mod declines;

@@ -383,7 +383,7 @@ fn declines_section(figures: &Figures) -> Result<Markup, DashboardError> {
                                 tr {
                                     th scope="row" { (label) }
                                     td { (codes) }
-                                    td { (meaning) }
+                                    td class="prose" { (meaning) }
                                     td class="num" { (n) }
                                     td class="num" { (share(*n, total)) }
                                 }
