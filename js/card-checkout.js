@@ -5,7 +5,8 @@
 // Attributes: session, client-secret, server, locale, mode, customer-token, and stylesheet
 // (URL of the component CSS, or `#id` of a <style> in the page to copy into the shadow root;
 // default: the href of a <link data-card-checkout> in the page).
-// Events (bubbling, composed CustomEvents): ready, change, submit, success, error, redirect.
+// Events (bubbling, composed CustomEvents): ready, change, submit, processing, success, error,
+// redirect.
 
 const ATTRIBUTES = ["session", "client-secret", "server", "locale", "mode", "customer-token"];
 

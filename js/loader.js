@@ -12,7 +12,7 @@
 // Attributes / options: session, client-secret (clientSecret), locale, mode, customer-token
 // (customerToken), server (default: this script's origin), three-d-secure (threeDSecure:
 // `dialog`, the default, or `redirect`). Events (bubbling, composed CustomEvents): ready,
-// change, submit, success, error, and the cancelable redirect (3-D Secure in the whole window:
+// change, submit, processing, success, error, and the cancelable redirect (3-D Secure in the whole window:
 // cancel it to navigate yourself).
 // 3-D Secure in a dialog: the card frame sends the bank's address (`challenge`); a <dialog>
 // here frames checkout-server's host page (/frame/challenge, the bank's address in its
@@ -38,7 +38,7 @@
     script && script.dataset.server || null;
   var ATTRIBUTES = ["session", "client-secret", "locale", "mode", "customer-token", "server",
     "three-d-secure"];
-  var EVENTS = ["ready", "change", "submit", "success", "error"];
+  var EVENTS = ["ready", "change", "submit", "processing", "success", "error"];
   var THEME = ["font", "font-size", "text", "muted", "background", "surface", "border", "accent",
     "accent-text", "error", "success", "radius", "spacing", "focus"];
   // How long the frame may take to say `loaded` (posted before its load event).

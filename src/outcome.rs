@@ -70,6 +70,12 @@ pub fn verdict(result: Option<&PaymentResult>, polling: bool) -> Verdict {
             Msg::ResultReview,
             Detail::Text(Msg::ResultReviewDetail),
         ),
+        // Still pending once the polls stopped: say what happens next.
+        _ if !polling => says(
+            "pending",
+            Msg::ResultPending,
+            Detail::Text(Msg::ResultPendingLong),
+        ),
         _ => says(
             "pending",
             Msg::ResultPending,
@@ -148,6 +154,16 @@ mod tests {
         assert_eq!(declined.detail, Detail::Text(Msg::DeclineExpiredCard));
         assert_eq!(of(PaymentState::NeedsReview, None).state, "review");
         assert_eq!(of(PaymentState::Pending, None).state, "pending");
+        let pending = result(PaymentState::Pending, None);
+        assert_eq!(
+            verdict(Some(&pending), true).detail,
+            Detail::Text(Msg::ResultPendingDetail)
+        );
+        assert_eq!(
+            verdict(Some(&pending), false).detail,
+            Detail::Text(Msg::ResultPendingLong),
+            "once the form stopped asking, what happens next"
+        );
         assert_eq!(verdict(None, true).state, "pending");
         assert_eq!(verdict(None, false).detail, Detail::Text(Msg::NetworkError));
     }

@@ -59,7 +59,7 @@ for (const [name, value] of Object.entries(config.theme || {})) {
   element.style.setProperty(name, value);
 }
 
-for (const name of ["ready", "change", "submit", "success", "error"]) {
+for (const name of ["ready", "change", "submit", "processing", "success", "error"]) {
   element.addEventListener(name, (event) => tell({ type: "event", name, detail: event.detail }));
 }
 // 3-D Secure. The frame never navigates the top window itself: a frame on another origin may

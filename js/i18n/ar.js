@@ -70,6 +70,7 @@ ResultPaidDetail=تمت دفعتك البالغة {0} بنجاح.
 ResultDeclined=تم رفض الدفع
 ResultPending=جارٍ تأكيد دفعتك…
 ResultPendingDetail=قد يستغرق ذلك بعض الوقت. يمكنك إبقاء هذه الصفحة مفتوحة.
+ResultPendingLong=لم يرد مصرفك بعد. يُرجى عدم الدفع مرة أخرى: إذا تمت الدفعة فسيؤكد المتجر طلبك، وإن لم تتم فلن يُقتطع أي مبلغ.
 ResultReview=الدفعة قيد المراجعة
 ResultReviewDetail=لم نتمكن من تأكيد دفعتك بعد. سيتواصل معك المتجر.
 ResultFailed=فشلت عملية الدفع

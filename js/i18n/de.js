@@ -70,6 +70,7 @@ ResultPaidDetail=Ihre Zahlung über {0} war erfolgreich.
 ResultDeclined=Zahlung abgelehnt
 ResultPending=Zahlung wird bestätigt…
 ResultPendingDetail=Das kann einen Moment dauern. Sie können diese Seite geöffnet lassen.
+ResultPendingLong=Ihre Bank hat noch nicht geantwortet. Bitte zahlen Sie nicht noch einmal: Geht die Zahlung durch, bestätigt der Shop Ihre Bestellung; wenn nicht, wird nichts abgebucht.
 ResultReview=Zahlung wird geprüft
 ResultReviewDetail=Wir konnten Ihre Zahlung noch nicht bestätigen. Der Shop meldet sich bei Ihnen.
 ResultFailed=Zahlung fehlgeschlagen

@@ -70,6 +70,7 @@ ResultPaidDetail=Tu pago de {0} se ha realizado correctamente.
 ResultDeclined=Pago rechazado
 ResultPending=Confirmando tu pago…
 ResultPendingDetail=Puede tardar un momento. Puedes mantener esta página abierta.
+ResultPendingLong=Tu banco aún no ha respondido. No vuelvas a pagar: si el pago se completa, la tienda confirmará tu pedido; si no, no se cobrará nada.
 ResultReview=Pago en revisión
 ResultReviewDetail=Aún no hemos podido confirmar tu pago. La tienda se pondrá en contacto contigo.
 ResultFailed=Pago fallido

@@ -70,6 +70,7 @@ ResultPaidDetail=Votre paiement de {0} a été effectué.
 ResultDeclined=Paiement refusé
 ResultPending=Confirmation du paiement…
 ResultPendingDetail=Cela peut prendre un moment. Vous pouvez laisser cette page ouverte.
+ResultPendingLong=Votre banque n'a pas encore répondu. Ne payez pas une seconde fois : si le paiement aboutit, la boutique confirmera votre commande ; sinon, rien ne sera prélevé.
 ResultReview=Paiement en cours de vérification
 ResultReviewDetail=Nous n’avons pas encore pu confirmer votre paiement. La boutique vous contactera.
 ResultFailed=Échec du paiement

@@ -70,6 +70,7 @@ ResultPaidDetail=התשלום על סך {0} בוצע בהצלחה.
 ResultDeclined=התשלום נדחה
 ResultPending=מאשר את התשלום…
 ResultPendingDetail=הפעולה עשויה להימשך רגע. אפשר להשאיר את הדף פתוח.
+ResultPendingLong=הבנק שלך עדיין לא השיב. אין לשלם שוב: אם התשלום יעבור, החנות תאשר את ההזמנה; אם לא, לא ייגבה דבר.
 ResultReview=התשלום בבדיקה
 ResultReviewDetail=עדיין לא ניתן היה לאשר את התשלום. החנות תיצור איתך קשר.
 ResultFailed=התשלום נכשל

@@ -70,6 +70,7 @@ ResultPaidDetail=Il pagamento di {0} è andato a buon fine.
 ResultDeclined=Pagamento rifiutato
 ResultPending=Conferma del pagamento in corso…
 ResultPendingDetail=Può volerci un momento. Puoi tenere aperta questa pagina.
+ResultPendingLong=La tua banca non ha ancora risposto. Non pagare di nuovo: se il pagamento va a buon fine, il negozio confermerà l'ordine; altrimenti non verrà addebitato nulla.
 ResultReview=Pagamento in verifica
 ResultReviewDetail=Non è stato ancora possibile confermare il pagamento. Il negozio ti contatterà.
 ResultFailed=Pagamento non riuscito

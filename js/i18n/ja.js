@@ -70,6 +70,7 @@ ResultPaidDetail={0}のお支払いが完了しました。
 ResultDeclined=支払いが拒否されました
 ResultPending=支払いを確認しています…
 ResultPendingDetail=しばらくかかる場合があります。このページを開いたままにしてください。
+ResultPendingLong=銀行からの応答がまだありません。もう一度支払わないでください。支払いが完了すればショップが注文を確認します。完了しなかった場合、請求は行われません。
 ResultReview=支払いを確認中です
 ResultReviewDetail=お支払いをまだ確認できていません。ショップからご連絡します。
 ResultFailed=支払いに失敗しました

@@ -70,6 +70,7 @@ ResultPaidDetail=Je betaling van {0} is geslaagd.
 ResultDeclined=Betaling geweigerd
 ResultPending=Je betaling wordt bevestigd…
 ResultPendingDetail=Dit kan even duren. Je kunt deze pagina open laten.
+ResultPendingLong=Je bank heeft nog niet geantwoord. Betaal niet opnieuw: als de betaling lukt, bevestigt de winkel je bestelling; zo niet, dan wordt er niets afgeschreven.
 ResultReview=Betaling wordt gecontroleerd
 ResultReviewDetail=We konden je betaling nog niet bevestigen. De winkel neemt contact met je op.
 ResultFailed=Betaling mislukt

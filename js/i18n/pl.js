@@ -70,6 +70,7 @@ ResultPaidDetail=Płatność w wysokości {0} zakończyła się powodzeniem.
 ResultDeclined=Płatność odrzucona
 ResultPending=Potwierdzanie płatności…
 ResultPendingDetail=To może chwilę potrwać. Możesz pozostawić tę stronę otwartą.
+ResultPendingLong=Twój bank jeszcze nie odpowiedział. Nie płać ponownie: jeśli płatność się powiedzie, sklep potwierdzi zamówienie; jeśli nie, nic nie zostanie pobrane.
 ResultReview=Płatność w trakcie weryfikacji
 ResultReviewDetail=Nie udało się jeszcze potwierdzić płatności. Sklep skontaktuje się z Tobą.
 ResultFailed=Płatność nie powiodła się

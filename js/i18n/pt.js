@@ -70,6 +70,7 @@ ResultPaidDetail=O seu pagamento de {0} foi efetuado com sucesso.
 ResultDeclined=Pagamento recusado
 ResultPending=A confirmar o seu pagamento…
 ResultPendingDetail=Isto pode demorar um momento. Pode manter esta página aberta.
+ResultPendingLong=O seu banco ainda não respondeu. Não pague novamente: se o pagamento for concluído, a loja confirmará a sua encomenda; caso contrário, nada será cobrado.
 ResultReview=Pagamento em análise
 ResultReviewDetail=Ainda não foi possível confirmar o seu pagamento. A loja entrará em contacto consigo.
 ResultFailed=O pagamento falhou

@@ -70,6 +70,7 @@ ResultPaidDetail=Din betalning på {0} har genomförts.
 ResultDeclined=Betalningen nekades
 ResultPending=Bekräftar din betalning…
 ResultPendingDetail=Det kan ta en stund. Du kan låta sidan vara öppen.
+ResultPendingLong=Din bank har inte svarat ännu. Betala inte igen: går betalningen igenom bekräftar butiken din beställning; annars dras ingenting.
 ResultReview=Betalningen granskas
 ResultReviewDetail=Vi kunde inte bekräfta betalningen än. Butiken kontaktar dig.
 ResultFailed=Betalningen misslyckades

@@ -70,6 +70,7 @@ ResultPaidDetail=您已成功支付 {0}。
 ResultDeclined=付款被拒绝
 ResultPending=正在确认您的付款…
 ResultPendingDetail=这可能需要一点时间。您可以保持此页面打开。
+ResultPendingLong=您的银行尚未回复。请勿再次付款：如果付款成功，商店会确认您的订单；如果未成功，则不会扣款。
 ResultReview=付款正在审核
 ResultReviewDetail=我们暂时无法确认您的付款。商家会与您联系。
 ResultFailed=付款失败

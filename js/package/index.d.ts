@@ -133,10 +133,24 @@ export interface RedirectDetail {
   url: string;
 }
 
+/**
+ * `processing`: the payment is under way and its outcome not known yet (the gateway did not
+ * answer in time, or the bank has not). `state` is `pending`; `success` or `error` may follow
+ * while the form keeps asking, else follow the payment on your server (its events, or
+ * `GET /v1/payments/{payment_id}`). Never send the shopper to pay again meanwhile.
+ */
+export interface ProcessingDetail {
+  payment_id: string;
+  state: "created" | "pending";
+  amount: number;
+  currency: string;
+}
+
 export interface CardCheckoutEventMap {
   ready: CustomEvent<ReadyDetail>;
   change: CustomEvent<ChangeDetail>;
   submit: CustomEvent<SubmitDetail>;
+  processing: CustomEvent<ProcessingDetail>;
   success: CustomEvent<SuccessDetail>;
   error: CustomEvent<ErrorDetail>;
   redirect: CustomEvent<RedirectDetail>;

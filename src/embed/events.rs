@@ -1,6 +1,7 @@
-//! The component's DOM events: `ready`, `change`, `submit`, `success`, `error` (and the
-//! cancelable `redirect`), dispatched as `CustomEvent`s on the host element. They bubble and are
-//! `composed`, so a listener outside a shadow root hears them. Details never carry card data.
+//! The component's DOM events: `ready`, `change`, `submit`, `processing`, `success`, `error`
+//! (and the cancelable `redirect`), dispatched as `CustomEvent`s on the host element. They bubble
+//! and are `composed`, so a listener outside a shadow root hears them. Details never carry card
+//! data.
 
 use crate::contract::{DeclineCode, SubscriptionAction, SubscriptionStatus};
 use serde::Serialize;

@@ -175,6 +175,8 @@ messages! {
     ResultPending = "Confirming your payment…",
     /// Body: pending.
     ResultPendingDetail = "This can take a moment. You can keep this page open.",
+    /// Body: still pending once the form stopped asking (what happens next).
+    ResultPendingLong = "Your bank has not answered yet. Please do not pay again: if the payment goes through, the shop will confirm your order; if it does not, nothing is taken.",
     /// Heading: needs review.
     ResultReview = "Payment under review",
     /// Body: needs review.

@@ -181,12 +181,16 @@ pub(super) fn finished(
         }
         state => {
             let pending = !state.is_settled();
-            if !pending {
+            if pending {
+                // Under way, its outcome not known yet: the page learns which payment to
+                // follow (its events, or `GET /v1/payments/{id}` on the shop's server).
+                ctx.emit("processing", &result);
+            } else {
                 report(ctx, &result);
             }
             outcome.set(Outcome {
                 result: Some(result),
-                polling: false,
+                polling: pending,
             });
             stage.set(Stage::Done);
             if pending {

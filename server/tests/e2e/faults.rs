@@ -207,6 +207,15 @@ async fn gateway_too_slow_on_pay_shows_confirming_and_never_charges_twice() {
             payments[0]["state"], "pending",
             "outcome unknown: kept pending for the status endpoint"
         );
+        // The page is told which payment is under way, to follow it on its server.
+        let payment_id = payments[0]["id"].as_str().expect("payment id");
+        let processing = page
+            .wait_text("#events li[data-event=processing]", payment_id)
+            .await;
+        assert!(
+            processing.contains(payment_id) && processing.contains("\"state\":\"pending\""),
+            "processing names the payment: {processing}"
+        );
         // The call reached the gateway once and is never sent again: not by the server, not by
         // the page (the pay button stays disabled while the outcome is unknown).
         let transactions = rig.emulator.transactions_for(&reference).await;

@@ -66,7 +66,7 @@ if (saved) {
     element.setAttribute('session', session);
     element.setAttribute('client-secret', saved.secret);
     element.setAttribute('locale', 'en');
-    for (const name of ['ready', 'change', 'submit', 'success', 'error', 'redirect']) {
+    for (const name of ['ready', 'change', 'submit', 'processing', 'success', 'error', 'redirect']) {
       element.addEventListener(name, (event) => {
         const item = document.createElement('li');
         item.dataset.event = name;
@@ -122,7 +122,7 @@ function mountInShadow(attributes) {{
   const root = host.shadowRoot || host.attachShadow({{ mode: 'open' }});
   const element = document.createElement('card-checkout');
   for (const [name, value] of Object.entries(attributes)) if (value) element.setAttribute(name, value);
-  for (const name of ['ready', 'change', 'submit', 'success', 'error', 'redirect']) {{
+  for (const name of ['ready', 'change', 'submit', 'processing', 'success', 'error', 'redirect']) {{
     element.addEventListener(name, (event) => {{
       const item = document.createElement('li');
       item.dataset.event = name;
@@ -229,7 +229,7 @@ loader.onload = () => {
   if (params.get('scheme')) element.style.colorScheme = params.get('scheme');
   // `&three_d_secure=redirect`: 3-D Secure in the whole window.
   if (params.get('three_d_secure')) element.setAttribute('three-d-secure', params.get('three_d_secure'));
-  for (const name of ['ready', 'change', 'submit', 'success', 'error', 'redirect']) {
+  for (const name of ['ready', 'change', 'submit', 'processing', 'success', 'error', 'redirect']) {
     element.addEventListener(name, (event) => {
       const item = document.createElement('li');
       item.dataset.event = name;
