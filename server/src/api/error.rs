@@ -8,6 +8,7 @@ use axum::response::{IntoResponse, Response};
 use checkout::contract::ApiError;
 
 use crate::store::StoreError;
+use crate::store::error::UNAVAILABLE_RETRY_SECS;
 
 /// Why a request failed, as the client will be told.
 #[derive(Debug, thiserror::Error)]
@@ -185,6 +186,9 @@ impl IntoResponse for ApiFailure {
             Self::TooManyRequests { retry_after_secs } => {
                 headers.insert(RETRY_AFTER, HeaderValue::from(*retry_after_secs));
             }
+            Self::Unavailable(_) => {
+                headers.insert(RETRY_AFTER, HeaderValue::from(UNAVAILABLE_RETRY_SECS));
+            }
             _ => {}
         }
         response
@@ -203,6 +207,7 @@ impl From<StoreError> for ApiFailure {
             StoreError::Conflict(what) => {
                 Self::conflict("conflict", format!("conflicts with {what}"))
             }
+            other if other.is_unavailable() => Self::Unavailable(other.to_string()),
             other => Self::Internal(other.to_string()),
         }
     }

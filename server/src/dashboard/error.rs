@@ -12,6 +12,7 @@ use maud::html;
 
 use super::pages::layout::page;
 use crate::store::StoreError;
+use crate::store::error::UNAVAILABLE_RETRY_SECS;
 
 /// What went wrong in a dashboard request.
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +43,9 @@ pub enum DashboardError {
     /// Too many attempts; retry after this long.
     #[error("too many attempts")]
     TooMany(Duration),
+    /// The database cannot be reached just now (logged; 503, retry shortly).
+    #[error("unavailable: {0}")]
+    Unavailable(String),
     /// A failure of ours (logged; the page says nothing of it).
     #[error("internal error: {0}")]
     Internal(String),
@@ -59,7 +63,11 @@ impl DashboardError {
 
 impl From<StoreError> for DashboardError {
     fn from(error: StoreError) -> Self {
-        Self::Internal(error.to_string())
+        if error.is_unavailable() {
+            Self::Unavailable(error.to_string())
+        } else {
+            Self::Internal(error.to_string())
+        }
     }
 }
 
@@ -90,6 +98,13 @@ impl IntoResponse for DashboardError {
                 StatusCode::TOO_MANY_REQUESTS,
                 "Too many attempts; wait a minute and try again.".to_owned(),
             ),
+            Self::Unavailable(cause) => {
+                tracing::warn!(cause, "dashboard request failed on the database");
+                (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "The database cannot be reached just now; try again in a moment.".to_owned(),
+                )
+            }
             Self::Internal(cause) => {
                 tracing::error!(cause, "dashboard request failed");
                 (
@@ -107,11 +122,15 @@ impl IntoResponse for DashboardError {
             },
         );
         let mut response = (status, body).into_response();
-        if let Self::TooMany(wait) = self {
-            let seconds = wait.as_secs().max(1).to_string();
-            if let Ok(value) = HeaderValue::from_str(&seconds) {
-                response.headers_mut().insert(RETRY_AFTER, value);
-            }
+        let retry_after = match &self {
+            Self::TooMany(wait) => Some(wait.as_secs().max(1)),
+            Self::Unavailable(_) => Some(u64::from(UNAVAILABLE_RETRY_SECS)),
+            _ => None,
+        };
+        if let Some(seconds) = retry_after {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
     }

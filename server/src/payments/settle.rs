@@ -8,7 +8,9 @@
 //! gateway down or slow) is kept apart from the payment's id ([`Payment::transaction_hint`]):
 //! the reconciler looks it up later, a lookup that disowns it drops it, and any other id named
 //! later (the real webhook's) is still looked up and settles the payment. So an outsider who
-//! names a bogus id on the return page while the gateway is slow delays nothing.
+//! names a bogus id on the return page while the gateway is slow delays nothing. A webhook
+//! recorded but never judged (the database failed between the two) still names its id: with
+//! no other, the reconciler looks that one up.
 
 use checkout::contract::{DeclineCode, PaymentState};
 use secrecy::SecretString;
@@ -17,7 +19,7 @@ use super::outcome::{approved_state, changes_from, decline_code};
 use super::{PaymentError, PaymentService, now};
 use crate::gateway::GatewayError;
 use crate::store::StoreError;
-use crate::store::model::{Payment, PaymentKind};
+use crate::store::model::{Payment, PaymentKind, WebhookVerdict};
 use checkout::wire::{GatewayResponseType, TransactionResponse, TransactionType};
 
 /// Where the gateway says a transaction stands.
@@ -131,7 +133,10 @@ impl PaymentService {
             (None, Some(hint)) => (hint.id.to_owned(), Candidate::Named(hint.from)),
             (None, None) => match &payment.transaction_hint {
                 Some(kept) => (kept.clone(), Candidate::Kept),
-                None => return settled(payment, StatusVerdict::NoTransactionId),
+                None => match self.unjudged_webhook_id(&payment.id).await? {
+                    Some(id) => (id, Candidate::Named(HintFrom::Webhook)),
+                    None => return settled(payment, StatusVerdict::NoTransactionId),
+                },
             },
         };
         let started = now();
@@ -217,6 +222,19 @@ impl PaymentService {
             }
             Err(error) => Err(error),
         }
+    }
+
+    /// The transaction id the payment's newest webhook named, when that webhook was recorded
+    /// but never judged (its judgement failed, e.g. the database went away in between): the
+    /// gateway will not send it again, so its id is the way to settle the payment.
+    async fn unjudged_webhook_id(&self, payment_id: &str) -> Result<Option<String>, PaymentError> {
+        let events = self.store().list_webhooks(payment_id).await?;
+        Ok(events
+            .into_iter()
+            .rev()
+            .filter(|event| event.verdict == WebhookVerdict::Received)
+            .filter(|event| event.duplicate_of.is_none())
+            .find_map(|event| event.gateway_transaction_id))
     }
 
     /// The lookup of a named id failed (gateway unreachable or slow): keep the hint apart

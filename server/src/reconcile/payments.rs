@@ -91,9 +91,8 @@ impl Reconciler {
             }
             return Ok(Next::Done);
         }
-        if payment.gateway_transaction_id.is_none() && payment.transaction_hint.is_none() {
-            return self.without_id(payment, now, report).await;
-        }
+        // Without an id or a kept hint, `settle` still finds one a stored webhook named that was
+        // never judged; with none at all it answers `NoTransactionId`.
         let past_deadline = now >= payment.review_deadline;
         let settlement = self.state.payments.settle(&payment.id, None).await?;
         let after = settlement.payment;

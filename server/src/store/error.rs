@@ -2,6 +2,10 @@
 
 use checkout::contract::PaymentState;
 
+/// `Retry-After`, in seconds, of an answer refused because the database is unavailable
+/// ([`StoreError::is_unavailable`]): a restart or failover takes a few seconds.
+pub const UNAVAILABLE_RETRY_SECS: u32 = 2;
+
 /// What can go wrong in the store. Messages never carry stored values, only names.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -51,6 +55,25 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// Whether the database could not be reached or is restarting (the connection failed or
+    /// was cut, the pool found no connection in time, PostgreSQL shutting down or not yet
+    /// accepting, SQLite busy): a retry shortly may pass, so callers answer 503, not 500.
+    pub fn is_unavailable(&self) -> bool {
+        let Self::Database(error) = self else {
+            return false;
+        };
+        match error {
+            sqlx::Error::Io(_)
+            | sqlx::Error::Tls(_)
+            | sqlx::Error::Protocol(_)
+            | sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::WorkerCrashed => true,
+            sqlx::Error::Database(db) => db.code().is_some_and(|code| unavailable_code(&code)),
+            _ => false,
+        }
+    }
+
     /// Maps a unique-constraint violation to [`StoreError::Conflict`], anything else unchanged.
     pub(crate) fn on_unique(error: sqlx::Error, what: &'static str) -> Self {
         match &error {
@@ -60,5 +83,35 @@ impl StoreError {
     }
 }
 
+/// A database error code that means "not now" rather than "never": SQLite's busy or locked
+/// (primary codes 5 and 6, whatever the extended code), PostgreSQL's connection exceptions
+/// (class 08), shutting down or starting up (57P01 to 57P03) and too many connections (53300).
+fn unavailable_code(code: &str) -> bool {
+    match code.parse::<i32>() {
+        Ok(sqlite) => matches!(sqlite & 0xff, 5 | 6),
+        Err(_) => code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03" | "53300"),
+    }
+}
+
 /// Result of a store operation.
 pub type StoreResult<T> = Result<T, StoreError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn not_now_is_told_from_never() {
+        assert!(StoreError::Database(sqlx::Error::PoolTimedOut).is_unavailable());
+        let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        assert!(StoreError::Database(sqlx::Error::Io(refused)).is_unavailable());
+        assert!(!StoreError::Database(sqlx::Error::RowNotFound).is_unavailable());
+        assert!(!StoreError::Conflict("a payment").is_unavailable());
+        for code in ["5", "517", "6", "08006", "08001", "57P01", "57P03", "53300"] {
+            assert!(unavailable_code(code), "{code}");
+        }
+        for code in ["19", "2067", "23505", "42P01", "40001"] {
+            assert!(!unavailable_code(code), "{code}");
+        }
+    }
+}

@@ -19,7 +19,7 @@ mod reset_2fa;
 mod review;
 mod sandbox_admin;
 mod subscriptions;
-mod support;
+pub(crate) mod support;
 mod sweep;
 mod totp_support;
 mod two_factor;

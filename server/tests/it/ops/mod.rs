@@ -1,6 +1,7 @@
 //! Operating the server: health and readiness, metrics, the OpenAPI document, graceful
 //! shutdown, and where `/metrics` and `/readyz` are served (`OPS_LISTEN`, `OPS_TOKEN`).
 
+mod database_outage;
 mod docs;
 mod health;
 mod listener;

@@ -7,3 +7,4 @@ mod lost_webhook;
 mod pay_again;
 mod review;
 mod timeout;
+mod unjudged_webhook;
