@@ -9,9 +9,7 @@ use checkout_server::dashboard::auth::limits::FAILURES_BEFORE_LOCK;
 use checkout_server::store::prelude::*;
 use tokio::task::JoinHandle;
 
-use super::crowd::{
-    RIGHT_ONE_AFTER, address, answers, assert_no_server_error, fields, post_as,
-};
+use super::crowd::{RIGHT_ONE_AFTER, address, answers, assert_no_server_error, fields, post_as};
 use super::support::{Browser, PASSWORD, dashboard_suite, hidden, location, staff};
 use super::totp_support::{code_at, enrol, password_step, unix_now};
 use crate::api::support::{Harness, Reply};

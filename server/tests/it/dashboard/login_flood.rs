@@ -1,6 +1,7 @@
 //! A login flood: [`REQUESTS`] logins at once from [`ADDRESSES`] addresses, each within the
 //! per-address limit. The global bounds answer the excess with 429 and `Retry-After` (never a
-//! 5xx), and no more password hashes run at once than the hashing permits allow.
+//! 5xx), and no more password hashes run at once than the hashing permits allow (as counted
+//! where the hashes run).
 
 use reqwest::header::RETRY_AFTER;
 
@@ -45,4 +46,16 @@ async fn a_login_flood_is_bounded(h: &Harness) {
         assert!((1..=60).contains(&wait), "Retry-After {wait}");
     }
     assert!(statuses.contains(&403), "some logins were still checked");
+    let hashing = &h
+        .dashboard_state
+        .as_ref()
+        .expect("dashboard")
+        .limits
+        .hashing;
+    assert!(
+        (1..=hashing.permits()).contains(&hashing.most_at_once()),
+        "{} hashes ran at once; {} permits",
+        hashing.most_at_once(),
+        hashing.permits()
+    );
 }
