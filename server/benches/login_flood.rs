@@ -3,8 +3,9 @@
 //! answered, each from one of `--addresses` client addresses (default 500, through
 //! `X-Forwarded-For` from a trusted proxy, so the per-address limit allows 10 a minute each),
 //! for `--seconds` (default 10). Prints p50/p99/max of both series, how the logins were
-//! answered, and this process's peak resident memory (`VmHWM`: server and clients together;
-//! every argon2 hash holds 19 MiB while it runs).
+//! answered, the most password hashes that ran at once (and the permits), and this process's
+//! peak resident memory (`VmHWM`: server and clients together; every argon2 hash holds 19 MiB
+//! while it runs).
 //!
 //! Run: `cargo bench -p checkout-server --bench login_flood [-- --attackers 200 --seconds 10]`.
 
@@ -15,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox, SandboxConfig};
 use checkout_server::config::{Config, EmulatorDefaults};
+use checkout_server::dashboard::DashboardState;
 use checkout_server::serve::{Mounts, Server};
 use serde_json::{Value, json};
 
@@ -46,10 +48,12 @@ impl Options {
     }
 }
 
-/// A running server: its API and dashboard base URLs.
+/// A running server: its API and dashboard base URLs, and the dashboard's state (its
+/// hashing permits).
 struct Running {
     api: String,
     dashboard: String,
+    state: DashboardState,
 }
 
 fn main() {
@@ -118,6 +122,12 @@ async fn run(options: Options) {
     }
     print_series("flooded", &flooded);
     println!("login answers during the flood (status: count): {answers:?}");
+    let hashing = &running.state.limits.hashing;
+    println!(
+        "password hashes at once: at most {} (permits {})",
+        hashing.most_at_once(),
+        hashing.permits()
+    );
     println!(
         "resident memory after: {} (peak {})",
         memory::status("VmRSS"),
@@ -164,6 +174,10 @@ async fn start(
             "http://{}",
             server.dashboard_address().expect("the dashboard listens")
         ),
+        state: server
+            .dashboard_state()
+            .cloned()
+            .expect("the dashboard listens"),
     };
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(server.run(async move {
