@@ -168,6 +168,11 @@ impl Server {
         self.dashboard.as_ref().map(|dashboard| dashboard.address)
     }
 
+    /// The dashboard's state, unless it is `off` (its sign-in limits, for tests to read).
+    pub fn dashboard_state(&self) -> Option<&crate::dashboard::DashboardState> {
+        self.dashboard.as_ref().map(|dashboard| &dashboard.state)
+    }
+
     /// Where `/metrics` and `/readyz` are served, in words (banner and start-up log).
     fn ops_whereabouts(&self) -> String {
         let base = self.base_url();

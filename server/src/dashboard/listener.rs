@@ -18,6 +18,8 @@ pub struct DashboardListener {
     pub listener: TcpListener,
     /// What it serves.
     pub router: Router,
+    /// The state behind it (its sign-in limits, for tests and benchmarks to read).
+    pub state: DashboardState,
     /// Where it is bound.
     pub address: SocketAddr,
     /// The origin browsers use.
@@ -63,10 +65,12 @@ impl DashboardListener {
             }
             None
         };
-        let router = app(DashboardState::new(state.clone(), &public_url));
+        let dashboard = DashboardState::new(state.clone(), &public_url);
+        let router = app(dashboard.clone());
         Ok(Some(Self {
             listener,
             router,
+            state: dashboard,
             address,
             public_url,
             demo_login,

@@ -1,6 +1,5 @@
 //! The dashboard router's state: the server's [`AppState`] (store, payment service, config),
-//! the dashboard's public origin and the per-address login limit. Cloning is one `Arc`
-//! increment.
+//! the dashboard's public origin and the sign-in limits. Cloning is one `Arc` increment.
 
 use std::ops::Deref;
 use std::sync::Arc;
@@ -23,7 +22,7 @@ pub struct Shared {
     pub origin: String,
     /// The origin is https: cookies are `Secure` and `__Host-` prefixed.
     pub secure: bool,
-    /// Login attempts per client address.
+    /// Sign-in limits: attempts per client address and in all, hashes at once.
     pub limits: LoginLimits,
 }
 

@@ -52,7 +52,7 @@ pub struct StaffUser {
     pub role: StaffRole,
     /// The argon2id PHC string (never the password).
     pub password_hash: String,
-    /// Failed logins since the last success or lock.
+    /// Guesses at its proof since the last success or lock (each counted before it is checked).
     pub failed_logins: u32,
     /// No login before this.
     pub locked_until: Option<OffsetDateTime>,
@@ -149,17 +149,34 @@ pub trait StaffStore: Send + Sync {
     async fn reset_staff_password(&self, email: &str, password_hash: &str) -> StoreResult<bool>;
     /// Disables an account and ends its sessions; whether it existed.
     async fn disable_staff(&self, email: &str, now: OffsetDateTime) -> StoreResult<bool>;
-    /// Counts a failed login; at the `max`-th failure in a row the account is locked until
-    /// `now + lock` and the count starts again. Returns the account as it is afterwards.
-    async fn record_login_failure(
+    /// Reserves one guess at the account's proof before it is checked, in one statement: unless
+    /// the account is disabled or locked at `now`, counts the guess as a failure (at the
+    /// `max`-th in a row the account is locked until `now + lock` and the count starts again)
+    /// and returns the account as it is afterwards; otherwise `None`, and nothing changes.
+    async fn reserve_login_attempt(
         &self,
         staff_id: &str,
         now: OffsetDateTime,
         max: u32,
         lock: Duration,
     ) -> StoreResult<Option<StaffUser>>;
-    /// Forgets the failed logins of an account (a successful login).
-    async fn clear_login_failures(&self, staff_id: &str) -> StoreResult<()>;
+    /// Forgets the failed logins of an account (a right proof), and lifts its lock if it is
+    /// still `own_lock` (the `locked_until` the right guess's own reservation set).
+    async fn clear_login_failures(
+        &self,
+        staff_id: &str,
+        own_lock: Option<OffsetDateTime>,
+    ) -> StoreResult<()>;
+    /// Gives back one reserved guess whose proof was right but is not the whole login (a
+    /// password before the code): the count goes down by one, or, when that guess's own
+    /// reservation locked the account (`own_lock` still its `locked_until`), the lock is lifted
+    /// and the count is `max - 1` again.
+    async fn release_login_attempt(
+        &self,
+        staff_id: &str,
+        own_lock: Option<OffsetDateTime>,
+        max: u32,
+    ) -> StoreResult<()>;
     /// Records a session.
     async fn create_staff_session(&self, session: NewStaffSession) -> StoreResult<()>;
     /// The enabled account whose session `token_hash` is, if the session is live at `now`

@@ -1,15 +1,15 @@
 //! Turning two-factor sign-in on and off from the account page. On: the server offers a fresh
 //! secret (kept as the account's pending one, shown as a QR code and base32 text) and makes it
 //! the account's only when a code of it is typed, then issues [`recovery::COUNT`] recovery
-//! codes, shown once. Off: only with the account's password or a current code (each failure
-//! counts toward the lock-out). Every step is audited; no secret or code is ever logged.
+//! codes, shown once. Off: only with the account's password or a current code, each proof a
+//! guess reserved against the account's lock-out before it is checked (a stolen session
+//! cannot try passwords without limit). Every step is audited; no secret or code is ever logged.
 
 use std::net::IpAddr;
 
 use secrecy::{ExposeSecret as _, SecretString};
 
-use super::login::count_failure;
-use super::{Staff, password, recovery, totp};
+use super::{Staff, attempt, password, recovery, totp};
 use crate::dashboard::audit::{Actor, record};
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::state::DashboardState;
@@ -69,7 +69,9 @@ pub async fn confirm(
     Ok(shown)
 }
 
-/// Turns two-factor sign-in off after `proof`: the account's password, or a current code.
+/// Turns two-factor sign-in off after `proof`: the account's password, or a current code. The
+/// proof is a guess like a login's ([`attempt`]): reserved first, refused unchecked while the
+/// account is locked, a password checked under a hashing permit.
 pub async fn turn_off(
     state: &DashboardState,
     staff: &Staff,
@@ -84,6 +86,13 @@ pub async fn turn_off(
             "Two-factor sign-in is already off for this account.".into(),
         ));
     };
+    let Some(attempt) = attempt::reserve(state, user).await? else {
+        record(state, &actor, "2fa_disable", None, "locked", None).await;
+        return Err(DashboardError::bad(
+            "proof",
+            "cannot be checked now: too many wrong proofs or logins locked this account for a while",
+        ));
+    };
     let store = state.app.store.as_ref();
     let proven = if totp::as_code(proof.expose_secret()).is_some() {
         match totp::matching_step(secret, &user.email, proof.expose_secret())? {
@@ -91,15 +100,26 @@ pub async fn turn_off(
             None => false,
         }
     } else {
-        password::verify(proof, Some(user.password_hash.clone())).await
+        let permit = match state.limits.hashing.enter().await {
+            Ok(permit) => permit,
+            Err(wait) => {
+                // Not checked, so not a guess: given back.
+                attempt.released(state).await?;
+                return Err(DashboardError::TooMany(wait));
+            }
+        };
+        password::verify(permit, proof, Some(user.password_hash.clone())).await
     };
     if !proven {
-        count_failure(state, &actor, user, "2fa_disable", "wrong_proof").await?;
+        attempt
+            .failed(state, &actor, "2fa_disable", "wrong_proof")
+            .await;
         return Err(DashboardError::bad(
             "proof",
             "is neither this account's password nor a current, unused code",
         ));
     }
+    attempt.succeeded(state).await?;
     store.clear_two_factor(&user.id).await?;
     record(state, &actor, "2fa_disabled", None, "ok", None).await;
     Ok(())

@@ -1,18 +1,19 @@
-//! Checking a login's password: the per-address limit first, then the account's lock, then
-//! the password (argon2id; an unknown e-mail costs the same time). Each failure is counted on
-//! the account (the store locks it at the [`FAILURES_BEFORE_LOCK`]th in a row) and every
-//! attempt is written to the audit log. The messages never say whether the e-mail exists. For
-//! an account with two-factor sign-in a right password is only half a login: its failures are
-//! forgotten only once the code is right too ([`second_step`](super::second_step)).
+//! Checking a login's password: the sign-in limits first (per address, then everyone's), then
+//! a reserved guess at the account ([`attempt`]: counted before it is checked, refused when
+//! the account is locked or disabled), then the password (argon2id under a hashing permit).
+//! An attempt that may not be checked (unknown e-mail, locked or disabled account) still costs
+//! one stand-in hash under the same permits, so its duration does not tell which it was; when
+//! no permit comes in time the answer is 429 (and a reserved guess is given back). Every attempt is written to the audit log. The
+//! messages never say whether the e-mail exists. For an account with two-factor sign-in a
+//! right password is only half a login: its own guess is given back, and the failures before
+//! it are forgotten only once the code is right too ([`second_step`](super::second_step)).
 
 use std::net::IpAddr;
 
 use secrecy::SecretString;
-use time::OffsetDateTime;
 
 use super::accounts::normalise_email;
-use super::limits::{FAILURES_BEFORE_LOCK, LOCK_FOR};
-use super::password;
+use super::{attempt, password};
 use crate::dashboard::audit::{Actor, record};
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::state::DashboardState;
@@ -31,79 +32,70 @@ pub async fn authenticate(
 ) -> Result<StaffUser, DashboardError> {
     state.limits.take(client).map_err(DashboardError::TooMany)?;
     let email = normalise_email(email).unwrap_or_default();
-    let store = state.app.store.as_ref();
     let user = if email.is_empty() {
         None
     } else {
-        store.staff_by_email(&email).await?
+        state.app.store.staff_by_email(&email).await?
     };
-    let now = OffsetDateTime::now_utc();
-    let open = user
-        .as_ref()
-        .is_some_and(|u| u.disabled_at.is_none() && !u.locked_at(now));
-    let stored = user
-        .as_ref()
-        .filter(|_| open)
-        .map(|u| u.password_hash.clone());
-    let matched = password::verify(password, stored).await;
-    let actor = match &user {
-        Some(user) => Actor::account(user, client),
+    let Some(user) = user else {
         // What was typed for an unknown account is not kept: it may be a password.
-        None => Actor {
+        let actor = Actor {
             staff_id: None,
             email: "(unknown account)".into(),
             address: client,
-        },
+        };
+        return Err(refuse_unchecked(state, &actor, password, "unknown_account").await);
     };
-    match user {
-        Some(user) if matched && user.has_two_factor() => {
-            record(state, &actor, "login_password", None, "code_required", None).await;
-            Ok(user)
+    let actor = Actor::account(&user, client);
+    let Some(attempt) = attempt::reserve(state, &user).await? else {
+        let why = if user.disabled_at.is_some() {
+            "disabled"
+        } else {
+            "locked"
+        };
+        return Err(refuse_unchecked(state, &actor, password, why).await);
+    };
+    let permit = match state.limits.hashing.enter().await {
+        Ok(permit) => permit,
+        Err(wait) => {
+            // Not checked, so not a guess: given back.
+            attempt.released(state).await?;
+            record(state, &actor, "login_failed", None, "busy", None).await;
+            return Err(DashboardError::TooMany(wait));
         }
-        Some(user) if matched => {
-            store.clear_login_failures(&user.id).await?;
-            record(state, &actor, "login", None, "ok", None).await;
-            Ok(user)
-        }
-        Some(user) => {
-            if user.disabled_at.is_some() {
-                record(state, &actor, "login_failed", None, "disabled", None).await;
-            } else if user.locked_at(now) {
-                record(state, &actor, "login_failed", None, "locked", None).await;
-            } else {
-                count_failure(state, &actor, &user, "login_failed", "wrong_password").await?;
-            }
-            Err(refused())
-        }
-        None => {
-            record(state, &actor, "login_failed", None, "unknown_account", None).await;
-            Err(refused())
-        }
+    };
+    if !password::verify(permit, password, Some(user.password_hash.clone())).await {
+        attempt
+            .failed(state, &actor, "login_failed", "wrong_password")
+            .await;
+        return Err(refused());
     }
+    if user.has_two_factor() {
+        attempt.released(state).await?;
+        record(state, &actor, "login_password", None, "code_required", None).await;
+    } else {
+        attempt.succeeded(state).await?;
+        record(state, &actor, "login", None, "ok", None).await;
+    }
+    Ok(user)
 }
 
-/// Counts a failed proof (password or code) against `user`'s lock-out and writes `action`
-/// with outcome `why` to the audit log (`why_locked` when this failure locked the account).
-pub async fn count_failure(
+/// Refuses an attempt whose password may not be checked (`why`: `unknown_account`, `locked`,
+/// `disabled`) after one stand-in hash, or at once with a 429 when no permit comes in time.
+async fn refuse_unchecked(
     state: &DashboardState,
     actor: &Actor,
-    user: &StaffUser,
-    action: &str,
+    password: SecretString,
     why: &str,
-) -> Result<(), DashboardError> {
-    let now = OffsetDateTime::now_utc();
-    let after = state
-        .app
-        .store
-        .record_login_failure(&user.id, now, FAILURES_BEFORE_LOCK, LOCK_FOR)
-        .await?;
-    let outcome = if after.is_some_and(|u| u.locked_at(now)) {
-        format!("{why}_locked")
-    } else {
-        why.to_owned()
-    };
-    record(state, actor, action, None, &outcome, None).await;
-    Ok(())
+) -> DashboardError {
+    record(state, actor, "login_failed", None, why, None).await;
+    match state.limits.hashing.enter().await {
+        Ok(permit) => {
+            password::verify(permit, password, None).await;
+            refused()
+        }
+        Err(wait) => DashboardError::TooMany(wait),
+    }
 }
 
 fn refused() -> DashboardError {

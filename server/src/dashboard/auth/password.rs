@@ -1,11 +1,15 @@
 //! Password hashing with argon2id (the `argon2` crate's defaults: 19 MiB, 2 passes, 1 lane,
 //! OWASP's minimum) in PHC strings, on a blocking thread: a hash takes tens of milliseconds of
-//! CPU, which must not stall the async workers. Passwords are never logged or stored.
+//! CPU, which must not stall the async workers. A verification, which anyone can ask for, runs
+//! only with a [`HashPermit`] (the sign-in's bound on hashes at once). Passwords are never
+//! logged or stored.
 
 use argon2::Argon2;
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher as _, PasswordVerifier as _, SaltString};
 use secrecy::{ExposeSecret as _, SecretString};
+
+use super::hash_gate::HashPermit;
 
 /// Fewest characters of a staff password.
 pub const MIN_PASSWORD_CHARS: usize = 12;
@@ -50,32 +54,45 @@ fn hash_now(password: &SecretString) -> Result<String, PasswordError> {
         .map_err(|_| PasswordError::Hash)
 }
 
-/// Whether `password` matches the PHC string `stored`. With no account (`stored` `None`) it
-/// still spends the time of one verification, so a login's duration does not tell whether
-/// the e-mail exists.
-pub async fn verify(password: SecretString, stored: Option<String>) -> bool {
-    tokio::task::spawn_blocking(move || {
-        let candidate = password.expose_secret().as_bytes();
-        if candidate.len() > MAX_PASSWORD_CHARS * 4 {
-            return false;
-        }
-        let Some(stored) = stored else {
-            let _ = hash_now(&password);
-            return false;
-        };
-        PasswordHash::new(&stored).is_ok_and(|parsed| {
-            Argon2::default()
-                .verify_password(candidate, &parsed)
-                .is_ok()
-        })
+/// Whether `password` matches the PHC string `stored`, checked under `permit` (held until the
+/// hash is done, even if the caller is gone by then). With nothing to check against
+/// (`stored` `None`: no account, or one that may not be tried) it still spends the time of
+/// one verification, so a login's duration does not tell which.
+pub async fn verify(permit: HashPermit, password: SecretString, stored: Option<String>) -> bool {
+    tokio::task::spawn_blocking(move || permit.run(|| matches(&password, stored)))
+        .await
+        .unwrap_or(false)
+}
+
+fn matches(password: &SecretString, stored: Option<String>) -> bool {
+    let candidate = password.expose_secret().as_bytes();
+    if candidate.len() > MAX_PASSWORD_CHARS * 4 {
+        return false;
+    }
+    let Some(stored) = stored else {
+        let _ = hash_now(password);
+        return false;
+    };
+    PasswordHash::new(&stored).is_ok_and(|parsed| {
+        Argon2::default()
+            .verify_password(candidate, &parsed)
+            .is_ok()
     })
-    .await
-    .unwrap_or(false)
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
+    use std::time::Duration;
+
     use super::*;
+    use crate::dashboard::auth::hash_gate::HashGate;
+
+    /// `verify` under a permit of its own.
+    pub(crate) async fn check(password: SecretString, stored: Option<String>) -> bool {
+        let gate = HashGate::new(1, 0, Duration::ZERO);
+        let permit = gate.enter().await.expect("a free permit");
+        verify(permit, password, stored).await
+    }
 
     #[tokio::test]
     async fn hashes_are_argon2id_and_verify_only_the_password() {
@@ -85,15 +102,15 @@ mod tests {
         assert!(stored.starts_with("$argon2id$"), "{stored}");
         assert!(!stored.contains("correct horse"));
         assert!(
-            verify(
+            check(
                 SecretString::from("correct horse battery"),
                 Some(stored.clone())
             )
             .await
         );
-        assert!(!verify(SecretString::from("correct horse batterY"), Some(stored)).await);
-        assert!(!verify(SecretString::from("anything at all"), None).await);
-        assert!(!verify(SecretString::from("x"), Some("not a hash".into())).await);
+        assert!(!check(SecretString::from("correct horse batterY"), Some(stored)).await);
+        assert!(!check(SecretString::from("anything at all"), None).await);
+        assert!(!check(SecretString::from("x"), Some("not a hash".into())).await);
     }
 
     #[tokio::test]

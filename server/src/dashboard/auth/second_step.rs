@@ -1,14 +1,16 @@
 //! The second step of a login for an account with two-factor sign-in: a 6-digit code of the
 //! account's authenticator within one step of now, accepted once (the store keeps the last
 //! accepted step and refuses it and every earlier one), or one of its recovery codes, spent
-//! at its first use. Every attempt takes from the per-address login limit; every wrong or
-//! replayed code counts toward the account's lock-out like a wrong password, and is audited.
+//! at its first use. Every attempt takes from the sign-in limits, then reserves a guess at
+//! the account ([`attempt`]: refused unchecked when the account is locked); a recovery code
+//! is checked under a hashing permit (429 when none comes in time). Every wrong or replayed
+//! code counts toward the account's lock-out like a wrong password, and is audited.
 
 use std::net::IpAddr;
 
 use time::OffsetDateTime;
 
-use super::login::count_failure;
+use super::attempt::{self, Attempt};
 use super::{password, recovery, totp};
 use crate::dashboard::audit::{Actor, record};
 use crate::dashboard::error::DashboardError;
@@ -28,37 +30,45 @@ pub async fn verify_second_factor(
 ) -> Result<(), DashboardError> {
     state.limits.take(client).map_err(DashboardError::TooMany)?;
     let actor = Actor::account(user, client);
-    let now = OffsetDateTime::now_utc();
-    if user.locked_at(now) {
-        record(state, &actor, "login_failed", None, "locked", None).await;
-        return Err(refused());
-    }
     // Two-factor sign-in removed since the password step: log in again.
     let Some(secret) = &user.totp_secret else {
         return Err(DashboardError::Login);
+    };
+    let Some(attempt) = attempt::reserve(state, user).await? else {
+        record(state, &actor, "login_failed", None, "locked", None).await;
+        return Err(refused());
     };
     let store = state.app.store.as_ref();
     let how = if totp::as_code(typed).is_some() {
         match totp::matching_step(secret, &user.email, typed)? {
             Some(step) if store.accept_totp_step(&user.id, step).await? => "one-time code",
-            Some(_) => return fail(state, &actor, user, "replayed_code").await,
-            None => return fail(state, &actor, user, "wrong_code").await,
+            Some(_) => return fail(state, &actor, attempt, "replayed_code").await,
+            None => return fail(state, &actor, attempt, "wrong_code").await,
         }
     } else if let Some((lookup, whole)) = recovery::parse(typed) {
+        let permit = match state.limits.hashing.enter().await {
+            Ok(permit) => permit,
+            Err(wait) => {
+                // Not checked, so not a guess: given back.
+                attempt.released(state).await?;
+                return Err(DashboardError::TooMany(wait));
+            }
+        };
         let stored = store.recovery_code(&user.id, &lookup).await?;
         // Without a stored code, `verify` still spends the time of one verification.
-        let matched = password::verify(whole, stored.map(|code| code.code_hash)).await;
+        let matched = password::verify(permit, whole, stored.map(|code| code.code_hash)).await;
+        let now = OffsetDateTime::now_utc();
         if !(matched && store.spend_recovery_code(&user.id, &lookup, now).await?) {
-            return fail(state, &actor, user, "wrong_recovery_code").await;
+            return fail(state, &actor, attempt, "wrong_recovery_code").await;
         }
         let left = store.recovery_codes_left(&user.id).await?;
         let detail = Some(format!("{left} recovery codes left"));
         record(state, &actor, "recovery_code_used", None, "ok", detail).await;
         "recovery code"
     } else {
-        return fail(state, &actor, user, "wrong_code").await;
+        return fail(state, &actor, attempt, "wrong_code").await;
     };
-    store.clear_login_failures(&user.id).await?;
+    attempt.succeeded(state).await?;
     record(
         state,
         &actor,
@@ -74,10 +84,10 @@ pub async fn verify_second_factor(
 async fn fail(
     state: &DashboardState,
     actor: &Actor,
-    user: &StaffUser,
+    attempt: Attempt,
     why: &str,
 ) -> Result<(), DashboardError> {
-    count_failure(state, actor, user, "login_failed", why).await?;
+    attempt.failed(state, actor, "login_failed", why).await;
     Err(refused())
 }
 

@@ -1,13 +1,13 @@
 //! Staff accounts and their sessions ([`StaffStore`]), the same SQL on both backends. The
-//! lock-out count and a session's idle check are single statements, so several instances
-//! counting failures or touching the same session agree.
+//! lock-out's reservation of a guess and a session's idle check are single statements, so
+//! several instances counting guesses or touching the same session agree.
 
 use async_trait::async_trait;
 use secrecy::SecretString;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::{Duration, OffsetDateTime};
 
-use super::codec::{ms, named, time, time_opt, unsigned};
+use super::codec::{ms, ms_opt, named, time, time_opt, unsigned};
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::secret::SecretHash;
@@ -70,6 +70,7 @@ where
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
     for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<i64>: Encode<'q, DB> + Type<DB>,
     for<'q> String: Encode<'q, DB> + Type<DB>,
     for<'q> &'q str: Encode<'q, DB> + Type<DB>,
     for<'r> StaffRow: FromRow<'r, DB::Row>,
@@ -156,34 +157,67 @@ where
         Ok(DB::rows_affected(&done) > 0)
     }
 
-    async fn record_login_failure(
+    async fn reserve_login_attempt(
         &self,
         staff_id: &str,
         now: OffsetDateTime,
         max: u32,
         lock: Duration,
     ) -> StoreResult<Option<StaffUser>> {
+        // One statement: concurrent guesses (on any instance) queue on the row, and each sees
+        // the count and lock the ones before it left (PostgreSQL re-checks the WHERE clause
+        // on the updated row; SQLite runs one writer at a time).
         let sql = format!(
             "UPDATE staff_users SET \
              locked_until = CASE WHEN failed_logins + 1 >= $2 THEN $3 ELSE locked_until END, \
              failed_logins = CASE WHEN failed_logins + 1 >= $2 THEN 0 ELSE failed_logins + 1 END \
-             WHERE id = $1 RETURNING {STAFF_COLUMNS}"
+             WHERE id = $1 AND disabled_at IS NULL AND (locked_until IS NULL OR locked_until <= $4) \
+             RETURNING {STAFF_COLUMNS}"
         );
         user(
             sqlx::query_as::<DB, StaffRow>(&sql)
                 .bind(staff_id)
                 .bind(i64::from(max))
                 .bind(ms(now + lock))
+                .bind(ms(now))
                 .fetch_optional(&self.pool)
                 .await?,
         )
     }
 
-    async fn clear_login_failures(&self, staff_id: &str) -> StoreResult<()> {
+    async fn clear_login_failures(
+        &self,
+        staff_id: &str,
+        own_lock: Option<OffsetDateTime>,
+    ) -> StoreResult<()> {
         sqlx::query::<DB>(
-            "UPDATE staff_users SET failed_logins = 0 WHERE id = $1 AND failed_logins <> 0",
+            "UPDATE staff_users SET failed_logins = 0, \
+             locked_until = CASE WHEN locked_until = $2 THEN NULL ELSE locked_until END \
+             WHERE id = $1",
         )
         .bind(staff_id)
+        .bind(ms_opt(own_lock))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn release_login_attempt(
+        &self,
+        staff_id: &str,
+        own_lock: Option<OffsetDateTime>,
+        max: u32,
+    ) -> StoreResult<()> {
+        sqlx::query::<DB>(
+            "UPDATE staff_users SET \
+             failed_logins = CASE WHEN locked_until = $2 THEN $3 - 1 \
+             WHEN failed_logins > 0 THEN failed_logins - 1 ELSE 0 END, \
+             locked_until = CASE WHEN locked_until = $2 THEN NULL ELSE locked_until END \
+             WHERE id = $1",
+        )
+        .bind(staff_id)
+        .bind(ms_opt(own_lock))
+        .bind(i64::from(max))
         .execute(&self.pool)
         .await?;
         Ok(())

@@ -100,6 +100,8 @@ pub struct Harness {
     pub dashboard: Option<String>,
     /// The server's state (store access for assertions).
     pub state: AppState,
+    /// The dashboard's state (its sign-in limits), unless it is `off`.
+    pub dashboard_state: Option<checkout_server::dashboard::DashboardState>,
     /// The mounted emulator's state (ledger, faults, webhook log).
     pub sandbox: SandboxState,
     /// The landing pages' server.
@@ -223,6 +225,7 @@ impl Harness {
             .dashboard_address()
             .map(|address| format!("http://{address}"));
         let state = server.state().clone();
+        let dashboard_state = server.dashboard_state().cloned();
         let sandbox = emulator.unwrap_or_else(|| {
             checkout_sandbox::SandboxState::new(checkout_sandbox::SandboxConfig::default())
         });
@@ -235,6 +238,7 @@ impl Harness {
             ops,
             dashboard,
             state,
+            dashboard_state,
             sandbox,
             shop,
             demo,

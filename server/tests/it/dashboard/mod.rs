@@ -7,10 +7,13 @@
 //! line, and the sweep of expired sessions. Each scenario runs on SQLite and Postgres.
 
 mod captures;
+mod crowd;
 mod filters;
 mod guards;
 pub(crate) mod input_limits;
+mod lock_race;
 mod login;
+mod login_flood;
 mod overview;
 mod pages;
 mod refunds;

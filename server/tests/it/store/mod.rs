@@ -45,6 +45,7 @@ mod card_data;
 mod events;
 mod idempotency;
 mod leases;
+mod login_attempts;
 mod pay_path;
 mod payment_pages;
 mod records;

@@ -1,0 +1,122 @@
+//! The bound on password hashing. An argon2 verification holds 19 MiB and tens of
+//! milliseconds of CPU on a blocking thread, and anyone can ask for one (`POST /login`, also
+//! for an unknown e-mail), so only a few run at once: each needs one of the gate's permits.
+//! A few requests more may wait in line for a permit, each for a short while; the rest are
+//! told at once to come back later (429 with `Retry-After`). The numbers are in [`limits`](super::limits).
+//!
+//! A [`HashPermit`] is owned: it moves into the blocking task with the hash and is released
+//! when the hash is done, even if the request that asked for it is gone by then.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// What a refused request is told to wait.
+pub const COME_BACK_AFTER: Duration = Duration::from_secs(1);
+
+/// Hashing permits and the short queue before them.
+#[derive(Debug)]
+pub struct HashGate {
+    running: Arc<Semaphore>,
+    admitted: Arc<Semaphore>,
+    longest_wait: Duration,
+    permits: usize,
+    counts: Arc<Counts>,
+}
+
+/// Hashes running now and the most ever at once (what the tests and the bench read).
+#[derive(Debug, Default)]
+struct Counts {
+    now: AtomicUsize,
+    most: AtomicUsize,
+}
+
+/// The right to run one hash; released when dropped.
+#[derive(Debug)]
+pub struct HashPermit {
+    _running: OwnedSemaphorePermit,
+    _admitted: OwnedSemaphorePermit,
+    counts: Arc<Counts>,
+}
+
+impl HashGate {
+    /// A gate of `permits` hashes at once and `waiting` more requests in line for them, each
+    /// waiting at most `longest_wait`.
+    pub fn new(permits: usize, waiting: usize, longest_wait: Duration) -> Self {
+        Self {
+            running: Arc::new(Semaphore::new(permits)),
+            admitted: Arc::new(Semaphore::new(permits.saturating_add(waiting))),
+            longest_wait,
+            permits,
+            counts: Arc::default(),
+        }
+    }
+
+    /// A permit, after a short wait at most; or how long to wait before asking again when
+    /// the line is full or the wait ran out.
+    pub async fn enter(&self) -> Result<HashPermit, Duration> {
+        let admitted = Arc::clone(&self.admitted)
+            .try_acquire_owned()
+            .map_err(|_| COME_BACK_AFTER)?;
+        let running = Arc::clone(&self.running).acquire_owned();
+        match tokio::time::timeout(self.longest_wait, running).await {
+            Ok(Ok(running)) => Ok(HashPermit {
+                _running: running,
+                _admitted: admitted,
+                counts: Arc::clone(&self.counts),
+            }),
+            // The semaphore is never closed; a wait that ran out is the usual refusal.
+            Ok(Err(_)) | Err(_) => Err(COME_BACK_AFTER),
+        }
+    }
+
+    /// Hashes allowed at once.
+    pub fn permits(&self) -> usize {
+        self.permits
+    }
+
+    /// The most hashes that ever ran at once under this gate.
+    pub fn most_at_once(&self) -> usize {
+        self.counts.most.load(Ordering::Relaxed)
+    }
+}
+
+impl HashPermit {
+    /// Runs `hash` (on the blocking thread that holds this permit), counted as running.
+    pub fn run<T>(self, hash: impl FnOnce() -> T) -> T {
+        let now = self.counts.now.fetch_add(1, Ordering::Relaxed) + 1;
+        self.counts.most.fetch_max(now, Ordering::Relaxed);
+        let result = hash();
+        self.counts.now.fetch_sub(1, Ordering::Relaxed);
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_line_is_short_and_the_wait_bounded() {
+        let gate = HashGate::new(1, 1, Duration::from_millis(50));
+        let first = gate.enter().await.expect("a free permit");
+        let started = std::time::Instant::now();
+        assert_eq!(gate.enter().await.err(), Some(COME_BACK_AFTER));
+        assert!(started.elapsed() >= Duration::from_millis(50), "it waited");
+        drop(first);
+        let again = gate.enter().await.expect("released");
+        assert_eq!(again.run(|| 7), 7);
+        assert_eq!(gate.most_at_once(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_full_line_is_refused_at_once() {
+        let gate = HashGate::new(1, 0, Duration::from_secs(60));
+        let _held = gate.enter().await.expect("a free permit");
+        let started = std::time::Instant::now();
+        assert_eq!(gate.enter().await.err(), Some(COME_BACK_AFTER));
+        assert!(started.elapsed() < Duration::from_secs(1), "no wait");
+    }
+}
