@@ -48,6 +48,14 @@ pub enum StoreError {
     /// A stored column holds a value this version cannot read.
     #[error("stored {0} holds an unreadable value")]
     Corrupt(&'static str),
+    /// A sealed secret does not open (or cannot be sealed) with the configured keys.
+    #[error("stored {column} {source}")]
+    Sealed {
+        /// The column, e.g. `webhook_endpoints.secret`.
+        column: &'static str,
+        /// Why.
+        source: super::sealed::SealError,
+    },
 }
 
 impl StoreError {
