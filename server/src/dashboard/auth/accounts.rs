@@ -89,14 +89,16 @@ pub async fn reset_two_factor(
     email: &str,
 ) -> Result<TwoFactorReset, AccountError> {
     let email = normalise_email(email)?;
-    let user = store
-        .staff_by_email(&email)
+    // By id alone: an account whose TOTP key no configured key opens (a lost SECRETS_KEY) is
+    // exactly one this must reach.
+    let staff_id = store
+        .staff_id_by_email(&email)
         .await?
         .ok_or(AccountError::Unknown)?;
-    let reset = store.reset_two_factor(&user.id).await?;
+    let reset = store.reset_two_factor(&staff_id).await?;
     let entry = NewAuditEntry {
-        staff_id: Some(user.id),
-        staff_email: user.email,
+        staff_id: Some(staff_id),
+        staff_email: email,
         action: "2fa_reset".into(),
         payment_id: None,
         object_type: None,

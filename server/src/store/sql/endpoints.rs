@@ -7,6 +7,7 @@ use time::OffsetDateTime;
 
 use super::Dialect;
 use super::codec::{ms, ms_opt, time, time_opt};
+use super::sealed_columns::SealedRow;
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::{
     EndpointStatus, EndpointUpdate, EventTypes, MAX_ENDPOINTS, NewEndpoint, WebhookEndpoint,
@@ -224,7 +225,8 @@ where
 }
 
 /// Replaces endpoint `id`'s secret, keeping the old one as the previous until `previous_until`
-/// (the sealed value moves as it is: both columns share the row's [`Binding`]).
+/// (the sealed value moves as it is: both columns share the row's [`Binding`]). An old secret
+/// no configured key opens is dropped instead.
 pub(crate) async fn rotate<DB>(
     pool: &Pool<DB>,
     keys: &KeyRing,
@@ -240,15 +242,34 @@ where
     for<'q> String: Encode<'q, DB> + Type<DB>,
     for<'q> Option<i64>: Encode<'q, DB>,
     for<'r> EndpointRow: FromRow<'r, DB::Row>,
+    for<'r> SealedRow: FromRow<'r, DB::Row>,
 {
+    // The secret replaced keeps signing only if it still opens: one sealed under a key no
+    // longer configured (a lost SECRETS_KEY) is dropped, so a rotation is how such an
+    // endpoint recovers.
+    let current = sqlx::query_as::<DB, SealedRow>(
+        "SELECT id, secret AS stored FROM webhook_endpoints WHERE id = $1",
+    )
+    .bind(id.to_owned())
+    .fetch_optional(pool)
+    .await?;
+    let Some(current) = current else {
+        return Ok(None);
+    };
+    let readable = keys
+        .open(&current.stored, &Binding::endpoint_secret(id))
+        .is_ok();
     sqlx::query_as::<DB, EndpointRow>(&format!(
-        "UPDATE webhook_endpoints SET previous_secret = secret, previous_until = $3, \
+        "UPDATE webhook_endpoints SET \
+         previous_secret = CASE WHEN $5 = 1 THEN secret ELSE NULL END, \
+         previous_until = CASE WHEN $5 = 1 THEN $3 ELSE NULL END, \
          secret = $2, updated_at = $4 WHERE id = $1 RETURNING {ENDPOINT_COLUMNS}"
     ))
     .bind(id.to_owned())
     .bind(seal(keys, secret, id)?)
     .bind(ms_opt(Some(previous_until)))
     .bind(ms(OffsetDateTime::now_utc()))
+    .bind(i64::from(readable))
     .fetch_optional(pool)
     .await?
     .map(|row| row.open(keys))

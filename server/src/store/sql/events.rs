@@ -12,6 +12,7 @@ use super::finish::{self, FinishedRow};
 use super::leases::lease_end;
 use super::payments::page_cursor;
 use super::rows::IdRow;
+use super::sealed_columns::SealedRow;
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::page::effective_limit;
@@ -163,6 +164,7 @@ where
     for<'q> Option<String>: Encode<'q, DB>,
     for<'r> EventRow: FromRow<'r, DB::Row>,
     for<'r> EndpointRow: FromRow<'r, DB::Row>,
+    for<'r> SealedRow: FromRow<'r, DB::Row>,
     for<'r> ClaimedRow: FromRow<'r, DB::Row>,
     for<'r> DeliveryRow: FromRow<'r, DB::Row>,
     for<'r> AttemptRow: FromRow<'r, DB::Row>,

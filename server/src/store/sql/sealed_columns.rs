@@ -67,8 +67,10 @@ pub(crate) enum Reseal {
 /// One stored value.
 #[derive(FromRow)]
 pub(crate) struct SealedRow {
-    id: String,
-    stored: String,
+    /// The row's id.
+    pub(super) id: String,
+    /// The column's text as stored.
+    pub(super) stored: String,
 }
 
 /// Rewrites the values `which` selects under the current key of `keys`.

@@ -8,6 +8,7 @@ use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::{Duration, OffsetDateTime};
 
 use super::codec::{ms, named, time, time_opt, unsigned};
+use super::rows::IdRow;
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::sealed::{Binding, KeyRing};
@@ -83,6 +84,7 @@ where
     for<'q> String: Encode<'q, DB> + Type<DB>,
     for<'q> &'q str: Encode<'q, DB> + Type<DB>,
     for<'r> StaffRow: FromRow<'r, DB::Row>,
+    for<'r> IdRow: FromRow<'r, DB::Row>,
 {
     async fn create_staff(
         &self,
@@ -114,6 +116,16 @@ where
                 .fetch_optional(&self.pool)
                 .await?,
             &self.keys,
+        )
+    }
+
+    async fn staff_id_by_email(&self, email: &str) -> StoreResult<Option<String>> {
+        Ok(
+            sqlx::query_as::<DB, IdRow>("SELECT id FROM staff_users WHERE email = $1")
+                .bind(email)
+                .fetch_optional(&self.pool)
+                .await?
+                .map(|row| row.id),
         )
     }
 

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use checkout_server::dashboard::auth::accounts;
 use checkout_server::dashboard::auth::totp::matching_step;
 use checkout_server::events::sign::signature;
 use checkout_server::store::prelude::*;
@@ -21,6 +22,7 @@ store_suite!(
     a_wrong_key_is_an_error_naming_the_column_not_a_panic,
     rotation_reseals_under_the_new_key_and_the_old_one_can_go,
     plain_secrets_of_an_older_version_are_sealed_on_opening,
+    after_a_lost_key_a_new_secret_and_a_2fa_reset_recover,
 );
 
 /// A webhook signing secret as the API issues them.
@@ -481,4 +483,40 @@ async fn plain_secrets_of_an_older_version_are_sealed_on_opening(db: &TestDb) {
     assert_eq!(again, stored);
     upgraded.close().await;
     reopened.close().await;
+}
+
+async fn after_a_lost_key_a_new_secret_and_a_2fa_reset_recover(db: &TestDb) {
+    let endpoint = endpoint_with_secret(db).await;
+    let (enrolled, _) = staff_with_totp(db).await;
+    let recovered = db.instance_with(Arc::new(KeyRing::generate())).await;
+    assert!(recovered.get_endpoint(&endpoint.id).await.is_err());
+    let rotated = recovered
+        .rotate_endpoint_secret(
+            &endpoint.id,
+            SecretString::from(ROTATED_SECRET),
+            now() + Duration::hours(24),
+        )
+        .await
+        .expect("a rotation replaces the unreadable secret")
+        .expect("the endpoint");
+    assert_eq!(rotated.secret.expose_secret(), ROTATED_SECRET);
+    assert!(
+        rotated.previous_secret.is_none(),
+        "the unreadable secret is dropped, not kept"
+    );
+    assert!(recovered.staff_by_email(&enrolled.email).await.is_err());
+    let reset = accounts::reset_two_factor(recovered.as_ref(), &enrolled.email)
+        .await
+        .expect("reset-2fa reaches an account whose key does not open");
+    assert!(reset.had_two_factor);
+    let user = recovered
+        .staff_by_email(&enrolled.email)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        !user.has_two_factor(),
+        "the next login asks for the password only"
+    );
+    recovered.close().await;
 }
