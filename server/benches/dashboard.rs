@@ -20,12 +20,14 @@
 //!
 //! Run: `cargo bench -p checkout-server --bench dashboard [-- --rows 100000 --export 10000]`.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use checkout_server::config::{Config, EmulatorDefaults};
 use checkout_server::dashboard::auth::accounts;
 use checkout_server::serve::{Mounts, Server};
 use checkout_server::store::prelude::*;
+use checkout_server::store::sealed::KeyRing;
 use checkout_server::store::{PostgresStore, SqliteStore};
 use secrecy::SecretString;
 
@@ -79,7 +81,9 @@ async fn run(options: Options) {
     let dir = tempfile::tempdir().expect("temp dir");
     let sqlite_url = format!("sqlite://{}", dir.path().join("bench.db").display());
     {
-        let store = SqliteStore::connect(&sqlite_url).await.expect("sqlite");
+        let store = SqliteStore::connect(&sqlite_url, Arc::new(KeyRing::generate()))
+            .await
+            .expect("sqlite");
         seed_into("sqlite", store.pool(), options.rows, "ANALYZE").await;
         store.close().await;
     }
@@ -88,7 +92,7 @@ async fn run(options: Options) {
         Ok(url) => {
             let database = Database::new(dir.path(), "dashboard", Some(&url)).await;
             {
-                let store = PostgresStore::connect(&database.url)
+                let store = PostgresStore::connect(&database.url, Arc::new(KeyRing::generate()))
                     .await
                     .expect("postgres");
                 seed_into("postgres", store.pool(), options.rows, "VACUUM ANALYZE").await;
@@ -119,6 +123,10 @@ async fn measure(backend: &str, url: &str, options: &Options) -> String {
             (
                 "MERCHANT_SECRET_KEY",
                 "sk_test_bench_dashboard_0123456789abcdef",
+            ),
+            (
+                "SECRETS_KEY",
+                "bench:000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
             ),
             ("RECONCILE_INTERVAL_SECONDS", "86400"),
             ("DASHBOARD_LISTEN", "127.0.0.1:0"),

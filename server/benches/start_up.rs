@@ -15,8 +15,10 @@
 //!
 //! Run: `cargo bench -p checkout-server --bench start_up [-- --rows 100000 --repeat 5]`.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use checkout_server::store::sealed::KeyRing;
 use checkout_server::store::{PostgresStore, SqliteStore, Store};
 
 #[path = "support/cli.rs"]
@@ -52,16 +54,18 @@ async fn run(rows: u64, repeat: usize) {
     let empty = format!("sqlite://{}", dir.path().join("empty.db").display());
     let full = format!("sqlite://{}", dir.path().join("full.db").display());
     {
-        SqliteStore::connect(&empty)
+        SqliteStore::connect(&empty, Arc::new(KeyRing::generate()))
             .await
             .expect("sqlite")
             .close()
             .await;
-        let store = SqliteStore::connect(&full).await.expect("sqlite");
+        let store = SqliteStore::connect(&full, Arc::new(KeyRing::generate()))
+            .await
+            .expect("sqlite");
         seed::seed_into("sqlite", store.pool(), rows, "ANALYZE").await;
         store.close().await;
         // The first start after the seed: what an upgrade's first start does, done once.
-        SqliteStore::connect(&full)
+        SqliteStore::connect(&full, Arc::new(KeyRing::generate()))
             .await
             .expect("sqlite")
             .close()
@@ -69,13 +73,17 @@ async fn run(rows: u64, repeat: usize) {
     }
     let mut verdicts = Vec::new();
     let open_sqlite = |url: String| async move {
-        let store = SqliteStore::connect(&url).await.expect("sqlite");
+        let store = SqliteStore::connect(&url, Arc::new(KeyRing::generate()))
+            .await
+            .expect("sqlite");
         store.close().await;
     };
     let none = timed(repeat, || open_sqlite(empty.clone())).await;
     let busy = timed(repeat, || open_sqlite(full.clone())).await;
     let scan = {
-        let store = SqliteStore::connect(&full).await.expect("sqlite");
+        let store = SqliteStore::connect(&full, Arc::new(KeyRing::generate()))
+            .await
+            .expect("sqlite");
         let pool = store.pool().clone();
         let scan = timed(repeat, || {
             let pool = pool.clone();
@@ -111,28 +119,34 @@ async fn postgres(url: &str, rows: u64, repeat: usize) -> String {
     let empty_database = Database::new(&unused, "empty", Some(url)).await;
     let full_database = Database::new(&unused, "full", Some(url)).await;
     let (empty, full) = (empty_database.url.clone(), full_database.url.clone());
-    PostgresStore::connect(&empty)
+    PostgresStore::connect(&empty, Arc::new(KeyRing::generate()))
         .await
         .expect("postgres")
         .close()
         .await;
     {
-        let store = PostgresStore::connect(&full).await.expect("postgres");
+        let store = PostgresStore::connect(&full, Arc::new(KeyRing::generate()))
+            .await
+            .expect("postgres");
         seed::seed_into("postgres", store.pool(), rows, "VACUUM ANALYZE").await;
         store.close().await;
-        PostgresStore::connect(&full)
+        PostgresStore::connect(&full, Arc::new(KeyRing::generate()))
             .await
             .expect("postgres")
             .close()
             .await;
     }
     let open = |url: String| async move {
-        let store = PostgresStore::connect(&url).await.expect("postgres");
+        let store = PostgresStore::connect(&url, Arc::new(KeyRing::generate()))
+            .await
+            .expect("postgres");
         store.close().await;
     };
     let none = timed(repeat, || open(empty.clone())).await;
     let busy = timed(repeat, || open(full.clone())).await;
-    let store = PostgresStore::connect(&full).await.expect("postgres");
+    let store = PostgresStore::connect(&full, Arc::new(KeyRing::generate()))
+        .await
+        .expect("postgres");
     let pool = store.pool().clone();
     let scan = timed(repeat, || {
         let pool = pool.clone();

@@ -32,6 +32,7 @@ use checkout_server::events::run;
 use checkout_server::events::services::DeliveryServices;
 use checkout_server::store::Store;
 use checkout_server::store::prelude::*;
+use checkout_server::store::sealed::KeyRing;
 use secrecy::{ExposeSecret as _, SecretString};
 use tokio_util::sync::CancellationToken;
 
@@ -167,9 +168,10 @@ async fn deliveries_per_second(database_url: &str, events: usize) -> (f64, f64) 
         let _ = axum::serve(listener, app).await;
     });
 
-    let store: Arc<dyn Store> = checkout_server::store::connect(database_url)
-        .await
-        .expect("store opens");
+    let store: Arc<dyn Store> =
+        checkout_server::store::connect(database_url, Arc::new(KeyRing::generate()))
+            .await
+            .expect("store opens");
     store
         .create_endpoint(NewEndpoint {
             id: format!("we_{}", uuid::Uuid::new_v4().simple()),

@@ -76,7 +76,11 @@ impl Server {
         };
         let mounts = mounts(&addresses);
         let base_url = addresses.public;
-        let store = crate::store::connect(config.database_url.expose_secret())
+        let keys = config
+            .secrets_key
+            .key_ring(config.database_url.expose_secret())
+            .context("cannot read the key for secrets at rest")?;
+        let store = crate::store::connect(config.database_url.expose_secret(), keys)
             .await
             .context("cannot open the database (DATABASE_URL)")?;
         if let Some(endpoint) = &config.webhooks.configured_endpoint {

@@ -59,9 +59,12 @@ pub async fn drop_triggers(
     expected: &str,
     dropped: impl Fn(&str) -> bool,
 ) -> Vec<String> {
-    let migrated = checkout_server::store::connect(url)
-        .await
-        .expect("store opens");
+    let migrated = checkout_server::store::connect(
+        url,
+        std::sync::Arc::new(checkout_server::store::sealed::KeyRing::generate()),
+    )
+    .await
+    .expect("store opens");
     migrated.close().await;
     let mut names = Vec::new();
     if url.starts_with("sqlite") {

@@ -93,6 +93,10 @@ pub async fn start_server(database_url: &str, sandbox: &Sandbox, token: &str) ->
             ("GATEWAY_X_API_KEY", DEFAULT_X_API_KEY),
             ("GATEWAY_MERCHANT_ID", "bench-merchant"),
             ("MERCHANT_SECRET_KEY", MERCHANT_KEY),
+            (
+                "SECRETS_KEY",
+                "bench:000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+            ),
             ("PAY_RATE_LIMIT_PER_IP", "100000"),
             ("RECONCILE_INTERVAL_SECONDS", "86400"),
             ("DASHBOARD_LISTEN", "off"),

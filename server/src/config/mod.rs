@@ -23,6 +23,7 @@
 //! | `LOG_FORMAT` | `text` | `text` or `json` |
 //! | `MAX_BODY_BYTES`, `PAY_RATE_LIMIT_*`, `CUSTOMER_TOKEN_TTL_SECONDS`, `SUBSCRIPTION_POLL_SECONDS` | see [`OpsSettings`] | protection, tokens, polling |
 //! | `OPS_LISTEN`, `OPS_TOKEN` | sandbox: on `LISTEN`; real gateway: not served | where `/metrics` and `/readyz` are served ([`OpsAccess`]); keep `OPS_LISTEN` internal |
+//! | `SECRETS_KEY`, `SECRETS_KEY_PREVIOUS`, `SECRETS_KEY_FILE` | sandbox: generated into `secrets.key` beside the SQLite file; real gateway: required | the key sealing webhook signing secrets and staff TOTP keys in the database ([`SecretsKeySource`]) |
 //! | `DASHBOARD_LISTEN`, `DASHBOARD_PUBLIC_URL`, `DASHBOARD_REQUIRE_2FA` | `127.0.0.1:8082`, its address, `false` | the merchant dashboard's listener (`off`: none), origin, and whether admins must use two-factor sign-in ([`DashboardSettings`]) |
 //! | `WEBHOOK_ALLOW_PRIVATE`, `MERCHANT_WEBHOOK_URL`, `MERCHANT_WEBHOOK_SECRET`, `WEBHOOK_DELIVERY_INTERVAL_MS`, `WEBHOOK_TIMEOUT_SECONDS` | see [`WebhookSettings`] | events to the shop: private targets (sandbox: allowed), one configured endpoint, the delivery worker's period, the endpoint's time to answer |
 //!
@@ -34,6 +35,7 @@ mod dashboard;
 mod error;
 mod ops;
 pub mod plans;
+mod secrets;
 mod source;
 mod values;
 mod warnings;
@@ -51,6 +53,7 @@ pub use dashboard::{DEFAULT_DASHBOARD_LISTEN, DashboardSettings, time_zone};
 pub use error::ConfigError;
 pub use ops::{OpsAccess, OpsSettings};
 pub use plans::{PlanCatalogue, first_charge};
+pub use secrets::{SecretsKeySource, sandbox_key_path};
 pub use source::KEYS;
 pub use webhooks::{CONFIG_ENDPOINT_ID, ConfiguredEndpoint, WebhookSettings};
 
@@ -99,6 +102,9 @@ pub struct Config {
     pub webhooks: WebhookSettings,
     /// The merchant dashboard's listener and origin (`config/dashboard.rs`).
     pub dashboard: DashboardSettings,
+    /// `SECRETS_KEY`, `SECRETS_KEY_PREVIOUS`, `SECRETS_KEY_FILE`: what seals secrets at rest
+    /// (`config/secrets.rs`).
+    pub secrets_key: SecretsKeySource,
 }
 
 /// Where the gateway is and how to call it.
@@ -270,6 +276,7 @@ impl Config {
             ops_access: OpsAccess::resolve(layers, sandbox)?,
             webhooks: WebhookSettings::resolve(layers, sandbox)?,
             dashboard: DashboardSettings::resolve(layers)?,
+            secrets_key: SecretsKeySource::resolve(layers, sandbox)?,
             component_dir: get("COMPONENT_DIR")
                 .map(values::path)
                 .transpose()?
@@ -411,6 +418,7 @@ pub(crate) mod tests {
                 ("GATEWAY_X_API_KEY", "x"),
                 ("GATEWAY_MERCHANT_ID", "m-1"),
                 ("MERCHANT_SECRET_KEY", "0123456789abcdef"),
+                ("SECRETS_KEY", &"ab".repeat(32)),
             ],
             &emulator(),
         )

@@ -187,6 +187,10 @@ mod tests {
             ("GATEWAY_X_API_KEY", "x"),
             ("GATEWAY_MERCHANT_ID", "m"),
             ("MERCHANT_SECRET_KEY", "sk_live_0123456789abcdef"),
+            (
+                "SECRETS_KEY",
+                "live:000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+            ),
         ];
         let access = |pairs: &[(&str, &str)]| {
             Config::from_pairs(pairs, &emulator())

@@ -53,6 +53,10 @@ pub const KEYS: &[&str] = &[
     "REVIEW_PENDING_AFTER_MINUTES",
     "DASHBOARD_TIME_ZONE",
     "DASHBOARD_REQUIRE_2FA",
+    // config/secrets.rs
+    "SECRETS_KEY",
+    "SECRETS_KEY_PREVIOUS",
+    "SECRETS_KEY_FILE",
 ];
 
 /// The file key holding the plan catalogue.

@@ -34,12 +34,14 @@ mod tests {
     use crate::config::Config;
     use crate::config::tests::emulator;
 
-    const LIVE: [(&str, &str); 5] = [
+    const KEY: &str = "abababababababababababababababababababababababababababababababab";
+    const LIVE: [(&str, &str); 6] = [
         ("GATEWAY_BASE_URL", "https://gateway.example"),
         ("GATEWAY_API_KEY", "key"),
         ("GATEWAY_X_API_KEY", "x-key"),
         ("GATEWAY_MERCHANT_ID", "m-1"),
         ("MERCHANT_SECRET_KEY", "sk_live_0123456789abcdef"),
+        ("SECRETS_KEY", KEY),
     ];
 
     fn warnings(extra: &[(&str, &str)], live: bool) -> Vec<String> {

@@ -134,12 +134,16 @@ mod tests {
 
     const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
-    const LIVE: [(&str, &str); 5] = [
+    const LIVE: [(&str, &str); 6] = [
         ("GATEWAY_BASE_URL", "https://gateway.example"),
         ("GATEWAY_API_KEY", "k"),
         ("GATEWAY_X_API_KEY", "x"),
         ("GATEWAY_MERCHANT_ID", "m"),
         ("MERCHANT_SECRET_KEY", "sk_live_0123456789abcdef"),
+        (
+            "SECRETS_KEY",
+            "live:000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+        ),
     ];
 
     #[test]

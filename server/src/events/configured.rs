@@ -18,7 +18,27 @@ pub async fn configure_endpoint(
     configured: &ConfiguredEndpoint,
 ) -> Result<(), StoreError> {
     for round in 0..2 {
-        let Some(existing) = store.get_endpoint(CONFIG_ENDPOINT_ID).await? else {
+        let existing = match store.get_endpoint(CONFIG_ENDPOINT_ID).await {
+            // Its secret was sealed under a key no longer configured (a lost SECRETS_KEY):
+            // the configured secret replaces it (the unreadable one is dropped).
+            Err(StoreError::Sealed { .. }) if round == 0 => {
+                tracing::warn!(
+                    endpoint = CONFIG_ENDPOINT_ID,
+                    "the webhook endpoint's stored secret does not open with the configured keys; \
+                     MERCHANT_WEBHOOK_SECRET replaces it"
+                );
+                store
+                    .rotate_endpoint_secret(
+                        CONFIG_ENDPOINT_ID,
+                        configured.secret.clone(),
+                        OffsetDateTime::now_utc(),
+                    )
+                    .await?;
+                continue;
+            }
+            found => found?,
+        };
+        let Some(existing) = existing else {
             let new = NewEndpoint {
                 id: CONFIG_ENDPOINT_ID.to_owned(),
                 url: configured.url.clone(),

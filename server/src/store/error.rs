@@ -52,6 +52,14 @@ pub enum StoreError {
     /// A stored column holds a value this version cannot read.
     #[error("stored {0} holds an unreadable value")]
     Corrupt(&'static str),
+    /// A sealed secret does not open (or cannot be sealed) with the configured keys.
+    #[error("stored {column} {source}")]
+    Sealed {
+        /// The column, e.g. `webhook_endpoints.secret`.
+        column: &'static str,
+        /// Why.
+        source: super::sealed::SealError,
+    },
 }
 
 impl StoreError {
@@ -87,10 +95,12 @@ impl StoreError {
 /// (primary codes 5 and 6, whatever the extended code), PostgreSQL's connection exceptions
 /// (class 08), shutting down or starting up (57P01 to 57P03) and too many connections (53300).
 fn unavailable_code(code: &str) -> bool {
-    match code.parse::<i32>() {
-        Ok(sqlite) => matches!(sqlite & 0xff, 5 | 6),
-        Err(_) => code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03" | "53300"),
+    // A SQLSTATE has five characters (`08006`); SQLite's codes are at most four digits.
+    if code.len() == 5 {
+        return code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03" | "53300");
     }
+    code.parse::<i32>()
+        .is_ok_and(|sqlite| matches!(sqlite & 0xff, 5 | 6))
 }
 
 /// Result of a store operation.

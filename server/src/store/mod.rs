@@ -5,13 +5,17 @@
 //! [`connect`] opens the backend `DATABASE_URL` names (SQLite by default, Postgres for several
 //! instances), applies the migrations and returns an `Arc<dyn Store>`. Card data is limited by
 //! type to brand, first six, last four and expiry ([`model::CardSummary`]); secrets handed to
-//! browsers and customers are stored only as hashes ([`secret::SecretHash`]).
+//! browsers and customers are stored only as hashes ([`secret::SecretHash`]); secrets the
+//! server must read back (webhook signing secrets, staff TOTP keys) are sealed under the
+//! configured key ([`sealed`]).
 
 pub mod analytics;
 pub mod delivery_report;
 pub mod error;
+pub mod key_rotation;
 pub mod model;
 pub mod retry;
+pub mod sealed;
 pub mod secret;
 pub mod sql;
 pub mod staff;
@@ -33,6 +37,7 @@ pub use traits::{
 pub mod prelude {
     pub use super::analytics::AnalyticsStore;
     pub use super::delivery_report::{DeliveryReportStore, EndpointHealth};
+    pub use super::key_rotation::{KeyRotationStore, ResealReport};
     pub use super::model::*;
     pub use super::retry::{RetryStore, Supersede};
     pub use super::secret::{BodyDigest, SecretHash, generate_token};

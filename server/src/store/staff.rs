@@ -141,6 +141,9 @@ pub trait StaffStore: Send + Sync {
     ) -> StoreResult<StaffUser>;
     /// The account with this e-mail (lower case).
     async fn staff_by_email(&self, email: &str) -> StoreResult<Option<StaffUser>>;
+    /// The id of the account with this e-mail, without opening its TOTP keys (so it answers
+    /// even when they were sealed under a key no longer configured).
+    async fn staff_id_by_email(&self, email: &str) -> StoreResult<Option<String>>;
     /// Every account, by e-mail.
     async fn list_staff(&self) -> StoreResult<Vec<StaffUser>>;
     /// Replaces an enabled account's password hash, clears its lock and ends its sessions and

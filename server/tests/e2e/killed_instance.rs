@@ -22,9 +22,10 @@ use axum::routing::post;
 use checkout_server::events::endpoints::new_secret;
 use checkout_server::store::Store;
 use checkout_server::store::prelude::*;
+use checkout_server::store::sealed::{KeyRing, SecretsKey};
 use secrecy::{ExposeSecret as _, SecretString};
 
-use crate::support::server::{Process, ServeOptions};
+use crate::support::server::{Process, SECRETS_KEY, ServeOptions};
 
 /// Events written before the instances start.
 const EVENTS: usize = 40;
@@ -168,7 +169,9 @@ async fn a_killed_instances_deliveries_are_taken_over_and_none_is_sent_twice_at_
         let _ = axum::serve(listener, app).await;
     });
 
-    let store: Arc<dyn Store> = checkout_server::store::connect(&database_url)
+    let key = SecretsKey::parse(SECRETS_KEY).expect("the e2e key");
+    let keys = Arc::new(KeyRing::new(key, Vec::new()).expect("a ring"));
+    let store: Arc<dyn Store> = checkout_server::store::connect(&database_url, keys)
         .await
         .expect("store opens");
     store

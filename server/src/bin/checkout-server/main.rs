@@ -8,6 +8,7 @@
 //! - `checkout-server sandbox --listen 127.0.0.1:8090 [--api-key K --x-api-key X]`: run the
 //!   gateway emulator alone, printing its base URL and the credentials it accepts.
 //! - `checkout-server users add|list|disable|reset-2fa`: the dashboard's staff accounts ([`users`]).
+//! - `checkout-server keys generate|rotate`: the key sealing secrets at rest ([`keys`]).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -26,6 +27,8 @@ use secrecy::{ExposeSecret, SecretString};
 use tokio::net::TcpListener;
 
 mod compose;
+mod keys;
+mod open_store;
 mod users;
 
 /// The merchant's checkout server and its gateway emulator.
@@ -45,6 +48,8 @@ enum Command {
     Sandbox(SandboxArgs),
     /// Manage the dashboard's staff accounts.
     Users(users::UsersArgs),
+    /// The key sealing secrets at rest: generate one, or re-seal under the current one.
+    Keys(keys::KeysArgs),
 }
 
 /// Options of `checkout-server serve`; every setting is a config-file key or an environment
@@ -117,6 +122,7 @@ async fn main() -> anyhow::Result<()> {
             run_sandbox(args).await
         }
         Command::Users(args) => users::run(args).await,
+        Command::Keys(args) => keys::run(args).await,
     }
 }
 

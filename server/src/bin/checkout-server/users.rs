@@ -8,13 +8,12 @@ use std::io::{BufRead as _, IsTerminal as _};
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use checkout_server::config::Config;
 use checkout_server::dashboard::auth::accounts;
 use checkout_server::store::prelude::StaffRole;
 use clap::{Args, Subcommand, ValueEnum};
-use secrecy::{ExposeSecret as _, SecretString};
+use secrecy::SecretString;
 
-use crate::compose;
+use crate::open_store::open_store;
 
 /// Options of `checkout-server users`.
 #[derive(Debug, Args)]
@@ -71,11 +70,7 @@ impl From<Role> for StaffRole {
 
 /// Runs a `users` subcommand.
 pub async fn run(args: UsersArgs) -> anyhow::Result<()> {
-    let config = Config::load(args.config.as_deref(), &compose::emulator_defaults())
-        .context("configuration")?;
-    let store = checkout_server::store::connect(config.database_url.expose_secret())
-        .await
-        .context("cannot open the database (DATABASE_URL)")?;
+    let store = open_store(args.config.as_deref()).await?;
     let done = match args.command {
         UsersCommand::Add { email, role } => {
             let password = read_password()?;

@@ -65,27 +65,24 @@ pub async fn add(
     let hash = password::hash(password).await?;
     let user = store.create_staff(&email, role, &hash).await?;
     let detail = format!("checkout-server users add: role {}", role.as_str());
-    audit(store, &user, "staff_added", "ok", detail).await?;
+    audit(store, &user.id, &user.email, "staff_added", "ok", detail).await?;
     Ok(user)
 }
 
 /// Disables an account and ends its sessions; audited.
 pub async fn disable(store: &dyn Store, email: &str) -> Result<(), AccountError> {
     let email = normalise_email(email)?;
-    let user = store
-        .staff_by_email(&email)
+    // By id alone, like `reset_two_factor`: an account whose TOTP key cannot be opened can
+    // still be disabled.
+    let staff_id = store
+        .staff_id_by_email(&email)
         .await?
         .ok_or(AccountError::Unknown)?;
-    let outcome = if user.disabled_at.is_some() {
-        "was_disabled"
-    } else {
-        "ok"
-    };
     store
         .disable_staff(&email, OffsetDateTime::now_utc())
         .await?;
     let detail = "checkout-server users disable: its sessions ended".to_owned();
-    audit(store, &user, "staff_disabled", outcome, detail).await
+    audit(store, &staff_id, &email, "staff_disabled", "ok", detail).await
 }
 
 /// Resets an account's sign-in for a staff member who lost their authenticator and recovery
@@ -98,18 +95,20 @@ pub async fn reset_two_factor(
     email: &str,
 ) -> Result<TwoFactorReset, AccountError> {
     let email = normalise_email(email)?;
-    let user = store
-        .staff_by_email(&email)
+    // By id alone: an account whose TOTP key no configured key opens (a lost SECRETS_KEY) is
+    // exactly one this must reach.
+    let staff_id = store
+        .staff_id_by_email(&email)
         .await?
         .ok_or(AccountError::Unknown)?;
-    let reset = store.reset_two_factor(&user.id).await?;
+    let reset = store.reset_two_factor(&staff_id).await?;
     let outcome = if reset.had_two_factor {
         "ok"
     } else {
         "was_off"
     };
     let detail = format!("checkout-server users reset-2fa: {}", summary(&reset));
-    audit(store, &user, "2fa_reset", outcome, detail).await?;
+    audit(store, &staff_id, &email, "2fa_reset", outcome, detail).await?;
     Ok(reset)
 }
 
@@ -168,22 +167,31 @@ pub async fn retire_demo_admin(store: &dyn Store) -> Result<bool, AccountError> 
         .disable_staff(DEMO_ADMIN_EMAIL, OffsetDateTime::now_utc())
         .await?;
     let detail = "a real gateway is configured: the sandbox's generated admin login is off".into();
-    audit(store, &user, "sandbox_admin_disabled", "ok", detail).await?;
+    audit(
+        store,
+        &user.id,
+        &user.email,
+        "sandbox_admin_disabled",
+        "ok",
+        detail,
+    )
+    .await?;
     Ok(true)
 }
 
-/// Writes what a command did to `user`'s account to the audit log (no address: not a web
-/// request).
+/// Writes what a command did to the account `staff_id` (`email`) to the audit log (no address:
+/// not a web request).
 async fn audit(
     store: &dyn Store,
-    user: &StaffUser,
+    staff_id: &str,
+    email: &str,
     action: &str,
     outcome: &str,
     detail: String,
 ) -> Result<(), AccountError> {
     let entry = NewAuditEntry {
-        staff_id: Some(user.id.clone()),
-        staff_email: user.email.clone(),
+        staff_id: Some(staff_id.to_owned()),
+        staff_email: email.to_owned(),
         action: action.into(),
         payment_id: None,
         object_type: None,

@@ -15,6 +15,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use super::checkpoint::{self, Checkpointer};
 use super::{PostgresStore, SqliteStore};
 use crate::store::error::{StoreError, StoreResult};
+use crate::store::sealed::KeyRing;
 use crate::store::traits::Store;
 
 /// How long a SQLite writer waits for another writer before giving up.
@@ -26,13 +27,14 @@ const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
 /// A pooled connection idle for longer than this is pinged before it is handed out.
 const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
 
-/// Opens the store `database_url` names and brings its schema up to date.
-pub async fn connect(database_url: &str) -> StoreResult<Arc<dyn Store>> {
+/// Opens the store `database_url` names and brings its schema up to date; `keys` seal and
+/// open the secrets at rest.
+pub async fn connect(database_url: &str, keys: Arc<KeyRing>) -> StoreResult<Arc<dyn Store>> {
     let url = database_url.trim();
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        Ok(Arc::new(PostgresStore::connect(url).await?))
+        Ok(Arc::new(PostgresStore::connect(url, keys).await?))
     } else if url.starts_with("sqlite:") || !url.contains("://") {
-        Ok(Arc::new(SqliteStore::connect(url).await?))
+        Ok(Arc::new(SqliteStore::connect(url, keys).await?))
     } else {
         Err(StoreError::InvalidUrl(
             "expected postgres://…, sqlite:… or a file path".into(),
@@ -47,7 +49,7 @@ impl SqliteStore {
     /// WAL with `synchronous = NORMAL`: readers never block the writer, and a commit survives
     /// a crash of the process (only a power loss can drop the last commits). WAL checkpoints
     /// run on a background task ([`super::checkpoint`]), not inside a request's commit.
-    pub async fn connect(url_or_path: &str) -> StoreResult<Self> {
+    pub async fn connect(url_or_path: &str, keys: Arc<KeyRing>) -> StoreResult<Self> {
         if url_or_path.is_empty() {
             return Err(StoreError::InvalidUrl("it is empty".into()));
         }
@@ -82,7 +84,7 @@ impl SqliteStore {
             .before_acquire(|conn, meta| Box::pin(ping_if_idle(conn, meta)))
             .connect_with(options)
             .await?;
-        let mut store = Self::from_pool(pool);
+        let mut store = Self::from_pool(pool, keys);
         store.migrate().await?;
         store.checkpointer = checkpoints.map(Checkpointer::spawn);
         Ok(store)
@@ -91,16 +93,16 @@ impl SqliteStore {
 
 impl PostgresStore {
     /// Connects to the Postgres database `url` names and applies the migrations.
-    pub async fn connect(url: &str) -> StoreResult<Self> {
+    pub async fn connect(url: &str, keys: Arc<KeyRing>) -> StoreResult<Self> {
         let options =
             PgConnectOptions::from_str(url).map_err(|e| StoreError::InvalidUrl(e.to_string()))?;
-        Self::connect_with(options).await
+        Self::connect_with(options, keys).await
     }
 
     /// Connects with prepared options (e.g. a `search_path` for an isolated schema) and
     /// applies the migrations. Several instances may start at once: sqlx serialises the
     /// migration run with an advisory lock.
-    pub async fn connect_with(options: PgConnectOptions) -> StoreResult<Self> {
+    pub async fn connect_with(options: PgConnectOptions, keys: Arc<KeyRing>) -> StoreResult<Self> {
         let pool = PgPoolOptions::new()
             .max_connections(MAX_CONNECTIONS)
             .acquire_timeout(ACQUIRE_TIMEOUT)
@@ -108,7 +110,7 @@ impl PostgresStore {
             .before_acquire(|conn, meta| Box::pin(ping_if_idle(conn, meta)))
             .connect_with(options)
             .await?;
-        let store = Self::from_pool(pool);
+        let store = Self::from_pool(pool, keys);
         store.migrate().await?;
         Ok(store)
     }

@@ -1,4 +1,5 @@
 //! The shop's webhook endpoints: their rows, and creating, changing, rotating and deleting them.
+//! Signing secrets are sealed on the way in and opened on the way out ([`crate::store::sealed`]).
 
 use secrecy::{ExposeSecret as _, SecretString};
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Pool, Type};
@@ -6,11 +7,12 @@ use time::OffsetDateTime;
 
 use super::Dialect;
 use super::codec::{ms, ms_opt, time, time_opt};
-use super::fetch::optional_by_key;
+use super::sealed_columns::SealedRow;
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::{
     EndpointStatus, EndpointUpdate, EventTypes, MAX_ENDPOINTS, NewEndpoint, WebhookEndpoint,
 };
+use crate::store::sealed::{Binding, KeyRing};
 
 /// Columns of [`EndpointRow`].
 pub(crate) const ENDPOINT_COLUMNS: &str = "id, url, description, event_types, secret, \
@@ -33,10 +35,15 @@ pub(crate) struct EndpointRow {
     updated_at: i64,
 }
 
-impl TryFrom<EndpointRow> for WebhookEndpoint {
-    type Error = StoreError;
-
-    fn try_from(row: EndpointRow) -> StoreResult<Self> {
+impl EndpointRow {
+    /// The endpoint this row holds, its secrets opened with `keys`.
+    pub(crate) fn open(self, keys: &KeyRing) -> StoreResult<WebhookEndpoint> {
+        let row = self;
+        let binding = Binding::endpoint_secret(&row.id);
+        let open = |stored: &str, column| {
+            keys.open(stored, &binding)
+                .map_err(|source| StoreError::Sealed { column, source })
+        };
         Ok(WebhookEndpoint {
             event_types: parse_types(&row.event_types).ok_or(StoreError::Corrupt("event_types"))?,
             status: match row.status.as_str() {
@@ -44,8 +51,12 @@ impl TryFrom<EndpointRow> for WebhookEndpoint {
                 "disabled" => EndpointStatus::Disabled,
                 _ => return Err(StoreError::Corrupt("status")),
             },
-            secret: SecretString::from(row.secret),
-            previous_secret: row.previous_secret.map(SecretString::from),
+            secret: open(&row.secret, "webhook_endpoints.secret")?,
+            previous_secret: row
+                .previous_secret
+                .as_deref()
+                .map(|stored| open(stored, "webhook_endpoints.previous_secret"))
+                .transpose()?,
             previous_until: time_opt(row.previous_until, "previous_until")?,
             failing_since: time_opt(row.failing_since, "failing_since")?,
             created_at: time(row.created_at, "created_at")?,
@@ -87,7 +98,11 @@ fn status_name(status: EndpointStatus) -> &'static str {
 }
 
 /// Inserts `new`, enabled.
-pub(crate) async fn create<DB>(pool: &Pool<DB>, new: NewEndpoint) -> StoreResult<WebhookEndpoint>
+pub(crate) async fn create<DB>(
+    pool: &Pool<DB>,
+    keys: &KeyRing,
+    new: NewEndpoint,
+) -> StoreResult<WebhookEndpoint>
 where
     DB: Dialect,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
@@ -98,6 +113,7 @@ where
     for<'r> EndpointRow: FromRow<'r, DB::Row>,
 {
     let now = ms(OffsetDateTime::now_utc());
+    let secret = seal(keys, &new.secret, &new.id)?;
     // The count and the insert in one statement: SQLite's one writer makes the limit exact;
     // on Postgres two creates at the same instant could both pass it.
     sqlx::query_as::<DB, EndpointRow>(&format!(
@@ -110,7 +126,7 @@ where
     .bind(new.url)
     .bind(new.description)
     .bind(types_text(&new.event_types))
-    .bind(new.secret.expose_secret().to_owned())
+    .bind(secret)
     .bind(now)
     .fetch_optional(pool)
     .await
@@ -119,11 +135,15 @@ where
         field: "webhook_endpoints",
         reason: "are at their limit (16): delete one first",
     })?
-    .try_into()
+    .open(keys)
 }
 
 /// The endpoint `id`.
-pub(crate) async fn get<DB>(pool: &Pool<DB>, id: &str) -> StoreResult<Option<WebhookEndpoint>>
+pub(crate) async fn get<DB>(
+    pool: &Pool<DB>,
+    keys: &KeyRing,
+    id: &str,
+) -> StoreResult<Option<WebhookEndpoint>>
 where
     DB: Dialect,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
@@ -132,11 +152,16 @@ where
     for<'r> EndpointRow: FromRow<'r, DB::Row>,
 {
     let sql = format!("SELECT {ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1");
-    optional_by_key::<DB, EndpointRow, WebhookEndpoint>(pool, &sql, id).await
+    sqlx::query_as::<DB, EndpointRow>(&sql)
+        .bind(id.to_owned())
+        .fetch_optional(pool)
+        .await?
+        .map(|row| row.open(keys))
+        .transpose()
 }
 
 /// Every endpoint, oldest first.
-pub(crate) async fn list<DB>(pool: &Pool<DB>) -> StoreResult<Vec<WebhookEndpoint>>
+pub(crate) async fn list<DB>(pool: &Pool<DB>, keys: &KeyRing) -> StoreResult<Vec<WebhookEndpoint>>
 where
     DB: Dialect,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
@@ -149,13 +174,14 @@ where
     .fetch_all(pool)
     .await?
     .into_iter()
-    .map(WebhookEndpoint::try_from)
+    .map(|row| row.open(keys))
     .collect()
 }
 
 /// Applies `update` to endpoint `id` in one statement (a field left `None` keeps its value).
 pub(crate) async fn update<DB>(
     pool: &Pool<DB>,
+    keys: &KeyRing,
     id: &str,
     update: EndpointUpdate,
 ) -> StoreResult<Option<WebhookEndpoint>>
@@ -194,13 +220,16 @@ where
         .bind(ms(OffsetDateTime::now_utc()))
         .fetch_optional(pool)
         .await?
-        .map(WebhookEndpoint::try_from)
+        .map(|row| row.open(keys))
         .transpose()
 }
 
-/// Replaces endpoint `id`'s secret, keeping the old one as the previous until `previous_until`.
+/// Replaces endpoint `id`'s secret, keeping the old one as the previous until `previous_until`
+/// (the sealed value moves as it is: both columns share the row's [`Binding`]). An old secret
+/// no configured key opens is dropped instead.
 pub(crate) async fn rotate<DB>(
     pool: &Pool<DB>,
+    keys: &KeyRing,
     id: &str,
     secret: &SecretString,
     previous_until: OffsetDateTime,
@@ -213,19 +242,47 @@ where
     for<'q> String: Encode<'q, DB> + Type<DB>,
     for<'q> Option<i64>: Encode<'q, DB>,
     for<'r> EndpointRow: FromRow<'r, DB::Row>,
+    for<'r> SealedRow: FromRow<'r, DB::Row>,
 {
+    // The secret replaced keeps signing only if it still opens: one sealed under a key no
+    // longer configured (a lost SECRETS_KEY) is dropped, so a rotation is how such an
+    // endpoint recovers.
+    let current = sqlx::query_as::<DB, SealedRow>(
+        "SELECT id, secret AS stored FROM webhook_endpoints WHERE id = $1",
+    )
+    .bind(id.to_owned())
+    .fetch_optional(pool)
+    .await?;
+    let Some(current) = current else {
+        return Ok(None);
+    };
+    let readable = keys
+        .open(&current.stored, &Binding::endpoint_secret(id))
+        .is_ok();
     sqlx::query_as::<DB, EndpointRow>(&format!(
-        "UPDATE webhook_endpoints SET previous_secret = secret, previous_until = $3, \
+        "UPDATE webhook_endpoints SET \
+         previous_secret = CASE WHEN $5 = 1 THEN secret ELSE NULL END, \
+         previous_until = CASE WHEN $5 = 1 THEN $3 ELSE NULL END, \
          secret = $2, updated_at = $4 WHERE id = $1 RETURNING {ENDPOINT_COLUMNS}"
     ))
     .bind(id.to_owned())
-    .bind(secret.expose_secret().to_owned())
+    .bind(seal(keys, secret, id)?)
     .bind(ms_opt(Some(previous_until)))
     .bind(ms(OffsetDateTime::now_utc()))
+    .bind(i64::from(readable))
     .fetch_optional(pool)
     .await?
-    .map(WebhookEndpoint::try_from)
+    .map(|row| row.open(keys))
     .transpose()
+}
+
+/// `secret` sealed for endpoint `id`'s row.
+fn seal(keys: &KeyRing, secret: &SecretString, id: &str) -> StoreResult<String> {
+    keys.seal(secret.expose_secret(), &Binding::endpoint_secret(id))
+        .map_err(|source| StoreError::Sealed {
+            column: "webhook_endpoints.secret",
+            source,
+        })
 }
 
 #[cfg(test)]

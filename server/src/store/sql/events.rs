@@ -12,6 +12,7 @@ use super::finish::{self, FinishedRow};
 use super::leases::lease_end;
 use super::payments::page_cursor;
 use super::rows::IdRow;
+use super::sealed_columns::SealedRow;
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::page::effective_limit;
@@ -20,6 +21,7 @@ use crate::store::model::{
     EventQuery, FinishedAttempt, NewDeliveryAttempt, NewEndpoint, Page, StoredEvent,
     WebhookEndpoint,
 };
+use crate::store::sealed::Binding;
 use crate::store::traits::EventStore;
 
 /// Columns of [`EventRow`].
@@ -162,6 +164,7 @@ where
     for<'q> Option<String>: Encode<'q, DB>,
     for<'r> EventRow: FromRow<'r, DB::Row>,
     for<'r> EndpointRow: FromRow<'r, DB::Row>,
+    for<'r> SealedRow: FromRow<'r, DB::Row>,
     for<'r> ClaimedRow: FromRow<'r, DB::Row>,
     for<'r> DeliveryRow: FromRow<'r, DB::Row>,
     for<'r> AttemptRow: FromRow<'r, DB::Row>,
@@ -219,15 +222,15 @@ where
     }
 
     async fn create_endpoint(&self, new: NewEndpoint) -> StoreResult<WebhookEndpoint> {
-        endpoints::create(&self.pool, new).await
+        endpoints::create(&self.pool, &self.keys, new).await
     }
 
     async fn list_endpoints(&self) -> StoreResult<Vec<WebhookEndpoint>> {
-        endpoints::list(&self.pool).await
+        endpoints::list(&self.pool, &self.keys).await
     }
 
     async fn get_endpoint(&self, id: &str) -> StoreResult<Option<WebhookEndpoint>> {
-        endpoints::get(&self.pool, id).await
+        endpoints::get(&self.pool, &self.keys, id).await
     }
 
     async fn update_endpoint(
@@ -235,7 +238,7 @@ where
         id: &str,
         update: EndpointUpdate,
     ) -> StoreResult<Option<WebhookEndpoint>> {
-        endpoints::update(&self.pool, id, update).await
+        endpoints::update(&self.pool, &self.keys, id, update).await
     }
 
     async fn rotate_endpoint_secret(
@@ -244,7 +247,7 @@ where
         secret: SecretString,
         previous_until: OffsetDateTime,
     ) -> StoreResult<Option<WebhookEndpoint>> {
-        endpoints::rotate(&self.pool, id, &secret, previous_until).await
+        endpoints::rotate(&self.pool, &self.keys, id, &secret, previous_until).await
     }
 
     async fn delete_endpoint(&self, id: &str) -> StoreResult<bool> {
@@ -393,10 +396,16 @@ where
         let rows = query.fetch_all(&self.pool).await?;
         rows.into_iter()
             .map(|row| {
-                let mut secrets = vec![SecretString::from(row.secret)];
+                let binding = Binding::endpoint_secret(&row.endpoint_id);
+                let open = |stored: &str, column| {
+                    self.keys
+                        .open(stored, &binding)
+                        .map_err(|source| StoreError::Sealed { column, source })
+                };
+                let mut secrets = vec![open(&row.secret, "webhook_endpoints.secret")?];
                 let overlapping = row.previous_until.is_some_and(|until| until > ms(now));
-                if let (Some(previous), true) = (row.previous_secret, overlapping) {
-                    secrets.push(SecretString::from(previous));
+                if let (Some(previous), true) = (&row.previous_secret, overlapping) {
+                    secrets.push(open(previous, "webhook_endpoints.previous_secret")?);
                 }
                 Ok(DueDelivery {
                     attempts: unsigned(row.attempts, "attempts")?,

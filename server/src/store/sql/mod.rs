@@ -32,6 +32,7 @@ mod payments;
 mod recent;
 mod retry;
 mod rows;
+mod sealed_columns;
 mod sessions;
 mod snapshot;
 mod staff;
@@ -40,6 +41,7 @@ mod subscriptions;
 mod two_factor;
 
 use std::future::Future;
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use sqlx::migrate::{MigrateError, Migrator};
@@ -47,6 +49,7 @@ use sqlx::{Database, Executor, Pool, Postgres, Sqlite};
 
 use super::error::StoreResult;
 use super::model::{SavedCardRecord, Session};
+use super::sealed::KeyRing;
 use super::traits::Store;
 
 pub use connect::connect;
@@ -63,6 +66,8 @@ pub struct SqlStore<DB: Database> {
     sessions: recent::Recent<Session>,
     /// Saved cards this instance wrote or read; re-checked when used ([`recent`]).
     cards: recent::Recent<SavedCardRecord>,
+    /// The keys secrets at rest are sealed and opened with ([`sealed_columns`]).
+    keys: Arc<KeyRing>,
 }
 
 /// Sessions, and saved cards, kept in memory per instance (a few MB at most).
@@ -86,8 +91,9 @@ pub trait Dialect: Database {
     /// timeout cannot wait out); Postgres: a plain `BEGIN`.
     const BEGIN_WRITE: &'static str;
     /// Applies this backend's migrations (`server/migrations/<backend>`), embedded at build,
-    /// and the data conversions that go with them ([`legacy_tokens`]).
-    fn migrate(pool: &Pool<Self>) -> impl Future<Output = Result<(), MigrateError>> + Send;
+    /// and the data conversions that go with them ([`legacy_tokens`], and sealing any secret
+    /// an older version stored in plain text under `keys`: [`sealed_columns`]).
+    fn migrate(pool: &Pool<Self>, keys: &KeyRing) -> impl Future<Output = StoreResult<()>> + Send;
     /// Rows a statement changed (sqlx has no backend-neutral accessor).
     fn rows_affected(result: &Self::QueryResult) -> u64;
     /// How this backend runs several writes atomically in one round trip ([`one_trip`]).
@@ -136,9 +142,13 @@ impl Dialect for Sqlite {
         ))
     }
 
-    async fn migrate(pool: &Pool<Self>) -> Result<(), MigrateError> {
+    async fn migrate(pool: &Pool<Self>, keys: &KeyRing) -> StoreResult<()> {
         SQLITE_MIGRATIONS.run(pool).await?;
-        Ok(legacy_tokens::hash_plain_webhook_tokens(pool).await?)
+        legacy_tokens::hash_plain_webhook_tokens(pool)
+            .await
+            .map_err(MigrateError::from)?;
+        sealed_columns::reseal(pool, keys, sealed_columns::Reseal::PlainOnly).await?;
+        Ok(())
     }
 
     fn rows_affected(result: &Self::QueryResult) -> u64 {
@@ -164,9 +174,13 @@ impl Dialect for Postgres {
         None
     }
 
-    async fn migrate(pool: &Pool<Self>) -> Result<(), MigrateError> {
+    async fn migrate(pool: &Pool<Self>, keys: &KeyRing) -> StoreResult<()> {
         POSTGRES_MIGRATIONS.run(pool).await?;
-        Ok(legacy_tokens::hash_plain_webhook_tokens(pool).await?)
+        legacy_tokens::hash_plain_webhook_tokens(pool)
+            .await
+            .map_err(MigrateError::from)?;
+        sealed_columns::reseal(pool, keys, sealed_columns::Reseal::PlainOnly).await?;
+        Ok(())
     }
 
     fn rows_affected(result: &Self::QueryResult) -> u64 {
@@ -176,7 +190,8 @@ impl Dialect for Postgres {
 
 impl<DB: Dialect> SqlStore<DB> {
     /// Wraps a pool without touching the schema; call [`SqlStore::migrate`] before use.
-    pub fn from_pool(pool: Pool<DB>) -> Self {
+    /// `keys` seal the secrets the store must read back ([`crate::store::sealed`]).
+    pub fn from_pool(pool: Pool<DB>, keys: Arc<KeyRing>) -> Self {
         // A quarter of the pool at most, so other work always finds connections.
         let hot = hot::HotConnections::new(pool.options().get_max_connections() as usize / 4);
         Self {
@@ -185,13 +200,14 @@ impl<DB: Dialect> SqlStore<DB> {
             checkpointer: None,
             sessions: recent::Recent::new(RECENT_CAPACITY),
             cards: recent::Recent::new(RECENT_CAPACITY),
+            keys,
         }
     }
 
-    /// Applies the migrations not yet applied (a no-op when the schema is current).
+    /// Applies the migrations not yet applied (a no-op when the schema is current), then seals
+    /// any secret an older version left in plain text ([`sealed_columns`]).
     pub async fn migrate(&self) -> StoreResult<()> {
-        DB::migrate(&self.pool).await?;
-        Ok(())
+        DB::migrate(&self.pool, &self.keys).await
     }
 
     /// The connection pool (for tests and operational queries).
@@ -218,7 +234,8 @@ where
         + super::staff::StaffStore
         + super::staff::AuditStore
         + super::two_factor::TwoFactorStore
-        + super::retry::RetryStore,
+        + super::retry::RetryStore
+        + super::key_rotation::KeyRotationStore,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
 {

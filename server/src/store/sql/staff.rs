@@ -1,15 +1,17 @@
 //! Staff accounts and their sessions ([`StaffStore`]), the same SQL on both backends. The
 //! lock-out's reservation of a guess and a session's idle check are single statements, so
-//! several instances counting guesses or touching the same session agree.
+//! several instances counting guesses or touching the same session agree. TOTP keys are
+//! opened as rows are read ([`crate::store::sealed`]).
 
 use async_trait::async_trait;
-use secrecy::SecretString;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::{Duration, OffsetDateTime};
 
 use super::codec::{ms, ms_opt, named, time, time_opt, unsigned};
+use super::rows::IdRow;
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
+use crate::store::sealed::{Binding, KeyRing};
 use crate::store::secret::SecretHash;
 use crate::store::staff::{NewStaffSession, StaffRole, StaffStore, StaffUser};
 
@@ -30,11 +32,20 @@ pub(crate) struct StaffRow {
     totp_pending_secret: Option<String>,
 }
 
-impl TryFrom<StaffRow> for StaffUser {
-    type Error = StoreError;
-
-    fn try_from(row: StaffRow) -> StoreResult<Self> {
-        Ok(Self {
+impl StaffRow {
+    /// The account this row holds, its TOTP keys opened with `keys`.
+    pub(crate) fn open(self, keys: &KeyRing) -> StoreResult<StaffUser> {
+        let row = self;
+        let binding = Binding::staff_totp(&row.id);
+        let open = |stored: Option<String>, column| {
+            stored
+                .map(|stored| {
+                    keys.open(&stored, &binding)
+                        .map_err(|source| StoreError::Sealed { column, source })
+                })
+                .transpose()
+        };
+        Ok(StaffUser {
             id: row.id,
             email: row.email,
             role: named(&row.role, "role", StaffRole::parse)?,
@@ -43,8 +54,8 @@ impl TryFrom<StaffRow> for StaffUser {
             locked_until: time_opt(row.locked_until, "locked_until")?,
             disabled_at: time_opt(row.disabled_at, "disabled_at")?,
             created_at: time(row.created_at, "created_at")?,
-            totp_secret: row.totp_secret.map(SecretString::from),
-            totp_pending_secret: row.totp_pending_secret.map(SecretString::from),
+            totp_secret: open(row.totp_secret, "staff_users.totp_secret")?,
+            totp_pending_secret: open(row.totp_pending_secret, "staff_users.totp_pending_secret")?,
         })
     }
 }
@@ -58,9 +69,9 @@ pub(crate) fn staff_columns_of(alias: &str) -> String {
         .join(", ")
 }
 
-/// The account a row holds, if any.
-pub(crate) fn user(row: Option<StaffRow>) -> StoreResult<Option<StaffUser>> {
-    row.map(StaffUser::try_from).transpose()
+/// The account a row holds, if any, its TOTP keys opened with `keys`.
+pub(crate) fn user(row: Option<StaffRow>, keys: &KeyRing) -> StoreResult<Option<StaffUser>> {
+    row.map(|row| row.open(keys)).transpose()
 }
 
 #[async_trait]
@@ -74,6 +85,7 @@ where
     for<'q> String: Encode<'q, DB> + Type<DB>,
     for<'q> &'q str: Encode<'q, DB> + Type<DB>,
     for<'r> StaffRow: FromRow<'r, DB::Row>,
+    for<'r> IdRow: FromRow<'r, DB::Row>,
 {
     async fn create_staff(
         &self,
@@ -94,7 +106,7 @@ where
             .fetch_one(&self.pool)
             .await
             .map_err(|e| StoreError::on_unique(e, "a staff account with this e-mail"))?;
-        StaffUser::try_from(row)
+        row.open(&self.keys)
     }
 
     async fn staff_by_email(&self, email: &str) -> StoreResult<Option<StaffUser>> {
@@ -104,6 +116,17 @@ where
                 .bind(email)
                 .fetch_optional(&self.pool)
                 .await?,
+            &self.keys,
+        )
+    }
+
+    async fn staff_id_by_email(&self, email: &str) -> StoreResult<Option<String>> {
+        Ok(
+            sqlx::query_as::<DB, IdRow>("SELECT id FROM staff_users WHERE email = $1")
+                .bind(email)
+                .fetch_optional(&self.pool)
+                .await?
+                .map(|row| row.id),
         )
     }
 
@@ -113,7 +136,7 @@ where
             .fetch_all(&self.pool)
             .await?
             .into_iter()
-            .map(StaffUser::try_from)
+            .map(|row| row.open(&self.keys))
             .collect()
     }
 
@@ -182,6 +205,7 @@ where
                 .bind(ms(now))
                 .fetch_optional(&self.pool)
                 .await?,
+            &self.keys,
         )
     }
 
@@ -265,6 +289,7 @@ where
                 .bind(token_hash.to_hex())
                 .fetch_optional(&self.pool)
                 .await?,
+            &self.keys,
         )
     }
 

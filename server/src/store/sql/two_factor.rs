@@ -1,16 +1,19 @@
 //! [`TwoFactorStore`] in SQL, the same on both backends. Accepting a TOTP step and spending a
 //! recovery code are single conditional updates: of two requests carrying the same code, on
-//! one instance or two, exactly one changes a row.
+//! one instance or two, exactly one changes a row. TOTP keys are stored sealed
+//! ([`crate::store::sealed`]).
 
 use async_trait::async_trait;
 use secrecy::{ExposeSecret as _, SecretString};
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
+use subtle::ConstantTimeEq as _;
 use time::OffsetDateTime;
 
 use super::codec::{int, ms, unsigned};
 use super::staff::{StaffRow, staff_columns_of, user};
 use super::{Dialect, SqlStore};
-use crate::store::error::StoreResult;
+use crate::store::error::{StoreError, StoreResult};
+use crate::store::sealed::{Binding, KeyRing};
 use crate::store::secret::SecretHash;
 use crate::store::staff::StaffUser;
 use crate::store::two_factor::{StoredRecoveryCode, TwoFactorReset, TwoFactorStore};
@@ -26,6 +29,21 @@ pub(crate) struct CountRow {
     n: i64,
 }
 
+/// An account's offered TOTP key, sealed.
+#[derive(FromRow)]
+pub(crate) struct PendingRow {
+    stored: Option<String>,
+}
+
+/// `secret` sealed for staff account `staff_id`'s row.
+fn seal(keys: &KeyRing, secret: &SecretString, staff_id: &str) -> StoreResult<String> {
+    keys.seal(secret.expose_secret(), &Binding::staff_totp(staff_id))
+        .map_err(|source| StoreError::Sealed {
+            column: "staff_users.totp_pending_secret",
+            source,
+        })
+}
+
 #[async_trait]
 impl<DB> TwoFactorStore for SqlStore<DB>
 where
@@ -38,6 +56,7 @@ where
     for<'r> StaffRow: FromRow<'r, DB::Row>,
     for<'r> RecoveryRow: FromRow<'r, DB::Row>,
     for<'r> CountRow: FromRow<'r, DB::Row>,
+    for<'r> PendingRow: FromRow<'r, DB::Row>,
 {
     async fn offer_totp(&self, staff_id: &str, secret: &SecretString) -> StoreResult<bool> {
         let done = sqlx::query::<DB>(
@@ -45,7 +64,7 @@ where
              WHERE id = $1 AND totp_secret IS NULL",
         )
         .bind(staff_id)
-        .bind(secret.expose_secret())
+        .bind(seal(&self.keys, secret, staff_id)?)
         .execute(&self.pool)
         .await?;
         Ok(DB::rows_affected(&done) == 1)
@@ -58,6 +77,32 @@ where
         step: u64,
         codes: Vec<StoredRecoveryCode>,
     ) -> StoreResult<bool> {
+        // Sealing draws a fresh nonce, so the offered key is recognised by opening it; the
+        // update then takes exactly the sealed value read (another offer since then differs).
+        let Some(pending) = sqlx::query_as::<DB, PendingRow>(
+            "SELECT totp_pending_secret AS stored FROM staff_users \
+             WHERE id = $1 AND totp_secret IS NULL",
+        )
+        .bind(staff_id)
+        .fetch_optional(&self.pool)
+        .await?
+        .and_then(|row| row.stored) else {
+            return Ok(false);
+        };
+        let offered = self
+            .keys
+            .open(&pending, &Binding::staff_totp(staff_id))
+            .map_err(|source| StoreError::Sealed {
+                column: "staff_users.totp_pending_secret",
+                source,
+            })?;
+        let same = offered
+            .expose_secret()
+            .as_bytes()
+            .ct_eq(secret.expose_secret().as_bytes());
+        if !bool::from(same) {
+            return Ok(false);
+        }
         let mut tx = self.pool.begin().await?;
         let confirmed = sqlx::query::<DB>(
             "UPDATE staff_users SET totp_secret = totp_pending_secret, \
@@ -65,7 +110,7 @@ where
              WHERE id = $1 AND totp_secret IS NULL AND totp_pending_secret = $2",
         )
         .bind(staff_id)
-        .bind(secret.expose_secret())
+        .bind(pending)
         .bind(int(step, "totp_last_step")?)
         .execute(&mut *tx)
         .await?;
@@ -235,6 +280,7 @@ where
                 .bind(ms(now))
                 .fetch_optional(&self.pool)
                 .await?,
+            &self.keys,
         )
     }
 

@@ -15,6 +15,9 @@ use super::tools::dist_dir;
 
 /// The merchant key the suite's servers use (the shop backend's bearer key).
 pub const MERCHANT_KEY: &str = "sk_e2e_0123456789abcdef";
+/// `SECRETS_KEY` of a server with a real gateway address (the sandbox generates its own).
+pub const SECRETS_KEY: &str =
+    "e2e:603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4";
 /// The emulator's default credentials (docs/sandbox.md).
 pub const SANDBOX_API_KEY: &str = "sandbox_api_key";
 /// The emulator's default `x-api-key`.
@@ -86,6 +89,7 @@ impl Process {
             env.push(("GATEWAY_API_KEY".into(), SANDBOX_API_KEY.into()));
             env.push(("GATEWAY_X_API_KEY".into(), SANDBOX_X_API_KEY.into()));
             env.push(("GATEWAY_MERCHANT_ID".into(), "e2e-merchant".into()));
+            env.push(("SECRETS_KEY".into(), SECRETS_KEY.into()));
         }
         let demo = options
             .gateway

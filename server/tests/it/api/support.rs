@@ -60,6 +60,9 @@ pub(crate) use api_suite;
 
 /// The merchant key every test server uses.
 pub const MERCHANT_KEY: &str = "sk_test_0123456789abcdef";
+/// The key sealing the test server's secrets at rest (`SECRETS_KEY`), fixed so a command run
+/// beside the server (`users reset-2fa`) opens them too.
+pub const SECRETS_KEY: &str = "it:2b7e151628aed2a6abf7158809cf4f3c2b7e151628aed2a6abf7158809cf4f3c";
 
 /// Test cards (docs/sandbox.md).
 pub mod cards {
@@ -184,6 +187,7 @@ impl Harness {
             ("LISTEN", "127.0.0.1:0"),
             ("DATABASE_URL", &database_url),
             ("MERCHANT_SECRET_KEY", MERCHANT_KEY),
+            ("SECRETS_KEY", SECRETS_KEY),
             ("SUCCESS_URL", &success),
             ("DECLINE_URL", &decline),
             ("GATEWAY_TIMEOUT_MS", "5000"),

@@ -26,6 +26,7 @@ fn reset_2fa(h: &Harness, email: &str) -> std::process::Output {
         .args(["users", "reset-2fa", email])
         .env_clear()
         .env("DATABASE_URL", &h.database_url)
+        .env("SECRETS_KEY", crate::api::support::SECRETS_KEY)
         .output()
         .expect("run checkout-server")
 }

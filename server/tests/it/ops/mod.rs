@@ -9,6 +9,7 @@ mod metrics;
 mod openapi;
 mod ready_cache;
 mod ready_gateway;
+mod secrets_key;
 mod shutdown;
 pub mod support;
 mod token;

@@ -45,7 +45,13 @@ async fn shutdown_finishes_a_pay_whose_shopper_left(mut h: Harness) {
         "{gave_up:?}"
     );
     // Read afterwards through a store of its own: the server closes its store when it stops.
-    let reader = checkout_server::store::connect(&h.database_url)
+    let keys = h
+        .state
+        .config
+        .secrets_key
+        .key_ring(&h.database_url)
+        .expect("the server's key");
+    let reader = checkout_server::store::connect(&h.database_url, keys)
         .await
         .expect("a second store opens");
 

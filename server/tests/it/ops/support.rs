@@ -110,7 +110,13 @@ pub fn in_seconds(seconds: i64) -> OffsetDateTime {
 /// A second server instance's state on the same database and gateway (what another process
 /// started with the same configuration would hold).
 pub async fn second_instance(h: &Harness) -> AppState {
-    let store: Arc<dyn Store> = checkout_server::store::connect(&h.database_url)
+    let keys = h
+        .state
+        .config
+        .secrets_key
+        .key_ring(&h.database_url)
+        .expect("the same key as the first instance");
+    let store: Arc<dyn Store> = checkout_server::store::connect(&h.database_url, keys)
         .await
         .expect("second store opens");
     let mut config = GatewayConfig::new(

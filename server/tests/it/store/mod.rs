@@ -9,6 +9,7 @@ use std::sync::{Arc, Once};
 use checkout::card::{CardNumber, Expiry, YearMonth};
 use checkout::contract::PaymentState;
 use checkout_server::store::prelude::*;
+use checkout_server::store::sealed::KeyRing;
 use checkout_server::store::{PostgresStore, SqliteStore};
 use sqlx::postgres::{PgConnectOptions, PgPool};
 use sqlx::sqlite::SqlitePool;
@@ -50,6 +51,7 @@ mod pay_path;
 mod payment_pages;
 mod records;
 mod schema;
+mod sealed_secrets;
 mod secrets_at_rest;
 mod start_up;
 mod state_machine;
@@ -79,6 +81,8 @@ pub enum Raw {
 pub struct TestDb {
     pub store: Arc<dyn Store>,
     pub raw: Raw,
+    /// The keys the store seals secrets at rest with.
+    pub keys: Arc<KeyRing>,
     _dir: Option<tempfile::TempDir>,
 }
 
@@ -88,13 +92,15 @@ impl TestDb {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("not-yet").join("store.db");
         let url = format!("sqlite://{}", path.display());
-        let store = SqliteStore::connect(&url)
+        let keys = Arc::new(KeyRing::generate());
+        let store = SqliteStore::connect(&url, keys.clone())
             .await
             .expect("sqlite store opens");
         let pool = store.pool().clone();
         Self {
             store: Arc::new(store),
             raw: Raw::Sqlite { pool, path },
+            keys,
             _dir: Some(dir),
         }
     }
@@ -113,34 +119,41 @@ impl TestDb {
             .await
             .expect("schema created");
         admin.close().await;
-        let store = Self::postgres_instance(&url, &schema).await;
+        let keys = Arc::new(KeyRing::generate());
+        let store = Self::postgres_instance(&url, &schema, keys.clone()).await;
         let pool = store.pool().clone();
         Some(Self {
             store: Arc::new(store),
             raw: Raw::Postgres { pool, url, schema },
+            keys,
             _dir: None,
         })
     }
 
-    async fn postgres_instance(url: &str, schema: &str) -> PostgresStore {
+    async fn postgres_instance(url: &str, schema: &str, keys: Arc<KeyRing>) -> PostgresStore {
         let options = PgConnectOptions::from_str(url)
             .expect("postgres url parses")
             .options([("search_path", schema)]);
-        PostgresStore::connect_with(options)
+        PostgresStore::connect_with(options, keys)
             .await
             .expect("postgres store opens")
     }
 
     /// Another store on the same database, as a second server instance would open it.
     pub async fn second_instance(&self) -> Arc<dyn Store> {
+        self.instance_with(self.keys.clone()).await
+    }
+
+    /// Another store on the same database, opened with `keys`.
+    pub async fn instance_with(&self, keys: Arc<KeyRing>) -> Arc<dyn Store> {
         match &self.raw {
             Raw::Sqlite { path, .. } => Arc::new(
-                SqliteStore::connect(path.to_str().expect("utf-8 path"))
+                SqliteStore::connect(path.to_str().expect("utf-8 path"), keys)
                     .await
                     .expect("second sqlite instance"),
             ),
             Raw::Postgres { url, schema, .. } => {
-                Arc::new(Self::postgres_instance(url, schema).await)
+                Arc::new(Self::postgres_instance(url, schema, keys).await)
             }
         }
     }
