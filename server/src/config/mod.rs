@@ -24,6 +24,8 @@
 //! | `MAX_BODY_BYTES`, `PAY_RATE_LIMIT_*`, `CUSTOMER_TOKEN_TTL_SECONDS`, `SUBSCRIPTION_POLL_SECONDS` | see [`OpsSettings`] | protection, tokens, polling |
 //! | `OPS_LISTEN`, `OPS_TOKEN` | sandbox: on `LISTEN`; real gateway: not served | where `/metrics` and `/readyz` are served ([`OpsAccess`]); keep `OPS_LISTEN` internal |
 //! | `DASHBOARD_LISTEN`, `DASHBOARD_PUBLIC_URL`, `DASHBOARD_REQUIRE_2FA` | `127.0.0.1:8082`, its address, `false` | the merchant dashboard's listener (`off`: none), origin, and whether admins must use two-factor sign-in ([`DashboardSettings`]) |
+//! | `CARD_FINGERPRINT_KEY` | sandbox: generated once, kept in `<data dir>/card_fingerprint.key` | 32 bytes (64 hex digits or base64) keying the card fingerprint; required with `GATEWAY_BASE_URL` ([`fingerprint_key`]) |
+//! | `RISK_MAX_CARDS_PER_SESSION`, `RISK_MAX_*`, `RISK_*_WINDOW_SECONDS` | see [`RiskSettings`] | the card-testing rules' thresholds and windows |
 //! | `WEBHOOK_ALLOW_PRIVATE`, `MERCHANT_WEBHOOK_URL`, `MERCHANT_WEBHOOK_SECRET`, `WEBHOOK_DELIVERY_INTERVAL_MS`, `WEBHOOK_TIMEOUT_SECONDS` | see [`WebhookSettings`] | events to the shop: private targets (sandbox: allowed), one configured endpoint, the delivery worker's period, the endpoint's time to answer |
 //!
 //! The file uses the same names in lower case and may hold the plan catalogue
@@ -32,8 +34,10 @@
 
 mod dashboard;
 mod error;
+pub mod fingerprint_key;
 mod ops;
 pub mod plans;
+mod risk;
 mod source;
 mod values;
 mod webhooks;
@@ -47,8 +51,10 @@ use secrecy::SecretString;
 
 pub use dashboard::{DEFAULT_DASHBOARD_LISTEN, DashboardSettings, time_zone};
 pub use error::ConfigError;
+pub use fingerprint_key::CardFingerprintKey;
 pub use ops::{OpsAccess, OpsSettings};
 pub use plans::{PlanCatalogue, first_charge};
+pub use risk::RiskSettings;
 pub use source::KEYS;
 pub use webhooks::{CONFIG_ENDPOINT_ID, ConfiguredEndpoint, WebhookSettings};
 
@@ -97,6 +103,11 @@ pub struct Config {
     pub webhooks: WebhookSettings,
     /// The merchant dashboard's listener and origin (`config/dashboard.rs`).
     pub dashboard: DashboardSettings,
+    /// `CARD_FINGERPRINT_KEY`; `None` in the sandbox when unset, until the server fills it in
+    /// from the sandbox key file (`config/fingerprint_key.rs`).
+    pub card_fingerprint_key: Option<CardFingerprintKey>,
+    /// The card-testing rules (`config/risk.rs`).
+    pub risk: RiskSettings,
 }
 
 /// Where the gateway is and how to call it.
@@ -268,6 +279,11 @@ impl Config {
             ops_access: OpsAccess::resolve(layers, sandbox)?,
             webhooks: WebhookSettings::resolve(layers, sandbox)?,
             dashboard: DashboardSettings::resolve(layers)?,
+            card_fingerprint_key: fingerprint_key::resolve(
+                get(fingerprint_key::KEY_NAME),
+                sandbox,
+            )?,
+            risk: RiskSettings::resolve(layers)?,
             component_dir: get("COMPONENT_DIR")
                 .map(values::path)
                 .transpose()?
@@ -395,6 +411,29 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_real_gateway_needs_the_card_fingerprint_key_and_a_valid_one_anywhere() {
+        let live = [
+            ("GATEWAY_BASE_URL", "https://api.example/"),
+            ("GATEWAY_API_KEY", "k"),
+            ("GATEWAY_X_API_KEY", "x"),
+            ("GATEWAY_MERCHANT_ID", "m-1"),
+            ("MERCHANT_SECRET_KEY", "0123456789abcdef"),
+        ];
+        let err = Config::from_pairs(&live, &emulator()).expect_err("key missing");
+        assert!(
+            err.to_string()
+                .starts_with("CARD_FINGERPRINT_KEY is required"),
+            "{err}"
+        );
+        let sandbox = Config::from_pairs(&[], &emulator()).expect("sandbox");
+        assert!(sandbox.card_fingerprint_key.is_none(), "generated at start");
+        let err = Config::from_pairs(&[("CARD_FINGERPRINT_KEY", "secret-ish")], &emulator())
+            .expect_err("not 32 bytes");
+        assert!(err.to_string().starts_with("CARD_FINGERPRINT_KEY"), "{err}");
+        assert!(!err.to_string().contains("secret-ish"), "{err}");
+    }
+
+    #[test]
     fn a_real_gateway_needs_its_credentials_and_the_merchant_key() {
         let err = Config::from_pairs(&[("GATEWAY_BASE_URL", "https://api.example")], &emulator())
             .expect_err("credentials missing");
@@ -409,6 +448,7 @@ pub(crate) mod tests {
                 ("GATEWAY_X_API_KEY", "x"),
                 ("GATEWAY_MERCHANT_ID", "m-1"),
                 ("MERCHANT_SECRET_KEY", "0123456789abcdef"),
+                ("CARD_FINGERPRINT_KEY", &"ab".repeat(32)),
             ],
             &emulator(),
         )

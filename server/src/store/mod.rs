@@ -12,6 +12,7 @@ pub mod delivery_report;
 pub mod error;
 pub mod model;
 pub mod retry;
+pub mod risk;
 pub mod secret;
 pub mod sql;
 pub mod staff;
@@ -35,6 +36,7 @@ pub mod prelude {
     pub use super::delivery_report::{DeliveryReportStore, EndpointHealth};
     pub use super::model::*;
     pub use super::retry::{RetryStore, Supersede};
+    pub use super::risk::{RiskCountQuery, RiskCounts, RiskStore};
     pub use super::secret::{BodyDigest, SecretHash, generate_token};
     pub use super::staff::*;
     pub use super::stats::{Backlog, StatsStore};

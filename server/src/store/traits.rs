@@ -290,6 +290,7 @@ pub trait Store:
     + super::staff::AuditStore
     + super::two_factor::TwoFactorStore
     + super::retry::RetryStore
+    + super::risk::RiskStore
 {
     /// `"sqlite"` or `"postgres"`.
     fn backend_name(&self) -> &'static str;

@@ -9,7 +9,8 @@ use std::time::Duration;
 use governor::clock::DefaultClock;
 
 use crate::api::protect::capped_limit::CappedLimit;
-use crate::api::protect::rate_limit::{ClientKey, address_key, per_minute};
+use crate::api::protect::rate_limit::per_minute;
+use crate::risk::address::{ClientKey, address_key};
 
 /// Login attempts one address may make per minute (a burst of as many).
 pub const ATTEMPTS_PER_MINUTE: u32 = 10;

@@ -31,6 +31,7 @@ mod payment_list;
 mod payments;
 mod recent;
 mod retry;
+mod risk;
 mod rows;
 mod sessions;
 mod snapshot;
@@ -50,6 +51,8 @@ use super::model::{SavedCardRecord, Session};
 use super::traits::Store;
 
 pub use connect::connect;
+/// Most states a state step can expect its payment in.
+pub use payments::EXPECTED_SLOTS;
 pub use snapshot::decode as decode_snapshot;
 
 /// A store on a pool of `DB` connections.
@@ -218,7 +221,8 @@ where
         + super::staff::StaffStore
         + super::staff::AuditStore
         + super::two_factor::TwoFactorStore
-        + super::retry::RetryStore,
+        + super::retry::RetryStore
+        + super::risk::RiskStore,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
 {
