@@ -54,7 +54,8 @@ pub fn verdict(result: Option<&PaymentResult>, polling: bool) -> Verdict {
     match result.state {
         PaymentState::Refunded => says("refunded", Msg::ResultRefunded, Detail::Nothing),
         state if state.is_paid() => says("paid", Msg::ResultPaid, Detail::Paid),
-        PaymentState::Declined => says(
+        // The server never shows `blocked` to the browser; if it ever did, it is a decline.
+        PaymentState::Declined | PaymentState::Blocked => says(
             "declined",
             Msg::ResultDeclined,
             Detail::Text(decline_message(result.decline)),

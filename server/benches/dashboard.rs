@@ -117,6 +117,10 @@ async fn measure(backend: &str, url: &str, options: &Options) -> String {
         &[
             ("DATABASE_URL", url),
             ("GATEWAY_BASE_URL", "http://127.0.0.1:9"),
+            (
+                "CARD_FINGERPRINT_KEY",
+                "abababababababababababababababababababababababababababababababab",
+            ),
             ("GATEWAY_API_KEY", "bench-api-key-0123456789"),
             ("GATEWAY_X_API_KEY", "bench-x-api-key-0123456789"),
             ("GATEWAY_MERCHANT_ID", "bench-merchant"),

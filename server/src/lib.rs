@@ -17,6 +17,7 @@ pub mod logging;
 pub mod metrics;
 pub mod payments;
 pub mod reconcile;
+pub mod risk;
 pub mod serve;
 pub mod store;
 pub mod subscriptions;

@@ -17,7 +17,8 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::api::{self, AppState};
-use crate::config::{Config, OpsAccess};
+use crate::config::fingerprint_key::sandbox_key_file;
+use crate::config::{CardFingerprintKey, Config, OpsAccess};
 use crate::dashboard::auth::accounts::{DEMO_ADMIN_EMAIL, DemoAdmin};
 use crate::dashboard::listener::DashboardListener;
 use crate::events::configured::configure_endpoint;
@@ -63,7 +64,7 @@ impl Server {
     /// Builds the server on `listener` (and on `OPS_LISTEN`, bound here, when set) with what
     /// `mounts` returns once the server's addresses are known.
     pub async fn build(
-        config: Config,
+        mut config: Config,
         listener: TcpListener,
         mounts: impl FnOnce(&Addresses) -> Mounts,
     ) -> anyhow::Result<Self> {
@@ -83,6 +84,14 @@ impl Server {
         let store = crate::store::connect(config.database_url.expose_secret(), keys)
             .await
             .context("cannot open the database (DATABASE_URL)")?;
+        if config.card_fingerprint_key.is_none() {
+            // The sandbox without CARD_FINGERPRINT_KEY (a real gateway requires it).
+            let key = match sandbox_key_file(config.database_url.expose_secret()) {
+                Some(file) => CardFingerprintKey::load_or_create(&file)?,
+                None => CardFingerprintKey::generate(),
+            };
+            config.card_fingerprint_key = Some(key);
+        }
         if let Some(endpoint) = &config.webhooks.configured_endpoint {
             configure_endpoint(store.as_ref(), endpoint)
                 .await

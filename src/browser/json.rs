@@ -167,6 +167,7 @@ pub fn payment_result(j: &Json) -> Option<PaymentResult> {
         "refunded" => PaymentState::Refunded,
         "voided" => PaymentState::Voided,
         "needs_review" => PaymentState::NeedsReview,
+        "blocked" => PaymentState::Blocked,
         _ => return None,
     };
     let decline = j.str("decline").map(|code| match code.as_str() {

@@ -106,7 +106,8 @@ pub struct PaymentResult {
 
 /// Payment states. They only move forward: created → pending → authorized / captured /
 /// declined / failed, then refunded / voided; `needs_review` when the outcome could not be
-/// learned by the deadline.
+/// learned by the deadline; `blocked` when checkout-server's own card-testing rules refused
+/// the try before the gateway was called.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PaymentState {
@@ -130,6 +131,9 @@ pub enum PaymentState {
     Voided,
     /// Outcome unknown past the deadline: a person must look.
     NeedsReview,
+    /// Refused by checkout-server's card-testing rules before the gateway was called (the
+    /// merchant sees the rule). Merchant-facing only: the browser is told `declined`.
+    Blocked,
 }
 
 impl PaymentState {

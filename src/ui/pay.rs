@@ -171,10 +171,14 @@ pub(super) fn finished(
     form.attempt_key.set_value(None);
     form.waiting_for_bank.set(false);
     match result.state {
-        PaymentState::Declined | PaymentState::Failed | PaymentState::Voided => {
+        // The server shows a blocked try as `declined`; `blocked` is handled the same way.
+        PaymentState::Declined
+        | PaymentState::Blocked
+        | PaymentState::Failed
+        | PaymentState::Voided => {
             form.busy.set(false);
             form.alert.set(Some(match result.state {
-                PaymentState::Declined => decline_message(result.decline),
+                PaymentState::Declined | PaymentState::Blocked => decline_message(result.decline),
                 _ => Msg::ResultFailedDetail,
             }));
             report(ctx, &result);

@@ -89,6 +89,10 @@ pub async fn start_server(database_url: &str, sandbox: &Sandbox, token: &str) ->
         &[
             ("DATABASE_URL", database_url),
             ("GATEWAY_BASE_URL", sandbox.base_url()),
+            (
+                "CARD_FINGERPRINT_KEY",
+                "abababababababababababababababababababababababababababababababab",
+            ),
             ("GATEWAY_API_KEY", DEFAULT_API_KEY),
             ("GATEWAY_X_API_KEY", DEFAULT_X_API_KEY),
             ("GATEWAY_MERCHANT_ID", "bench-merchant"),

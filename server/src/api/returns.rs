@@ -71,7 +71,7 @@ async fn land(
     };
     let landing = match payment.state {
         state if state.is_paid() || state == PaymentState::Voided => Landing::Paid,
-        PaymentState::Declined | PaymentState::Failed => Landing::Declined,
+        PaymentState::Declined | PaymentState::Failed | PaymentState::Blocked => Landing::Declined,
         _ => Landing::Processing,
     };
     tracing::info!(payment_id = %payment.id, page = %outcome, landing = ?landing, "customer returned from 3DS");

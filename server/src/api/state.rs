@@ -9,7 +9,7 @@ use std::sync::Arc;
 use tokio_util::task::TaskTracker;
 
 use super::auth::MerchantKey;
-use crate::config::Config;
+use crate::config::{CardFingerprintKey, Config};
 use crate::events::endpoints::{Endpoints, TargetRules};
 use crate::gateway::GatewayClient;
 use crate::payments::{PaymentService, PaymentSettings, PublicUrls};
@@ -64,6 +64,14 @@ impl AppState {
                 timing: config.timing,
                 plans: config.plans.clone(),
                 gateway_timeout: config.gateway.timeout,
+                risk: config.risk,
+                card_fingerprint_key: config.card_fingerprint_key.clone().unwrap_or_else(|| {
+                    tracing::warn!(
+                        "no CARD_FINGERPRINT_KEY was resolved; card fingerprints use a key of \
+                         this process only"
+                    );
+                    CardFingerprintKey::generate()
+                }),
             },
         );
         Self {

@@ -25,6 +25,8 @@
 //! | `OPS_LISTEN`, `OPS_TOKEN` | sandbox: on `LISTEN`; real gateway: not served | where `/metrics` and `/readyz` are served ([`OpsAccess`]); keep `OPS_LISTEN` internal |
 //! | `SECRETS_KEY`, `SECRETS_KEY_PREVIOUS`, `SECRETS_KEY_FILE` | sandbox: generated into `secrets.key` beside the SQLite file; real gateway: required | the key sealing webhook signing secrets and staff TOTP keys in the database ([`SecretsKeySource`]) |
 //! | `DASHBOARD_LISTEN`, `DASHBOARD_PUBLIC_URL`, `DASHBOARD_REQUIRE_2FA` | `127.0.0.1:8082`, its address, `false` | the merchant dashboard's listener (`off`: none), origin, and whether admins must use two-factor sign-in ([`DashboardSettings`]) |
+//! | `CARD_FINGERPRINT_KEY` | sandbox: generated once, kept in `<data dir>/card_fingerprint.key` | 32 bytes (64 hex digits or base64) keying the card fingerprint; required with `GATEWAY_BASE_URL` ([`fingerprint_key`]) |
+//! | `RISK_MAX_CARDS_PER_SESSION`, `RISK_MAX_*`, `RISK_*_WINDOW_SECONDS` | see [`RiskSettings`] | the card-testing rules' thresholds and windows |
 //! | `WEBHOOK_ALLOW_PRIVATE`, `MERCHANT_WEBHOOK_URL`, `MERCHANT_WEBHOOK_SECRET`, `WEBHOOK_DELIVERY_INTERVAL_MS`, `WEBHOOK_TIMEOUT_SECONDS` | see [`WebhookSettings`] | events to the shop: private targets (sandbox: allowed), one configured endpoint, the delivery worker's period, the endpoint's time to answer |
 //!
 //! The file uses the same names in lower case and may hold the plan catalogue
@@ -33,8 +35,10 @@
 
 mod dashboard;
 mod error;
+pub mod fingerprint_key;
 mod ops;
 pub mod plans;
+mod risk;
 mod secrets;
 mod source;
 mod values;
@@ -51,8 +55,10 @@ use secrecy::SecretString;
 
 pub use dashboard::{DEFAULT_DASHBOARD_LISTEN, DashboardSettings, time_zone};
 pub use error::ConfigError;
+pub use fingerprint_key::CardFingerprintKey;
 pub use ops::{OpsAccess, OpsSettings};
 pub use plans::{PlanCatalogue, first_charge};
+pub use risk::RiskSettings;
 pub use secrets::{SecretsKeySource, sandbox_key_path};
 pub use source::KEYS;
 pub use webhooks::{CONFIG_ENDPOINT_ID, ConfiguredEndpoint, WebhookSettings};
@@ -105,6 +111,11 @@ pub struct Config {
     /// `SECRETS_KEY`, `SECRETS_KEY_PREVIOUS`, `SECRETS_KEY_FILE`: what seals secrets at rest
     /// (`config/secrets.rs`).
     pub secrets_key: SecretsKeySource,
+    /// `CARD_FINGERPRINT_KEY`; `None` in the sandbox when unset, until the server fills it in
+    /// from the sandbox key file (`config/fingerprint_key.rs`).
+    pub card_fingerprint_key: Option<CardFingerprintKey>,
+    /// The card-testing rules (`config/risk.rs`).
+    pub risk: RiskSettings,
 }
 
 /// Where the gateway is and how to call it.
@@ -277,6 +288,11 @@ impl Config {
             webhooks: WebhookSettings::resolve(layers, sandbox)?,
             dashboard: DashboardSettings::resolve(layers)?,
             secrets_key: SecretsKeySource::resolve(layers, sandbox)?,
+            card_fingerprint_key: fingerprint_key::resolve(
+                get(fingerprint_key::KEY_NAME),
+                sandbox,
+            )?,
+            risk: RiskSettings::resolve(layers)?,
             component_dir: get("COMPONENT_DIR")
                 .map(values::path)
                 .transpose()?
@@ -404,6 +420,33 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_real_gateway_needs_the_card_fingerprint_key_and_a_valid_one_anywhere() {
+        let live = [
+            ("GATEWAY_BASE_URL", "https://api.example/"),
+            ("GATEWAY_API_KEY", "k"),
+            ("GATEWAY_X_API_KEY", "x"),
+            ("GATEWAY_MERCHANT_ID", "m-1"),
+            ("MERCHANT_SECRET_KEY", "0123456789abcdef"),
+            (
+                "SECRETS_KEY",
+                "abababababababababababababababababababababababababababababababab",
+            ),
+        ];
+        let err = Config::from_pairs(&live, &emulator()).expect_err("key missing");
+        assert!(
+            err.to_string()
+                .starts_with("CARD_FINGERPRINT_KEY is required"),
+            "{err}"
+        );
+        let sandbox = Config::from_pairs(&[], &emulator()).expect("sandbox");
+        assert!(sandbox.card_fingerprint_key.is_none(), "generated at start");
+        let err = Config::from_pairs(&[("CARD_FINGERPRINT_KEY", "secret-ish")], &emulator())
+            .expect_err("not 32 bytes");
+        assert!(err.to_string().starts_with("CARD_FINGERPRINT_KEY"), "{err}");
+        assert!(!err.to_string().contains("secret-ish"), "{err}");
+    }
+
+    #[test]
     fn a_real_gateway_needs_its_credentials_and_the_merchant_key() {
         let err = Config::from_pairs(&[("GATEWAY_BASE_URL", "https://api.example")], &emulator())
             .expect_err("credentials missing");
@@ -419,6 +462,7 @@ pub(crate) mod tests {
                 ("GATEWAY_MERCHANT_ID", "m-1"),
                 ("MERCHANT_SECRET_KEY", "0123456789abcdef"),
                 ("SECRETS_KEY", &"ab".repeat(32)),
+                ("CARD_FINGERPRINT_KEY", &"ab".repeat(32)),
             ],
             &emulator(),
         )

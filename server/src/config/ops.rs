@@ -186,6 +186,10 @@ mod tests {
             ("GATEWAY_API_KEY", "k"),
             ("GATEWAY_X_API_KEY", "x"),
             ("GATEWAY_MERCHANT_ID", "m"),
+            (
+                "CARD_FINGERPRINT_KEY",
+                "abababababababababababababababababababababababababababababababab",
+            ),
             ("MERCHANT_SECRET_KEY", "sk_live_0123456789abcdef"),
             (
                 "SECRETS_KEY",

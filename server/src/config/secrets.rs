@@ -150,12 +150,16 @@ mod tests {
     use crate::config::Config;
     use crate::config::tests::emulator;
 
-    const LIVE: [(&str, &str); 5] = [
+    const LIVE: [(&str, &str); 6] = [
         ("GATEWAY_BASE_URL", "https://api.example"),
         ("GATEWAY_API_KEY", "k"),
         ("GATEWAY_X_API_KEY", "x"),
         ("GATEWAY_MERCHANT_ID", "m-1"),
         ("MERCHANT_SECRET_KEY", "0123456789abcdef"),
+        (
+            "CARD_FINGERPRINT_KEY",
+            "abababababababababababababababababababababababababababababababab",
+        ),
     ];
 
     #[test]

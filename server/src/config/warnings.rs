@@ -35,13 +35,14 @@ mod tests {
     use crate::config::tests::emulator;
 
     const KEY: &str = "abababababababababababababababababababababababababababababababab";
-    const LIVE: [(&str, &str); 6] = [
+    const LIVE: [(&str, &str); 7] = [
         ("GATEWAY_BASE_URL", "https://gateway.example"),
         ("GATEWAY_API_KEY", "key"),
         ("GATEWAY_X_API_KEY", "x-key"),
         ("GATEWAY_MERCHANT_ID", "m-1"),
         ("MERCHANT_SECRET_KEY", "sk_live_0123456789abcdef"),
         ("SECRETS_KEY", KEY),
+        ("CARD_FINGERPRINT_KEY", KEY),
     ];
 
     fn warnings(extra: &[(&str, &str)], live: bool) -> Vec<String> {

@@ -134,11 +134,15 @@ mod tests {
 
     const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
-    const LIVE: [(&str, &str); 6] = [
+    const LIVE: [(&str, &str); 7] = [
         ("GATEWAY_BASE_URL", "https://gateway.example"),
         ("GATEWAY_API_KEY", "k"),
         ("GATEWAY_X_API_KEY", "x"),
         ("GATEWAY_MERCHANT_ID", "m"),
+        (
+            "CARD_FINGERPRINT_KEY",
+            "abababababababababababababababababababababababababababababababab",
+        ),
         ("MERCHANT_SECRET_KEY", "sk_live_0123456789abcdef"),
         (
             "SECRETS_KEY",

@@ -1,8 +1,8 @@
 //! The event types a shop can receive, one constant each, and the check of the types an
 //! endpoint asks for (`["payment.captured", …]`, or `["*"]` for all of them).
 //!
-//! The store's triggers (migration `0003_events`) write these names; a test below reads both
-//! migrations and fails if a trigger writes a type this list does not name, or the reverse.
+//! The store's triggers (migrations `0003_events` and `0016_card_testing`) write these names; a
+//! test below reads those migrations and fails if a trigger writes a type this list does not name, or the reverse.
 
 use crate::store::model::EventTypes;
 
@@ -20,6 +20,10 @@ pub const PAYMENT_FAILED: &str = "payment.failed";
 /// A payment's outcome is still unknown after the reconciler's checks and needs a person.
 /// Carries the payment.
 pub const PAYMENT_NEEDS_REVIEW: &str = "payment.needs_review";
+/// The card-testing rules refused a try before the gateway was called (state `blocked`).
+/// Carries the payment with the rule that fired (`risk_rule`); the shopper was shown an
+/// ordinary decline.
+pub const PAYMENT_BLOCKED: &str = "payment.blocked";
 /// A payment was refunded, fully or in part. Carries the payment with the refunded total.
 pub const PAYMENT_REFUNDED: &str = "payment.refunded";
 /// An authorization was released without capture. Carries the payment.
@@ -48,12 +52,13 @@ pub const CUSTOMER_CARD_SAVED: &str = "customer.card_saved";
 pub const CUSTOMER_CARD_REMOVED: &str = "customer.card_removed";
 
 /// Every event type, in the order the documentation lists them.
-pub const ALL: [&str; 17] = [
+pub const ALL: [&str; 18] = [
     PAYMENT_AUTHORIZED,
     PAYMENT_CAPTURED,
     PAYMENT_DECLINED,
     PAYMENT_FAILED,
     PAYMENT_NEEDS_REVIEW,
+    PAYMENT_BLOCKED,
     PAYMENT_REFUNDED,
     PAYMENT_VOIDED,
     SESSION_COMPLETED,
@@ -152,11 +157,19 @@ mod tests {
     fn the_list_matches_what_the_triggers_write() {
         let listed: BTreeSet<String> = ALL.iter().map(|&k| k.to_owned()).collect();
         assert_eq!(listed.len(), ALL.len(), "no type listed twice");
-        for sql in [
-            include_str!("../../migrations/sqlite/0003_events.sql"),
-            include_str!("../../migrations/postgres/0003_events.sql"),
+        for [events, blocked] in [
+            [
+                include_str!("../../migrations/sqlite/0003_events.sql"),
+                include_str!("../../migrations/sqlite/0016_card_testing.sql"),
+            ],
+            [
+                include_str!("../../migrations/postgres/0003_events.sql"),
+                include_str!("../../migrations/postgres/0016_card_testing.sql"),
+            ],
         ] {
-            assert_eq!(written_types(sql), listed);
+            let mut written = written_types(events);
+            written.extend(written_types(blocked));
+            assert_eq!(written, listed);
         }
     }
 

@@ -19,7 +19,8 @@ use time::OffsetDateTime;
 use super::pay::unknown_saved_card;
 use super::{PaymentError, PaymentService, abandoned_after, later, now};
 use crate::store::model::{
-    CardSummary, IdempotencyBegin, IdempotencyKey, NewPayment, Payment, PaymentKind, Session,
+    CardSummary, IdempotencyBegin, IdempotencyKey, NewPayment, Payment, PaymentKind, RiskFacts,
+    Session,
 };
 use crate::store::prelude::*;
 
@@ -43,9 +44,12 @@ impl PaymentService {
         kind: PaymentKind,
         amount: u64,
         card: Option<CardSummary>,
-        saved_card_id: Option<String>,
+        risk: RiskFacts,
     ) -> Result<Payment, PaymentError> {
-        let new = self.new_payment(session, kind, amount, card, saved_card_id);
+        let new = NewPayment {
+            risk,
+            ..self.new_payment(session, kind, amount, card, None)
+        };
         Ok(self.store().create_pending_payment(new).await?)
     }
 
@@ -80,6 +84,7 @@ impl PaymentService {
             save_card: false,
             next_check_at: later(timing.payment_first_check),
             review_deadline: later(timing.payment_review_after),
+            risk: RiskFacts::default(),
         }
     }
 

@@ -10,7 +10,9 @@
 //!   outcome is recorded;
 //! - a session has at most one payment in flight or paid at a time ([`claim`]); a 3-D Secure
 //!   payment left at the bank is superseded, not in flight ([`supersede`]), and a second
-//!   charge that still comes is reversed ([`surplus`]).
+//!   charge that still comes is reversed ([`surplus`]);
+//! - a try the card-testing rules refuse is recorded `blocked`, never sent, and answered as
+//!   an ordinary decline ([`screen`]).
 //!
 //! Files: [`card_input`] (card rules), [`request`] (wire requests), [`pay`] (the pay call),
 //! [`outcome`] (gateway answers → state steps), [`settle`] (status confirmation),
@@ -28,6 +30,7 @@ pub mod outcome;
 pub mod pay;
 pub mod request;
 pub mod review;
+pub mod screen;
 pub mod settle;
 pub mod subscription;
 pub mod supersede;
@@ -38,7 +41,7 @@ pub mod webhook;
 use std::sync::Arc;
 use std::time::Duration;
 
-use checkout::contract::{PaymentResult, PaymentState};
+use checkout::contract::{DeclineCode, PaymentResult, PaymentState};
 use time::OffsetDateTime;
 
 pub use error::PaymentError;
@@ -46,8 +49,9 @@ pub use request::Shopper;
 pub use settle::{Hint, HintFrom, Settlement, StatusVerdict};
 pub use urls::{Landing, PublicUrls};
 
-use crate::config::{PlanCatalogue, Timing};
+use crate::config::{CardFingerprintKey, PlanCatalogue, RiskSettings, Timing};
 use crate::gateway::GatewayClient;
+use crate::risk::RiskService;
 use crate::store::Store;
 use crate::store::model::{Page, Payment, PaymentQuery};
 
@@ -65,6 +69,10 @@ pub struct PaymentSettings {
     /// How long one gateway call may take; a pay claim older than twice this with no payment
     /// behind it is considered abandoned.
     pub gateway_timeout: Duration,
+    /// The card-testing rules' thresholds.
+    pub risk: RiskSettings,
+    /// The card fingerprint's key.
+    pub card_fingerprint_key: CardFingerprintKey,
 }
 
 /// The payment service. Cloning is one `Arc` increment.
@@ -76,6 +84,7 @@ pub struct PaymentService {
 struct Inner {
     store: Arc<dyn Store>,
     gateway: GatewayClient,
+    risk: RiskService,
     settings: PaymentSettings,
     instance_id: String,
 }
@@ -92,10 +101,16 @@ impl std::fmt::Debug for PaymentService {
 impl PaymentService {
     /// A service over `store` and `gateway`.
     pub fn new(store: Arc<dyn Store>, gateway: GatewayClient, settings: PaymentSettings) -> Self {
+        let risk = RiskService::new(
+            store.clone(),
+            settings.card_fingerprint_key.clone(),
+            settings.risk,
+        );
         Self {
             inner: Arc::new(Inner {
                 store,
                 gateway,
+                risk,
                 settings,
                 instance_id: format!("instance-{}", uuid::Uuid::new_v4()),
             }),
@@ -110,6 +125,11 @@ impl PaymentService {
     /// The gateway client.
     pub fn gateway(&self) -> &GatewayClient {
         &self.inner.gateway
+    }
+
+    /// The card-testing rules.
+    pub fn risk(&self) -> &RiskService {
+        &self.inner.risk
     }
 
     /// The settings.
@@ -145,17 +165,20 @@ impl PaymentService {
     }
 }
 
-/// The component's view of a payment.
+/// The component's view of a payment. A try the card-testing rules blocked is shown as the
+/// plain issuer decline (`declined`, `do_not_honour`): the browser never learns a rule fired.
 pub fn payment_result(payment: &Payment) -> PaymentResult {
+    let (state, decline) = match payment.state {
+        PaymentState::Declined => (PaymentState::Declined, payment.decline_code),
+        PaymentState::Blocked => (PaymentState::Declined, Some(DeclineCode::DoNotHonour)),
+        state => (state, None),
+    };
     PaymentResult {
         payment_id: payment.id.clone(),
-        state: payment.state,
+        state,
         amount: payment.amount,
         currency: payment.currency.clone(),
-        decline: match payment.state {
-            PaymentState::Declined => payment.decline_code,
-            _ => None,
-        },
+        decline,
         subscription_id: payment.subscription_id.clone(),
     }
 }

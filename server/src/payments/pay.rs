@@ -14,7 +14,9 @@ use checkout::contract::{BillingField, PayRequest, PayResponse, PaymentResult, P
 use super::card_input::ParsedCard;
 use super::outcome::{Attempt, is_unknown};
 use super::request::{Shopper, billing_address, browser_info, time_zone};
+use super::screen::Screened;
 use super::{PaymentError, PaymentService, now, payment_result};
+use crate::risk::TryKind;
 use crate::store::model::{
     CardSummary, NewPayment, Payment, PaymentChanges, PaymentKind, SavedCardRecord, Session,
 };
@@ -97,11 +99,18 @@ impl PaymentService {
             (None, Method::Card(card)) => {
                 let browser = browser_info(&request.browser_info, &shopper.accept)?;
                 let kind = PaymentKind::three_ds_for(session.capture_mode);
+                let fingerprint = self.risk().fingerprint(&card.number);
+                let facts = self.risk_facts(session, Some(fingerprint), shopper);
                 let new = NewPayment {
                     save_card: request.save_card,
+                    risk: facts.clone(),
                     ..self.new_payment(session, kind, session.amount, Some(card.summary()), None)
                 };
                 let payment = self.claim_and_open(new).await?;
+                let payment = match self.screen(payment, &facts, TryKind::TypedCard).await? {
+                    Screened::Allowed(payment) => *payment,
+                    Screened::Blocked(answer) => return Ok(answer),
+                };
                 self.pay_three_ds(
                     session,
                     payment,
@@ -117,14 +126,24 @@ impl PaymentService {
             (None, Method::Saved(card)) => {
                 let kind = PaymentKind::token_for(session.capture_mode);
                 let summary = CardSummary::from_saved(&card);
-                let new = self.new_payment(
-                    session,
-                    kind,
-                    session.amount,
-                    Some(summary),
-                    Some(card.id.clone()),
-                );
+                // A saved card carries no fingerprint (none is kept with it): of the rules,
+                // the session's declines apply.
+                let facts = self.risk_facts(session, None, shopper);
+                let new = NewPayment {
+                    risk: facts.clone(),
+                    ..self.new_payment(
+                        session,
+                        kind,
+                        session.amount,
+                        Some(summary),
+                        Some(card.id.clone()),
+                    )
+                };
                 let payment = self.claim_and_open(new).await?;
+                let payment = match self.screen(payment, &facts, TryKind::SavedCard).await? {
+                    Screened::Allowed(payment) => *payment,
+                    Screened::Blocked(answer) => return Ok(answer),
+                };
                 self.pay_with_token(
                     session,
                     payment,
@@ -368,8 +387,10 @@ impl PaymentService {
             // A superseded payment still pending at the bank does not hold the claim.
             Ok(page)
                 if page.items.iter().all(|p| {
-                    matches!(p.state, PaymentState::Declined | PaymentState::Failed)
-                        || (p.retry.superseded_by.is_some() && !p.state.is_paid())
+                    matches!(
+                        p.state,
+                        PaymentState::Declined | PaymentState::Failed | PaymentState::Blocked
+                    ) || (p.retry.superseded_by.is_some() && !p.state.is_paid())
                 }) =>
             {
                 self.release_session(session_id).await;

@@ -9,8 +9,10 @@ use super::card_input::ParsedCard;
 use super::outcome::Attempt;
 use super::pay::answer;
 use super::request::Shopper;
+use super::screen::Screened;
 use super::{PaymentError, PaymentService, now};
 use crate::config::first_charge;
+use crate::risk::TryKind;
 use crate::store::model::{
     CycleStatus, NewCycle, NewSubscription, Payment, PaymentChanges, PaymentKind, Session,
 };
@@ -38,15 +40,21 @@ impl PaymentService {
                 "the session's plan is no longer offered",
             )
         })?;
+        let fingerprint = self.risk().fingerprint(&card.number);
+        let facts = self.risk_facts(session, Some(fingerprint), shopper);
         let payment = self
             .open_payment(
                 session,
                 PaymentKind::Subscription,
                 first_charge(&plan),
                 Some(card.summary()),
-                None,
+                facts.clone(),
             )
             .await?;
+        let payment = match self.screen(payment, &facts, TryKind::TypedCard).await? {
+            Screened::Allowed(payment) => *payment,
+            Screened::Blocked(answer) => return Ok(answer),
+        };
         let request = SubscriptionPaymentRequest {
             amount: RequestAmount::new(plan.amount),
             currency: plan.currency.clone(),

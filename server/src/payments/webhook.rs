@@ -197,7 +197,7 @@ fn category(state: PaymentState) -> Category {
         | PaymentState::PartiallyRefunded
         | PaymentState::Refunded
         | PaymentState::Voided => Category::Paid,
-        PaymentState::Declined | PaymentState::Failed => Category::Refused,
+        PaymentState::Declined | PaymentState::Failed | PaymentState::Blocked => Category::Refused,
         PaymentState::Created | PaymentState::Pending | PaymentState::NeedsReview => Category::Open,
     }
 }

@@ -15,6 +15,7 @@ pub mod error;
 pub mod key_rotation;
 pub mod model;
 pub mod retry;
+pub mod risk;
 pub mod sealed;
 pub mod secret;
 pub mod sql;
@@ -40,6 +41,7 @@ pub mod prelude {
     pub use super::key_rotation::{KeyRotationStore, ResealReport};
     pub use super::model::*;
     pub use super::retry::{RetryStore, Supersede};
+    pub use super::risk::{RiskCountQuery, RiskCounts, RiskStore};
     pub use super::secret::{BodyDigest, SecretHash, generate_token};
     pub use super::staff::*;
     pub use super::stats::{Backlog, StatsStore};

@@ -291,6 +291,7 @@ pub trait Store:
     + super::two_factor::TwoFactorStore
     + super::retry::RetryStore
     + super::key_rotation::KeyRotationStore
+    + super::risk::RiskStore
 {
     /// `"sqlite"` or `"postgres"`.
     fn backend_name(&self) -> &'static str;

@@ -7,7 +7,7 @@
 use checkout::contract::PaymentState;
 
 /// Every payment state, in the order a payment usually passes through them.
-pub const ALL_STATES: [PaymentState; 10] = [
+pub const ALL_STATES: [PaymentState; 11] = [
     PaymentState::Created,
     PaymentState::Pending,
     PaymentState::Authorized,
@@ -18,13 +18,15 @@ pub const ALL_STATES: [PaymentState; 10] = [
     PaymentState::Refunded,
     PaymentState::Voided,
     PaymentState::NeedsReview,
+    PaymentState::Blocked,
 ];
 
 /// The states a payment in `from` may move to next.
 ///
 /// `PartiallyRefunded → PartiallyRefunded` is the one self-step: a further partial refund.
 /// `NeedsReview` may still settle when the outcome is learned later (status lookup, webhook).
-/// `Created → Failed` is for a payment that was never sent to the gateway.
+/// `Created → Failed` is for a payment that was never sent to the gateway, and
+/// `Pending → Blocked` for one the card-testing rules refused before its gateway call.
 /// `Failed → Authorized/Captured` is the one way out of a final state, and the payment service
 /// takes it only for a payment abandoned at the bank
 /// ([`Payment::is_abandoned_at_the_bank`](super::model::Payment::is_abandoned_at_the_bank)):
@@ -35,13 +37,13 @@ pub fn successors(from: PaymentState) -> &'static [PaymentState] {
     use PaymentState::*;
     match from {
         Created => &[Pending, Failed],
-        Pending => &[Authorized, Captured, Declined, Failed, NeedsReview],
+        Pending => &[Authorized, Captured, Declined, Failed, NeedsReview, Blocked],
         Authorized => &[Captured, Voided],
         Captured => &[PartiallyRefunded, Refunded],
         PartiallyRefunded => &[PartiallyRefunded, Refunded],
         NeedsReview => &[Authorized, Captured, Declined, Failed],
         Failed => &[Authorized, Captured],
-        Declined | Refunded | Voided => &[],
+        Declined | Refunded | Voided | Blocked => &[],
     }
 }
 
@@ -72,6 +74,7 @@ pub fn state_name(state: PaymentState) -> &'static str {
         Refunded => "refunded",
         Voided => "voided",
         NeedsReview => "needs_review",
+        Blocked => "blocked",
     }
 }
 
@@ -96,6 +99,7 @@ mod tests {
         (Pending, Declined),
         (Pending, Failed),
         (Pending, NeedsReview),
+        (Pending, Blocked),
         (Authorized, Captured),
         (Authorized, Voided),
         (Captured, PartiallyRefunded),
@@ -124,6 +128,16 @@ mod tests {
     }
 
     #[test]
+    fn every_step_fits_the_stores_expected_state_slots() {
+        for to in ALL_STATES {
+            assert!(
+                predecessors(to).len() <= crate::store::sql::EXPECTED_SLOTS,
+                "{to:?}"
+            );
+        }
+    }
+
+    #[test]
     fn nothing_leads_back_to_created_or_pending() {
         assert!(predecessors(Created).is_empty());
         assert_eq!(predecessors(Pending), vec![Created]);
@@ -131,7 +145,7 @@ mod tests {
 
     #[test]
     fn final_states_have_no_way_out() {
-        for state in [Declined, Refunded, Voided] {
+        for state in [Declined, Refunded, Voided, Blocked] {
             assert!(successors(state).is_empty(), "{state:?}");
         }
         // Only a proven charge leaves `failed` (a payment abandoned at the bank).

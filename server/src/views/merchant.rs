@@ -122,6 +122,8 @@ pub struct PaymentView {
     pub gateway_transaction_id: Option<String>,
     /// Why it was declined.
     pub decline_code: Option<DeclineCode>,
+    /// For a `blocked` payment, the card-testing rule that fired (`cards_per_session`, …).
+    pub risk_rule: Option<String>,
     /// The gateway's response code.
     pub response_code: Option<i64>,
     /// Brand, first six, last four and expiry: nothing more is kept.
@@ -161,6 +163,7 @@ impl PaymentView {
             reference: payment.merchant_txn_ref.clone(),
             gateway_transaction_id: payment.gateway_transaction_id.clone(),
             decline_code: payment.decline_code,
+            risk_rule: payment.risk_rule.clone(),
             response_code: payment.response_code,
             card: payment.card.as_ref().map(CardView::new),
             saved_card_id: payment.saved_card_id.clone(),

@@ -37,6 +37,7 @@ use uuid::Uuid;
 use super::capped_limit::CappedLimit;
 use crate::api::client_ip::client_ip;
 use crate::api::error::ApiFailure;
+use crate::risk::address::{ClientKey, address_key};
 
 /// Keys one limiter holds at most.
 pub const MAX_KEYS: usize = 100_000;
@@ -45,10 +46,6 @@ const MAX_SEGMENT: usize = 36 * 3;
 /// The client key of a call without a peer address (no `ConnectInfo`). Neither an IPv4-mapped
 /// address nor a /64 (whose last 8 bytes are zero), so no client shares it.
 const UNKNOWN_CLIENT: [u8; 16] = [0xff; 16];
-
-/// A client: its IPv4 address (as `::ffff:a.b.c.d`, whose last 8 bytes are never all zero)
-/// or its IPv6 /64 (the last 8 bytes zeroed).
-pub(crate) type ClientKey = [u8; 16];
 
 /// The pay limits: per client and per session.
 #[derive(Debug)]
@@ -94,19 +91,6 @@ pub(crate) fn per_minute(calls: u32) -> Quota {
 /// The client key of `client`, [`address_key`]'s, or one key for every unknown client.
 fn client_key(client: Option<IpAddr>) -> ClientKey {
     client.map_or(UNKNOWN_CLIENT, address_key)
-}
-
-/// One client's key: IPv4 addresses whole, IPv6 ones by their /64 (one subscriber's network,
-/// which hands out addresses within it freely).
-pub(crate) fn address_key(client: IpAddr) -> ClientKey {
-    match client {
-        IpAddr::V4(v4) => v4.to_ipv6_mapped().octets(),
-        IpAddr::V6(v6) => {
-            let mut key = v6.octets();
-            key[8..].fill(0);
-            key
-        }
-    }
 }
 
 /// The session id segment of a pay call path (`/v1/checkout/{session_id}/pay`), as sent.

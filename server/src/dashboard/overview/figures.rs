@@ -6,7 +6,8 @@
 //! refunded in part or whole, or voided after authorization), *declined* or *failed* when the
 //! gateway refused it or it could not be sent, and *undecided* while created, pending or in
 //! review. *Attempted* is approved + declined + failed; the approval rate is approved /
-//! attempted. Volume is what was captured; refunds are what was refunded of it (of payments
+//! attempted. A try *blocked* by the card-testing rules never reached the gateway: it is
+//! counted apart, never as attempted. Volume is what was captured; refunds are what was refunded of it (of payments
 //! created in the range).
 
 use std::collections::BTreeMap;
@@ -26,6 +27,8 @@ pub enum Class {
     Failed,
     /// No outcome yet.
     Undecided,
+    /// Refused by the card-testing rules; never sent.
+    Blocked,
 }
 
 /// The class of `state`.
@@ -36,6 +39,7 @@ pub fn class(state: PaymentState) -> Class {
         Declined => Class::Declined,
         Failed => Class::Failed,
         Created | Pending | NeedsReview => Class::Undecided,
+        Blocked => Class::Blocked,
     }
 }
 
@@ -67,7 +71,7 @@ impl Rate {
                 self.attempted += payments;
             }
             Class::Declined | Class::Failed => self.attempted += payments,
-            Class::Undecided => {}
+            Class::Undecided | Class::Blocked => {}
         }
     }
 }
@@ -128,6 +132,8 @@ pub struct Figures {
     pub rate: Rate,
     /// Undecided payments.
     pub undecided: u64,
+    /// Tries the card-testing rules blocked (never sent, never attempted).
+    pub blocked: u64,
     /// 3-D Secure outcomes.
     pub three_ds: ThreeDs,
     /// Declines by reason, most first (ties by label).
@@ -187,6 +193,10 @@ pub fn figures(days: &[i64], rows: &[DayOutcome]) -> Figures {
             }
             Class::Failed => {}
             Class::Undecided => figures.undecided += row.payments,
+            Class::Blocked => {
+                figures.blocked += row.payments;
+                continue;
+            }
         }
         if row.three_ds {
             let three_ds = &mut figures.three_ds;
@@ -202,6 +212,8 @@ pub fn figures(days: &[i64], rows: &[DayOutcome]) -> Figures {
                 }
                 Class::Declined | Class::Failed => three_ds.declined += row.payments,
                 Class::Undecided => three_ds.abandoned += row.payments,
+                // Never sent: skipped above.
+                Class::Blocked => {}
             }
         }
     }

@@ -96,6 +96,9 @@ fn facts(p: &Payment) -> Markup {
         dl class="facts" {
             dt { "Amount" } dd { (money(p.amount)) }
             dt { "State" } dd { (format::state(p.state)) }
+            @if let Some(rule) = &p.risk_rule {
+                dt { "Blocked by rule" } dd { (rule) }
+            }
             dt { "Captured" } dd { (money(p.captured_amount)) }
             dt { "Refunded" } dd { (money(p.refunded_amount)) }
             dt { "Card" } dd { (format::card(p.card.as_ref())) }

@@ -26,7 +26,9 @@ pub use idempotency::{IdempotencyBegin, IdempotencyKey, StoredResponse};
 pub use page::{
     BadCursor, MAX_BATCH_SIZE, MAX_PAGE_SIZE, Page, PageCursor, PaymentQuery, SubscriptionQuery,
 };
-pub use payment::{Advance, NewPayment, Payment, PaymentChanges, PaymentKind, RetryMarks};
+pub use payment::{
+    Advance, NewPayment, Payment, PaymentChanges, PaymentKind, RetryMarks, RiskFacts,
+};
 pub use payment_line::PaymentLine;
 pub use session::{CaptureMode, NewSession, Session, new_session_id};
 pub use subscription::{

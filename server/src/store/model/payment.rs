@@ -92,6 +92,21 @@ pub struct NewPayment {
     pub next_check_at: OffsetDateTime,
     /// After this, an outcome that was never learned makes it `needs_review`.
     pub review_deadline: OffsetDateTime,
+    /// What the card-testing rules count it by.
+    pub risk: RiskFacts,
+}
+
+/// What the card-testing rules (`risk/`) count a payment by (migration 0016). All `None` for a
+/// payment recorded without them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RiskFacts {
+    /// The typed card's keyed fingerprint (`risk::CardFingerprint`, 43 characters); never
+    /// anything else derived from the number.
+    pub card_fingerprint: Option<String>,
+    /// The shopper's address key: an IPv4 address or an IPv6 /64, 32 hex digits.
+    pub client_key: Option<String>,
+    /// The session's e-mail, lower-cased.
+    pub shopper_email: Option<String>,
 }
 
 /// A stored payment.
@@ -124,6 +139,10 @@ pub struct Payment {
     pub response_code: Option<i64>,
     /// Why it was declined.
     pub decline_code: Option<DeclineCode>,
+    /// The card-testing rule that blocked it (state `blocked`).
+    pub risk_rule: Option<String>,
+    /// The typed card's keyed fingerprint, when one was recorded.
+    pub card_fingerprint: Option<String>,
     /// The card, as far as it is kept.
     pub card: Option<CardSummary>,
     /// The saved card used, for a token payment.

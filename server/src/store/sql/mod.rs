@@ -31,6 +31,7 @@ mod payment_list;
 mod payments;
 mod recent;
 mod retry;
+mod risk;
 mod rows;
 mod sealed_columns;
 mod sessions;
@@ -53,6 +54,8 @@ use super::sealed::KeyRing;
 use super::traits::Store;
 
 pub use connect::connect;
+/// Most states a state step can expect its payment in.
+pub use payments::EXPECTED_SLOTS;
 pub use snapshot::decode as decode_snapshot;
 
 /// A store on a pool of `DB` connections.
@@ -235,7 +238,8 @@ where
         + super::staff::AuditStore
         + super::two_factor::TwoFactorStore
         + super::retry::RetryStore
-        + super::key_rotation::KeyRotationStore,
+        + super::key_rotation::KeyRotationStore
+        + super::risk::RiskStore,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
 {

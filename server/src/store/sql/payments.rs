@@ -17,7 +17,11 @@ use crate::store::model::{
 };
 use crate::store::secret::BodyDigest;
 use crate::store::traits::PaymentStore;
-use crate::store::transitions::{ALL_STATES, can_advance, parse_state, state_name};
+use crate::store::transitions::{can_advance, parse_state, state_name};
+
+/// Parameters of [`ADVANCE_SQL`] holding the expected states (`$12..$21`). More than any
+/// state has predecessors: the state machine's test checks it.
+pub const EXPECTED_SLOTS: usize = 10;
 
 /// The compare-and-set. `$12..$21` are the expected states (padded by repetition); `$22` is
 /// added to the attempt counter (1 when the step logs the gateway call that led to it); the
@@ -293,7 +297,13 @@ where
         .bind(ms(OffsetDateTime::now_utc()))
         .bind(ms_opt(changes.next_check_at))
         .bind(id.to_owned());
-    for slot in 0..ALL_STATES.len() {
+    if expected.len() > EXPECTED_SLOTS {
+        return Err(StoreError::Invalid {
+            field: "from",
+            reason: "names more states than a step can expect",
+        });
+    }
+    for slot in 0..EXPECTED_SLOTS {
         let state = expected.get(slot).unwrap_or(&first);
         query = query.bind(state_name(*state).to_owned());
     }

@@ -51,9 +51,12 @@ fn standing(row: &SiblingRow, redirected_before_ms: i64) -> Standing {
     );
     match state {
         Some(state) if state.is_paid() => Standing::Paid,
-        Some(PaymentState::Declined | PaymentState::Failed | PaymentState::Voided) => {
-            Standing::Idle
-        }
+        Some(
+            PaymentState::Declined
+            | PaymentState::Failed
+            | PaymentState::Voided
+            | PaymentState::Blocked,
+        ) => Standing::Idle,
         _ if row.superseded_by.is_some() => Standing::Idle,
         Some(PaymentState::Pending)
             if three_ds

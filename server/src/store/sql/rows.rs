@@ -60,7 +60,8 @@ pub(crate) const PAYMENT_COLUMNS: &str = "id, session_id, customer_id, kind, sta
      saved_card_id, captured_amount, refunded_amount, attempts, subscription_id, \
      webhook_token_hash, transaction_hint, save_card, pending_since, review_deadline, \
      next_check_at, lease_owner, lease_until, created_at, updated_at, redirected_at, \
-     superseded_by, superseded_at, paid_at, surplus_due_at, surplus_of, surplus_failures";
+     superseded_by, superseded_at, paid_at, surplus_due_at, surplus_of, surplus_failures, \
+     risk_rule, card_fingerprint";
 
 #[derive(FromRow, Deserialize)]
 pub(crate) struct PaymentRow {
@@ -111,6 +112,11 @@ pub(crate) struct PaymentRow {
     surplus_of: Option<String>,
     #[serde(default)]
     surplus_failures: i64,
+    // Migration 0016; only the `payment.blocked` event's snapshot carries the rule.
+    #[serde(default)]
+    risk_rule: Option<String>,
+    #[serde(default)]
+    card_fingerprint: Option<String>,
 }
 
 impl PaymentRow {
@@ -193,6 +199,8 @@ impl TryFrom<PaymentRow> for Payment {
             saved_card_id: row.saved_card_id,
             subscription_id: row.subscription_id,
             lease_owner: row.lease_owner,
+            risk_rule: row.risk_rule,
+            card_fingerprint: row.card_fingerprint,
         })
     }
 }

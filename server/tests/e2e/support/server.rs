@@ -90,6 +90,7 @@ impl Process {
             env.push(("GATEWAY_X_API_KEY".into(), SANDBOX_X_API_KEY.into()));
             env.push(("GATEWAY_MERCHANT_ID".into(), "e2e-merchant".into()));
             env.push(("SECRETS_KEY".into(), SECRETS_KEY.into()));
+            env.push(("CARD_FINGERPRINT_KEY".into(), "ab".repeat(32)));
         }
         let demo = options
             .gateway

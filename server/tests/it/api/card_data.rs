@@ -89,6 +89,7 @@ async fn run(backend: Backend) {
         );
     }
     assert!(!has_token(&text, CVC), "the CVC reached the logs");
+    assert_fingerprints_are_keyed(&h, &used).await;
     let columns = database_text(&h).await;
     assert!(
         columns.len() > 20,
@@ -303,4 +304,40 @@ fn tokens_are_told_from_decimal_numbers() {
     assert!(!has_token("elapsed=0.739s", "739"));
     assert!(!has_token("id=a739b", "739"));
     assert!(!has_token("17390", "739"));
+}
+
+/// Typed cards are stored with their fingerprint, which is a keyed MAC: never the plain
+/// SHA-256 of a number used (hex or base64url), which could be matched against guesses.
+async fn assert_fingerprints_are_keyed(h: &Harness, used: &[String]) {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    let page = h
+        .store()
+        .list_payments(checkout_server::store::model::PaymentQuery {
+            limit: 50,
+            ..Default::default()
+        })
+        .await
+        .expect("payments");
+    let fingerprints: Vec<String> = page
+        .items
+        .iter()
+        .filter(|p| p.saved_card_id.is_none())
+        .map(|p| {
+            p.card_fingerprint
+                .clone()
+                .expect("a typed card has a fingerprint")
+        })
+        .collect();
+    assert!(fingerprints.len() >= 3, "{fingerprints:?}");
+    for number in used {
+        let plain = sha2::Sha256::digest(number.as_bytes());
+        let hex: String = plain.iter().map(|b| format!("{b:02x}")).collect();
+        let base64 = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(plain);
+        for fingerprint in &fingerprints {
+            assert_ne!(fingerprint, &hex);
+            assert_ne!(fingerprint, &base64);
+            assert_eq!(fingerprint.len(), 43);
+        }
+    }
 }

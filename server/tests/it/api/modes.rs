@@ -24,6 +24,10 @@ async fn an_external_gateway_is_used_when_configured() {
         Backend::Sqlite,
         &[
             ("GATEWAY_BASE_URL", gateway.base_url()),
+            (
+                "CARD_FINGERPRINT_KEY",
+                "abababababababababababababababababababababababababababababababab",
+            ),
             ("GATEWAY_API_KEY", DEFAULT_API_KEY),
             ("GATEWAY_X_API_KEY", DEFAULT_X_API_KEY),
             ("GATEWAY_MERCHANT_ID", "merchant-42"),

@@ -63,6 +63,9 @@ pub const MERCHANT_KEY: &str = "sk_test_0123456789abcdef";
 /// The key sealing the test server's secrets at rest (`SECRETS_KEY`), fixed so a command run
 /// beside the server (`users reset-2fa`) opens them too.
 pub const SECRETS_KEY: &str = "it:2b7e151628aed2a6abf7158809cf4f3c2b7e151628aed2a6abf7158809cf4f3c";
+/// The card fingerprint key every test server uses (`CARD_FINGERPRINT_KEY`).
+pub const TEST_FINGERPRINT_KEY: &str =
+    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 
 /// Test cards (docs/sandbox.md).
 pub mod cards {
@@ -194,6 +197,15 @@ impl Harness {
             // These suites test payments, not the card-testing defence: lift its limits.
             ("PAY_RATE_LIMIT_PER_SESSION", "10000"),
             ("PAY_RATE_LIMIT_PER_IP", "10000"),
+            ("RISK_MAX_CARDS_PER_SESSION", "100000"),
+            ("RISK_MAX_DECLINES_PER_SESSION", "100000"),
+            ("RISK_MAX_DECLINES_PER_CARD", "100000"),
+            ("RISK_MAX_CARDS_PER_ADDRESS", "100000"),
+            ("RISK_MAX_CARDS_PER_CUSTOMER", "100000"),
+            ("RISK_MAX_CARDS_PER_EMAIL", "100000"),
+            // One key for every instance a test starts on its database (and no key file in
+            // the working directory for Postgres).
+            ("CARD_FINGERPRINT_KEY", TEST_FINGERPRINT_KEY),
             // Tests run side by side: the dashboard on a free port.
             ("DASHBOARD_LISTEN", "127.0.0.1:0"),
         ];

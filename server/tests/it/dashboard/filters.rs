@@ -37,6 +37,7 @@ async fn payment(h: &Harness, customer: &str, card: &str) -> String {
             save_card: false,
             next_check_at: later,
             review_deadline: later,
+            risk: RiskFacts::default(),
         })
         .await
         .expect("payment stored");

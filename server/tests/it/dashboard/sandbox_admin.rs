@@ -19,6 +19,10 @@ dashboard_suite!(
 /// A real gateway (unreachable: the dashboard does not need it).
 const LIVE: &[(&str, &str)] = &[
     ("GATEWAY_BASE_URL", "http://127.0.0.1:9"),
+    (
+        "CARD_FINGERPRINT_KEY",
+        "abababababababababababababababababababababababababababababababab",
+    ),
     ("GATEWAY_API_KEY", "live-key"),
     ("GATEWAY_X_API_KEY", "live-x-key"),
     ("GATEWAY_MERCHANT_ID", "merchant-1"),

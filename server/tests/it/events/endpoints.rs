@@ -416,6 +416,10 @@ async fn unknown_endpoints_are_not_found(h: &Harness) {
 async fn real_gateway(extra: &[(&'static str, &'static str)]) -> Harness {
     let mut pairs = vec![
         ("GATEWAY_BASE_URL", "http://127.0.0.1:9"),
+        (
+            "CARD_FINGERPRINT_KEY",
+            "abababababababababababababababababababababababababababababababab",
+        ),
         ("GATEWAY_API_KEY", "live-key"),
         ("GATEWAY_X_API_KEY", "live-x-key"),
         ("GATEWAY_MERCHANT_ID", "merchant-1"),

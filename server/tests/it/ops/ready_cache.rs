@@ -21,6 +21,10 @@ async fn twenty_probes_make_one_gateway_lookup() {
         Backend::Sqlite,
         &[
             ("GATEWAY_BASE_URL", &gateway.base_url()),
+            (
+                "CARD_FINGERPRINT_KEY",
+                "abababababababababababababababababababababababababababababababab",
+            ),
             ("GATEWAY_API_KEY", "live-key"),
             ("GATEWAY_X_API_KEY", "live-x-key"),
             ("GATEWAY_MERCHANT_ID", "merchant-1"),

@@ -10,6 +10,10 @@ const TOKEN: &str = "ops_token_0123456789";
 /// Port 9 (discard) on loopback: nothing listens there, connections are refused at once.
 const GATEWAY: &[(&str, &str)] = &[
     ("GATEWAY_BASE_URL", "http://127.0.0.1:9"),
+    (
+        "CARD_FINGERPRINT_KEY",
+        "abababababababababababababababababababababababababababababababab",
+    ),
     ("GATEWAY_API_KEY", "live-key"),
     ("GATEWAY_X_API_KEY", "live-x-key"),
     ("GATEWAY_MERCHANT_ID", "merchant-1"),

@@ -301,6 +301,10 @@ async fn with_a_real_gateway_there_is_no_demo() {
         Backend::Sqlite,
         &[
             ("GATEWAY_BASE_URL", "http://127.0.0.1:9"),
+            (
+                "CARD_FINGERPRINT_KEY",
+                "abababababababababababababababababababababababababababababababab",
+            ),
             ("GATEWAY_API_KEY", "k"),
             ("GATEWAY_X_API_KEY", "x"),
             ("GATEWAY_MERCHANT_ID", "m-1"),

@@ -238,6 +238,7 @@ pub async fn new_payment_due(db: &TestDb, amount: u64, due: OffsetDateTime) -> P
             save_card: false,
             next_check_at: due,
             review_deadline: due + Duration::minutes(30),
+            risk: RiskFacts::default(),
         })
         .await
         .expect("payment stored")

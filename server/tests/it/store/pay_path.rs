@@ -88,6 +88,7 @@ fn new_payment_for(session: &Session) -> NewPayment {
         save_card: false,
         next_check_at: now() + Duration::minutes(1),
         review_deadline: now() + Duration::minutes(30),
+        risk: RiskFacts::default(),
     }
 }
 

@@ -44,6 +44,7 @@ async fn payment_in(db: &TestDb, state: PaymentState) -> Payment {
         Refunded => &[Pending, Captured, Refunded],
         Voided => &[Pending, Authorized, Voided],
         NeedsReview => &[Pending, NeedsReview],
+        Blocked => &[Pending, Blocked],
     };
     let mut payment = new_payment(db, 1000).await;
     for to in path {

@@ -1,0 +1,78 @@
+//! The card-testing check on the pay path, between recording a payment and calling the
+//! gateway.
+//!
+//! The payment is recorded first (`pending`, holding the session's pay claim) and judged
+//! after: its own card is then among those counted, and two tries at the same moment each see
+//! the other, so no burst slips past a threshold between a check and a write. A try a rule
+//! refuses is moved to `blocked` with the rule (its `payment.blocked` event in the same
+//! statement), gives the claim back so the shopper may try again, and is answered as an
+//! ordinary decline (`payment_result`). It never reaches the gateway.
+//!
+//! A count that cannot be read lets the try through, logged: the defence must not take
+//! checkout down with it.
+
+use checkout::contract::PayResponse;
+
+use super::pay::answer;
+use super::request::Shopper;
+use super::{PaymentError, PaymentService};
+use crate::risk::{CardFingerprint, TryKind, Verdict};
+use crate::store::model::{Payment, RiskFacts, Session};
+
+/// What the check decided for a recorded payment.
+#[derive(Debug)]
+pub(crate) enum Screened {
+    /// Go on to the gateway with it.
+    Allowed(Box<Payment>),
+    /// Blocked: this is the shopper's answer.
+    Blocked(PayResponse),
+}
+
+impl PaymentService {
+    /// What a payment of `session` records for the rules: `card`'s fingerprint, the
+    /// shopper's address key and the session's e-mail.
+    pub(crate) fn risk_facts(
+        &self,
+        session: &Session,
+        card: Option<CardFingerprint>,
+        shopper: &Shopper,
+    ) -> RiskFacts {
+        self.risk().facts(session, card, shopper.ip)
+    }
+
+    /// Judges `payment` (just recorded `pending` with `facts`, holding the session's claim) and
+    /// blocks it when a rule fires.
+    pub(crate) async fn screen(
+        &self,
+        payment: Payment,
+        facts: &RiskFacts,
+        kind: TryKind,
+    ) -> Result<Screened, PaymentError> {
+        let rule = match self.risk().check(&payment, facts, kind).await {
+            Ok(Verdict::Allow) => return Ok(Screened::Allowed(Box::new(payment))),
+            Ok(Verdict::Block(rule)) => rule,
+            Err(error) => {
+                tracing::error!(payment_id = %payment.id, %error, "card-testing counts unavailable; the try goes on");
+                return Ok(Screened::Allowed(Box::new(payment)));
+            }
+        };
+        let blocked = self.risk().block(&payment.id, rule).await?;
+        tracing::warn!(
+            payment_id = %payment.id,
+            session_id = %payment.session_id,
+            rule = rule.name(),
+            "pay try blocked by a card-testing rule; not sent to the gateway"
+        );
+        let blocked = match blocked {
+            Some(blocked) => blocked,
+            // Not pending any more: nothing was sent for it here; answer what it is now.
+            None => self
+                .store()
+                .get_payment(&payment.id)
+                .await?
+                .unwrap_or(payment),
+        };
+        self.release_session_if_idle(&blocked.session_id).await;
+        Ok(Screened::Blocked(answer(&blocked)))
+    }
+}

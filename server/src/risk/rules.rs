@@ -1,0 +1,225 @@
+//! The velocity rules: which count each one reads, its threshold, and the order they are
+//! judged in. A rule answers from counts the store read in one statement
+//! (`store::risk::RiskCounts`), so judging is pure and needs no I/O.
+//!
+//! Card counts include the try being judged (its card counts once, and only if it is new), so
+//! a card rule fires when the count goes *above* its threshold: `RISK_MAX_CARDS_PER_SESSION =
+//! 4` lets a session try four cards and blocks the fifth new one, while any of the four may
+//! be tried again. Decline counts are of earlier tries, so a decline rule fires once the count
+//! *reaches* its threshold: after four declines of a card, its next try is blocked.
+
+use crate::config::RiskSettings;
+use crate::store::risk::RiskCounts;
+
+/// A card-testing rule; its [`name`](Rule::name) is what a blocked payment records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// Too many declines in one checkout session.
+    DeclinesPerSession,
+    /// Too many distinct cards in one checkout session.
+    CardsPerSession,
+    /// Too many declines of one card in its window.
+    DeclinesPerCard,
+    /// Too many distinct cards from one address (IPv4, or IPv6 /64) in its window.
+    CardsPerAddress,
+    /// Too many distinct cards of one customer id in its window.
+    CardsPerCustomer,
+    /// Too many distinct cards with one e-mail in its window.
+    CardsPerEmail,
+}
+
+impl Rule {
+    /// Every rule, in the order they are judged.
+    pub const ALL: [Rule; 6] = [
+        Rule::DeclinesPerSession,
+        Rule::CardsPerSession,
+        Rule::DeclinesPerCard,
+        Rule::CardsPerAddress,
+        Rule::CardsPerCustomer,
+        Rule::CardsPerEmail,
+    ];
+
+    /// The stored name (`risk_rule`), also shown to the merchant.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::DeclinesPerSession => "declines_per_session",
+            Rule::CardsPerSession => "cards_per_session",
+            Rule::DeclinesPerCard => "declines_per_card",
+            Rule::CardsPerAddress => "cards_per_address",
+            Rule::CardsPerCustomer => "cards_per_customer",
+            Rule::CardsPerEmail => "cards_per_email",
+        }
+    }
+
+    /// Whether the rule applies to a try with a saved card: only the decline rules do (the
+    /// card is the customer's own, already charged once; it adds no new card to any count).
+    pub fn judges_saved_cards(self) -> bool {
+        matches!(self, Rule::DeclinesPerSession | Rule::DeclinesPerCard)
+    }
+
+    /// Whether `counts` break this rule under `limits`.
+    fn is_broken(self, counts: &RiskCounts, limits: &RiskSettings) -> bool {
+        let above = |count: u64, max: u32| count > u64::from(max);
+        let reached = |count: u64, max: u32| count >= u64::from(max);
+        match self {
+            Rule::DeclinesPerSession => {
+                reached(counts.session_declines, limits.max_declines_per_session)
+            }
+            Rule::CardsPerSession => above(counts.session_cards, limits.max_cards_per_session),
+            Rule::DeclinesPerCard => reached(counts.card_declines, limits.max_declines_per_card),
+            Rule::CardsPerAddress => above(counts.client_cards, limits.max_cards_per_address),
+            Rule::CardsPerCustomer => above(counts.customer_cards, limits.max_cards_per_customer),
+            Rule::CardsPerEmail => above(counts.email_cards, limits.max_cards_per_email),
+        }
+    }
+}
+
+/// What kind of try is judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TryKind {
+    /// A card typed now: every rule.
+    TypedCard,
+    /// A saved card: the decline rules only ([`Rule::judges_saved_cards`]).
+    SavedCard,
+}
+
+/// The first rule (in [`Rule::ALL`]'s order) that `counts` break, if any.
+pub fn first_broken(counts: &RiskCounts, limits: &RiskSettings, kind: TryKind) -> Option<Rule> {
+    Rule::ALL
+        .into_iter()
+        .filter(|rule| kind == TryKind::TypedCard || rule.judges_saved_cards())
+        .find(|rule| rule.is_broken(counts, limits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits() -> RiskSettings {
+        RiskSettings::default()
+    }
+
+    #[test]
+    fn card_rules_fire_above_their_threshold_decline_rules_at_it() {
+        let at = |counts: RiskCounts| first_broken(&counts, &limits(), TryKind::TypedCard);
+        let ordinary = RiskCounts {
+            session_cards: 2,
+            session_declines: 2,
+            card_declines: 1,
+            client_cards: 2,
+            customer_cards: 2,
+            email_cards: 2,
+        };
+        assert_eq!(at(ordinary), None, "a shopper who mistyped twice");
+        let cases = [
+            (
+                Rule::CardsPerSession,
+                RiskCounts {
+                    session_cards: 5,
+                    ..ordinary
+                },
+            ),
+            (
+                Rule::DeclinesPerSession,
+                RiskCounts {
+                    session_declines: 6,
+                    ..ordinary
+                },
+            ),
+            (
+                Rule::DeclinesPerCard,
+                RiskCounts {
+                    card_declines: 4,
+                    ..ordinary
+                },
+            ),
+            (
+                Rule::CardsPerAddress,
+                RiskCounts {
+                    client_cards: 6,
+                    ..ordinary
+                },
+            ),
+            (
+                Rule::CardsPerCustomer,
+                RiskCounts {
+                    customer_cards: 6,
+                    ..ordinary
+                },
+            ),
+            (
+                Rule::CardsPerEmail,
+                RiskCounts {
+                    email_cards: 6,
+                    ..ordinary
+                },
+            ),
+        ];
+        for (rule, counts) in cases {
+            assert_eq!(at(counts), Some(rule), "{rule:?}");
+        }
+        let just_below = [
+            RiskCounts {
+                session_cards: 4,
+                ..ordinary
+            },
+            RiskCounts {
+                session_declines: 5,
+                ..ordinary
+            },
+            RiskCounts {
+                card_declines: 3,
+                ..ordinary
+            },
+            RiskCounts {
+                client_cards: 5,
+                ..ordinary
+            },
+            RiskCounts {
+                customer_cards: 5,
+                ..ordinary
+            },
+            RiskCounts {
+                email_cards: 5,
+                ..ordinary
+            },
+        ];
+        for counts in just_below {
+            assert_eq!(at(counts), None, "{counts:?}");
+        }
+    }
+
+    #[test]
+    fn saved_cards_are_judged_by_the_decline_rules_only() {
+        let many_cards = RiskCounts {
+            session_cards: 50,
+            client_cards: 50,
+            customer_cards: 50,
+            email_cards: 50,
+            ..RiskCounts::default()
+        };
+        assert_eq!(
+            first_broken(&many_cards, &limits(), TryKind::SavedCard),
+            None
+        );
+        let declined = RiskCounts {
+            card_declines: 4,
+            ..many_cards
+        };
+        assert_eq!(
+            first_broken(&declined, &limits(), TryKind::SavedCard),
+            Some(Rule::DeclinesPerCard)
+        );
+    }
+
+    #[test]
+    fn names_are_distinct_snake_case() {
+        let names: std::collections::BTreeSet<_> = Rule::ALL.iter().map(|r| r.name()).collect();
+        assert_eq!(names.len(), Rule::ALL.len());
+        assert!(
+            names
+                .iter()
+                .all(|n| n.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
+        );
+    }
+}

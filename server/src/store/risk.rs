@@ -1,0 +1,72 @@
+//! What the store answers for the card-testing rules (`risk/`): the counts every rule reads,
+//! in one statement per pay call, and the step of a try the rules refused to `blocked`.
+//!
+//! Counts come from the database, never from process memory, so several instances behind a
+//! balancer see one count. The payment being checked is already recorded (`pending`, holding
+//! the session's pay claim) when its counts are read: its own card is among the cards counted,
+//! once, and two tries checked at the same moment each see the other.
+
+use async_trait::async_trait;
+use time::OffsetDateTime;
+
+use super::error::StoreResult;
+use super::model::Payment;
+
+/// Which payments the counts look at: the one being checked gives its session, card and
+/// shopper; each window starts at its `…_since`.
+#[derive(Clone, Debug)]
+pub struct RiskCountQuery {
+    /// The session of the try.
+    pub session_id: String,
+    /// The typed card's fingerprint (`None`: a saved card without one; card counts by card
+    /// are then zero).
+    pub card_fingerprint: Option<String>,
+    /// The shopper's address key (32 hex digits).
+    pub client_key: Option<String>,
+    /// The session's customer.
+    pub customer_id: Option<String>,
+    /// The session's e-mail, lower-cased.
+    pub shopper_email: Option<String>,
+    /// Start of the window of cards per address.
+    pub client_since: OffsetDateTime,
+    /// Start of the window of cards per customer.
+    pub customer_since: OffsetDateTime,
+    /// Start of the window of cards per e-mail.
+    pub email_since: OffsetDateTime,
+    /// Start of the window of declines per card.
+    pub card_declines_since: OffsetDateTime,
+}
+
+/// The counts, each over payments not blocked (a blocked try never reached the gateway).
+/// Card counts are of distinct fingerprints, the checked try's own included.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RiskCounts {
+    /// Distinct cards tried in the session.
+    pub session_cards: u64,
+    /// Declined payments of the session.
+    pub session_declines: u64,
+    /// Declined payments of the card in its window.
+    pub card_declines: u64,
+    /// Distinct cards tried from the address in its window.
+    pub client_cards: u64,
+    /// Distinct cards tried by the customer in its window.
+    pub customer_cards: u64,
+    /// Distinct cards tried with the e-mail in its window.
+    pub email_cards: u64,
+}
+
+/// Reads and writes of the card-testing rules.
+#[async_trait]
+pub trait RiskStore: Send + Sync {
+    /// Every count the rules read, in one statement.
+    async fn risk_counts(&self, query: &RiskCountQuery) -> StoreResult<RiskCounts>;
+    /// Moves `payment_id` from `pending` to `blocked` with `rule`, its `payment.blocked`
+    /// event written by the same statement; nothing is due for the reconciler afterwards.
+    /// `None` when it was not `pending` (nothing changed).
+    async fn block_payment(
+        &self,
+        payment_id: &str,
+        rule: &str,
+        now: OffsetDateTime,
+    ) -> StoreResult<Option<Payment>>;
+}

@@ -1,0 +1,124 @@
+//! [`RiskStore`]: the card-testing rules' counts in one statement of scalar subqueries, and the
+//! step to `blocked`; the same SQL on both backends.
+//!
+//! Each subquery is served by one index (migration 0016 and 0001): the session's payments
+//! (`payments_by_session`), the card's declines (`payments_declines_by_card`, partial: declined
+//! rows only), the cards of an address or an e-mail (`payments_cards_by_client`,
+//! `payments_cards_by_email`: partial, typed cards not blocked, the fingerprint in the index so
+//! no row is read), the customer's payments (`payments_by_customer`). The partial indexes'
+//! conditions are repeated word for word, so both planners use them. The session's declines
+//! are counted with `CASE`, not a `state` condition, so no planner is tempted by the index on
+//! `state` (every declined payment of the shop) over the session's few rows.
+
+use async_trait::async_trait;
+use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
+use time::OffsetDateTime;
+
+use super::codec::{ms, unsigned};
+use super::rows::{PAYMENT_COLUMNS, PaymentRow};
+use super::{Dialect, SqlStore};
+use crate::store::error::StoreResult;
+use crate::store::model::Payment;
+use crate::store::risk::{RiskCountQuery, RiskCounts, RiskStore};
+
+/// Cards counted by a rule: typed cards (a fingerprint) whose try was not blocked.
+const COUNTED_CARD: &str = "card_fingerprint IS NOT NULL AND state <> 'blocked'";
+
+/// The counts: `$1` session, `$2` fingerprint and `$3` its declines' window start, `$4`
+/// address key and `$5` its window start, `$6` customer and `$7`, `$8` e-mail and `$9`.
+fn counts_sql() -> String {
+    format!(
+        "SELECT \
+         (SELECT COUNT(DISTINCT card_fingerprint) FROM payments \
+             WHERE session_id = $1 AND {COUNTED_CARD}) AS session_cards, \
+         (SELECT COUNT(CASE WHEN state = 'declined' THEN 1 END) FROM payments \
+             WHERE session_id = $1) AS session_declines, \
+         (SELECT COUNT(*) FROM payments \
+             WHERE card_fingerprint = $2 AND created_at >= $3 AND state = 'declined') \
+             AS card_declines, \
+         (SELECT COUNT(DISTINCT card_fingerprint) FROM payments \
+             WHERE client_key = $4 AND created_at >= $5 AND {COUNTED_CARD}) AS client_cards, \
+         (SELECT COUNT(DISTINCT card_fingerprint) FROM payments \
+             WHERE customer_id = $6 AND created_at >= $7 AND {COUNTED_CARD}) AS customer_cards, \
+         (SELECT COUNT(DISTINCT card_fingerprint) FROM payments \
+             WHERE shopper_email = $8 AND created_at >= $9 AND {COUNTED_CARD}) AS email_cards"
+    )
+}
+
+/// The counts as the database returns them.
+#[derive(FromRow)]
+pub(crate) struct CountsRow {
+    session_cards: i64,
+    session_declines: i64,
+    card_declines: i64,
+    client_cards: i64,
+    customer_cards: i64,
+    email_cards: i64,
+}
+
+impl TryFrom<CountsRow> for RiskCounts {
+    type Error = crate::store::StoreError;
+
+    fn try_from(row: CountsRow) -> StoreResult<Self> {
+        Ok(Self {
+            session_cards: unsigned(row.session_cards, "session_cards")?,
+            session_declines: unsigned(row.session_declines, "session_declines")?,
+            card_declines: unsigned(row.card_declines, "card_declines")?,
+            client_cards: unsigned(row.client_cards, "client_cards")?,
+            customer_cards: unsigned(row.customer_cards, "customer_cards")?,
+            email_cards: unsigned(row.email_cards, "email_cards")?,
+        })
+    }
+}
+
+#[async_trait]
+impl<DB> RiskStore for SqlStore<DB>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<String>: Encode<'q, DB>,
+    for<'r> PaymentRow: FromRow<'r, DB::Row>,
+    for<'r> CountsRow: FromRow<'r, DB::Row>,
+{
+    async fn risk_counts(&self, query: &RiskCountQuery) -> StoreResult<RiskCounts> {
+        let sql = counts_sql();
+        let statement = sqlx::query_as::<DB, CountsRow>(&sql)
+            .bind(query.session_id.clone())
+            .bind(query.card_fingerprint.clone())
+            .bind(ms(query.card_declines_since))
+            .bind(query.client_key.clone())
+            .bind(ms(query.client_since))
+            .bind(query.customer_id.clone())
+            .bind(ms(query.customer_since))
+            .bind(query.shopper_email.clone())
+            .bind(ms(query.email_since));
+        match self.fetch_optional_hot(statement).await? {
+            Some(row) => row.try_into(),
+            None => Ok(RiskCounts::default()),
+        }
+    }
+
+    async fn block_payment(
+        &self,
+        payment_id: &str,
+        rule: &str,
+        now: OffsetDateTime,
+    ) -> StoreResult<Option<Payment>> {
+        let sql = format!(
+            "UPDATE payments SET state = 'blocked', risk_rule = $2, next_check_at = NULL, \
+             lease_owner = NULL, lease_until = NULL, updated_at = $3 \
+             WHERE id = $1 AND state = 'pending' RETURNING {PAYMENT_COLUMNS}"
+        );
+        sqlx::query_as::<DB, PaymentRow>(&sql)
+            .bind(payment_id.to_owned())
+            .bind(rule.to_owned())
+            .bind(ms(now))
+            .fetch_optional(&self.pool)
+            .await?
+            .map(Payment::try_from)
+            .transpose()
+    }
+}
