@@ -155,6 +155,14 @@ async fn start(
             ("GATEWAY_X_API_KEY", DEFAULT_X_API_KEY),
             ("GATEWAY_MERCHANT_ID", "bench-merchant"),
             ("MERCHANT_SECRET_KEY", MERCHANT_KEY),
+            (
+                "SECRETS_KEY",
+                "bench:000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+            ),
+            (
+                "CARD_FINGERPRINT_KEY",
+                "abababababababababababababababababababababababababababababababab",
+            ),
             ("RECONCILE_INTERVAL_SECONDS", "86400"),
             ("DASHBOARD_LISTEN", "127.0.0.1:0"),
             ("TRUSTED_PROXIES", "127.0.0.1"),

@@ -5,13 +5,17 @@
 //! told at once to come back later (429 with `Retry-After`). The numbers are in [`limits`](super::limits).
 //!
 //! A [`HashPermit`] is owned: it moves into the blocking task with the hash and is released
-//! when the hash is done, even if the request that asked for it is gone by then.
+//! when the hash is done, even if the request that asked for it is gone by then. It lends the
+//! hash its argon2 work area ([`work_areas`](super::work_areas)), so hashing holds no more memory
+//! than the permits' areas.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use super::work_areas::{WorkArea, WorkAreas};
 
 /// What a refused request is told to wait.
 pub const COME_BACK_AFTER: Duration = Duration::from_secs(1);
@@ -24,6 +28,7 @@ pub struct HashGate {
     longest_wait: Duration,
     permits: usize,
     counts: Arc<Counts>,
+    areas: Arc<WorkAreas>,
 }
 
 /// Hashes running now and the most ever at once (what the tests and the bench read).
@@ -39,6 +44,7 @@ pub struct HashPermit {
     _running: OwnedSemaphorePermit,
     _admitted: OwnedSemaphorePermit,
     counts: Arc<Counts>,
+    area: WorkArea,
 }
 
 impl HashGate {
@@ -51,6 +57,7 @@ impl HashGate {
             longest_wait,
             permits,
             counts: Arc::default(),
+            areas: Arc::default(),
         }
     }
 
@@ -66,6 +73,7 @@ impl HashGate {
                 _running: running,
                 _admitted: admitted,
                 counts: Arc::clone(&self.counts),
+                area: self.areas.lend(),
             }),
             // The semaphore is never closed; a wait that ran out is the usual refusal.
             Ok(Err(_)) | Err(_) => Err(COME_BACK_AFTER),
@@ -84,11 +92,12 @@ impl HashGate {
 }
 
 impl HashPermit {
-    /// Runs `hash` (on the blocking thread that holds this permit), counted as running.
-    pub fn run<T>(self, hash: impl FnOnce() -> T) -> T {
+    /// Runs `hash` with this permit's work area (on the blocking thread that holds the
+    /// permit), counted as running.
+    pub fn run<T>(mut self, hash: impl FnOnce(&mut WorkArea) -> T) -> T {
         let now = self.counts.now.fetch_add(1, Ordering::Relaxed) + 1;
         self.counts.most.fetch_max(now, Ordering::Relaxed);
-        let result = hash();
+        let result = hash(&mut self.area);
         self.counts.now.fetch_sub(1, Ordering::Relaxed);
         result
     }
@@ -107,7 +116,7 @@ mod tests {
         assert!(started.elapsed() >= Duration::from_millis(50), "it waited");
         drop(first);
         let again = gate.enter().await.expect("released");
-        assert_eq!(again.run(|| 7), 7);
+        assert_eq!(again.run(|_| 7), 7);
         assert_eq!(gate.most_at_once(), 1);
     }
 

@@ -1,6 +1,6 @@
 //! Who may use the dashboard: staff accounts ([`accounts`]: add, list, disable, reset-2fa,
 //! shared with the CLI), argon2id passwords ([`password`]) under a bound on hashes at once
-//! ([`hash_gate`]), database sessions ([`session`]), CSRF ([`csrf`]), sign-in limits
+//! ([`hash_gate`], each permit lending its reused memory: [`work_areas`]), database sessions ([`session`]), CSRF ([`csrf`]), sign-in limits
 //! ([`limits`]: per address and in all here, per account in the store, each guess reserved
 //! before it is checked: [`attempt`]),
 //! and optional two-factor sign-in: TOTP codes ([`totp`]), recovery codes ([`recovery`]),
@@ -22,6 +22,7 @@ pub mod required;
 pub mod second_step;
 pub mod session;
 pub mod totp;
+pub mod work_areas;
 
 pub use required::Enrolling;
 pub use session::Staff;

@@ -4,12 +4,16 @@
 //! only with a [`HashPermit`] (the sign-in's bound on hashes at once). Passwords are never
 //! logged or stored.
 
-use argon2::Argon2;
+use std::sync::OnceLock;
+
 use argon2::password_hash::rand_core::OsRng;
-use argon2::password_hash::{PasswordHash, PasswordHasher as _, PasswordVerifier as _, SaltString};
+use argon2::password_hash::{PasswordHash, PasswordHasher as _, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
 use secrecy::{ExposeSecret as _, SecretString};
+use subtle::ConstantTimeEq as _;
 
 use super::hash_gate::HashPermit;
+use super::work_areas::WorkArea;
 
 /// Fewest characters of a staff password.
 pub const MIN_PASSWORD_CHARS: usize = 12;
@@ -59,25 +63,56 @@ fn hash_now(password: &SecretString) -> Result<String, PasswordError> {
 /// (`stored` `None`: no account, or one that may not be tried) it still spends the time of
 /// one verification, so a login's duration does not tell which.
 pub async fn verify(permit: HashPermit, password: SecretString, stored: Option<String>) -> bool {
-    tokio::task::spawn_blocking(move || permit.run(|| matches(&password, stored)))
+    tokio::task::spawn_blocking(move || permit.run(|area| matches(&password, stored, area)))
         .await
         .unwrap_or(false)
 }
 
-fn matches(password: &SecretString, stored: Option<String>) -> bool {
+/// What an attempt with nothing to check against is checked against: a hash of the same
+/// cost, made once.
+fn stand_in() -> &'static str {
+    static STAND_IN: OnceLock<String> = OnceLock::new();
+    STAND_IN.get_or_init(|| {
+        hash_now(&SecretString::from("a stand-in that no login matches")).unwrap_or_default()
+    })
+}
+
+/// Recomputes the PHC string's hash of `password` in `area` (no allocation of its own) and
+/// compares in constant time.
+fn matches(password: &SecretString, stored: Option<String>, area: &mut WorkArea) -> bool {
     let candidate = password.expose_secret().as_bytes();
     if candidate.len() > MAX_PASSWORD_CHARS * 4 {
         return false;
     }
-    let Some(stored) = stored else {
-        let _ = hash_now(password);
+    let real = stored.is_some();
+    let stored = stored.unwrap_or_else(|| stand_in().to_owned());
+    let Ok(parsed) = PasswordHash::new(&stored) else {
         return false;
     };
-    PasswordHash::new(&stored).is_ok_and(|parsed| {
-        Argon2::default()
-            .verify_password(candidate, &parsed)
-            .is_ok()
-    })
+    let (Ok(algorithm), Ok(params), Some(salt), Some(expected)) = (
+        Algorithm::try_from(parsed.algorithm),
+        Params::try_from(&parsed),
+        parsed.salt,
+        parsed.hash,
+    ) else {
+        return false;
+    };
+    let version = parsed
+        .version
+        .map_or(Ok(Version::default()), Version::try_from);
+    let mut salt_bytes = [0u8; 64];
+    let (Ok(version), Ok(salt)) = (version, salt.decode_b64(&mut salt_bytes)) else {
+        return false;
+    };
+    let blocks = params.block_count();
+    let mut computed = vec![0u8; expected.len()];
+    let hashed = Argon2::new(algorithm, version, params).hash_password_into_with_memory(
+        candidate,
+        salt,
+        &mut computed,
+        area.blocks(blocks),
+    );
+    hashed.is_ok() && bool::from(computed.ct_eq(expected.as_bytes())) && real
 }
 
 #[cfg(test)]
