@@ -38,6 +38,8 @@ async fn an_operator_finds_a_payment_by_last_four_and_refunds_part_of_it() {
         dashboard.log_in_as_admin(&page).await;
 
         // Find the payment by the card's last four, with the filter form.
+        page.click("header nav a[href='/payments']").await;
+        page.wait_text("main", "Card last four").await;
         every_field_is_labelled(&page, "payments").await;
         page.click("#last4").await;
         page.type_focused("1000").await;

@@ -50,7 +50,7 @@ async fn an_admin_sets_up_two_factor_then_pauses_a_subscription_and_reads_webhoo
         page.click("#code").await;
         page.type_focused(&code_at(&key, unix_now() + 30)).await;
         page.press(Key::Enter).await;
-        page.wait_text("main", "Card last four").await;
+        page.wait_text("h1", "Overview").await;
 
         // Subscriptions: the list, the subscription, pause it with the keyboard.
         page.click("nav a[href='/subscriptions']").await;

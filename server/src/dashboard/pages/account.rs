@@ -199,7 +199,7 @@ fn recovery_codes(codes: &[SecretString]) -> Markup {
         ul class="recovery-codes" {
             @for code in codes { li { code { (code.expose_secret()) } } }
         }
-        p { a href="/payments" { "Continue to the dashboard" } }
+        p { a href="/" { "Continue to the dashboard" } }
     }
 }
 

@@ -57,7 +57,7 @@ pub async fn submit(
             Err(error) => error.into_response(),
         },
         Ok(user) => match session::start(&state, &user).await {
-            Ok(cookie) => see_other_with(&[cookie], "/payments"),
+            Ok(cookie) => see_other_with(&[cookie], "/"),
             Err(error) => error.into_response(),
         },
         Err(DashboardError::Forbidden(_)) => {

@@ -52,7 +52,7 @@ pub async fn submit(
         Ok(()) => {
             let cleared = challenge::close(&state, &challenge).await?;
             let session = session::start(&state, &challenge.user).await?;
-            Ok(see_other_with(&[cleared, session], "/payments"))
+            Ok(see_other_with(&[cleared, session], "/"))
         }
         Err(DashboardError::Forbidden(_)) => Ok(form(StatusCode::FORBIDDEN, Some(REFUSED))),
         Err(error) => Err(error),

@@ -54,7 +54,8 @@ impl Dashboard {
         page.press(Key::Tab).await;
         page.type_focused(password).await;
         page.press(Key::Enter).await;
-        page.wait_text("main", "Payments").await;
+        // Staff land on the overview, the dashboard's home.
+        page.wait_text("h1", "Overview").await;
     }
 }
 

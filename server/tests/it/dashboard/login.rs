@@ -23,7 +23,7 @@ async fn login_sets_a_strict_cookie_and_logout_ends_the_session(h: &Harness) {
     staff(h, "op@shop.example", StaffRole::Operator).await;
     let mut browser = Browser::new(h);
     let reply = browser.login("OP@shop.example ", PASSWORD).await;
-    assert_eq!((reply.status, location(&reply)), (303, "/payments"));
+    assert_eq!((reply.status, location(&reply)), (303, "/"));
     let cookie = reply.headers["set-cookie"].to_str().expect("cookie");
     assert!(cookie.starts_with("dashboard_session="), "{cookie}");
     for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {

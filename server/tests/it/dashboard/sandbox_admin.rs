@@ -49,7 +49,7 @@ async fn signed_in(h: &Harness, password: &SecretString) -> Browser {
     let login = browser
         .login(DEMO_ADMIN_EMAIL, password.expose_secret())
         .await;
-    assert_eq!((login.status, location(&login)), (303, "/payments"));
+    assert_eq!((login.status, location(&login)), (303, "/"));
     assert_eq!(browser.get("/payments").await.status, 200);
     browser
 }

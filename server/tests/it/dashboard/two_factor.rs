@@ -126,7 +126,7 @@ async fn enrolment_needs_a_code_and_logins_then_need_one_once(h: &Harness) {
     let in_again = code_step(&mut admin, &next).await;
     assert_eq!(
         (in_again.status, location(&in_again)),
-        (303, "/payments"),
+        (303, "/"),
         "{}",
         in_again.text
     );
@@ -209,7 +209,7 @@ async fn a_recovery_code_opens_one_login(h: &Harness) {
     let used = code_step(&mut admin, &typed).await;
     assert_eq!(
         (used.status, location(&used)),
-        (303, "/payments"),
+        (303, "/"),
         "{}",
         used.text
     );
@@ -225,7 +225,7 @@ async fn a_recovery_code_opens_one_login(h: &Harness) {
     let again = code_step(&mut admin, &codes[0]).await;
     assert_eq!(again.status, 403, "spent: {}", again.text);
     let other = code_step(&mut admin, &codes[1]).await;
-    assert_eq!((other.status, location(&other)), (303, "/payments"));
+    assert_eq!((other.status, location(&other)), (303, "/"));
     assert_eq!(audit_outcomes(h, "recovery_code_used").await, ["ok", "ok"]);
     assert_eq!(
         audit_outcomes(h, "login_failed").await,
@@ -263,7 +263,7 @@ async fn turning_it_off_needs_the_password_or_a_code(h: &Harness) {
     assert_eq!(audit_outcomes(h, "2fa_disabled").await, ["ok"]);
     admin.cookie = None;
     let one_step = admin.login(ADMIN, PASSWORD).await;
-    assert_eq!((one_step.status, location(&one_step)), (303, "/payments"));
+    assert_eq!((one_step.status, location(&one_step)), (303, "/"));
 
     let (key, _) = enrol(&mut admin).await;
     let by_code = turn_off(&admin, &code_at(&key, unix_now() + 30)).await;
