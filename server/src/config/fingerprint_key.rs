@@ -8,28 +8,25 @@
 //! Postgres), and read from there on later starts; an in-memory database gets a key for the
 //! process only.
 //!
-//! Loading a key from configuration or from a generated sandbox file is kept in this one file
-//! so that other keys made the same way can share it.
+//! Reading the key's text, where the sandbox keeps it and writing its file are shared with
+//! `SECRETS_KEY` ([`crate::store::key_files`]).
 
 use std::fmt;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use base64::Engine as _;
-use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
 use rand::RngCore as _;
+use secrecy::ExposeSecret as _;
 
 use super::error::ConfigError;
+use super::missing;
 use super::source::Setting;
-use super::{DEFAULT_DATABASE_URL, missing};
+use crate::store::key_files::{KEY_BYTES, decode_key, sandbox_key_path, write_new_private};
 
 /// The configuration key.
 pub const KEY_NAME: &str = "CARD_FINGERPRINT_KEY";
 /// The sandbox's generated key file, in the data directory.
 pub const SANDBOX_KEY_FILE: &str = "card_fingerprint.key";
-/// Bytes of the key.
-pub const KEY_BYTES: usize = 32;
 
 /// The fingerprint key. `Debug` never shows it; cloning shares it.
 #[derive(Clone, PartialEq, Eq)]
@@ -56,15 +53,7 @@ impl CardFingerprintKey {
 
     /// Reads 32 bytes written as 64 hex digits or as base64; `None` for anything else.
     pub fn parse(text: &str) -> Option<Self> {
-        let text = text.trim();
-        let bytes = if text.len() == KEY_BYTES * 2 {
-            from_hex(text)?
-        } else {
-            [STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD]
-                .iter()
-                .find_map(|engine| engine.decode(text).ok())?
-        };
-        bytes.try_into().ok().map(Self::from_bytes)
+        decode_key(text).map(|key| Self::from_bytes(*key.expose_secret()))
     }
 
     /// The key's bytes, for the MAC.
@@ -96,7 +85,8 @@ impl CardFingerprintKey {
             Err(error) => return Err(fail(format!("cannot be read: {error}"))),
         }
         let key = Self::generate();
-        write_new(file, &to_hex(key.bytes())).map_err(|error| fail(error.to_string()))?;
+        let text = format!("{}\n", to_hex(key.bytes()));
+        write_new_private(file, &text).map_err(|error| fail(error.to_string()))?;
         // Another instance may have written its key first: the file's is the one to use.
         Self::load_existing(file).map_err(fail)
     }
@@ -130,55 +120,7 @@ pub(super) fn resolve(
 /// Where the sandbox keeps its generated key for `database_url`: beside the SQLite file, or in
 /// the default data directory for Postgres; `None` for an in-memory database.
 pub fn sandbox_key_file(database_url: &str) -> Option<PathBuf> {
-    let url = database_url.trim();
-    let database = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        DEFAULT_DATABASE_URL
-    } else if url.contains(":memory:") || url.contains("mode=memory") {
-        return None;
-    } else {
-        let path = url
-            .strip_prefix("sqlite://")
-            .or_else(|| url.strip_prefix("sqlite:"))
-            .unwrap_or(url);
-        path.split('?').next().unwrap_or(path)
-    };
-    let dir = Path::new(database)
-        .parent()
-        .filter(|dir| !dir.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    Some(dir.join(SANDBOX_KEY_FILE))
-}
-
-/// Writes `text` to `file`, which must not exist yet: through a private temporary file
-/// linked into place, so no reader sees it half-written and no existing key is replaced.
-fn write_new(file: &Path, text: &str) -> std::io::Result<()> {
-    let dir = file.parent().filter(|d| !d.as_os_str().is_empty());
-    if let Some(dir) = dir {
-        std::fs::create_dir_all(dir)?;
-    }
-    let temporary = file.with_extension(format!("tmp-{}", uuid::Uuid::new_v4().simple()));
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let written = options.open(&temporary).and_then(|mut out| {
-        out.write_all(text.as_bytes())?;
-        out.write_all(b"\n")?;
-        out.sync_all()
-    });
-    let linked = written.and_then(|()| match std::fs::hard_link(&temporary, file) {
-        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        other => other,
-    });
-    let _ = std::fs::remove_file(&temporary);
-    linked
-}
-
-fn from_hex(text: &str) -> Option<Vec<u8>> {
-    (0..text.len())
-        .step_by(2)
-        .map(|at| u8::from_str_radix(text.get(at..at + 2)?, 16).ok())
-        .collect()
+    sandbox_key_path(database_url, SANDBOX_KEY_FILE)
 }
 
 fn to_hex(bytes: &[u8]) -> String {
@@ -192,51 +134,21 @@ mod tests {
     const HEX: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 
     #[test]
-    fn hex_and_base64_spell_the_same_key() {
-        let from_hex = CardFingerprintKey::parse(HEX).expect("hex");
+    fn the_key_reads_as_the_shared_form_and_never_prints() {
+        let key = CardFingerprintKey::parse(HEX).expect("hex");
         let bytes: [u8; 32] = std::array::from_fn(|i| i as u8);
-        assert_eq!(from_hex.bytes(), &bytes);
-        for encoded in [
-            STANDARD.encode(bytes),
-            URL_SAFE_NO_PAD.encode(bytes),
-            format!("  {HEX}\n"),
-        ] {
-            assert_eq!(CardFingerprintKey::parse(&encoded), Some(from_hex.clone()));
-        }
-        assert_eq!(format!("{from_hex:?}"), "CardFingerprintKey(…)");
-    }
-
-    #[test]
-    fn other_lengths_and_junk_are_refused() {
-        for bad in [
-            "",
-            "00",
-            &HEX[..62],
-            &format!("{HEX}00"),
-            &HEX.replace('0', "g"),
-            &STANDARD.encode([0u8; 16]),
-        ] {
-            assert_eq!(CardFingerprintKey::parse(bad), None, "{bad}");
-        }
+        assert_eq!(key.bytes(), &bytes);
+        assert_eq!(CardFingerprintKey::parse(&HEX[..62]), None);
+        assert_eq!(format!("{key:?}"), "CardFingerprintKey(…)");
     }
 
     #[test]
     fn the_sandbox_file_lives_beside_the_sqlite_database() {
-        let file = |url| sandbox_key_file(url).map(|p| p.display().to_string());
         assert_eq!(
-            file("data/checkout.db").as_deref(),
-            Some("data/card_fingerprint.key")
+            sandbox_key_file("data/checkout.db"),
+            Some(PathBuf::from("data/card_fingerprint.key"))
         );
-        assert_eq!(
-            file("sqlite:///var/lib/c/x.db?mode=rwc").as_deref(),
-            Some("/var/lib/c/card_fingerprint.key")
-        );
-        assert_eq!(file("shop.db").as_deref(), Some("./card_fingerprint.key"));
-        assert_eq!(
-            file("postgres://u@h/db").as_deref(),
-            Some("data/card_fingerprint.key")
-        );
-        assert_eq!(file("sqlite::memory:"), None);
+        assert_eq!(sandbox_key_file("sqlite::memory:"), None);
     }
 
     #[test]

@@ -7,16 +7,14 @@
 //! | `SECRETS_KEY_PREVIOUS` | none | comma-separated older keys, same form: they still open what they sealed until `checkout-server keys rotate` |
 //! | `SECRETS_KEY_FILE` | none | instead of the two above: a file with the current key on its first line and previous keys on the next (`#` comments) |
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::error::ConfigError;
 use super::source::{Layers, Setting};
+use crate::store::key_files;
 use crate::store::sealed::key_file::{self, SANDBOX_KEY_FILE};
 use crate::store::sealed::{KeyRing, SecretsKey};
-
-/// The data directory the sandbox keeps its key file in when the database is not a SQLite file.
-const SANDBOX_DATA_DIR: &str = "data";
 
 /// Where the key ring comes from; read once at start ([`SecretsKeySource::key_ring`]).
 #[derive(Debug, Clone)]
@@ -115,24 +113,7 @@ impl SecretsKeySource {
 /// Where the sandbox keeps its key: beside the SQLite file, or under `data/` for another
 /// database; `None` for an in-memory database.
 pub fn sandbox_key_path(database_url: &str) -> Option<PathBuf> {
-    let url = database_url.trim();
-    if url.contains(":memory:") || url.contains("mode=memory") {
-        return None;
-    }
-    let dir = if url.starts_with("sqlite:") || !url.contains("://") {
-        let path = url
-            .strip_prefix("sqlite://")
-            .or_else(|| url.strip_prefix("sqlite:"))
-            .unwrap_or(url);
-        let path = path.split('?').next().unwrap_or(path);
-        Path::new(path)
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default()
-    } else {
-        PathBuf::from(SANDBOX_DATA_DIR)
-    };
-    Some(dir.join(SANDBOX_KEY_FILE))
+    key_files::sandbox_key_path(database_url, SANDBOX_KEY_FILE)
 }
 
 fn invalid(setting: &Setting, reason: &str) -> ConfigError {

@@ -12,6 +12,7 @@
 pub mod analytics;
 pub mod delivery_report;
 pub mod error;
+pub mod key_files;
 pub mod key_rotation;
 pub mod model;
 pub mod retry;

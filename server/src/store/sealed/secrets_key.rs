@@ -7,15 +7,14 @@ use std::fmt;
 
 use aes_gcm::{Aes256Gcm, KeyInit as _};
 use base64::Engine as _;
-use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
+use base64::engine::general_purpose::STANDARD_NO_PAD;
 use rand::RngCore as _;
 use secrecy::{ExposeSecret as _, SecretBox, SecretString};
 use sha2::{Digest as _, Sha256};
 
 use super::error::KeyError;
+use crate::store::key_files::{KEY_BYTES, decode_key};
 
-/// Bytes in a key.
-const KEY_BYTES: usize = 32;
 /// Longest key id.
 const MAX_ID_CHARS: usize = 32;
 
@@ -33,7 +32,7 @@ impl SecretsKey {
             Some((id, material)) => (Some(id.trim()), material.trim()),
             None => (None, text),
         };
-        let material = decode_material(material).ok_or(KeyError::Material)?;
+        let material = decode_key(material).ok_or(KeyError::Material)?;
         match id {
             Some(id) => Self::with_id(id, material),
             None => Ok(Self::unnamed(material)),
@@ -96,29 +95,6 @@ impl fmt::Debug for SecretsKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "SecretsKey({})", self.id)
     }
-}
-
-/// 32 bytes from 64 hex digits or base64 (either alphabet, padding optional).
-fn decode_material(text: &str) -> Option<SecretBox<[u8; KEY_BYTES]>> {
-    let mut out = Box::new([0u8; KEY_BYTES]);
-    if text.len() == 2 * KEY_BYTES && text.bytes().all(|b| b.is_ascii_hexdigit()) {
-        for (byte, pair) in out.iter_mut().zip(text.as_bytes().chunks_exact(2)) {
-            *byte = u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok()?;
-        }
-        return Some(SecretBox::new(out));
-    }
-    let unpadded = text.trim_end_matches('=');
-    let decoded = STANDARD_NO_PAD
-        .decode(unpadded)
-        .or_else(|_| URL_SAFE_NO_PAD.decode(unpadded))
-        .ok()
-        .map(|bytes| SecretBox::new(Box::new(bytes)))?;
-    let decoded: &Vec<u8> = decoded.expose_secret();
-    if decoded.len() != KEY_BYTES {
-        return None;
-    }
-    out.copy_from_slice(decoded);
-    Some(SecretBox::new(out))
 }
 
 #[cfg(test)]

@@ -207,12 +207,7 @@ async fn a_recovery_code_opens_one_login(h: &Harness) {
     password_step(&mut admin, ADMIN).await;
     let typed = codes[0].to_uppercase().replace('-', " ");
     let used = code_step(&mut admin, &typed).await;
-    assert_eq!(
-        (used.status, location(&used)),
-        (303, "/"),
-        "{}",
-        used.text
-    );
+    assert_eq!((used.status, location(&used)), (303, "/"), "{}", used.text);
     let account = admin.get("/account").await;
     assert!(
         account.text.contains("9 unused recovery codes left"),
