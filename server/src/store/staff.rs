@@ -118,6 +118,33 @@ pub struct NewAuditEntry {
     pub detail: Option<String>,
 }
 
+impl NewAuditEntry {
+    /// What a `checkout-server` command (not a web request: no address) did: to the account
+    /// `staff_id` known by `staff_email`, or to no account (`None`, `(command line)`).
+    pub fn of_command(
+        account: Option<(&str, &str)>,
+        action: &str,
+        outcome: &str,
+        detail: String,
+    ) -> Self {
+        Self {
+            staff_id: account.map(|(id, _)| id.to_owned()),
+            staff_email: account
+                .map_or("(command line)", |(_, email)| email)
+                .to_owned(),
+            action: action.to_owned(),
+            payment_id: None,
+            object_type: None,
+            object_id: None,
+            amount: None,
+            currency: None,
+            address: None,
+            outcome: outcome.to_owned(),
+            detail: Some(detail),
+        }
+    }
+}
+
 /// A stored line of the audit log.
 #[derive(Clone, Debug)]
 pub struct AuditEntry {

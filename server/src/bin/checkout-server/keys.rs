@@ -60,22 +60,11 @@ async fn rotate(store: &dyn checkout_server::store::Store) -> anyhow::Result<Res
         .reseal_secrets()
         .await
         .context("cannot re-seal the stored secrets")?;
-    let entry = NewAuditEntry {
-        staff_id: None,
-        staff_email: "(command line)".into(),
-        action: "secrets_rotate".into(),
-        payment_id: None,
-        object_type: None,
-        object_id: None,
-        amount: None,
-        currency: None,
-        address: None,
-        outcome: "ok".into(),
-        detail: Some(format!(
-            "checkout-server keys rotate: {} re-sealed, {} sealed from plain text, {} already current",
-            report.resealed, report.sealed_plain, report.already_current
-        )),
-    };
+    let detail = format!(
+        "checkout-server keys rotate: {} re-sealed, {} sealed from plain text, {} already current",
+        report.resealed, report.sealed_plain, report.already_current
+    );
+    let entry = NewAuditEntry::of_command(None, "secrets_rotate", "ok", detail);
     store
         .append_audit(entry, OffsetDateTime::now_utc())
         .await

@@ -189,19 +189,7 @@ async fn audit(
     outcome: &str,
     detail: String,
 ) -> Result<(), AccountError> {
-    let entry = NewAuditEntry {
-        staff_id: Some(staff_id.to_owned()),
-        staff_email: email.to_owned(),
-        action: action.into(),
-        payment_id: None,
-        object_type: None,
-        object_id: None,
-        amount: None,
-        currency: None,
-        address: None,
-        outcome: outcome.into(),
-        detail: Some(detail),
-    };
+    let entry = NewAuditEntry::of_command(Some((staff_id, email)), action, outcome, detail);
     store.append_audit(entry, OffsetDateTime::now_utc()).await?;
     Ok(())
 }
