@@ -6,6 +6,7 @@
 mod compose;
 
 mod api;
+mod cli;
 mod dashboard;
 mod events;
 mod gateway;

@@ -4,15 +4,14 @@
 //! yet) it has, clears its lock-out, and writes all that to the audit log, so the old cookies
 //! are refused and the next login asks for the password only.
 
-use std::process::Command;
-
 use checkout_server::store::prelude::*;
 
 use super::support::{Browser, PASSWORD, dashboard_suite, location};
 use super::totp_support::{
     assert_two_factor_off, code_at, code_step, enrol, password_step, unix_now,
 };
-use crate::api::support::Harness;
+use crate::api::support::{Harness, SECRETS_KEY};
+use crate::cli::checkout_server;
 
 dashboard_suite!(
     reset_2fa_from_the_command_line,
@@ -22,13 +21,11 @@ dashboard_suite!(
 const ADMIN: &str = "admin@shop.example";
 
 fn reset_2fa(h: &Harness, email: &str) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_checkout-server"))
-        .args(["users", "reset-2fa", email])
-        .env_clear()
-        .env("DATABASE_URL", &h.database_url)
-        .env("SECRETS_KEY", crate::api::support::SECRETS_KEY)
-        .output()
-        .expect("run checkout-server")
+    let env = [
+        ("DATABASE_URL", h.database_url.as_str()),
+        ("SECRETS_KEY", SECRETS_KEY),
+    ];
+    checkout_server(&["users", "reset-2fa", email], &env, "")
 }
 
 /// The command's standard output, after asserting it succeeded.

@@ -2,44 +2,27 @@
 //! database as the README says, write what they did to the audit log (as `users reset-2fa`
 //! does): who was added with which role, who was disabled.
 
-use std::io::Write as _;
-use std::process::{Command, Stdio};
-
 use checkout_server::store::prelude::*;
 
 use super::support::{PASSWORD, dashboard_suite};
-use crate::api::support::Harness;
+use crate::api::support::{Harness, SECRETS_KEY};
+use crate::cli::{checkout_server, text};
 
 dashboard_suite!(adding_and_disabling_staff_is_audited);
 
 const EMAIL: &str = "clerk@shop.example";
 
-/// Runs `checkout-server users <args>` on `h`'s database with `stdin` as its input.
+/// Runs `checkout-server users <args>` on `h`'s database with `stdin` as its input; its
+/// standard output, after asserting it succeeded.
 fn users(h: &Harness, args: &[&str], stdin: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_checkout-server"))
-        .arg("users")
-        .args(args)
-        .env_clear()
-        .env("DATABASE_URL", &h.database_url)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run checkout-server");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("password written");
-    let done = child.wait_with_output().expect("finished");
-    let stdout = String::from_utf8_lossy(&done.stdout).into_owned();
-    assert!(
-        done.status.success(),
-        "{args:?}: {stdout}{}",
-        String::from_utf8_lossy(&done.stderr)
-    );
-    stdout
+    let args = [&["users"], args].concat();
+    let env = [
+        ("DATABASE_URL", h.database_url.as_str()),
+        ("SECRETS_KEY", SECRETS_KEY),
+    ];
+    let done = checkout_server(&args, &env, stdin);
+    assert!(done.status.success(), "{args:?}: {}", text(&done.stderr));
+    text(&done.stdout)
 }
 
 /// The audit log's line of `action`, which must be there once.

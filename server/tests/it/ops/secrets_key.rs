@@ -3,8 +3,6 @@
 //! rotate` re-seals under a new key (the old one kept as previous), after which the old key
 //! can go and `users list` still reads every account.
 
-use std::io::Write as _;
-use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 
 use checkout_server::store::Store;
@@ -12,32 +10,10 @@ use checkout_server::store::prelude::*;
 use checkout_server::store::sealed::{KeyRing, SecretsKey};
 use secrecy::{ExposeSecret as _, SecretString};
 
+use crate::cli::{checkout_server, text};
+
 /// A webhook signing secret.
 const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
-
-/// Runs `checkout-server args` with exactly `env` (and `stdin` on standard input).
-fn checkout_server(args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_checkout-server"))
-        .args(args)
-        .env_clear()
-        .envs(env.iter().copied())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run checkout-server");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("stdin written");
-    child.wait_with_output().expect("checkout-server ends")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 #[test]
 fn a_real_gateway_without_a_secrets_key_does_not_start() {

@@ -3,31 +3,20 @@
 //! with the real binary on a fresh SQLite database, the password on standard input, and must
 //! succeed; `users list` then shows what they did.
 
-use std::io::Write as _;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use super::snippets;
+use crate::cli;
 
 /// The password `users add` reads from standard input.
 const PASSWORD: &str = "correct horse battery staple";
 
 fn checkout_server(args: &[&str], database: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_checkout-server"))
-        .args(args)
-        .env_clear()
-        .env("DATABASE_URL", database)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run checkout-server");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(format!("{PASSWORD}\n").as_bytes())
-        .expect("password written");
-    child.wait_with_output().expect("checkout-server ends")
+    cli::checkout_server(
+        args,
+        &[("DATABASE_URL", database)],
+        &format!("{PASSWORD}\n"),
+    )
 }
 
 #[test]

@@ -1,0 +1,31 @@
+//! The `checkout-server` binary run as a separate process, as a user runs its commands
+//! (`users …`, `keys …`, `serve`): with exactly the environment given, and text on standard
+//! input (a password, or nothing).
+
+use std::io::Write as _;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `checkout-server args` with exactly `env` and `stdin` on standard input.
+pub fn checkout_server(args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_checkout-server"))
+        .args(args)
+        .env_clear()
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run checkout-server");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("stdin written");
+    child.wait_with_output().expect("checkout-server ends")
+}
+
+/// Output bytes as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
