@@ -63,6 +63,16 @@ pub const MERCHANT_KEY: &str = "sk_test_0123456789abcdef";
 /// The key sealing the test server's secrets at rest (`SECRETS_KEY`), fixed so a command run
 /// beside the server (`users reset-2fa`) opens them too.
 pub const SECRETS_KEY: &str = "it:2b7e151628aed2a6abf7158809cf4f3c2b7e151628aed2a6abf7158809cf4f3c";
+/// A real gateway nobody answers at (port 9, discard, on loopback: connections are refused at
+/// once) with the credentials a real gateway needs; the keys it also needs come with every
+/// test server.
+pub const UNREACHABLE_GATEWAY: [(&str, &str); 4] = [
+    ("GATEWAY_BASE_URL", "http://127.0.0.1:9"),
+    ("GATEWAY_API_KEY", "live-key"),
+    ("GATEWAY_X_API_KEY", "live-x-key"),
+    ("GATEWAY_MERCHANT_ID", "merchant-1"),
+];
+
 /// The card fingerprint key every test server uses (`CARD_FINGERPRINT_KEY`).
 pub const TEST_FINGERPRINT_KEY: &str =
     "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";

@@ -8,7 +8,7 @@ use checkout_server::dashboard::auth::accounts::{self, DEMO_ADMIN_EMAIL, DemoAdm
 use secrecy::{ExposeSecret as _, SecretString};
 
 use super::support::{Browser, dashboard_suite, location};
-use crate::api::support::Harness;
+use crate::api::support::{Harness, UNREACHABLE_GATEWAY};
 
 dashboard_suite!(
     going_live_disables_the_sandbox_admin,
@@ -17,16 +17,7 @@ dashboard_suite!(
 );
 
 /// A real gateway (unreachable: the dashboard does not need it).
-const LIVE: &[(&str, &str)] = &[
-    ("GATEWAY_BASE_URL", "http://127.0.0.1:9"),
-    (
-        "CARD_FINGERPRINT_KEY",
-        "abababababababababababababababababababababababababababababababab",
-    ),
-    ("GATEWAY_API_KEY", "live-key"),
-    ("GATEWAY_X_API_KEY", "live-x-key"),
-    ("GATEWAY_MERCHANT_ID", "merchant-1"),
-];
+const LIVE: &[(&str, &str)] = &UNREACHABLE_GATEWAY;
 
 /// What a sandbox start does to the admin login, as its banner would print it.
 async fn sandbox_start(h: &Harness) -> DemoAdmin {

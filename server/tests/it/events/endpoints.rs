@@ -15,7 +15,7 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use super::{DEAD_URL, call, create_endpoint};
-use crate::api::support::{Backend, Harness, Reply, api_suite};
+use crate::api::support::{Backend, Harness, Reply, UNREACHABLE_GATEWAY, api_suite};
 
 api_suite!(
     endpoints_are_created_listed_changed_and_deleted,
@@ -414,17 +414,8 @@ async fn unknown_endpoints_are_not_found(h: &Harness) {
 
 /// A real gateway (nobody answers at it; no payment is made) and the given extra settings.
 async fn real_gateway(extra: &[(&'static str, &'static str)]) -> Harness {
-    let mut pairs = vec![
-        ("GATEWAY_BASE_URL", "http://127.0.0.1:9"),
-        (
-            "CARD_FINGERPRINT_KEY",
-            "abababababababababababababababababababababababababababababababab",
-        ),
-        ("GATEWAY_API_KEY", "live-key"),
-        ("GATEWAY_X_API_KEY", "live-x-key"),
-        ("GATEWAY_MERCHANT_ID", "merchant-1"),
-        ("RECONCILE_INTERVAL_SECONDS", "86400"),
-    ];
+    let mut pairs = UNREACHABLE_GATEWAY.to_vec();
+    pairs.push(("RECONCILE_INTERVAL_SECONDS", "86400"));
     pairs.extend_from_slice(extra);
     Harness::start_with(Backend::Sqlite, &pairs).await
 }

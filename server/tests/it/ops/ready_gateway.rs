@@ -2,30 +2,24 @@
 //! 200 (the process is fine; it cannot take payments). With a real gateway and neither
 //! `OPS_LISTEN` nor `OPS_TOKEN`, `/readyz` and `/metrics` are not served at all.
 
-use crate::api::support::{Backend, Harness};
+use crate::api::support::{Backend, Harness, UNREACHABLE_GATEWAY};
 use crate::ops::support::{ops_suite, send, start};
 
 const TOKEN: &str = "ops_token_0123456789";
 
-/// Port 9 (discard) on loopback: nothing listens there, connections are refused at once.
 const GATEWAY: &[(&str, &str)] = &[
-    ("GATEWAY_BASE_URL", "http://127.0.0.1:9"),
-    (
-        "CARD_FINGERPRINT_KEY",
-        "abababababababababababababababababababababababababababababababab",
-    ),
-    ("GATEWAY_API_KEY", "live-key"),
-    ("GATEWAY_X_API_KEY", "live-x-key"),
-    ("GATEWAY_MERCHANT_ID", "merchant-1"),
+    UNREACHABLE_GATEWAY[0],
+    UNREACHABLE_GATEWAY[1],
+    UNREACHABLE_GATEWAY[2],
+    UNREACHABLE_GATEWAY[3],
     ("GATEWAY_CONNECT_TIMEOUT_MS", "500"),
 ];
 
 const CONFIG: &[(&str, &str)] = &[
-    GATEWAY[0],
-    GATEWAY[1],
-    GATEWAY[2],
-    GATEWAY[3],
-    GATEWAY[4],
+    UNREACHABLE_GATEWAY[0],
+    UNREACHABLE_GATEWAY[1],
+    UNREACHABLE_GATEWAY[2],
+    UNREACHABLE_GATEWAY[3],
     ("OPS_TOKEN", TOKEN),
 ];
 
