@@ -36,7 +36,8 @@ impl WorkAreas {
     }
 
     /// Areas waiting to be lent again.
-    pub fn idle(&self) -> usize {
+    #[cfg(test)]
+    fn idle(&self) -> usize {
         self.free.lock().map(|free| free.len()).unwrap_or(0)
     }
 }
