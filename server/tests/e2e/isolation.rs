@@ -119,11 +119,14 @@ fn without_addresses(text: &str) -> String {
     kept
 }
 
-/// Whether `digits` stands in `text` as a number of its own (no digit right before or after).
+/// Whether `digits` stands in `text` as a token of its own: no letter or digit right before or
+/// after, so a payment id's hex (`…4092cf4e739b`) does not spell the CVC, while a value such
+/// as `"cvc":"739"` or `739` between spaces does.
 fn holds_number(text: &str, digits: &str) -> bool {
+    let joined = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
     text.match_indices(digits).any(|(at, _)| {
         let before = text[..at].chars().next_back();
         let after = text[at + digits.len()..].chars().next();
-        !before.is_some_and(|c| c.is_ascii_digit()) && !after.is_some_and(|c| c.is_ascii_digit())
+        !joined(before) && !joined(after)
     })
 }
