@@ -27,6 +27,7 @@
 //! | `DASHBOARD_LISTEN`, `DASHBOARD_PUBLIC_URL`, `DASHBOARD_REQUIRE_2FA` | `127.0.0.1:8082`, its address, `false` | the merchant dashboard's listener (`off`: none), origin, and whether admins must use two-factor sign-in ([`DashboardSettings`]) |
 //! | `CARD_FINGERPRINT_KEY` | sandbox: generated once, kept in `<data dir>/card_fingerprint.key` | 32 bytes (64 hex digits or base64) keying the card fingerprint; required with `GATEWAY_BASE_URL` ([`fingerprint_key`]) |
 //! | `RISK_MAX_CARDS_PER_SESSION`, `RISK_MAX_*`, `RISK_*_WINDOW_SECONDS` | see [`RiskSettings`] | the card-testing rules' thresholds and windows |
+//! | `RISK_ALERT_*` | see [`AlertSettings`] | when the card-testing thresholds tighten by themselves |
 //! | `WEBHOOK_ALLOW_PRIVATE`, `MERCHANT_WEBHOOK_URL`, `MERCHANT_WEBHOOK_SECRET`, `WEBHOOK_DELIVERY_INTERVAL_MS`, `WEBHOOK_TIMEOUT_SECONDS` | see [`WebhookSettings`] | events to the shop: private targets (sandbox: allowed), one configured endpoint, the delivery worker's period, the endpoint's time to answer |
 //!
 //! The file uses the same names in lower case and may hold the plan catalogue
@@ -39,6 +40,7 @@ pub mod fingerprint_key;
 mod ops;
 pub mod plans;
 mod risk;
+mod risk_alert;
 mod secrets;
 mod source;
 mod values;
@@ -59,6 +61,7 @@ pub use fingerprint_key::CardFingerprintKey;
 pub use ops::{OpsAccess, OpsSettings};
 pub use plans::{PlanCatalogue, first_charge};
 pub use risk::RiskSettings;
+pub use risk_alert::AlertSettings;
 pub use secrets::{SecretsKeySource, sandbox_key_path};
 pub use source::KEYS;
 pub use webhooks::{CONFIG_ENDPOINT_ID, ConfiguredEndpoint, WebhookSettings};

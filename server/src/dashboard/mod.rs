@@ -92,6 +92,7 @@ pub fn app(state: DashboardState) -> Router {
         .route("/webhooks/events/{id}", get(pages::event::show))
         .route("/webhooks/events/{id}/redeliver", post(webhooks::redeliver))
         .route("/audit", get(pages::audit::list))
+        .route("/risk", get(pages::risk::show))
         .route("/assets/dashboard.css", get(stylesheet))
         .route("/healthz", get(|| async { "ok" }))
         .fallback(|| async { error::DashboardError::NotFound("page").into_response() })

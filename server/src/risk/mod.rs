@@ -4,11 +4,14 @@
 //! before every gateway call; it never imports `api/` or `dashboard/`.
 //!
 //! Files: [`fingerprint`] (the keyed card fingerprint), [`address`] (an address's key),
-//! [`rules`] (the velocity rules and their order). The counts and the step to `blocked` are
-//! the store's (`store::risk`). Block lists and an attack mode are further rules to slot into
-//! [`RiskService::check`].
+//! [`rules`] (the velocity rules and their order), [`attack`] (when the store's tries look
+//! like card testing, and the tightened thresholds then), [`alert`] (the alert as an instance
+//! follows it). The counts and the step to `blocked` are the store's (`store::risk`), the
+//! alert's tally and rows too (`store::card_testing`).
 
 pub mod address;
+pub mod alert;
+pub mod attack;
 pub mod fingerprint;
 pub mod rules;
 
@@ -18,6 +21,7 @@ use std::sync::Arc;
 use checkout::card::CardNumber;
 use time::OffsetDateTime;
 
+pub use alert::{AlertReview, AlertWatch};
 pub use fingerprint::{CardFingerprint, Fingerprinter};
 pub use rules::{Rule, TryKind};
 
@@ -42,6 +46,9 @@ pub struct RiskService {
     store: Arc<dyn Store>,
     fingerprinter: Fingerprinter,
     settings: RiskSettings,
+    /// The thresholds while a card-testing alert is open ([`attack::tightened`]).
+    tightened: RiskSettings,
+    watch: Arc<AlertWatch>,
 }
 
 impl std::fmt::Debug for RiskService {
@@ -59,12 +66,28 @@ impl RiskService {
             store,
             fingerprinter: Fingerprinter::new(key),
             settings,
+            tightened: attack::tightened(&settings),
+            watch: Arc::default(),
         }
     }
 
-    /// The thresholds and windows in force.
+    /// The thresholds and windows configured.
     pub fn settings(&self) -> &RiskSettings {
         &self.settings
+    }
+
+    /// The thresholds judged while a card-testing alert is open.
+    pub fn tightened_settings(&self) -> &RiskSettings {
+        &self.tightened
+    }
+
+    /// The thresholds judged now: the tightened ones while an alert is open.
+    pub fn settings_in_force(&self) -> &RiskSettings {
+        if self.watch.is_open() {
+            &self.tightened
+        } else {
+            &self.settings
+        }
     }
 
     /// The keyed fingerprint of `number`.
@@ -104,7 +127,7 @@ impl RiskService {
             .store
             .risk_counts(&self.query(payment, facts, kind))
             .await?;
-        Ok(rules::first_broken(&counts, &self.settings, kind)
+        Ok(rules::first_broken(&counts, self.settings_in_force(), kind)
             .map_or(Verdict::Allow, Verdict::Block))
     }
 

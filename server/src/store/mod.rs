@@ -10,6 +10,7 @@
 //! configured key ([`sealed`]).
 
 pub mod analytics;
+pub mod card_testing;
 pub mod delivery_report;
 pub mod error;
 pub mod key_files;
@@ -38,6 +39,7 @@ pub use traits::{
 /// are only callable with the trait imported) and the record types.
 pub mod prelude {
     pub use super::analytics::AnalyticsStore;
+    pub use super::card_testing::CardTestingStore;
     pub use super::delivery_report::{DeliveryReportStore, EndpointHealth};
     pub use super::key_rotation::{KeyRotationStore, ResealReport};
     pub use super::model::*;

@@ -213,6 +213,7 @@ impl Harness {
             ("RISK_MAX_CARDS_PER_ADDRESS", "100000"),
             ("RISK_MAX_CARDS_PER_CUSTOMER", "100000"),
             ("RISK_MAX_CARDS_PER_EMAIL", "100000"),
+            ("RISK_ALERT_MIN_TRIES", "100000"),
             // One key for every instance a test starts on its database (and no key file in
             // the working directory for Postgres).
             ("CARD_FINGERPRINT_KEY", TEST_FINGERPRINT_KEY),
