@@ -86,7 +86,7 @@ impl RiskService {
     /// trigger holds (or keeps it seen), ends it once the trigger has not held for the hold
     /// time, and remembers whether one is open.
     pub async fn review_alert(&self, now: OffsetDateTime) -> StoreResult<AlertReview> {
-        let alert = &self.settings.alert;
+        let alert = &self.configured.alert;
         let since = |span: std::time::Duration| {
             now.saturating_sub(time::Duration::try_from(span).unwrap_or(time::Duration::ZERO))
         };

@@ -92,6 +92,19 @@ impl Rule {
         }
     }
 
+    /// Sets the rule's threshold in `limits` to `max`.
+    pub fn set_limit(self, limits: &mut RiskSettings, max: u32) {
+        let slot = match self {
+            Rule::DeclinesPerSession => &mut limits.max_declines_per_session,
+            Rule::CardsPerSession => &mut limits.max_cards_per_session,
+            Rule::DeclinesPerCard => &mut limits.max_declines_per_card,
+            Rule::CardsPerAddress => &mut limits.max_cards_per_address,
+            Rule::CardsPerCustomer => &mut limits.max_cards_per_customer,
+            Rule::CardsPerEmail => &mut limits.max_cards_per_email,
+        };
+        *slot = max;
+    }
+
     /// Whether the rule counts declines (it fires once the count *reaches* its threshold)
     /// rather than cards (it fires when the count goes *above* it).
     pub fn counts_declines(self) -> bool {

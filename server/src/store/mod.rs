@@ -18,6 +18,7 @@ pub mod key_rotation;
 pub mod model;
 pub mod retry;
 pub mod risk;
+pub mod risk_overrides;
 pub mod sealed;
 pub mod secret;
 pub mod sql;
@@ -45,6 +46,7 @@ pub mod prelude {
     pub use super::model::*;
     pub use super::retry::{RetryStore, Supersede};
     pub use super::risk::{RiskCountQuery, RiskCounts, RiskStore};
+    pub use super::risk_overrides::{RiskOverride, RiskOverrideStore};
     pub use super::secret::{BodyDigest, SecretHash, generate_token};
     pub use super::staff::*;
     pub use super::stats::{Backlog, StatsStore};

@@ -33,6 +33,7 @@ mod payments;
 mod recent;
 mod retry;
 mod risk;
+mod risk_overrides;
 mod rows;
 mod sealed_columns;
 mod sessions;
@@ -241,7 +242,8 @@ where
         + super::retry::RetryStore
         + super::key_rotation::KeyRotationStore
         + super::risk::RiskStore
-        + super::card_testing::CardTestingStore,
+        + super::card_testing::CardTestingStore
+        + super::risk_overrides::RiskOverrideStore,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
 {
