@@ -13,6 +13,7 @@ use super::error::ConfigError;
 pub const KEYS: &[&str] = &[
     "LISTEN",
     "PUBLIC_BASE_URL",
+    "DEMO_LISTEN",
     "DATABASE_URL",
     "GATEWAY_BASE_URL",
     "GATEWAY_API_KEY",
