@@ -185,6 +185,20 @@ pub fn check_note(note: &str) -> Result<(), PaymentError> {
     Ok(())
 }
 
+/// What resolving `payment` as failed records besides the state: a 3-D Secure payment whose
+/// shopper was sent to the bank and whose outcome was never learned was left there (staff
+/// found no charge), recorded as the reconciler records an abandoned attempt (reason
+/// `authentication_failed`: not completed), so the overview counts it as abandoned rather
+/// than as declined after authentication.
+fn left_at_the_bank(payment: &Payment) -> PaymentChanges {
+    let never_heard_back =
+        payment.retry.redirected_at.is_some() && payment.gateway_transaction_id.is_none();
+    PaymentChanges {
+        decline_code: never_heard_back.then_some(DeclineCode::AuthenticationFailed),
+        ..PaymentChanges::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::check_note;
@@ -202,19 +216,5 @@ mod tests {
             let err = check_note(bad).expect_err(bad).to_string();
             assert!(err.starts_with("note: "), "{err}");
         }
-    }
-}
-
-/// What resolving `payment` as failed records besides the state: a 3-D Secure payment whose
-/// shopper was sent to the bank and whose outcome was never learned was left there (staff
-/// found no charge), recorded as the reconciler records an abandoned attempt (reason
-/// `authentication_failed`: not completed), so the overview counts it as abandoned rather
-/// than as declined after authentication.
-fn left_at_the_bank(payment: &Payment) -> PaymentChanges {
-    let never_heard_back =
-        payment.retry.redirected_at.is_some() && payment.gateway_transaction_id.is_none();
-    PaymentChanges {
-        decline_code: never_heard_back.then_some(DeclineCode::AuthenticationFailed),
-        ..PaymentChanges::default()
     }
 }
