@@ -81,5 +81,7 @@ if [ "$mode" = "test" ]; then
   command -v python3 >/dev/null 2>&1 || apt_install python3 python3-venv
   [ "$(command -v python3)" = /usr/bin/python3 ] && apt_install python3-venv
   scripts/backend-samples.sh
+  # The API contract's property-based tests (scripts/schemathesis.sh).
+  scripts/schemathesis.sh --install
 fi
 say "toolchain ready (wasm-bindgen $wbg, trunk $TRUNK_VERSION)"

@@ -35,6 +35,9 @@ cargo test --workspace
 step "component build (trunk --release: the card form, and the subscription bundle)"
 scripts/component.sh
 
+step "API contract (schemathesis from the server's own /openapi.json, a fixed seed)"
+scripts/schemathesis.sh
+
 step "bundle size (fails above the ceiling; see docs/size.md)"
 scripts/size.sh --ceiling
 

@@ -43,7 +43,7 @@ pub fn routes() -> Router<AppState> {
 #[serde(deny_unknown_fields)]
 pub struct TokenRequest {
     /// Lifetime in seconds, 60 to `CUSTOMER_TOKEN_TTL_SECONDS`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::whole_number::optional")]
     pub ttl_seconds: Option<u64>,
 }
 

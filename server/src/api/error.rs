@@ -207,6 +207,7 @@ impl From<StoreError> for ApiFailure {
             StoreError::Conflict(what) => {
                 Self::conflict("conflict", format!("conflicts with {what}"))
             }
+            full @ StoreError::AtLimit { .. } => Self::conflict("limit_reached", full.to_string()),
             other if other.is_unavailable() => Self::Unavailable(other.to_string()),
             other => Self::Internal(other.to_string()),
         }

@@ -31,8 +31,9 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         require_json(&req)?;
-        let checkout::json::Json(value) = checkout::json::Json::from_request(req, state).await?;
-        Ok(Self(value))
+        let bytes = body_bytes(req, state).await?;
+        require_object(&bytes)?;
+        Ok(Self(checkout::json::parse(&bytes)?))
     }
 }
 
@@ -42,6 +43,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonWithDigest<T> {
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         require_json(&req)?;
         let bytes = body_bytes(req, state).await?;
+        require_object(&bytes)?;
         Ok(Self {
             value: checkout::json::parse(&bytes)?,
             digest: BodyDigest::of(&bytes),
@@ -75,6 +77,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for MaybeJson<T> {
         if !declared {
             return Err(ApiFailure::UnsupportedMediaType);
         }
+        require_object(&bytes)?;
         Ok(Self {
             value: Some(checkout::json::parse(&bytes)?),
             digest,
@@ -113,6 +116,19 @@ impl From<InvalidJson> for ApiFailure {
             message: invalid.message,
             field: invalid.field,
         }
+    }
+}
+
+/// 400 unless the body is a JSON object: every body this API takes is one, and serde would
+/// otherwise read a JSON array as the fields in order (`[null, null]`).
+fn require_object(bytes: &[u8]) -> Result<(), ApiFailure> {
+    match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'{') => Ok(()),
+        _ => Err(ApiFailure::BadRequest {
+            code: "invalid_body",
+            message: "the body must be a JSON object".to_owned(),
+            field: None,
+        }),
     }
 }
 

@@ -23,6 +23,7 @@ pub mod frame;
 pub mod idempotency;
 mod ids;
 mod json;
+mod openapi;
 pub mod ops;
 mod pay_digest;
 mod payments;
@@ -35,6 +36,7 @@ mod state;
 mod subscriptions;
 mod webhook;
 mod webhook_endpoints;
+mod whole_number;
 
 use axum::Router;
 use axum::extract::MatchedPath;

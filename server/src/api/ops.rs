@@ -238,6 +238,10 @@ async fn require_token(
     .into_response()
 }
 
-async fn openapi() -> Response {
-    ([(CONTENT_TYPE, "application/json")], OPENAPI_JSON).into_response()
+async fn openapi(State(state): State<AppState>) -> Response {
+    (
+        [(CONTENT_TYPE, "application/json")],
+        super::openapi::document(&state.config),
+    )
+        .into_response()
 }

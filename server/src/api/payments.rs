@@ -38,7 +38,7 @@ pub fn routes() -> Router<AppState> {
 #[serde(deny_unknown_fields)]
 pub struct AmountBody {
     /// Minor units.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::whole_number::optional")]
     pub amount: Option<u64>,
 }
 
@@ -153,7 +153,10 @@ fn payment_query(raw: &str) -> Result<PaymentQuery, ApiFailure> {
     let mut query = PaymentQuery::default();
     for (name, value) in query::pairs(raw)? {
         match name.as_str() {
-            "customer_id" => query.customer_id = Some(value),
+            "customer_id" => {
+                super::customer_id::check(&value)?;
+                query.customer_id = Some(value);
+            }
             "session_id" => query.session_id = Some(value),
             "state" => {
                 query.state = Some(parse_state(&value).ok_or_else(|| {

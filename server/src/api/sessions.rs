@@ -41,7 +41,7 @@ pub fn routes() -> Router<AppState> {
 #[serde(deny_unknown_fields)]
 pub struct CreateSession {
     /// Minor units of `currency` (from the plan for a subscription).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::whole_number::optional")]
     pub amount: Option<u64>,
     /// ISO 4217 code (from the plan for a subscription).
     #[serde(default)]

@@ -158,7 +158,10 @@ fn subscription_query(raw: &str) -> Result<SubscriptionQuery, ApiFailure> {
     let mut query = SubscriptionQuery::default();
     for (name, value) in query::pairs(raw)? {
         match name.as_str() {
-            "customer_id" => query.customer_id = Some(value),
+            "customer_id" => {
+                super::customer_id::check(&value)?;
+                query.customer_id = Some(value);
+            }
             "status" => {
                 query.status = Some(parse_status(&value).ok_or_else(|| {
                     ApiFailure::invalid(

@@ -89,7 +89,7 @@ pub enum StatusName {
 #[serde(deny_unknown_fields)]
 pub struct RotateSecret {
     /// How long the old secret keeps signing, seconds (default 86400, at most 604800).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::whole_number::optional")]
     pub overlap_seconds: Option<u64>,
 }
 

@@ -49,6 +49,14 @@ pub enum StoreError {
     /// another payment).
     #[error("conflicts with a stored record: {0}")]
     Conflict(&'static str),
+    /// A collection is at its limit: nothing more is added until something is removed.
+    #[error("{what} are at their limit ({limit}): delete one first")]
+    AtLimit {
+        /// What is full, e.g. `webhook_endpoints`.
+        what: &'static str,
+        /// How many it may hold.
+        limit: usize,
+    },
     /// A stored column holds a value this version cannot read.
     #[error("stored {0} holds an unreadable value")]
     Corrupt(&'static str),

@@ -131,9 +131,9 @@ where
     .fetch_optional(pool)
     .await
     .map_err(|e| StoreError::on_unique(e, "webhook endpoint id"))?
-    .ok_or(StoreError::Invalid {
-        field: "webhook_endpoints",
-        reason: "are at their limit (16): delete one first",
+    .ok_or(StoreError::AtLimit {
+        what: "webhook_endpoints",
+        limit: MAX_ENDPOINTS,
     })?
     .open(keys)
 }

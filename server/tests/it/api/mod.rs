@@ -4,6 +4,7 @@
 
 mod adjust;
 mod card_data;
+mod contract;
 pub mod customer_cards;
 mod customer_ids;
 mod dialog_pages;
