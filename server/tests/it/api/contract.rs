@@ -6,7 +6,7 @@
 //! endpoint list is a 409 `limit_reached`: `events::endpoints`.)
 
 use reqwest::Method;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::support::{Harness, Reply, api_suite};
 
