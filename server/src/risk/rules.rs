@@ -1,5 +1,6 @@
-//! The velocity rules: which count each one reads, its threshold, and the order they are
-//! judged in. A rule answers from counts the store read in one statement
+//! The rules: the block lists (one rule a list kind, judged first: an entry matching the try,
+//! read with the counts) and the velocity rules (which count each one reads, its threshold),
+//! and the order they are judged in. A rule answers from counts the store read in one statement
 //! (`store::risk::RiskCounts`), so judging is pure and needs no I/O.
 //!
 //! Card counts include the try being judged (its card counts once, and only if it is new), so
@@ -9,11 +10,24 @@
 //! *reaches* its threshold: after four declines of a card, its next try is blocked.
 
 use crate::config::RiskSettings;
+use crate::store::model::BlockKind;
 use crate::store::risk::RiskCounts;
 
 /// A card-testing rule; its [`name`](Rule::name) is what a blocked payment records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rule {
+    /// The card (its fingerprint) is on the block list.
+    BlocklistCard,
+    /// The card's first six digits are on the block list.
+    BlocklistBin,
+    /// The client's address is in a blocked range.
+    BlocklistAddress,
+    /// The session's e-mail is on the block list.
+    BlocklistEmail,
+    /// The domain of the session's e-mail is on the block list.
+    BlocklistEmailDomain,
+    /// The session's customer is on the block list.
+    BlocklistCustomer,
     /// Too many declines in one checkout session.
     DeclinesPerSession,
     /// Too many distinct cards in one checkout session.
@@ -30,7 +44,13 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order they are judged.
-    pub const ALL: [Rule; 6] = [
+    pub const ALL: [Rule; 12] = [
+        Rule::BlocklistCard,
+        Rule::BlocklistBin,
+        Rule::BlocklistAddress,
+        Rule::BlocklistEmail,
+        Rule::BlocklistEmailDomain,
+        Rule::BlocklistCustomer,
         Rule::DeclinesPerSession,
         Rule::CardsPerSession,
         Rule::DeclinesPerCard,
@@ -42,6 +62,12 @@ impl Rule {
     /// The stored name (`risk_rule`), also shown to the merchant.
     pub fn name(self) -> &'static str {
         match self {
+            Rule::BlocklistCard => "blocklist_card",
+            Rule::BlocklistBin => "blocklist_bin",
+            Rule::BlocklistAddress => "blocklist_address",
+            Rule::BlocklistEmail => "blocklist_email",
+            Rule::BlocklistEmailDomain => "blocklist_email_domain",
+            Rule::BlocklistCustomer => "blocklist_customer",
             Rule::DeclinesPerSession => "declines_per_session",
             Rule::CardsPerSession => "cards_per_session",
             Rule::DeclinesPerCard => "declines_per_card",
@@ -51,17 +77,47 @@ impl Rule {
         }
     }
 
-    /// Whether the rule applies to a try with a saved card: only the decline rules do (the
-    /// card is the customer's own, already charged once; it adds no new card to any count).
+    /// Whether the rule applies to a try with a saved card: the block lists and the decline
+    /// rules do (the card is the customer's own, already charged once; it adds no new card to
+    /// any count).
     pub fn judges_saved_cards(self) -> bool {
-        matches!(self, Rule::DeclinesPerSession | Rule::DeclinesPerCard)
+        self.block_kind().is_some()
+            || matches!(self, Rule::DeclinesPerSession | Rule::DeclinesPerCard)
+    }
+
+    /// The block list this rule reads, if it is one.
+    pub fn block_kind(self) -> Option<BlockKind> {
+        BlockKind::ALL
+            .into_iter()
+            .find(|kind| Rule::for_block(*kind) == self)
+    }
+
+    /// The rule a try matching an entry of `kind` is blocked by.
+    pub fn for_block(kind: BlockKind) -> Rule {
+        match kind {
+            BlockKind::Card => Rule::BlocklistCard,
+            BlockKind::Bin => Rule::BlocklistBin,
+            BlockKind::Address => Rule::BlocklistAddress,
+            BlockKind::Email => Rule::BlocklistEmail,
+            BlockKind::EmailDomain => Rule::BlocklistEmailDomain,
+            BlockKind::Customer => Rule::BlocklistCustomer,
+        }
     }
 
     /// Whether `counts` break this rule under `limits`.
     fn is_broken(self, counts: &RiskCounts, limits: &RiskSettings) -> bool {
         let above = |count: u64, max: u32| count > u64::from(max);
         let reached = |count: u64, max: u32| count >= u64::from(max);
+        if let Some(kind) = self.block_kind() {
+            return counts.blocked == Some(kind);
+        }
         match self {
+            Rule::BlocklistCard
+            | Rule::BlocklistBin
+            | Rule::BlocklistAddress
+            | Rule::BlocklistEmail
+            | Rule::BlocklistEmailDomain
+            | Rule::BlocklistCustomer => false,
             Rule::DeclinesPerSession => {
                 reached(counts.session_declines, limits.max_declines_per_session)
             }
@@ -79,7 +135,7 @@ impl Rule {
 pub enum TryKind {
     /// A card typed now: every rule.
     TypedCard,
-    /// A saved card: the decline rules only ([`Rule::judges_saved_cards`]).
+    /// A saved card: the block lists and the decline rules only ([`Rule::judges_saved_cards`]).
     SavedCard,
 }
 
@@ -210,6 +266,24 @@ mod tests {
             first_broken(&declined, &limits(), TryKind::SavedCard),
             Some(Rule::DeclinesPerCard)
         );
+    }
+
+    #[test]
+    fn a_block_list_entry_wins_over_every_count_for_both_kinds_of_try() {
+        let counts = RiskCounts {
+            card_declines: 40,
+            blocked: Some(BlockKind::EmailDomain),
+            ..RiskCounts::default()
+        };
+        for kind in [TryKind::TypedCard, TryKind::SavedCard] {
+            assert_eq!(
+                first_broken(&counts, &limits(), kind),
+                Some(Rule::BlocklistEmailDomain)
+            );
+        }
+        for kind in BlockKind::ALL {
+            assert_eq!(Rule::for_block(kind).block_kind(), Some(kind));
+        }
     }
 
     #[test]

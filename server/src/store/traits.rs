@@ -292,6 +292,7 @@ pub trait Store:
     + super::retry::RetryStore
     + super::key_rotation::KeyRotationStore
     + super::risk::RiskStore
+    + super::blocks::BlockListStore
 {
     /// `"sqlite"` or `"postgres"`.
     fn backend_name(&self) -> &'static str;

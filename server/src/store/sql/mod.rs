@@ -10,6 +10,7 @@
 mod activity;
 mod analytics;
 mod audit;
+mod blocks;
 mod cards;
 mod checkpoint;
 mod codec;
@@ -239,7 +240,8 @@ where
         + super::two_factor::TwoFactorStore
         + super::retry::RetryStore
         + super::key_rotation::KeyRotationStore
-        + super::risk::RiskStore,
+        + super::risk::RiskStore
+        + super::blocks::BlockListStore,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
 {
