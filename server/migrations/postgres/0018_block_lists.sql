@@ -11,6 +11,8 @@
 --   as 32 lower-case hex digits, an IPv4 one mapped into IPv6 (::ffff:a.b.c.d), so one text
 --   comparison `range_start <= $address AND range_end >= $address` matches on both backends
 --   (here in the "C" collation, byte order, whatever the database's).
+--   payment_id: the payment an entry was made from ("block this card", "block this address"),
+--   so a card entry can be shown by the payment's brand and last four, never by its fingerprint.
 --   added_by: the staff e-mail, or `api`.
 --
 -- The pay call reads the entries matching its try in the same statement as the velocity
@@ -30,6 +32,7 @@ CREATE TABLE risk_blocks (
     range_start TEXT COLLATE "C" CHECK (length(range_start) = 32),
     range_end   TEXT COLLATE "C" CHECK (length(range_end) = 32),
     note        TEXT CHECK (length(note) <= 500),
+    payment_id  TEXT,
     added_by    TEXT NOT NULL,
     created_at  BIGINT NOT NULL,
     UNIQUE (kind, value),

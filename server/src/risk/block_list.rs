@@ -7,7 +7,7 @@ use time::OffsetDateTime;
 use super::RiskService;
 use super::blocks::{BadBlockValue, BlockKind, BlockValue};
 use crate::store::StoreError;
-use crate::store::model::{BlockEntry, Page, PageCursor};
+use crate::store::model::{BlockEntry, NewBlock, Page, PageCursor};
 
 /// What to block.
 #[derive(Clone, Debug)]
@@ -63,6 +63,10 @@ impl RiskService {
         note: Option<&str>,
         by: &str,
     ) -> Result<BlockEntry, BlockError> {
+        let from_payment = match &target {
+            BlockTarget::CardOf(id) | BlockTarget::AddressOf(id) => Some(id.clone()),
+            BlockTarget::Value(..) => None,
+        };
         let value = match target {
             BlockTarget::Value(BlockKind::Card, _) => {
                 return Err(BlockError::Invalid {
@@ -90,7 +94,10 @@ impl RiskService {
                 BlockValue::client_key(&key).map_err(invalid("payment_id"))?
             }
         };
-        let entry = value.entry(note, by).map_err(invalid("note"))?;
+        let entry = NewBlock {
+            payment_id: from_payment,
+            ..value.entry(note, by).map_err(invalid("note"))?
+        };
         Ok(self
             .store
             .add_block(entry, OffsetDateTime::now_utc())

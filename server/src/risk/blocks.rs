@@ -151,6 +151,7 @@ impl BlockValue {
             value: self.value,
             range: self.range,
             note: note.map(str::to_owned),
+            payment_id: None,
             added_by: by.to_owned(),
         })
     }

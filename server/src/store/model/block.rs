@@ -60,6 +60,8 @@ pub struct NewBlock {
     pub range: Option<(String, String)>,
     /// Why, if said.
     pub note: Option<String>,
+    /// The payment it was made from, if one.
+    pub payment_id: Option<String>,
     /// The staff e-mail, or `api`.
     pub added_by: String,
 }
@@ -75,6 +77,8 @@ pub struct BlockEntry {
     pub value: String,
     /// Why, if said.
     pub note: Option<String>,
+    /// The payment it was made from, if one.
+    pub payment_id: Option<String>,
     /// The staff e-mail, or `api`.
     pub added_by: String,
     /// When it was added.

@@ -14,7 +14,7 @@ use crate::store::model::page::effective_limit;
 use crate::store::model::{BlockEntry, BlockKind, NewBlock, Page, PageCursor};
 
 /// Columns of [`BlockRow`].
-const BLOCK_COLUMNS: &str = "id, kind, value, note, added_by, created_at";
+const BLOCK_COLUMNS: &str = "id, kind, value, note, payment_id, added_by, created_at";
 
 #[derive(FromRow)]
 pub(crate) struct BlockRow {
@@ -22,6 +22,7 @@ pub(crate) struct BlockRow {
     kind: String,
     value: String,
     note: Option<String>,
+    payment_id: Option<String>,
     added_by: String,
     created_at: i64,
 }
@@ -36,6 +37,7 @@ impl TryFrom<BlockRow> for BlockEntry {
             id: row.id,
             value: row.value,
             note: row.note,
+            payment_id: row.payment_id,
             added_by: row.added_by,
         })
     }
@@ -55,8 +57,9 @@ where
     async fn add_block(&self, new: NewBlock, now: OffsetDateTime) -> StoreResult<BlockEntry> {
         let (start, end) = new.range.unzip();
         let sql = format!(
-            "INSERT INTO risk_blocks (id, kind, value, range_start, range_end, note, added_by, \
-             created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {BLOCK_COLUMNS}"
+            "INSERT INTO risk_blocks (id, kind, value, range_start, range_end, note, \
+             payment_id, added_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
+             RETURNING {BLOCK_COLUMNS}"
         );
         sqlx::query_as::<DB, BlockRow>(&sql)
             .bind(Uuid::new_v4().to_string())
@@ -65,6 +68,7 @@ where
             .bind(start)
             .bind(end)
             .bind(new.note)
+            .bind(new.payment_id)
             .bind(new.added_by)
             .bind(ms(now))
             .fetch_one(&self.pool)
