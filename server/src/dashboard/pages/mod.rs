@@ -4,6 +4,7 @@
 
 pub mod account;
 pub mod audit;
+pub mod blocks;
 pub mod event;
 pub mod events;
 pub mod filters;
