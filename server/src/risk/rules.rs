@@ -165,6 +165,7 @@ mod tests {
             client_cards: 2,
             customer_cards: 2,
             email_cards: 2,
+            blocked: None,
         };
         assert_eq!(at(ordinary), None, "a shopper who mistyped twice");
         let cases = [
