@@ -247,7 +247,7 @@ mod tests {
     }
 
     #[test]
-    fn saved_cards_are_judged_by_the_decline_rules_only() {
+    fn saved_cards_are_judged_by_the_block_lists_and_decline_rules_only() {
         let many_cards = RiskCounts {
             session_cards: 50,
             client_cards: 50,

@@ -4,6 +4,9 @@
 //! The block lists are one subquery (migration 0018): a `UNION ALL` of one lookup a kind, each
 //! served by the unique (kind, value) index or, for address ranges, `risk_blocks_by_range`,
 //! ranked in `BlockKind::ALL`'s order so the first kind that matches is the one named.
+//! Measured on SQLite (50,000 payments, 2,000 entries of which 333 ranges; prepared
+//! statements): about 55 µs a call with the lookup against 45 to 54 µs without, and no
+//! round trip more.
 //!
 //! Each subquery is served by one index (migration 0016 and 0001): the session's payments
 //! (`payments_by_session`), the card's declines (`payments_declines_by_card`, partial: declined

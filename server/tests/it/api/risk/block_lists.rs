@@ -1,7 +1,7 @@
 //! The block lists on the pay path (issue 33, item 3): each kind blocks a matching try, before
 //! the gateway, with its own rule, and lets a try that does not match through; a saved card
 //! carries the fingerprint of the payment it was saved from, so a blocked card stays blocked
-//! when saved.
+//! when saved, and the declines of that card count against its saved tries.
 
 use serde_json::json;
 
@@ -15,6 +15,7 @@ risk_suite!(
     a_blocked_card_bin_email_domain_and_customer_refuse_only_their_tries,
     addresses_and_ranges_block_their_clients_only,
     a_saved_card_keeps_its_fingerprint_and_its_block,
+    a_saved_card_try_meets_the_declines_of_its_card,
 );
 
 /// Adds `value` of `kind` to the block list straight through the store.
@@ -163,5 +164,34 @@ async fn a_saved_card_keeps_its_fingerprint_and_its_block(db: Db) {
         Some(fingerprint.as_str())
     );
     assert!(stored.saved_card_id.is_some());
+    h.finish().await;
+}
+
+async fn a_saved_card_try_meets_the_declines_of_its_card(db: Db) {
+    let Some(h) = start(db, &[("RISK_MAX_DECLINES_PER_CARD", "1")]).await else {
+        return;
+    };
+    let customer = new_customer();
+    let card = save_card_by_paying(&h, &customer).await;
+    // The emulator declines no saved card: the card's own typed payment is made a decline in
+    // the database, as an issuer's later decline of it would be recorded.
+    let sql = format!(
+        "UPDATE payments SET state = 'declined' WHERE customer_id = '{customer}' \
+         AND saved_card_id IS NULL"
+    );
+    if h.sqlite_path.is_some() {
+        let pool = sqlx::SqlitePool::connect(&h.database_url)
+            .await
+            .expect("db");
+        sqlx::query(&sql).execute(&pool).await.expect("updated");
+        pool.close().await;
+    } else {
+        let pool = sqlx::PgPool::connect(&h.database_url).await.expect("db");
+        sqlx::query(&sql).execute(&pool).await.expect("updated");
+        pool.close().await;
+    }
+    let s = session(&h, json!({"customer_id": customer})).await;
+    let reply = h.pay(&s, &pay_with_saved(&card["id"]), None).await;
+    assert_blocked(&h, &s, &reply, "declines_per_card", 0).await;
     h.finish().await;
 }
