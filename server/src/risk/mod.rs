@@ -5,8 +5,9 @@
 //!
 //! Files: [`fingerprint`] (the keyed card fingerprint), [`address`] (an address's key),
 //! [`rules`] (the block-list and velocity rules and their order), [`blocks`] (block-list
-//! entries: kinds and normalised values), [`block_list`] (adding, listing and removing them). The counts, the matching entry and the step to
-//! `blocked` are the store's (`store::risk`), the entries' keeping too (`store::blocks`).
+//! entries: kinds and normalised values), [`block_list`] (adding, listing and removing them).
+//! The counts, the matching entry and the step to `blocked` are the store's (`store::risk`),
+//! the entries' keeping too (`store::blocks`).
 
 pub mod address;
 pub mod block_list;
