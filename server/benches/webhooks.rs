@@ -196,6 +196,7 @@ async fn deliveries_per_second(database_url: &str, events: usize) -> (f64, f64) 
                         last4: Last4::new("4242").expect("last4"),
                         expiry_month: 12,
                         expiry_year: 2039,
+                        card_fingerprint: None,
                     })
                     .await
                     .expect("card saved");

@@ -126,6 +126,7 @@ pub async fn start_server(database_url: &str, sandbox: &Sandbox, token: &str) ->
             last4: Last4::new("4242").expect("last4"),
             expiry_month: 12,
             expiry_year: 2039,
+            card_fingerprint: None,
         })
         .await
         .expect("card saved");

@@ -30,6 +30,7 @@ mod payments;
 pub mod protect;
 mod query;
 mod returns;
+pub mod risk_blocks;
 mod service_errors;
 mod sessions;
 mod state;
@@ -70,6 +71,7 @@ pub fn routes(ops_access: &OpsAccess) -> Router<AppState> {
         .merge(customer_cards::routes())
         .merge(customer_subscriptions::routes())
         .merge(webhook_endpoints::routes())
+        .merge(risk_blocks::routes())
         .merge(events::routes())
         .merge(ops::routes(ops_access))
         .merge(docs::routes())

@@ -45,7 +45,7 @@ pub type Target<'a> = Option<(&'a Payment, Option<u64>)>;
 /// Another object an action touched, and the amount it concerns (minor units, currency).
 #[derive(Debug, Clone, Copy)]
 pub struct Object<'a> {
-    /// `subscription`, `webhook_endpoint` or `event`.
+    /// `subscription`, `webhook_endpoint`, `event` or `risk_block`.
     pub kind: &'static str,
     /// Its id.
     pub id: &'a str,
@@ -86,6 +86,25 @@ pub async fn record_on(
         amount: object.money.map(|(amount, _)| amount),
         currency: object.money.map(|(_, currency)| currency.to_owned()),
         ..line(actor, action, outcome, detail)
+    };
+    append(state, entry).await;
+}
+
+/// Appends one successful line about `object`, made from the payment `payment_id` if one
+/// (a block-list entry made from a payment's page).
+pub async fn record_about(
+    state: &DashboardState,
+    actor: &Actor,
+    action: &str,
+    payment_id: Option<&str>,
+    object: Object<'_>,
+    detail: Option<String>,
+) {
+    let entry = NewAuditEntry {
+        payment_id: payment_id.map(str::to_owned),
+        object_type: Some(object.kind.to_owned()),
+        object_id: Some(object.id.to_owned()),
+        ..line(actor, action, "ok", detail)
     };
     append(state, entry).await;
 }

@@ -16,11 +16,14 @@
 //! `/subscriptions`, `/subscriptions/{id}`, `/subscriptions/{id}/pause|resume|cancel`
 //! ([`subscriptions`]), `/webhooks`, `/webhooks/{id}`, `/webhooks/{id}/redeliver_failed|rotate`,
 //! `/webhooks/events`, `/webhooks/events/{id}`, `/webhooks/events/{id}/redeliver`
-//! ([`webhooks`]), `/audit`, `/assets/dashboard.css`, `/healthz`.
+//! ([`webhooks`]), `/risk/blocks`, `/risk/blocks/{id}/remove`,
+//! `/payments/{id}/block_card|block_address` (the block lists, [`blocks`]), `/audit`,
+//! `/assets/dashboard.css`, `/healthz`.
 
 pub mod actions;
 pub mod audit;
 pub mod auth;
+pub mod blocks;
 pub mod client;
 pub mod endpoint_address;
 pub mod error;
@@ -76,7 +79,11 @@ pub fn app(state: DashboardState) -> Router {
         .route("/payments/{id}/lookup", post(review::lookup))
         .route("/payments/{id}/attach", post(review::attach))
         .route("/payments/{id}/resolve", post(review::resolve))
+        .route("/payments/{id}/block_card", post(blocks::block_card))
+        .route("/payments/{id}/block_address", post(blocks::block_address))
         .route("/review", get(pages::review::list))
+        .route("/risk/blocks", get(pages::blocks::list).post(blocks::add))
+        .route("/risk/blocks/{id}/remove", post(blocks::remove))
         .route("/subscriptions", get(pages::subscriptions::list))
         .route("/subscriptions/{id}", get(pages::subscription::show))
         .route("/subscriptions/{id}/pause", post(subscriptions::pause))

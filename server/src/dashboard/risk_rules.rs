@@ -40,13 +40,17 @@ pub async fn change(
 ) -> Result<Response, DashboardError> {
     staff.check_csrf(&form.csrf)?;
     staff.require(StaffRole::Admin)?;
-    let rule = Rule::from_name(&name).ok_or(DashboardError::NotFound("rule"))?;
+    let rule = Rule::from_name(&name)
+        .filter(|rule| rule.block_kind().is_none())
+        .ok_or(DashboardError::NotFound("rule"))?;
+    let threshold_of =
+        |settings: &crate::config::RiskSettings| rule.limit(settings).map_or(0, |(max, _)| max);
     let risk = state.app.payments.risk();
     let store = &state.app.store;
-    let before = rule.limit(&risk.settings()).0;
+    let before = threshold_of(&risk.settings());
     let (action, after) = if form.action == "reset" {
         store.clear_risk_override(rule.name()).await?;
-        ("risk_threshold_reset", rule.limit(risk.configured()).0)
+        ("risk_threshold_reset", threshold_of(risk.configured()))
     } else {
         let threshold = parse(&form.threshold)?;
         store

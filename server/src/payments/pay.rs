@@ -16,7 +16,7 @@ use super::outcome::{Attempt, is_unknown};
 use super::request::{Shopper, billing_address, browser_info, time_zone};
 use super::screen::Screened;
 use super::{PaymentError, PaymentService, now, payment_result};
-use crate::risk::TryKind;
+use crate::risk::{CardFingerprint, TryKind};
 use crate::store::model::{
     CardSummary, NewPayment, Payment, PaymentChanges, PaymentKind, SavedCardRecord, Session,
 };
@@ -107,7 +107,10 @@ impl PaymentService {
                     ..self.new_payment(session, kind, session.amount, Some(card.summary()), None)
                 };
                 let payment = self.claim_and_open(new).await?;
-                let payment = match self.screen(payment, &facts, TryKind::TypedCard).await? {
+                let payment = match self
+                    .screen(payment, &facts, TryKind::TypedCard, shopper)
+                    .await?
+                {
                     Screened::Allowed(payment) => *payment,
                     Screened::Blocked(answer) => return Ok(answer),
                 };
@@ -126,9 +129,11 @@ impl PaymentService {
             (None, Method::Saved(card)) => {
                 let kind = PaymentKind::token_for(session.capture_mode);
                 let summary = CardSummary::from_saved(&card);
-                // A saved card carries no fingerprint (none is kept with it): of the rules,
-                // the session's declines apply.
-                let facts = self.risk_facts(session, None, shopper);
+                // A saved card carries the fingerprint of the payment it was saved from (none
+                // if saved before migration 0018): the block lists and the decline rules
+                // judge it.
+                let fingerprint = card.card_fingerprint.clone().map(CardFingerprint::stored);
+                let facts = self.risk_facts(session, fingerprint, shopper);
                 let new = NewPayment {
                     risk: facts.clone(),
                     ..self.new_payment(
@@ -140,7 +145,10 @@ impl PaymentService {
                     )
                 };
                 let payment = self.claim_and_open(new).await?;
-                let payment = match self.screen(payment, &facts, TryKind::SavedCard).await? {
+                let payment = match self
+                    .screen(payment, &facts, TryKind::SavedCard, shopper)
+                    .await?
+                {
                     Screened::Allowed(payment) => *payment,
                     Screened::Blocked(answer) => return Ok(answer),
                 };

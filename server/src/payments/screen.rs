@@ -41,15 +41,16 @@ impl PaymentService {
         self.risk().facts(session, card, shopper.ip)
     }
 
-    /// Judges `payment` (just recorded `pending` with `facts`, holding the session's claim) and
-    /// blocks it when a rule fires.
+    /// Judges `payment` (just recorded `pending` with `facts` by `shopper`, holding the
+    /// session's claim) and blocks it when a block list or a rule fires.
     pub(crate) async fn screen(
         &self,
         payment: Payment,
         facts: &RiskFacts,
         kind: TryKind,
+        shopper: &Shopper,
     ) -> Result<Screened, PaymentError> {
-        let rule = match self.risk().check(&payment, facts, kind).await {
+        let rule = match self.risk().check(&payment, facts, kind, shopper.ip).await {
             Ok(Verdict::Allow) => return Ok(Screened::Allowed(Box::new(payment))),
             Ok(Verdict::Block(rule)) => rule,
             Err(error) => {
@@ -62,7 +63,7 @@ impl PaymentService {
             payment_id = %payment.id,
             session_id = %payment.session_id,
             rule = rule.name(),
-            "pay try blocked by a card-testing rule; not sent to the gateway"
+            "pay try blocked by a block list or card-testing rule; not sent to the gateway"
         );
         let blocked = match blocked {
             Some(blocked) => blocked,

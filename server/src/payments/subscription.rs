@@ -51,7 +51,10 @@ impl PaymentService {
                 facts.clone(),
             )
             .await?;
-        let payment = match self.screen(payment, &facts, TryKind::TypedCard).await? {
+        let payment = match self
+            .screen(payment, &facts, TryKind::TypedCard, shopper)
+            .await?
+        {
             Screened::Allowed(payment) => *payment,
             Screened::Blocked(answer) => return Ok(answer),
         };

@@ -175,6 +175,7 @@ impl PaymentService {
                 last4: card.last4.clone(),
                 expiry_month: card.expiry_month,
                 expiry_year: card.expiry_year,
+                card_fingerprint: payment.card_fingerprint.clone(),
             })
             .await?;
         tracing::info!(payment_id = %payment.id, card_id = %saved.id, "card saved for the customer");

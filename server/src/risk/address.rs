@@ -24,7 +24,21 @@ pub fn address_key(client: IpAddr) -> ClientKey {
 
 /// The key as stored with a payment: 32 lower-case hex digits.
 pub fn stored_address_key(client: IpAddr) -> String {
-    address_key(client)
+    hex_of(&address_key(client))
+}
+
+/// The whole address as block-list ranges compare it: 32 lower-case hex digits, an IPv4
+/// address mapped into IPv6 (`::ffff:a.b.c.d`).
+pub fn hex(address: IpAddr) -> String {
+    let octets = match address {
+        IpAddr::V4(v4) => v4.to_ipv6_mapped().octets(),
+        IpAddr::V6(v6) => v6.octets(),
+    };
+    hex_of(&octets)
+}
+
+fn hex_of(octets: &[u8; 16]) -> String {
+    octets
         .iter()
         .fold(String::with_capacity(32), |mut text, byte| {
             let _ = write!(text, "{byte:02x}");
@@ -47,5 +61,12 @@ mod tests {
         assert_ne!(stored("192.0.2.1"), stored("192.0.2.2"));
         assert_eq!(stored("192.0.2.1"), "00000000000000000000ffffc0000201");
         assert_eq!(stored("192.0.2.1").len(), 32);
+    }
+
+    #[test]
+    fn the_whole_address_in_hex_keeps_an_ipv6_host() {
+        let v6 = hex("2001:db8:1:2::a".parse().expect("ip"));
+        assert_eq!(v6, "20010db800010002000000000000000a");
+        assert_eq!(hex("192.0.2.1".parse().expect("ip")), stored("192.0.2.1"));
     }
 }

@@ -90,6 +90,7 @@ mod tests {
             client_cards: 1,
             customer_cards: 1,
             email_cards: 1,
+            blocked: None,
         };
         assert_eq!(first_broken(&third_try, &tight, TryKind::TypedCard), None);
         let second_card = RiskCounts {

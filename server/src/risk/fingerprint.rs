@@ -27,6 +27,11 @@ impl CardFingerprint {
         &self.0
     }
 
+    /// A fingerprint as stored (with a saved card), taken as it is.
+    pub fn stored(text: String) -> Self {
+        Self(text)
+    }
+
     /// The stored text, owned.
     pub fn into_string(self) -> String {
         self.0

@@ -4,14 +4,19 @@
 //! before every gateway call; it never imports `api/` or `dashboard/`.
 //!
 //! Files: [`fingerprint`] (the keyed card fingerprint), [`address`] (an address's key),
-//! [`rules`] (the velocity rules and their order), [`attack`] (when the store's tries look
-//! like card testing, and the tightened thresholds then), [`alert`] (the alert as an instance
-//! follows it), [`overrides`] (thresholds an admin set in the dashboard). The counts and the step to `blocked` are the store's (`store::risk`), the
-//! alert's tally and rows too (`store::card_testing`).
+//! [`rules`] (the block-list and velocity rules and their order), [`blocks`] (block-list
+//! entries: kinds and normalised values), [`block_list`] (adding, listing and removing them),
+//! [`attack`] (when the store's tries look like card testing, and the tightened thresholds
+//! then), [`alert`] (the alert as an instance follows it), [`overrides`] (thresholds an admin
+//! set in the dashboard). The counts, the matching entry and the step to `blocked` are the
+//! store's (`store::risk`), the entries' keeping too (`store::blocks`), the alert's tally and
+//! rows too (`store::card_testing`).
 
 pub mod address;
 pub mod alert;
 pub mod attack;
+pub mod block_list;
+pub mod blocks;
 pub mod fingerprint;
 pub mod overrides;
 pub mod rules;
@@ -30,7 +35,7 @@ use crate::config::{CardFingerprintKey, RiskSettings};
 use crate::store::Store;
 use crate::store::error::StoreResult;
 use crate::store::model::{Payment, RiskFacts, Session};
-use crate::store::risk::RiskCountQuery;
+use crate::store::risk::{BlockProbe, RiskCountQuery};
 use crate::store::risk_overrides::RiskOverride;
 
 /// The answer for one try.
@@ -161,17 +166,19 @@ impl RiskService {
         }
     }
 
-    /// Judges `payment`, just recorded `pending` with `facts`, by every rule that applies to
-    /// `kind`; the counts are one statement.
+    /// Judges `payment`, just recorded `pending` with `facts` by a shopper at `client`, by the
+    /// block lists, then every velocity rule that applies to `kind`; the matching entry and the
+    /// counts are one statement.
     pub async fn check(
         &self,
         payment: &Payment,
         facts: &RiskFacts,
         kind: TryKind,
+        client: IpAddr,
     ) -> StoreResult<Verdict> {
         let counts = self
             .store
-            .risk_counts(&self.query(payment, facts, kind))
+            .risk_counts(&self.query(payment, facts, kind, client))
             .await?;
         Ok(
             rules::first_broken(&counts, &self.settings_in_force(), kind)
@@ -188,8 +195,15 @@ impl RiskService {
     }
 
     /// The counts `kind` needs: a saved card's try leaves out address, customer and e-mail
-    /// (no rule of it reads them), so those subqueries find nothing at once.
-    fn query(&self, payment: &Payment, facts: &RiskFacts, kind: TryKind) -> RiskCountQuery {
+    /// (no velocity rule of it reads them), so those subqueries find nothing at once; the block
+    /// lists see every try whole.
+    fn query(
+        &self,
+        payment: &Payment,
+        facts: &RiskFacts,
+        kind: TryKind,
+        client: IpAddr,
+    ) -> RiskCountQuery {
         let now = OffsetDateTime::now_utc();
         let since = |window: std::time::Duration| {
             now.saturating_sub(time::Duration::try_from(window).unwrap_or(time::Duration::ZERO))
@@ -206,6 +220,21 @@ impl RiskService {
             customer_since: since(s.customer_window),
             email_since: since(s.email_window),
             card_declines_since: since(s.card_declines_window),
+            blocks: BlockProbe {
+                bin: payment
+                    .card
+                    .as_ref()
+                    .and_then(|card| card.bin.as_ref())
+                    .map(|bin| bin.as_str().to_owned()),
+                address: Some(address::hex(client)),
+                email: facts.shopper_email.clone(),
+                email_domain: facts
+                    .shopper_email
+                    .as_deref()
+                    .and_then(blocks::email_domain)
+                    .map(str::to_owned),
+                customer_id: payment.customer_id.clone(),
+            },
         }
     }
 }

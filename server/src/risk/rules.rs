@@ -1,5 +1,6 @@
-//! The velocity rules: which count each one reads, its threshold, and the order they are
-//! judged in. A rule answers from counts the store read in one statement
+//! The rules: the block lists (one rule a list kind, judged first: an entry matching the try,
+//! read with the counts) and the velocity rules (which count each one reads, its threshold),
+//! and the order they are judged in. A rule answers from counts the store read in one statement
 //! (`store::risk::RiskCounts`), so judging is pure and needs no I/O.
 //!
 //! Card counts include the try being judged (its card counts once, and only if it is new), so
@@ -11,11 +12,24 @@
 use std::time::Duration;
 
 use crate::config::RiskSettings;
+use crate::store::model::BlockKind;
 use crate::store::risk::RiskCounts;
 
 /// A card-testing rule; its [`name`](Rule::name) is what a blocked payment records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rule {
+    /// The card (its fingerprint) is on the block list.
+    BlocklistCard,
+    /// The card's first six digits are on the block list.
+    BlocklistBin,
+    /// The client's address is in a blocked range.
+    BlocklistAddress,
+    /// The session's e-mail is on the block list.
+    BlocklistEmail,
+    /// The domain of the session's e-mail is on the block list.
+    BlocklistEmailDomain,
+    /// The session's customer is on the block list.
+    BlocklistCustomer,
     /// Too many declines in one checkout session.
     DeclinesPerSession,
     /// Too many distinct cards in one checkout session.
@@ -32,7 +46,13 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order they are judged.
-    pub const ALL: [Rule; 6] = [
+    pub const ALL: [Rule; 12] = [
+        Rule::BlocklistCard,
+        Rule::BlocklistBin,
+        Rule::BlocklistAddress,
+        Rule::BlocklistEmail,
+        Rule::BlocklistEmailDomain,
+        Rule::BlocklistCustomer,
         Rule::DeclinesPerSession,
         Rule::CardsPerSession,
         Rule::DeclinesPerCard,
@@ -44,6 +64,12 @@ impl Rule {
     /// The stored name (`risk_rule`), also shown to the merchant.
     pub fn name(self) -> &'static str {
         match self {
+            Rule::BlocklistCard => "blocklist_card",
+            Rule::BlocklistBin => "blocklist_bin",
+            Rule::BlocklistAddress => "blocklist_address",
+            Rule::BlocklistEmail => "blocklist_email",
+            Rule::BlocklistEmailDomain => "blocklist_email_domain",
+            Rule::BlocklistCustomer => "blocklist_customer",
             Rule::DeclinesPerSession => "declines_per_session",
             Rule::CardsPerSession => "cards_per_session",
             Rule::DeclinesPerCard => "declines_per_card",
@@ -53,10 +79,37 @@ impl Rule {
         }
     }
 
-    /// Whether the rule applies to a try with a saved card: only the decline rules do (the
-    /// card is the customer's own, already charged once; it adds no new card to any count).
+    /// Whether the rule applies to a try with a saved card: the block lists and the decline
+    /// rules do (the card is the customer's own, already charged once; it adds no new card to
+    /// any count).
     pub fn judges_saved_cards(self) -> bool {
-        self.counts_declines()
+        self.block_kind().is_some() || self.counts_declines()
+    }
+
+    /// The block list this rule reads, if it is one.
+    pub fn block_kind(self) -> Option<BlockKind> {
+        BlockKind::ALL
+            .into_iter()
+            .find(|kind| Rule::for_block(*kind) == self)
+    }
+
+    /// The rule a try matching an entry of `kind` is blocked by.
+    pub fn for_block(kind: BlockKind) -> Rule {
+        match kind {
+            BlockKind::Card => Rule::BlocklistCard,
+            BlockKind::Bin => Rule::BlocklistBin,
+            BlockKind::Address => Rule::BlocklistAddress,
+            BlockKind::Email => Rule::BlocklistEmail,
+            BlockKind::EmailDomain => Rule::BlocklistEmailDomain,
+            BlockKind::Customer => Rule::BlocklistCustomer,
+        }
+    }
+
+    /// The velocity rules (those with a threshold), in the order they are judged.
+    pub fn velocity() -> impl Iterator<Item = Rule> {
+        Rule::ALL
+            .into_iter()
+            .filter(|rule| rule.block_kind().is_none())
     }
 
     /// The rule of a stored [`name`](Rule::name).
@@ -64,9 +117,15 @@ impl Rule {
         Rule::ALL.into_iter().find(|rule| rule.name() == name)
     }
 
-    /// What the rule counts, in the merchant's words.
+    /// What the rule counts or matches, in the merchant's words.
     pub fn meaning(self) -> &'static str {
         match self {
+            Rule::BlocklistCard => "the card is on the block list",
+            Rule::BlocklistBin => "the card's first six digits are on the block list",
+            Rule::BlocklistAddress => "the shopper's address is in a blocked range",
+            Rule::BlocklistEmail => "the e-mail is on the block list",
+            Rule::BlocklistEmailDomain => "the e-mail's domain is on the block list",
+            Rule::BlocklistCustomer => "the customer id is on the block list",
             Rule::DeclinesPerSession => "declines in one checkout session",
             Rule::CardsPerSession => "distinct cards tried in one checkout session",
             Rule::DeclinesPerCard => "declines of one card",
@@ -76,10 +135,16 @@ impl Rule {
         }
     }
 
-    /// The threshold under `limits` and the window counted over (`None`: the session's
-    /// whole life).
-    pub fn limit(self, limits: &RiskSettings) -> (u32, Option<Duration>) {
-        match self {
+    /// A velocity rule's threshold under `limits` and the window counted over (`None`: the
+    /// session's whole life); `None` for a block list, which has no threshold.
+    pub fn limit(self, limits: &RiskSettings) -> Option<(u32, Option<Duration>)> {
+        Some(match self {
+            Rule::BlocklistCard
+            | Rule::BlocklistBin
+            | Rule::BlocklistAddress
+            | Rule::BlocklistEmail
+            | Rule::BlocklistEmailDomain
+            | Rule::BlocklistCustomer => return None,
             Rule::DeclinesPerSession => (limits.max_declines_per_session, None),
             Rule::CardsPerSession => (limits.max_cards_per_session, None),
             Rule::DeclinesPerCard => (
@@ -89,12 +154,19 @@ impl Rule {
             Rule::CardsPerAddress => (limits.max_cards_per_address, Some(limits.address_window)),
             Rule::CardsPerCustomer => (limits.max_cards_per_customer, Some(limits.customer_window)),
             Rule::CardsPerEmail => (limits.max_cards_per_email, Some(limits.email_window)),
-        }
+        })
     }
 
-    /// Sets the rule's threshold in `limits` to `max`.
+    /// Sets a velocity rule's threshold in `limits` to `max`; a block list has none (nothing
+    /// changes).
     pub fn set_limit(self, limits: &mut RiskSettings, max: u32) {
         let slot = match self {
+            Rule::BlocklistCard
+            | Rule::BlocklistBin
+            | Rule::BlocklistAddress
+            | Rule::BlocklistEmail
+            | Rule::BlocklistEmailDomain
+            | Rule::BlocklistCustomer => return,
             Rule::DeclinesPerSession => &mut limits.max_declines_per_session,
             Rule::CardsPerSession => &mut limits.max_cards_per_session,
             Rule::DeclinesPerCard => &mut limits.max_declines_per_card,
@@ -111,9 +183,15 @@ impl Rule {
         matches!(self, Rule::DeclinesPerSession | Rule::DeclinesPerCard)
     }
 
-    /// The count this rule reads.
+    /// The count a velocity rule reads (0 for a block list).
     fn count(self, counts: &RiskCounts) -> u64 {
         match self {
+            Rule::BlocklistCard
+            | Rule::BlocklistBin
+            | Rule::BlocklistAddress
+            | Rule::BlocklistEmail
+            | Rule::BlocklistEmailDomain
+            | Rule::BlocklistCustomer => 0,
             Rule::DeclinesPerSession => counts.session_declines,
             Rule::CardsPerSession => counts.session_cards,
             Rule::DeclinesPerCard => counts.card_declines,
@@ -123,14 +201,20 @@ impl Rule {
         }
     }
 
-    /// Whether `counts` break this rule under `limits`.
+    /// Whether `counts` break this rule under `limits`: a block list when its entry matched,
+    /// a velocity rule by its count and threshold.
     fn is_broken(self, counts: &RiskCounts, limits: &RiskSettings) -> bool {
+        if let Some(kind) = self.block_kind() {
+            return counts.blocked == Some(kind);
+        }
+        let Some((max, _)) = self.limit(limits) else {
+            return false;
+        };
         let count = self.count(counts);
-        let max = u64::from(self.limit(limits).0);
         if self.counts_declines() {
-            count >= max
+            count >= u64::from(max)
         } else {
-            count > max
+            count > u64::from(max)
         }
     }
 }
@@ -140,7 +224,7 @@ impl Rule {
 pub enum TryKind {
     /// A card typed now: every rule.
     TypedCard,
-    /// A saved card: the decline rules only ([`Rule::judges_saved_cards`]).
+    /// A saved card: the block lists and the decline rules only ([`Rule::judges_saved_cards`]).
     SavedCard,
 }
 
@@ -170,6 +254,7 @@ mod tests {
             client_cards: 2,
             customer_cards: 2,
             email_cards: 2,
+            blocked: None,
         };
         assert_eq!(at(ordinary), None, "a shopper who mistyped twice");
         let cases = [
@@ -251,7 +336,7 @@ mod tests {
     }
 
     #[test]
-    fn saved_cards_are_judged_by_the_decline_rules_only() {
+    fn saved_cards_are_judged_by_the_block_lists_and_decline_rules_only() {
         let many_cards = RiskCounts {
             session_cards: 50,
             client_cards: 50,
@@ -279,6 +364,24 @@ mod tests {
             assert_eq!(Rule::from_name(rule.name()), Some(rule));
         }
         assert_eq!(Rule::from_name("cards"), None);
+    }
+
+    #[test]
+    fn a_block_list_entry_wins_over_every_count_for_both_kinds_of_try() {
+        let counts = RiskCounts {
+            card_declines: 40,
+            blocked: Some(BlockKind::EmailDomain),
+            ..RiskCounts::default()
+        };
+        for kind in [TryKind::TypedCard, TryKind::SavedCard] {
+            assert_eq!(
+                first_broken(&counts, &limits(), kind),
+                Some(Rule::BlocklistEmailDomain)
+            );
+        }
+        for kind in BlockKind::ALL {
+            assert_eq!(Rule::for_block(kind).block_kind(), Some(kind));
+        }
     }
 
     #[test]

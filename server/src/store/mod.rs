@@ -10,6 +10,7 @@
 //! configured key ([`sealed`]).
 
 pub mod analytics;
+pub mod blocks;
 pub mod card_testing;
 pub mod delivery_report;
 pub mod error;
@@ -40,12 +41,13 @@ pub use traits::{
 /// are only callable with the trait imported) and the record types.
 pub mod prelude {
     pub use super::analytics::AnalyticsStore;
+    pub use super::blocks::BlockListStore;
     pub use super::card_testing::CardTestingStore;
     pub use super::delivery_report::{DeliveryReportStore, EndpointHealth};
     pub use super::key_rotation::{KeyRotationStore, ResealReport};
     pub use super::model::*;
     pub use super::retry::{RetryStore, Supersede};
-    pub use super::risk::{RiskCountQuery, RiskCounts, RiskStore};
+    pub use super::risk::{BlockProbe, RiskCountQuery, RiskCounts, RiskStore};
     pub use super::risk_overrides::{RiskOverride, RiskOverrideStore};
     pub use super::secret::{BodyDigest, SecretHash, generate_token};
     pub use super::staff::*;

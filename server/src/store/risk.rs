@@ -1,5 +1,6 @@
-//! What the store answers for the card-testing rules (`risk/`): the counts every rule reads,
-//! in one statement per pay call, and the step of a try the rules refused to `blocked`.
+//! What the store answers for the card-testing rules (`risk/`): the block-list entry a try
+//! matches and the counts every velocity rule reads, in one statement per pay call, and the
+//! step of a try the rules refused to `blocked`.
 //!
 //! Counts come from the database, never from process memory, so several instances behind a
 //! balancer see one count. The payment being checked is already recorded (`pending`, holding
@@ -10,7 +11,7 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use super::error::StoreResult;
-use super::model::Payment;
+use super::model::{BlockKind, Payment};
 
 /// Which payments the counts look at: the one being checked gives its session, card and
 /// shopper; each window starts at its `…_since`.
@@ -35,12 +36,32 @@ pub struct RiskCountQuery {
     pub email_since: OffsetDateTime,
     /// Start of the window of declines per card.
     pub card_declines_since: OffsetDateTime,
+    /// What the block lists are matched against.
+    pub blocks: BlockProbe,
+}
+
+/// A try as the block lists match it: every field of every kind of try (a saved card's
+/// included). The card is [`RiskCountQuery::card_fingerprint`].
+#[derive(Clone, Debug, Default)]
+pub struct BlockProbe {
+    /// The card's first six digits.
+    pub bin: Option<String>,
+    /// The client's whole address, 32 hex digits (IPv4 mapped into IPv6).
+    pub address: Option<String>,
+    /// The session's e-mail, lower-cased.
+    pub email: Option<String>,
+    /// Its domain.
+    pub email_domain: Option<String>,
+    /// The session's customer.
+    pub customer_id: Option<String>,
 }
 
 /// The counts, each over payments not blocked (a blocked try never reached the gateway).
 /// Card counts are of distinct fingerprints, the checked try's own included.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RiskCounts {
+    /// The first block list (in [`BlockKind::ALL`]'s order) with an entry matching the try.
+    pub blocked: Option<BlockKind>,
     /// Distinct cards tried in the session.
     pub session_cards: u64,
     /// Declined payments of the session.
@@ -58,7 +79,7 @@ pub struct RiskCounts {
 /// Reads and writes of the card-testing rules.
 #[async_trait]
 pub trait RiskStore: Send + Sync {
-    /// Every count the rules read, in one statement.
+    /// The block list matching the try and every count the rules read, in one statement.
     async fn risk_counts(&self, query: &RiskCountQuery) -> StoreResult<RiskCounts>;
     /// Moves `payment_id` from `pending` to `blocked` with `rule`, its `payment.blocked`
     /// event written by the same statement; nothing is due for the reconciler afterwards.

@@ -18,7 +18,7 @@ pub enum StaffRole {
     Viewer,
     /// Also captures, refunds and voids.
     Operator,
-    /// Also reads the audit log.
+    /// Also rotates webhook secrets, changes the block lists and reads the audit log.
     Admin,
 }
 

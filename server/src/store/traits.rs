@@ -292,6 +292,7 @@ pub trait Store:
     + super::retry::RetryStore
     + super::key_rotation::KeyRotationStore
     + super::risk::RiskStore
+    + super::blocks::BlockListStore
     + super::card_testing::CardTestingStore
     + super::risk_overrides::RiskOverrideStore
 {

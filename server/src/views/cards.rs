@@ -77,6 +77,7 @@ mod tests {
             expiry_month: 12,
             expiry_year: 2030,
             created_at: datetime!(2025-01-02 03:04:05.678 UTC),
+            card_fingerprint: None,
         };
         let card = CustomerCard::from(&record);
         let json = serde_json::to_value(&card).expect("serialises");

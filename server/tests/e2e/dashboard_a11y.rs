@@ -1,9 +1,10 @@
 //! Scenario: every page of the dashboard under axe-core, in the light theme and in the dark
 //! one (the system setting, emulated through DevTools), in Chromium at a 1280 px window.
 //! The demo shop pays one order and is declined on another, and the merchant API adds a
-//! webhook endpoint, so each page has something to show: the overview with its charts and
-//! declines by reason, a paid and a declined payment, an event, an endpoint, the audit log.
-//! At that width the declines-by-reason table fits its column.
+//! webhook endpoint and two block-list entries, so each page has something to show: the
+//! overview with its charts and declines by reason, a paid and a declined payment (with the
+//! block buttons), an event, an endpoint, the block lists, the audit log. At that width the
+//! declines-by-reason table fits its column.
 
 use std::time::Duration;
 
@@ -42,6 +43,18 @@ async fn every_dashboard_page_passes_axe_in_both_themes() {
             )
             .await;
         let endpoint_id = endpoint["id"].as_str().expect("endpoint id").to_owned();
+        shop.merchant
+            .post(
+                "/v1/risk/blocks",
+                json!({"kind": "email_domain", "value": "fraud.example", "note": "accessibility"}),
+            )
+            .await;
+        shop.merchant
+            .post(
+                "/v1/risk/blocks",
+                json!({"kind": "card", "payment_id": payments[1]}),
+            )
+            .await;
         let events = shop.merchant.get("/v1/events").await;
         let event_id = events["data"][0]["id"]
             .as_str()
@@ -64,6 +77,7 @@ async fn every_dashboard_page_passes_axe_in_both_themes() {
             format!("/webhooks/{endpoint_id}"),
             "/webhooks/events".to_owned(),
             format!("/webhooks/events/{event_id}"),
+            "/risk/blocks".to_owned(),
             "/audit".to_owned(),
             "/risk".to_owned(),
             "/account".to_owned(),

@@ -193,6 +193,7 @@ async fn a_killed_instances_deliveries_are_taken_over_and_none_is_sent_twice_at_
                 last4: Last4::new("4242").expect("last4"),
                 expiry_month: 12,
                 expiry_year: 2039,
+                card_fingerprint: None,
             })
             .await
             .expect("card saved");

@@ -20,6 +20,7 @@ mod support;
 
 mod autofill;
 mod backends;
+mod blocked_card;
 mod closed_tab;
 mod console;
 mod dark_theme;

@@ -90,6 +90,11 @@ pub async fn list(
 /// The object a line is about, linked to its page.
 fn object(entry: &NewAuditEntry) -> Markup {
     let linked = |page: &str, id: &str| html! { a href={ (page) (id) } { (id) } };
+    if entry.object_type.as_deref() == Some("risk_block") {
+        return html! {
+            a href="/risk/blocks" { "block list" } ": " (entry.detail.as_deref().unwrap_or("—"))
+        };
+    }
     if let Some(id) = &entry.payment_id {
         return html! { "payment " (linked("/payments/", id)) };
     }

@@ -35,6 +35,7 @@ pub fn page(title: &str, staff: Option<&Staff>, main: Markup) -> Html<String> {
                                 a href="/subscriptions" { "Subscriptions" }
                                 a href="/webhooks" { "Webhooks" }
                                 a href="/risk" { "Card testing" }
+                                a href="/risk/blocks" { "Block lists" }
                                 @if staff.can(StaffRole::Admin) {
                                     a href="/audit" { "Audit log" }
                                 }

@@ -4,6 +4,7 @@
 
 pub mod account;
 pub mod audit;
+pub mod blocks;
 pub mod card_testing;
 pub mod event;
 pub mod events;

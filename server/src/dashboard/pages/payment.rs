@@ -46,6 +46,8 @@ pub async fn show(
         "capture" => Some("Capture done."),
         "void" => Some("Void done."),
         "repeat" => Some("That form was already submitted; it was done once."),
+        "added" => Some("Added to the block list."),
+        "duplicate" => Some("That is already on the block list."),
         "settled" => Some("The gateway confirmed the outcome; the payment is settled."),
         "still_pending" => Some("The gateway has no final answer yet."),
         "no_id" => {
@@ -68,6 +70,9 @@ pub async fn show(
                     h2 { "Review" }
                     (super::review::review_forms(&staff, &payment))
                 }
+            }
+            @if staff.can(StaffRole::Admin) {
+                (block_buttons(&staff, &payment))
             }
             h2 { "Timeline" }
             (timeline)
@@ -109,6 +114,34 @@ fn facts(p: &Payment) -> Markup {
             dt { "Gateway transaction" } dd { (p.gateway_transaction_id.as_deref().unwrap_or("—")) }
             dt { "Created" } dd { (format::when(p.created_at)) }
         }
+    }
+}
+
+/// "Block this card" (when the payment has a card fingerprint) and "Block this address" (when
+/// it has a client address), for admins.
+fn block_buttons(staff: &Staff, p: &Payment) -> Markup {
+    if p.card_fingerprint.is_none() && p.client_key.is_none() {
+        return html! {};
+    }
+    html! {
+        h2 { "Block lists" }
+        div class="actions" {
+            @if p.card_fingerprint.is_some() {
+                form method="post" action={ "/payments/" (p.id) "/block_card" } {
+                    (csrf_field(staff))
+                    p { "Refuse every later try with this card, before the gateway." }
+                    button type="submit" class="danger" { "Block this card" }
+                }
+            }
+            @if p.client_key.is_some() {
+                form method="post" action={ "/payments/" (p.id) "/block_address" } {
+                    (csrf_field(staff))
+                    p { "Refuse every later try from this client's address (an IPv6 one by its /64)." }
+                    button type="submit" class="danger" { "Block this address" }
+                }
+            }
+        }
+        p { a href="/risk/blocks" { "The block lists →" } }
     }
 }
 

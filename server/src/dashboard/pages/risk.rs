@@ -57,8 +57,13 @@ pub async fn show(
     ))
 }
 
+/// A velocity rule's threshold under `settings`.
+fn threshold(rule: Rule, settings: &RiskSettings) -> u32 {
+    rule.limit(settings).map_or(0, |(max, _)| max)
+}
+
 fn window(rule: Rule, settings: &RiskSettings) -> String {
-    match rule.limit(settings).1 {
+    match rule.limit(settings).and_then(|(_, window)| window) {
         None => "the checkout session".to_owned(),
         Some(span) if span.as_secs() % 86_400 == 0 => plural(span.as_secs() / 86_400, "day"),
         Some(span) if span.as_secs() % 3_600 == 0 => plural(span.as_secs() / 3_600, "hour"),
@@ -105,13 +110,13 @@ impl Rules<'_> {
                             th scope="col" { "Window" }
                         } }
                         tbody {
-                            @for rule in Rule::ALL {
+                            @for rule in Rule::velocity() {
                                 tr id=(rule.name()) {
                                     th scope="row" { code { (rule.name()) } }
                                     td class="prose" { (rule.meaning()) }
-                                    td class="num" { (rule.limit(self.settings).0) }
+                                    td class="num" { (threshold(rule, self.settings)) }
                                     td { (self.source(rule)) }
-                                    td class="num" { (rule.limit(self.tightened).0) }
+                                    td class="num" { (threshold(rule, self.tightened)) }
                                     td { (window(rule, self.settings)) }
                                 }
                             }
@@ -130,7 +135,7 @@ impl Rules<'_> {
         match self.overrides.iter().find(|item| item.rule == rule.name()) {
             Some(item) => html! {
                 (item.set_by) ", " (format::when(item.set_at))
-                " (file: " (rule.limit(self.configured).0) ")"
+                " (file: " (threshold(rule, self.configured)) ")"
             },
             None => html! { "configuration file" },
         }
@@ -141,7 +146,7 @@ impl Rules<'_> {
         html! {
             h3 { "Change a threshold" }
             p { "A threshold set here wins over the configuration file's until it is reset; every instance applies it within a reconciler pass. Each change is written to the audit log." }
-            @for rule in Rule::ALL {
+            @for rule in Rule::velocity() {
                 @let field = format!("threshold-{}", rule.name());
                 div {
                     form method="post" action={ "/risk/rules/" (rule.name()) } class="inline" {
@@ -149,13 +154,13 @@ impl Rules<'_> {
                         label for=(field) { (rule.name()) }
                         " "
                         input type="number" id=(field) name="threshold" min="1" max=(MAX_THRESHOLD)
-                            required value=(rule.limit(self.settings).0);
+                            required value=(threshold(rule, self.settings));
                         " "
                         button type="submit" name="action" value="set" { "Save" }
                         @if self.overrides.iter().any(|item| item.rule == rule.name()) {
                             " "
                             button type="submit" name="action" value="reset" formnovalidate {
-                                "Use the file's " (rule.limit(self.configured).0)
+                                "Use the file's " (threshold(rule, self.configured))
                             }
                         }
                     }

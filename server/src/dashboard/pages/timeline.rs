@@ -47,9 +47,13 @@ pub async fn timeline(state: &DashboardState, payment: &Payment) -> Result<Marku
         });
     }
     for event in store.object_events(&payment.id).await? {
+        let rule = match (event.kind.as_str(), &payment.risk_rule) {
+            ("payment.blocked", Some(rule)) => format!(" (blocked before the gateway by {rule})"),
+            _ => String::new(),
+        };
         lines.push(Line {
             at: event.created_at,
-            what: format!("Event to the shop: {}", event.kind),
+            what: format!("Event to the shop: {}{rule}", event.kind),
         });
         for delivery in store.event_deliveries(&event.id).await? {
             let tries = match delivery.attempts {

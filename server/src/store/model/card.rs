@@ -106,6 +106,8 @@ pub struct NewSavedCard {
     pub expiry_month: u8,
     /// Four-digit expiry year.
     pub expiry_year: u16,
+    /// The keyed fingerprint of the payment it was saved from (migration 0018).
+    pub card_fingerprint: Option<String>,
 }
 
 /// A saved card as stored.
@@ -127,6 +129,9 @@ pub struct SavedCardRecord {
     pub expiry_year: u16,
     /// When it was saved.
     pub created_at: OffsetDateTime,
+    /// The keyed fingerprint of the payment it was saved from; `None` for a card saved before
+    /// migration 0018. Never shown to the browser.
+    pub card_fingerprint: Option<String>,
 }
 
 impl From<&SavedCardRecord> for SavedCard {

@@ -1,6 +1,7 @@
 //! The records the store keeps, as plain Rust values. Stored names of enums live beside them.
 
 pub mod activity;
+pub mod block;
 pub mod card;
 pub mod customer;
 pub mod event;
@@ -15,6 +16,7 @@ pub use activity::{
     AttemptOutcome, GatewayAttempt, NewAttempt, NewWebhookEvent, WebhookEvent, WebhookReceipt,
     WebhookVerdict,
 };
+pub use block::{BlockEntry, BlockKind, NewBlock};
 pub use card::{Bin, CardSummary, Last4, NewSavedCard, SavedCardRecord};
 pub use customer::{Customer, MAX_CUSTOMER_ID_CHARS, NewCustomerToken, is_customer_id};
 pub use event::{

@@ -141,8 +141,12 @@ pub struct Payment {
     pub decline_code: Option<DeclineCode>,
     /// The card-testing rule that blocked it (state `blocked`).
     pub risk_rule: Option<String>,
-    /// The typed card's keyed fingerprint, when one was recorded.
+    /// The card's keyed fingerprint, when one was recorded (a typed card's, or a saved card's
+    /// kept from the payment it was saved from).
     pub card_fingerprint: Option<String>,
+    /// The shopper's address key (an IPv4 address or an IPv6 /64, 32 hex digits), when one was
+    /// recorded.
+    pub client_key: Option<String>,
     /// The card, as far as it is kept.
     pub card: Option<CardSummary>,
     /// The saved card used, for a token payment.

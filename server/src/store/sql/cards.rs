@@ -36,8 +36,8 @@ impl TryFrom<CustomerRow> for Customer {
     }
 }
 
-const CARD_COLUMNS: &str =
-    "id, customer_id, gateway_token, brand, last4, expiry_month, expiry_year, created_at";
+const CARD_COLUMNS: &str = "id, customer_id, gateway_token, brand, last4, expiry_month, \
+     expiry_year, created_at, card_fingerprint";
 
 #[derive(FromRow)]
 pub(crate) struct SavedCardRow {
@@ -49,6 +49,7 @@ pub(crate) struct SavedCardRow {
     expiry_month: i64,
     expiry_year: i64,
     created_at: i64,
+    card_fingerprint: Option<String>,
 }
 
 impl TryFrom<SavedCardRow> for SavedCardRecord {
@@ -64,6 +65,7 @@ impl TryFrom<SavedCardRow> for SavedCardRecord {
             gateway_token: SecretString::from(row.gateway_token),
             id: row.id,
             customer_id: row.customer_id,
+            card_fingerprint: row.card_fingerprint,
         })
     }
 }
@@ -72,7 +74,8 @@ impl TryFrom<SavedCardRow> for SavedCardRecord {
 /// such card) and beside a payment's own `card_*` columns.
 pub(crate) const JOINED_CARD_COLUMNS: &str = "id AS sc_id, customer_id AS sc_customer_id, \
      gateway_token AS sc_gateway_token, brand AS sc_brand, last4 AS sc_last4, \
-     expiry_month AS sc_expiry_month, expiry_year AS sc_expiry_year, created_at AS sc_created_at";
+     expiry_month AS sc_expiry_month, expiry_year AS sc_expiry_year, created_at AS sc_created_at, \
+     card_fingerprint AS sc_card_fingerprint";
 
 /// A saved card as a `LEFT JOIN` returns it ([`JOINED_CARD_COLUMNS`]).
 #[derive(FromRow)]
@@ -85,6 +88,7 @@ pub(crate) struct JoinedCardRow {
     sc_expiry_month: Option<i64>,
     sc_expiry_year: Option<i64>,
     sc_created_at: Option<i64>,
+    sc_card_fingerprint: Option<String>,
 }
 
 impl JoinedCardRow {
@@ -103,6 +107,7 @@ impl JoinedCardRow {
             expiry_month: self.sc_expiry_month.ok_or_else(missing)?,
             expiry_year: self.sc_expiry_year.ok_or_else(missing)?,
             created_at: self.sc_created_at.ok_or_else(missing)?,
+            card_fingerprint: self.sc_card_fingerprint,
         }
         .try_into()
         .map(Some)
@@ -175,10 +180,11 @@ where
         let mut tx = self.pool.begin().await?;
         upsert_customer_on::<DB>(&mut tx, &card.customer_id, None, now).await?;
         let sql = format!(
-            "INSERT INTO saved_cards ({CARD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+            "INSERT INTO saved_cards ({CARD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
              ON CONFLICT (customer_id, gateway_token) DO UPDATE SET brand = excluded.brand, \
              last4 = excluded.last4, expiry_month = excluded.expiry_month, \
-             expiry_year = excluded.expiry_year \
+             expiry_year = excluded.expiry_year, \
+             card_fingerprint = COALESCE(excluded.card_fingerprint, saved_cards.card_fingerprint) \
              RETURNING {CARD_COLUMNS}"
         );
         let row = sqlx::query_as::<DB, SavedCardRow>(&sql)
@@ -190,6 +196,7 @@ where
             .bind(i64::from(card.expiry_month))
             .bind(i64::from(card.expiry_year))
             .bind(now)
+            .bind(card.card_fingerprint)
             .fetch_one(&mut *tx)
             .await?;
         tx.commit().await?;

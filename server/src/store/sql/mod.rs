@@ -10,6 +10,7 @@
 mod activity;
 mod analytics;
 mod audit;
+mod blocks;
 mod card_testing;
 mod cards;
 mod checkpoint;
@@ -242,6 +243,7 @@ where
         + super::retry::RetryStore
         + super::key_rotation::KeyRotationStore
         + super::risk::RiskStore
+        + super::blocks::BlockListStore
         + super::card_testing::CardTestingStore
         + super::risk_overrides::RiskOverrideStore,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,

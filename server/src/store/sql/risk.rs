@@ -1,5 +1,12 @@
-//! [`RiskStore`]: the card-testing rules' counts in one statement of scalar subqueries, and the
-//! step to `blocked`; the same SQL on both backends.
+//! [`RiskStore`]: the block-list entry a try matches and the card-testing rules' counts in one
+//! statement of scalar subqueries, and the step to `blocked`; the same SQL on both backends.
+//!
+//! The block lists are one subquery (migration 0018): a `UNION ALL` of one lookup a kind, each
+//! served by the unique (kind, value) index or, for address ranges, `risk_blocks_by_range`,
+//! ranked in `BlockKind::ALL`'s order so the first kind that matches is the one named.
+//! Measured on SQLite (50,000 payments, 2,000 entries of which 333 ranges; prepared
+//! statements): about 55 µs a call with the lookup against 45 to 54 µs without, and no
+//! round trip more.
 //!
 //! Each subquery is served by one index (migration 0016 and 0001): the session's payments
 //! (`payments_by_session`), the card's declines (`payments_declines_by_card`, partial: declined
@@ -18,17 +25,32 @@ use super::codec::{ms, unsigned};
 use super::rows::{PAYMENT_COLUMNS, PaymentRow};
 use super::{Dialect, SqlStore};
 use crate::store::error::StoreResult;
-use crate::store::model::Payment;
+use crate::store::model::{BlockKind, Payment};
 use crate::store::risk::{RiskCountQuery, RiskCounts, RiskStore};
 
-/// Cards counted by a rule: typed cards (a fingerprint) whose try was not blocked.
-const COUNTED_CARD: &str = "card_fingerprint IS NOT NULL AND state <> 'blocked'";
+/// Cards counted by a rule: typed cards (a fingerprint, no saved card) whose try was not
+/// blocked.
+const COUNTED_CARD: &str =
+    "card_fingerprint IS NOT NULL AND saved_card_id IS NULL AND state <> 'blocked'";
 
-/// The counts: `$1` session, `$2` fingerprint and `$3` its declines' window start, `$4`
-/// address key and `$5` its window start, `$6` customer and `$7`, `$8` e-mail and `$9`.
+/// The kind of the first block-list entry matching the try: `$2` card, `$10` BIN, `$11` whole
+/// address (hex), `$12` e-mail, `$13` e-mail domain, `$14` customer.
+const BLOCKED_SQL: &str = "(SELECT kind FROM ( \
+     SELECT 1 AS rank, kind FROM risk_blocks WHERE kind = 'card' AND value = $2 \
+     UNION ALL SELECT 2, kind FROM risk_blocks WHERE kind = 'bin' AND value = $10 \
+     UNION ALL SELECT 3, kind FROM risk_blocks \
+         WHERE kind = 'address' AND range_start <= $11 AND range_end >= $11 \
+     UNION ALL SELECT 4, kind FROM risk_blocks WHERE kind = 'email' AND value = $12 \
+     UNION ALL SELECT 5, kind FROM risk_blocks WHERE kind = 'email_domain' AND value = $13 \
+     UNION ALL SELECT 6, kind FROM risk_blocks WHERE kind = 'customer' AND value = $14 \
+     ) AS hits ORDER BY rank LIMIT 1) AS blocked";
+
+/// The block list and the counts: `$1` session, `$2` fingerprint and `$3` its declines'
+/// window start, `$4` address key and `$5` its window start, `$6` customer and `$7`, `$8`
+/// e-mail and `$9`; `$10` to `$14` are [`BLOCKED_SQL`]'s.
 fn counts_sql() -> String {
     format!(
-        "SELECT \
+        "SELECT {BLOCKED_SQL}, \
          (SELECT COUNT(DISTINCT card_fingerprint) FROM payments \
              WHERE session_id = $1 AND {COUNTED_CARD}) AS session_cards, \
          (SELECT COUNT(CASE WHEN state = 'declined' THEN 1 END) FROM payments \
@@ -48,6 +70,7 @@ fn counts_sql() -> String {
 /// The counts as the database returns them.
 #[derive(FromRow)]
 pub(crate) struct CountsRow {
+    blocked: Option<String>,
     session_cards: i64,
     session_declines: i64,
     card_declines: i64,
@@ -60,7 +83,15 @@ impl TryFrom<CountsRow> for RiskCounts {
     type Error = crate::store::StoreError;
 
     fn try_from(row: CountsRow) -> StoreResult<Self> {
+        let blocked = row
+            .blocked
+            .map(|kind| {
+                BlockKind::from_name(&kind)
+                    .ok_or(crate::store::StoreError::Corrupt("risk_blocks.kind"))
+            })
+            .transpose()?;
         Ok(Self {
+            blocked,
             session_cards: unsigned(row.session_cards, "session_cards")?,
             session_declines: unsigned(row.session_declines, "session_declines")?,
             card_declines: unsigned(row.card_declines, "card_declines")?,
@@ -94,7 +125,12 @@ where
             .bind(query.customer_id.clone())
             .bind(ms(query.customer_since))
             .bind(query.shopper_email.clone())
-            .bind(ms(query.email_since));
+            .bind(ms(query.email_since))
+            .bind(query.blocks.bin.clone())
+            .bind(query.blocks.address.clone())
+            .bind(query.blocks.email.clone())
+            .bind(query.blocks.email_domain.clone())
+            .bind(query.blocks.customer_id.clone());
         match self.fetch_optional_hot(statement).await? {
             Some(row) => row.try_into(),
             None => Ok(RiskCounts::default()),

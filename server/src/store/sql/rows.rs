@@ -61,7 +61,7 @@ pub(crate) const PAYMENT_COLUMNS: &str = "id, session_id, customer_id, kind, sta
      webhook_token_hash, transaction_hint, save_card, pending_since, review_deadline, \
      next_check_at, lease_owner, lease_until, created_at, updated_at, redirected_at, \
      superseded_by, superseded_at, paid_at, surplus_due_at, surplus_of, surplus_failures, \
-     risk_rule, card_fingerprint";
+     risk_rule, card_fingerprint, client_key";
 
 #[derive(FromRow, Deserialize)]
 pub(crate) struct PaymentRow {
@@ -117,6 +117,8 @@ pub(crate) struct PaymentRow {
     risk_rule: Option<String>,
     #[serde(default)]
     card_fingerprint: Option<String>,
+    #[serde(default)]
+    client_key: Option<String>,
 }
 
 impl PaymentRow {
@@ -201,6 +203,7 @@ impl TryFrom<PaymentRow> for Payment {
             lease_owner: row.lease_owner,
             risk_rule: row.risk_rule,
             card_fingerprint: row.card_fingerprint,
+            client_key: row.client_key,
         })
     }
 }

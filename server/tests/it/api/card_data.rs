@@ -1,7 +1,10 @@
 //! No card number and no CVC anywhere they could leak: a full run — 3DS with a saved card,
-//! a token payment, a decline, validation errors carrying the digits in the wrong field and a
-//! forged webhook — with every log line captured at TRACE, then every text column of the
-//! database read back. Neither may hold a test card number or the CVC used.
+//! a token payment, a decline, validation errors carrying the digits in the wrong field, a
+//! forged webhook, and block-list entries (a card blocked from its payment, a BIN, an
+//! address; a card number posted as a value, refused) with a try they refuse — with every log
+//! line captured at TRACE, then every text column of the database read back (the block lists'
+//! `risk_blocks` and the saved cards' fingerprints included). Neither may hold a test card
+//! number or the CVC used.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -161,11 +164,55 @@ async fn flows(h: &Harness) -> Vec<String> {
     assert_eq!(h.pay(&invalid, &wrong_type, None).await.status, 400);
 
     forge(h).await;
+    block_lists(h, &first).await;
     vec![
         cards::CHALLENGE.to_owned(),
         cards::INSUFFICIENT_FUNDS.to_owned(),
         cards::VISA_OK.to_owned(),
     ]
+}
+
+/// Block-list entries through the merchant API (a card by its payment, a BIN, an address),
+/// a card number posted as an entry's value (refused, never echoed), and a try they refuse.
+async fn block_lists(h: &Harness, paid: &TestSession) {
+    let payment_id = h.stored_payment(paid).await.id;
+    for (body, status) in [
+        (json!({"kind": "card", "payment_id": payment_id}), 201),
+        (json!({"kind": "bin", "value": "400000"}), 201),
+        (json!({"kind": "address", "value": "192.0.2.0/24"}), 201),
+        (json!({"kind": "card", "value": cards::VISA_OK}), 400),
+        (json!({"kind": "bin", "value": cards::VISA_OK}), 400),
+    ] {
+        let reply = Reply::read(
+            h.merchant(reqwest::Method::POST, "/v1/risk/blocks")
+                .json(&body)
+                .send()
+                .await
+                .expect("sent"),
+        )
+        .await;
+        assert_eq!(reply.status, status, "{}", reply.text);
+        assert!(!reply.text.contains(cards::VISA_OK), "{}", reply.text);
+    }
+    let listed = Reply::read(
+        h.merchant(reqwest::Method::GET, "/v1/risk/blocks")
+            .send()
+            .await
+            .expect("sent"),
+    )
+    .await;
+    assert_eq!(listed.json["data"].as_array().map(Vec::len), Some(3));
+    let again = h.session(900, json!({})).await;
+    let reply = h.pay(&again, &pay_body(cards::CHALLENGE, CVC), None).await;
+    assert_eq!(
+        reply.json["result"]["decline"], "do_not_honour",
+        "{}",
+        reply.text
+    );
+    assert_eq!(
+        h.stored_payment(&again).await.risk_rule.as_deref(),
+        Some("blocklist_card")
+    );
 }
 
 /// Posts a forged "paid" webhook for a pending payment and waits for its verdict.
@@ -330,6 +377,19 @@ async fn assert_fingerprints_are_keyed(h: &Harness, used: &[String]) {
         })
         .collect();
     assert!(fingerprints.len() >= 3, "{fingerprints:?}");
+    let saved: Vec<_> = page
+        .items
+        .iter()
+        .filter(|p| p.saved_card_id.is_some())
+        .collect();
+    assert!(!saved.is_empty(), "a saved card paid");
+    for payment in saved {
+        let fingerprint = payment
+            .card_fingerprint
+            .as_ref()
+            .expect("a saved card's try carries the fingerprint it was saved with");
+        assert!(fingerprints.contains(fingerprint), "the typed card's own");
+    }
     for number in used {
         let plain = sha2::Sha256::digest(number.as_bytes());
         let hex: String = plain.iter().map(|b| format!("{b:02x}")).collect();

@@ -190,6 +190,7 @@ async fn save_again(store: &dyn Store, customer: &str, card_id: &str, month: u8,
             last4: kept.last4,
             expiry_month: month,
             expiry_year: year,
+            card_fingerprint: None,
         })
         .await
         .expect("saved again");

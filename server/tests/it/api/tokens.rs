@@ -115,6 +115,7 @@ async fn saved_cards_need_a_customer_and_stay_private(h: &Harness) {
             last4: Last4::new("4242").expect("last4"),
             expiry_month: 12,
             expiry_year: 2030,
+            card_fingerprint: None,
         })
         .await
         .expect("saved");

@@ -6,6 +6,7 @@
 //! given-up deliveries, secret rotation), two-factor sign-in and its reset from the command
 //! line, and the sweep of expired sessions. Each scenario runs on SQLite and Postgres.
 
+mod blocks;
 mod captures;
 mod crowd;
 mod filters;

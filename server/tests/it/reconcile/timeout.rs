@@ -62,6 +62,7 @@ async fn saved_card(h: &Harness, number: &str) -> (String, String) {
             last4: Last4::new(last4).expect("last4"),
             expiry_month: 12,
             expiry_year: 2039,
+            card_fingerprint: None,
         })
         .await
         .expect("card saved");

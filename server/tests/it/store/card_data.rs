@@ -74,6 +74,7 @@ async fn store_everything_about_the_test_card(db: &TestDb) -> String {
             last4: summary.last4.clone(),
             expiry_month: summary.expiry_month,
             expiry_year: summary.expiry_year,
+            card_fingerprint: None,
         })
         .await
         .unwrap();

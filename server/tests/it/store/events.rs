@@ -204,6 +204,7 @@ async fn cards_saved_and_removed_write_their_events(db: &TestDb) {
             last4: Last4::new("4242").unwrap(),
             expiry_month: 12,
             expiry_year: 2030,
+            card_fingerprint: None,
         })
         .await
         .unwrap();

@@ -101,6 +101,7 @@ async fn save_card(db: &TestDb, customer_id: &str, token: &str) -> SavedCardReco
             last4: Last4::new("4242").unwrap(),
             expiry_month: 12,
             expiry_year: 2039,
+            card_fingerprint: None,
         })
         .await
         .unwrap()
@@ -318,6 +319,7 @@ async fn a_claim_with_a_card_saved_again_elsewhere_needs_its_new_details(db: &Te
             last4: Last4::new("4242").unwrap(),
             expiry_month: 3,
             expiry_year: 2041,
+            card_fingerprint: None,
         })
         .await
         .unwrap();

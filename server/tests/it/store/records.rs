@@ -127,6 +127,7 @@ fn card(customer: &str, token: &str, last4: &str) -> NewSavedCard {
         last4: Last4::new(last4).unwrap(),
         expiry_month: 12,
         expiry_year: 2030,
+        card_fingerprint: None,
     }
 }
 

@@ -1,11 +1,14 @@
 //! The card-testing rules end to end (issue 33, phase A): each rule fires at its threshold and
 //! not before, a blocked try never reaches the gateway, the shopper sees the plain decline,
 //! the merchant sees `blocked` with the rule and a `payment.blocked` event, two instances on
-//! one database count the same tries, and an ordinary shopper is never blocked.
+//! one database count the same tries, and an ordinary shopper is never blocked. The block
+//! lists (item 3): each kind on the pay path, and their merchant API.
 //!
 //! The harness lifts every rule (`support.rs`); each test sets the thresholds it tests.
 
 mod alert;
+mod block_lists;
+mod blocks_api;
 mod instances;
 mod session_rules;
 mod shopper_rules;
