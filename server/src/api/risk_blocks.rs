@@ -103,9 +103,7 @@ fn refused(error: BlockError, from_payment: bool) -> ApiFailure {
         BlockError::Invalid { field, reason } => {
             ApiFailure::invalid("invalid_field", field, format!("{field}: {reason}"))
         }
-        BlockError::NoPayment => {
-            ApiFailure::invalid("invalid_field", "payment_id", "payment_id: no such payment")
-        }
+        BlockError::NoPayment => ApiFailure::NotFound("payment"),
         BlockError::Duplicate => ApiFailure::Conflict {
             code: "already_blocked",
             message: "already on the block list".into(),
