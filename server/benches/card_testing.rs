@@ -161,9 +161,15 @@ async fn measure(backend: &str, database_url: &str, options: &Options) {
         ),
     );
     row("gateway calls saved", stopped.to_string());
+    let rules = tally::by_rule(&blocked, &bot_log.session_ids);
+    let by_rules: usize = rules.values().sum();
+    row("attack tries blocked, by rule", format!("{rules:?}"));
     row(
-        "attack tries blocked, by rule",
-        format!("{:?}", tally::by_rule(&blocked, &bot_log.session_ids)),
+        "attack tries stopped otherwise",
+        format!(
+            "{} (refused before any rule: rate limits, a payment in progress; see the answers)",
+            stopped.saturating_sub(by_rules)
+        ),
     );
     report_shoppers(&target, &blocked, &shopper_log);
     row("run time", format!("{:.1} s", elapsed.as_secs_f64()));
