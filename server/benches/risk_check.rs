@@ -8,8 +8,9 @@
 //! what is timed is all they add, the card's keyed fingerprint ([`RiskService::fingerprint`])
 //! and [`RiskService::check`] (the counts' one statement and the rules). Beside it, the same
 //! check for a saved card (the decline rules only), which `pay_latency`'s series already
-//! includes. Not timed: the payment row's three extra columns and the rules' partial indexes
-//! on its insert.
+//! includes, and a bare round trip (`SELECT 1`), the floor under any statement on that
+//! database and machine. Not timed: the payment row's three extra columns and the rules'
+//! partial indexes on its insert.
 //!
 //! Run: `cargo bench -p checkout-server --bench risk_check [-- --rows 100000 --checks 2000]`.
 
@@ -120,8 +121,10 @@ async fn measure(
     );
     let typed = series(&risk, &payment, TryKind::TypedCard, options).await;
     let saved = series(&risk, &payment, TryKind::SavedCard, options).await;
+    let floor = round_trips(database_url, options).await;
     print_row(backend, "typed card (all rules)", &typed);
     print_row(backend, "saved card (declines)", &saved);
+    print_row(backend, "round trip (SELECT 1)", &floor);
     store.close().await;
     (backend, ms(quantile(&typed, 0.5)))
 }
@@ -206,6 +209,35 @@ async fn series(
         if n >= options.warmup {
             samples.push(elapsed);
         }
+    }
+    samples.sort();
+    samples
+}
+
+/// `checks` timed `SELECT 1` on a pool of its own (after the warm-up): what any statement
+/// costs on this database and machine, the floor under the check's.
+async fn round_trips(url: &str, options: &Options) -> Vec<Duration> {
+    let mut samples = Vec::with_capacity(options.checks);
+    macro_rules! time_on {
+        ($pool:expr) => {{
+            let pool = $pool;
+            for n in 0..options.warmup + options.checks {
+                let started = Instant::now();
+                sqlx::query("SELECT 1")
+                    .execute(&pool)
+                    .await
+                    .expect("select 1");
+                if n >= options.warmup {
+                    samples.push(started.elapsed());
+                }
+            }
+            pool.close().await;
+        }};
+    }
+    if url.starts_with("sqlite") {
+        time_on!(sqlx::SqlitePool::connect(url).await.expect("sqlite"));
+    } else {
+        time_on!(sqlx::PgPool::connect(url).await.expect("postgres"));
     }
     samples.sort();
     samples
