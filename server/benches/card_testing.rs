@@ -92,7 +92,8 @@ fn explain(options: &Options) {
          of its own). Try n takes session n mod {sessions} and address n mod {addresses}. It pays \
          as the checkout frame does and takes the bank's 3-D Secure page as proof the number \
          passed the gateway, without finishing 3-D Secure; a decline (blocked or not) marks the \
-         number dead. It does not adapt to being blocked.",
+         number dead; a refusal that says nothing of the card (429, 409) is tried again after 2 s, \
+         twice at most. It does not adapt to being blocked.",
         tries = a.tries,
         rate = a.rate,
         sessions = a.sessions,

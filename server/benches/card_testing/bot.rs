@@ -10,7 +10,9 @@
 //! without finishing 3-D Secure (a tester does not hold the cardholder's second factor; and
 //! the emulator approves every random number, so a bot that finished frictionless 3-D Secure
 //! would pay its session on the first hit, which real testers' mostly dead numbers do not).
-//! A decline (blocked or not: they look the same) marks the number dead.
+//! A decline (blocked or not: they look the same) marks the number dead. A refusal that says
+//! nothing of the card (429 rate limited, 409 payment in progress) is tried again after a
+//! pause, twice at most.
 
 use std::collections::{BTreeMap, HashSet};
 use std::net::IpAddr;
@@ -22,6 +24,11 @@ use rand::{Rng, SeedableRng};
 
 use super::cards;
 use super::checkout::{self, PayAnswer, Session, SessionFields, TypedCard};
+
+/// Calls the bot makes for one number when the server refuses it without an answer on the
+/// card (a rate limit, a payment still in progress): it comes back after [`PAUSE`].
+const ATTEMPTS: usize = 3;
+const PAUSE: Duration = Duration::from_secs(2);
 
 /// The attack's size.
 #[derive(Clone, Copy, Debug)]
@@ -96,7 +103,15 @@ pub async fn run(http: &reqwest::Client, base: &str, attack: Attack) -> BotLog {
                 cvc: &cvc,
                 name: "TARO YAMADA",
             };
-            kind(&checkout::pay(&http, &base, session, &card, client).await)
+            let mut answer = checkout::pay(&http, &base, session, &card, client).await;
+            for _ in 1..ATTEMPTS {
+                if !matches!(answer, PayAnswer::Refused { .. } | PayAnswer::Failed) {
+                    break;
+                }
+                tokio::time::sleep(PAUSE).await;
+                answer = checkout::pay(&http, &base, session, &card, client).await;
+            }
+            kind(&answer)
         });
     }
     while let Some(done) = tries.join_next().await {
