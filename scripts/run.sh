@@ -18,6 +18,10 @@ mkdir -p data
 export LISTEN="${LISTEN:-127.0.0.1:8080}"
 export DEMO_LISTEN="${DEMO_LISTEN:-127.0.0.1:8081}"
 echo
-echo "[run] demo shop: http://${DEMO_LISTEN}/   (sandbox: test cards only, no real money; Ctrl-C stops)"
+if [ "${DEMO_LISTEN,,}" = "off" ]; then
+  echo "[run] no demo shop (DEMO_LISTEN=off): the emulator alone; the server lists its addresses below"
+else
+  echo "[run] demo shop: http://${DEMO_LISTEN}/   (sandbox: test cards only, no real money; Ctrl-C stops)"
+fi
 echo
 exec target/release/checkout-server serve

@@ -19,8 +19,8 @@ pub const PREFIX: &str = "/_sandbox";
 pub struct Host {
     /// The server's public base URL (browsers reach the 3-D Secure page and the frame there).
     pub public_url: String,
-    /// The demo shop's base URL (its own origin).
-    pub shop_url: String,
+    /// The demo shop's base URL (its own origin); `None`: the emulator alone, no demo shop.
+    pub shop_url: Option<String>,
     /// A base URL this process reaches the server at (the shop calls the merchant API there).
     pub internal_url: String,
     /// The gateway credentials the server's client sends (the emulator accepts exactly these).
@@ -44,8 +44,8 @@ pub struct InProcess {
     pub state: SandboxState,
     /// The emulator's routes, to nest under [`PREFIX`].
     pub gateway: Router,
-    /// The demo shop's routes, to serve at [`Host::shop_url`].
-    pub shop: Router,
+    /// The demo shop's routes, to serve at [`Host::shop_url`]; `None` without one.
+    pub shop: Option<Router>,
 }
 
 impl InProcess {
@@ -61,13 +61,15 @@ impl InProcess {
             acs_frame_ancestors: host.shop_origins,
             ..template
         });
-        let shop = demo::router(DemoShop {
-            merchant_name: host.merchant_name,
-            plans: host.plans,
-            merchant_api: MerchantApi::new(host.internal_url, host.merchant_secret_key),
-            origin: demo::pages::own_origin(&host.shop_url),
-            checkout_server: host.public_url,
-            events: demo::events::Receiver::default(),
+        let shop = host.shop_url.map(|shop_url| {
+            demo::router(DemoShop {
+                merchant_name: host.merchant_name,
+                plans: host.plans,
+                merchant_api: MerchantApi::new(host.internal_url, host.merchant_secret_key),
+                origin: demo::pages::own_origin(&shop_url),
+                checkout_server: host.public_url,
+                events: demo::events::Receiver::default(),
+            })
         });
         Self {
             gateway: crate::router(state.clone()),

@@ -83,8 +83,7 @@ impl DashboardSettings {
     /// Reads this file's keys (also listed in `source::KEYS`) from `layers`.
     pub(super) fn resolve(layers: &Layers) -> Result<Self, ConfigError> {
         let listen = match layers.get("DASHBOARD_LISTEN") {
-            Some(setting) if setting.value.trim().eq_ignore_ascii_case("off") => None,
-            Some(setting) => Some(values::socket_addr(setting)?),
+            Some(setting) => values::listen_or_off(setting)?,
             None => DEFAULT_DASHBOARD_LISTEN.parse().ok(),
         };
         let allow_http = layers

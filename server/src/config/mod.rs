@@ -6,6 +6,7 @@
 //! | `LISTEN` | `127.0.0.1:8080` | address to serve on (port 0 picks one) |
 //! | `PUBLIC_BASE_URL` | `http://<listening address>` | how browsers and the gateway reach this server |
 //! | `DATABASE_URL` | `data/checkout.db` (SQLite) | `postgres://…` selects Postgres |
+//! | `DEMO_LISTEN` | `127.0.0.1:8081` | sandbox only: the demo shop's address (port 0 picks one); `off`: no demo shop, the emulator alone |
 //! | `GATEWAY_BASE_URL` | unset: the in-process emulator | the real gateway, e.g. `https://api.paymentoptions.com` |
 //! | `GATEWAY_API_KEY`, `GATEWAY_X_API_KEY` | the emulator's keys | required with `GATEWAY_BASE_URL` |
 //! | `GATEWAY_MERCHANT_ID` | `sandbox-merchant` | `merchant_id` on every request; required with `GATEWAY_BASE_URL` |
@@ -27,6 +28,7 @@
 //! | `DASHBOARD_LISTEN`, `DASHBOARD_PUBLIC_URL`, `DASHBOARD_REQUIRE_2FA` | `127.0.0.1:8082`, its address, `false` | the merchant dashboard's listener (`off`: none), origin, and whether admins must use two-factor sign-in ([`DashboardSettings`]) |
 //! | `CARD_FINGERPRINT_KEY` | sandbox: generated once, kept in `<data dir>/card_fingerprint.key` | 32 bytes (64 hex digits or base64) keying the card fingerprint; required with `GATEWAY_BASE_URL` ([`fingerprint_key`]) |
 //! | `RISK_MAX_CARDS_PER_SESSION`, `RISK_MAX_*`, `RISK_*_WINDOW_SECONDS` | see [`RiskSettings`] | the card-testing rules' thresholds and windows |
+//! | `RISK_ALERT_*` | see [`AlertSettings`] | when the card-testing thresholds tighten by themselves |
 //! | `WEBHOOK_ALLOW_PRIVATE`, `MERCHANT_WEBHOOK_URL`, `MERCHANT_WEBHOOK_SECRET`, `WEBHOOK_DELIVERY_INTERVAL_MS`, `WEBHOOK_TIMEOUT_SECONDS` | see [`WebhookSettings`] | events to the shop: private targets (sandbox: allowed), one configured endpoint, the delivery worker's period, the endpoint's time to answer |
 //!
 //! The file uses the same names in lower case and may hold the plan catalogue
@@ -39,6 +41,7 @@ pub mod fingerprint_key;
 mod ops;
 pub mod plans;
 mod risk;
+mod risk_alert;
 mod secrets;
 mod source;
 mod values;
@@ -59,6 +62,7 @@ pub use fingerprint_key::CardFingerprintKey;
 pub use ops::{OpsAccess, OpsSettings};
 pub use plans::{PlanCatalogue, first_charge};
 pub use risk::RiskSettings;
+pub use risk_alert::AlertSettings;
 pub use secrets::{SecretsKeySource, sandbox_key_path};
 pub use source::KEYS;
 pub use webhooks::{CONFIG_ENDPOINT_ID, ConfiguredEndpoint, WebhookSettings};
@@ -68,6 +72,8 @@ use source::{Layers, Setting};
 
 /// Default `LISTEN`.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+/// Default `DEMO_LISTEN`.
+pub const DEFAULT_DEMO_LISTEN: &str = "127.0.0.1:8081";
 /// Default `DATABASE_URL`: a SQLite file under `./data/`.
 pub const DEFAULT_DATABASE_URL: &str = "data/checkout.db";
 /// Default `COMPONENT_DIR`: where `trunk build` writes (relative to the working directory).
@@ -86,6 +92,8 @@ pub struct Config {
     pub public_base_url: Option<String>,
     /// `DATABASE_URL`.
     pub database_url: SecretString,
+    /// `DEMO_LISTEN`: the demo shop's address in the sandbox; `None` (`off`): no demo shop.
+    pub demo_listen: Option<SocketAddr>,
     /// The gateway and its credentials.
     pub gateway: GatewaySettings,
     /// The shop: its key, name, origins and landing pages.
@@ -254,6 +262,10 @@ impl Config {
             database_url: or_default(get("DATABASE_URL"), values::database_url, || {
                 Ok(SecretString::from(DEFAULT_DATABASE_URL))
             })?,
+            demo_listen: match get("DEMO_LISTEN") {
+                Some(setting) => values::listen_or_off(setting)?,
+                None => DEFAULT_DEMO_LISTEN.parse().ok(),
+            },
             gateway,
             merchant: MerchantSettings {
                 secret_key,
@@ -297,6 +309,39 @@ impl Config {
                 .map(values::path)
                 .transpose()?
                 .unwrap_or_else(|| PathBuf::from(DEFAULT_COMPONENT_DIR)),
+        })
+    }
+}
+
+/// What a command that only opens the database (`users`, `keys`) reads: `DATABASE_URL` and
+/// the key for secrets at rest. Nothing else of the file or the environment is checked, so a
+/// configuration written for `serve` on another machine, or half written, still serves.
+#[derive(Debug, Clone)]
+pub struct StoreSettings {
+    /// `DATABASE_URL`.
+    pub database_url: SecretString,
+    /// `SECRETS_KEY`, `SECRETS_KEY_PREVIOUS` or `SECRETS_KEY_FILE`.
+    pub secrets_key: SecretsKeySource,
+}
+
+impl StoreSettings {
+    /// Reads `file` (if given), then the environment.
+    pub fn load(file: Option<&Path>) -> Result<Self, ConfigError> {
+        Self::load_from(file, &|key| std::env::var(key).ok())
+    }
+
+    /// Reads `file` (if given), then the variables `env` returns.
+    pub fn load_from(
+        file: Option<&Path>,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Self, ConfigError> {
+        let layers = Layers::read(file, env)?;
+        let sandbox = layers.get("GATEWAY_BASE_URL").is_none();
+        Ok(Self {
+            database_url: or_default(layers.get("DATABASE_URL"), values::database_url, || {
+                Ok(SecretString::from(DEFAULT_DATABASE_URL))
+            })?,
+            secrets_key: SecretsKeySource::resolve(&layers, sandbox)?,
         })
     }
 }
@@ -495,6 +540,43 @@ pub(crate) mod tests {
                 "{key}: {err}"
             );
         }
+    }
+
+    #[test]
+    fn the_demo_shop_listens_by_default_and_can_be_off() {
+        let config = Config::from_pairs(&[], &emulator()).expect("defaults");
+        assert_eq!(
+            config.demo_listen.map(|a| a.to_string()).as_deref(),
+            Some(DEFAULT_DEMO_LISTEN)
+        );
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("checkout.toml");
+        std::fs::write(&path, "demo_listen = \"off\"\n").expect("write");
+        let config = Config::load_from(Some(&path), &|_| None, &emulator()).expect("valid");
+        assert_eq!(config.demo_listen, None);
+        let error = Config::from_pairs(&[("DEMO_LISTEN", "nowhere")], &emulator())
+            .expect_err("not an address");
+        assert!(error.to_string().starts_with("DEMO_LISTEN"), "{error}");
+    }
+
+    #[test]
+    fn a_command_reads_only_the_database_and_its_key() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("checkout.toml");
+        std::fs::write(
+            &path,
+            "database_url = \"sqlite://elsewhere.db\"\ngateway_base_url = \"https://gw.example\"\nsecrets_key = \"2b7e151628aed2a6abf7158809cf4f3c2b7e151628aed2a6abf7158809cf4f3c\"\nsession_ttl_seconds = 5\n",
+        )
+        .expect("write");
+        // The full configuration refuses this file (no merchant key, a bad lifetime)…
+        assert!(Config::load_from(Some(&path), &|_| None, &emulator()).is_err());
+        // …a command that opens the database reads only what it needs.
+        let store = StoreSettings::load_from(Some(&path), &|_| None).expect("valid");
+        assert_eq!(store.database_url.expose_secret(), "sqlite://elsewhere.db");
+        assert!(store.secrets_key.key_ring("sqlite://elsewhere.db").is_ok());
+        let env = |key: &str| (key == "DATABASE_URL").then(|| "ftp://nowhere".to_owned());
+        let error = StoreSettings::load_from(Some(&path), &env).expect_err("bad url");
+        assert!(error.to_string().starts_with("DATABASE_URL"), "{error}");
     }
 
     #[test]

@@ -24,6 +24,7 @@
 use std::time::Duration;
 
 use super::error::ConfigError;
+use super::risk_alert::AlertSettings;
 use super::source::{Layers, Setting};
 use super::values;
 
@@ -50,6 +51,8 @@ pub struct RiskSettings {
     pub max_cards_per_email: u32,
     /// `RISK_EMAIL_WINDOW_SECONDS`.
     pub email_window: Duration,
+    /// When the thresholds tighten by themselves (`config/risk_alert.rs`).
+    pub alert: AlertSettings,
 }
 
 /// An hour.
@@ -74,6 +77,7 @@ impl Default for RiskSettings {
             customer_window: DAY,
             max_cards_per_email: 5,
             email_window: DAY,
+            alert: AlertSettings::default(),
         }
     }
 }
@@ -106,12 +110,13 @@ impl RiskSettings {
             customer_window: window("RISK_CUSTOMER_WINDOW_SECONDS", d.customer_window)?,
             max_cards_per_email: count("RISK_MAX_CARDS_PER_EMAIL", d.max_cards_per_email)?,
             email_window: window("RISK_EMAIL_WINDOW_SECONDS", d.email_window)?,
+            alert: AlertSettings::resolve(layers)?,
         })
     }
 }
 
 /// A threshold: a whole number from 1 to [`MAX_COUNT`], naming the key otherwise.
-fn threshold(setting: &Setting) -> Result<u32, ConfigError> {
+pub(super) fn threshold(setting: &Setting) -> Result<u32, ConfigError> {
     setting
         .value
         .trim()

@@ -13,6 +13,7 @@ use super::error::ConfigError;
 pub const KEYS: &[&str] = &[
     "LISTEN",
     "PUBLIC_BASE_URL",
+    "DEMO_LISTEN",
     "DATABASE_URL",
     "GATEWAY_BASE_URL",
     "GATEWAY_API_KEY",
@@ -53,6 +54,12 @@ pub const KEYS: &[&str] = &[
     "RISK_CUSTOMER_WINDOW_SECONDS",
     "RISK_MAX_CARDS_PER_EMAIL",
     "RISK_EMAIL_WINDOW_SECONDS",
+    // config/risk_alert.rs
+    "RISK_ALERT_WINDOW_SECONDS",
+    "RISK_ALERT_MIN_TRIES",
+    "RISK_ALERT_BLOCKED_PERCENT",
+    "RISK_ALERT_DECLINED_PERCENT",
+    "RISK_ALERT_HOLD_SECONDS",
     // config/webhooks.rs
     "WEBHOOK_ALLOW_PRIVATE",
     "MERCHANT_WEBHOOK_URL",

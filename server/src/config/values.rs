@@ -29,6 +29,15 @@ pub fn socket_addr(setting: &Setting) -> Result<SocketAddr, ConfigError> {
     })
 }
 
+/// A listening address, or `off` (any case) for none.
+pub fn listen_or_off(setting: &Setting) -> Result<Option<SocketAddr>, ConfigError> {
+    if setting.value.trim().eq_ignore_ascii_case("off") {
+        Ok(None)
+    } else {
+        socket_addr(setting).map(Some)
+    }
+}
+
 /// An absolute `http`/`https` URL without query or fragment; the trailing slash is dropped.
 /// A path is allowed (a server behind a proxy under a prefix).
 pub fn base_url(setting: &Setting) -> Result<String, ConfigError> {

@@ -31,6 +31,7 @@ pub mod once;
 pub mod overview;
 pub mod pages;
 pub mod review;
+pub mod risk_rules;
 pub mod state;
 pub mod subscriptions;
 pub mod webhooks;
@@ -92,6 +93,8 @@ pub fn app(state: DashboardState) -> Router {
         .route("/webhooks/events/{id}", get(pages::event::show))
         .route("/webhooks/events/{id}/redeliver", post(webhooks::redeliver))
         .route("/audit", get(pages::audit::list))
+        .route("/risk", get(pages::risk::show))
+        .route("/risk/rules/{rule}", post(risk_rules::change))
         .route("/assets/dashboard.css", get(stylesheet))
         .route("/healthz", get(|| async { "ok" }))
         .fallback(|| async { error::DashboardError::NotFound("page").into_response() })

@@ -9,7 +9,8 @@ use crate::config::PlanCatalogue;
 use crate::store::model::{EventObject, StoredEvent, Subscription};
 use crate::store::{StoreError, decode_snapshot};
 use crate::views::{
-    CustomerCard, MerchantCharge, MerchantSubscription, PaymentView, SessionView, rfc3339,
+    CardTestingView, CustomerCard, MerchantCharge, MerchantSubscription, PaymentView, SessionView,
+    rfc3339,
 };
 
 /// An event's JSON.
@@ -58,6 +59,8 @@ pub enum EventObjectView {
         #[serde(flatten)]
         card: CustomerCard,
     },
+    /// `card_testing.suspected`, `card_testing.ended`: the alert.
+    CardTesting(CardTestingView),
 }
 
 /// `event` as the shop receives it; the plans name the terms of a subscription's plan.
@@ -86,6 +89,9 @@ pub fn render(event: &StoredEvent, plans: &PlanCatalogue) -> Result<EventBody, S
             customer_id: card.customer_id.clone(),
             card: CustomerCard::from(&card),
         },
+        EventObject::CardTesting(alert) => {
+            EventObjectView::CardTesting(CardTestingView::new(&alert))
+        }
     };
     Ok(EventBody {
         id: event.id.clone(),

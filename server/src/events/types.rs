@@ -1,7 +1,8 @@
 //! The event types a shop can receive, one constant each, and the check of the types an
 //! endpoint asks for (`["payment.captured", …]`, or `["*"]` for all of them).
 //!
-//! The store's triggers (migrations `0003_events` and `0016_card_testing`) write these names; a
+//! The store's triggers (migrations `0003_events`, `0016_card_testing` and
+//! `0019_card_testing_alerts`) write these names; a
 //! test below reads those migrations and fails if a trigger writes a type this list does not name, or the reverse.
 
 use crate::store::model::EventTypes;
@@ -51,8 +52,16 @@ pub const CUSTOMER_CARD_SAVED: &str = "customer.card_saved";
 /// A saved card was removed. Carries the card as it was, and its `customer_id`.
 pub const CUSTOMER_CARD_REMOVED: &str = "customer.card_removed";
 
+/// The store-wide share of blocked or declined tries jumped past its threshold: the server
+/// suspects card testing and judges tries by tightened limits until it ends. Carries the alert
+/// with the window's figures.
+pub const CARD_TESTING_SUSPECTED: &str = "card_testing.suspected";
+/// A card-testing alert ended (its trigger stopped holding for the hold time); the ordinary
+/// limits apply again. Carries the alert.
+pub const CARD_TESTING_ENDED: &str = "card_testing.ended";
+
 /// Every event type, in the order the documentation lists them.
-pub const ALL: [&str; 18] = [
+pub const ALL: [&str; 20] = [
     PAYMENT_AUTHORIZED,
     PAYMENT_CAPTURED,
     PAYMENT_DECLINED,
@@ -71,6 +80,8 @@ pub const ALL: [&str; 18] = [
     SUBSCRIPTION_PAYMENT_FAILED,
     CUSTOMER_CARD_SAVED,
     CUSTOMER_CARD_REMOVED,
+    CARD_TESTING_SUSPECTED,
+    CARD_TESTING_ENDED,
 ];
 
 /// The selection that means every type, present and future.
@@ -144,7 +155,14 @@ mod tests {
             .step_by(2)
             .filter(|quoted| {
                 quoted.split_once('.').is_some_and(|(object, verb)| {
-                    ["payment", "session", "subscription", "customer"].contains(&object)
+                    [
+                        "payment",
+                        "session",
+                        "subscription",
+                        "customer",
+                        "card_testing",
+                    ]
+                    .contains(&object)
                         && !verb.is_empty()
                         && verb.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
                 })
@@ -157,18 +175,21 @@ mod tests {
     fn the_list_matches_what_the_triggers_write() {
         let listed: BTreeSet<String> = ALL.iter().map(|&k| k.to_owned()).collect();
         assert_eq!(listed.len(), ALL.len(), "no type listed twice");
-        for [events, blocked] in [
+        for [events, blocked, alerts] in [
             [
                 include_str!("../../migrations/sqlite/0003_events.sql"),
                 include_str!("../../migrations/sqlite/0016_card_testing.sql"),
+                include_str!("../../migrations/sqlite/0019_card_testing_alerts.sql"),
             ],
             [
                 include_str!("../../migrations/postgres/0003_events.sql"),
                 include_str!("../../migrations/postgres/0016_card_testing.sql"),
+                include_str!("../../migrations/postgres/0019_card_testing_alerts.sql"),
             ],
         ] {
             let mut written = written_types(events);
             written.extend(written_types(blocked));
+            written.extend(written_types(alerts));
             assert_eq!(written, listed);
         }
     }

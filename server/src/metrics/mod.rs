@@ -18,6 +18,8 @@
 //! | `checkout_event_deliveries_total{outcome}` | counter | delivery attempts: delivered, retried, failed |
 //! | `checkout_event_delivery_duration_seconds` | histogram | every delivery attempt |
 //! | `checkout_event_delivery_oldest_pending_seconds` | gauge | the store: age of the oldest pending delivery |
+//! | `checkout_card_testing_suspected` | gauge | the store: 1 while a card-testing alert is open |
+//! | `checkout_card_testing_alerts_total{step}` | counter | card-testing alerts this process raised or ended |
 //! | `checkout_store_up` | gauge | 1 when the store answered the queries above |
 //!
 //! Store figures cover the whole database (every instance): they are set as gauges from the
@@ -25,6 +27,7 @@
 //! process-wide, installed once, as the atomics it replaced were (several servers in one test
 //! process share it; tests compare before and after).
 
+pub mod card_testing;
 pub mod events;
 pub mod gateway;
 pub mod http;
@@ -93,6 +96,7 @@ fn describe() {
         "checkout_store_up",
         "Whether the store answered the queries of this scrape."
     );
+    card_testing::describe();
     events::describe();
     gateway::describe();
     http::describe();
@@ -102,11 +106,12 @@ fn describe() {
 /// Sets the store's gauges; false when the store did not answer (they keep their last values).
 async fn set_store_figures(store: &dyn Store) -> bool {
     let now = OffsetDateTime::now_utc();
-    let (payments, webhooks, backlog, oldest_delivery) = match tokio::try_join!(
+    let (payments, webhooks, backlog, oldest_delivery, alert) = match tokio::try_join!(
         store.count_payments_by_state(),
         store.count_webhooks_by_verdict(),
         store.reconcile_backlog(now),
         store.oldest_pending_delivery(),
+        store.open_card_testing_alert(),
     ) {
         Ok(figures) => figures,
         Err(error) => {
@@ -126,5 +131,6 @@ async fn set_store_figures(store: &dyn Store) -> bool {
     let lag = backlog.lag_at(now).as_seconds_f64().max(0.0);
     gauge!("checkout_reconciler_lag_seconds").set(lag);
     events::oldest_pending(oldest_delivery, now);
+    card_testing::set_open(alert.is_some());
     true
 }

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use checkout::contract::PaymentState;
+use checkout::contract::{DeclineCode, PaymentState};
 use time::OffsetDateTime;
 
 use super::settle::{Hint, HintFrom, Settlement, is_transaction_id};
@@ -127,7 +127,11 @@ impl PaymentService {
             ));
         }
         let after = self
-            .step(payment, PaymentState::Failed, PaymentChanges::default())
+            .step(
+                payment.clone(),
+                PaymentState::Failed,
+                left_at_the_bank(&payment),
+            )
             .await?;
         if after.state != PaymentState::Failed {
             return Err(PaymentError::conflict(
@@ -179,6 +183,20 @@ pub fn check_note(note: &str) -> Result<(), PaymentError> {
         return bad("must not contain a card number");
     }
     Ok(())
+}
+
+/// What resolving `payment` as failed records besides the state: a 3-D Secure payment whose
+/// shopper was sent to the bank and whose outcome was never learned was left there (staff
+/// found no charge), recorded as the reconciler records an abandoned attempt (reason
+/// `authentication_failed`: not completed), so the overview counts it as abandoned rather
+/// than as declined after authentication.
+fn left_at_the_bank(payment: &Payment) -> PaymentChanges {
+    let never_heard_back =
+        payment.retry.redirected_at.is_some() && payment.gateway_transaction_id.is_none();
+    PaymentChanges {
+        decline_code: never_heard_back.then_some(DeclineCode::AuthenticationFailed),
+        ..PaymentChanges::default()
+    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,8 @@
 //! ordinary decline (`payment_result`). It never reaches the gateway.
 //!
 //! A count that cannot be read lets the try through, logged: the defence must not take
-//! checkout down with it.
+//! checkout down with it. A blocked try starts a review of the card-testing alert
+//! (`risk::alert`), off this path.
 
 use checkout::contract::PayResponse;
 
@@ -73,6 +74,7 @@ impl PaymentService {
                 .unwrap_or(payment),
         };
         self.release_session_if_idle(&blocked.session_id).await;
+        self.risk().after_try(blocked.state);
         Ok(Screened::Blocked(answer(&blocked)))
     }
 }

@@ -10,7 +10,10 @@
 //!   webhook for them) — [`subscriptions`];
 //! - deletes the dashboard's expired staff sessions and login challenges — [`staff_sweep`];
 //! - reverses a second charge of one session that is still due (the process that recorded it
-//!   died, or the gateway refused the reversal) — [`surplus`].
+//!   died, or the gateway refused the reversal) — [`surplus`];
+//! - reads the card-testing thresholds an admin set in the dashboard, and reviews the
+//!   card-testing alert: joins one another instance raised, ends one whose trigger stopped
+//!   holding (`risk::alert`).
 //!
 //! Several instances may share one Postgres database: each pass claims its rows with a lease
 //! (`FOR UPDATE SKIP LOCKED`), so no two instances work on the same row at once, and every
@@ -148,6 +151,13 @@ impl Reconciler {
         report.add(&self.subscription_batch(now).await);
         report.add(&self.surplus_batch(now).await);
         report.swept = staff_sweep::sweep(self.state.store.as_ref(), now).await;
+        let risk = self.state.payments.risk();
+        if let Err(error) = risk.refresh_overrides().await {
+            tracing::error!(%error, "reconciler: cannot read the card-testing thresholds set in the dashboard");
+        }
+        if let Err(error) = risk.review_alert(now).await {
+            tracing::error!(%error, "reconciler: cannot review the card-testing alert");
+        }
         metric::pass_finished(OffsetDateTime::now_utc().unix_timestamp());
         if !report.is_quiet() {
             tracing::info!(?report, "reconciler pass");

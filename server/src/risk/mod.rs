@@ -4,20 +4,25 @@
 //! before every gateway call; it never imports `api/` or `dashboard/`.
 //!
 //! Files: [`fingerprint`] (the keyed card fingerprint), [`address`] (an address's key),
-//! [`rules`] (the velocity rules and their order). The counts and the step to `blocked` are
-//! the store's (`store::risk`). Block lists and an attack mode are further rules to slot into
-//! [`RiskService::check`].
+//! [`rules`] (the velocity rules and their order), [`attack`] (when the store's tries look
+//! like card testing, and the tightened thresholds then), [`alert`] (the alert as an instance
+//! follows it), [`overrides`] (thresholds an admin set in the dashboard). The counts and the step to `blocked` are the store's (`store::risk`), the
+//! alert's tally and rows too (`store::card_testing`).
 
 pub mod address;
+pub mod alert;
+pub mod attack;
 pub mod fingerprint;
+pub mod overrides;
 pub mod rules;
 
 use std::net::IpAddr;
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock};
 
 use checkout::card::CardNumber;
 use time::OffsetDateTime;
 
+pub use alert::{AlertReview, AlertWatch};
 pub use fingerprint::{CardFingerprint, Fingerprinter};
 pub use rules::{Rule, TryKind};
 
@@ -26,6 +31,7 @@ use crate::store::Store;
 use crate::store::error::StoreResult;
 use crate::store::model::{Payment, RiskFacts, Session};
 use crate::store::risk::RiskCountQuery;
+use crate::store::risk_overrides::RiskOverride;
 
 /// The answer for one try.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,30 +47,93 @@ pub enum Verdict {
 pub struct RiskService {
     store: Arc<dyn Store>,
     fingerprinter: Fingerprinter,
-    settings: RiskSettings,
+    /// The configuration file's thresholds and windows.
+    configured: RiskSettings,
+    /// What applies now: the configured thresholds with the dashboard's overrides.
+    limits: Arc<RwLock<Limits>>,
+    watch: Arc<AlertWatch>,
+}
+
+/// The thresholds in force, ordinarily and while a card-testing alert is open.
+#[derive(Clone, Copy, Debug)]
+struct Limits {
+    ordinary: RiskSettings,
+    /// [`attack::tightened`] of `ordinary`.
+    tightened: RiskSettings,
+}
+
+impl Limits {
+    fn of(ordinary: RiskSettings) -> Self {
+        Self {
+            ordinary,
+            tightened: attack::tightened(&ordinary),
+        }
+    }
 }
 
 impl std::fmt::Debug for RiskService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RiskService")
-            .field("settings", &self.settings)
+            .field("configured", &self.configured)
             .finish_non_exhaustive()
     }
 }
 
 impl RiskService {
-    /// The service over `store`, fingerprinting under `key`, with `settings`' thresholds.
+    /// The service over `store`, fingerprinting under `key`, with `settings`' thresholds
+    /// (until [`refresh_overrides`](Self::refresh_overrides) reads the dashboard's).
     pub fn new(store: Arc<dyn Store>, key: CardFingerprintKey, settings: RiskSettings) -> Self {
         Self {
             store,
             fingerprinter: Fingerprinter::new(key),
-            settings,
+            configured: settings,
+            limits: Arc::new(RwLock::new(Limits::of(settings))),
+            watch: Arc::default(),
         }
     }
 
-    /// The thresholds and windows in force.
-    pub fn settings(&self) -> &RiskSettings {
-        &self.settings
+    fn limits(&self) -> Limits {
+        *self.limits.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The thresholds and windows of the configuration file.
+    pub fn configured(&self) -> &RiskSettings {
+        &self.configured
+    }
+
+    /// The thresholds that apply without an alert: the configured ones, with those an admin
+    /// set in the dashboard.
+    pub fn settings(&self) -> RiskSettings {
+        self.limits().ordinary
+    }
+
+    /// The thresholds judged while a card-testing alert is open.
+    pub fn tightened_settings(&self) -> RiskSettings {
+        self.limits().tightened
+    }
+
+    /// The thresholds judged now: the tightened ones while an alert is open.
+    pub fn settings_in_force(&self) -> RiskSettings {
+        let limits = self.limits();
+        if self.watch.is_open() {
+            limits.tightened
+        } else {
+            limits.ordinary
+        }
+    }
+
+    /// Applies `overrides` (the dashboard's thresholds) over the configured ones.
+    pub fn apply_overrides(&self, overrides: &[RiskOverride]) {
+        let ordinary = overrides::applied(&self.configured, overrides);
+        *self.limits.write().unwrap_or_else(PoisonError::into_inner) = Limits::of(ordinary);
+    }
+
+    /// Reads the dashboard's thresholds from the store and applies them (every reconciler
+    /// pass, and after an admin changed one); returns them.
+    pub async fn refresh_overrides(&self) -> StoreResult<Vec<RiskOverride>> {
+        let overrides = self.store.risk_overrides().await?;
+        self.apply_overrides(&overrides);
+        Ok(overrides)
     }
 
     /// The keyed fingerprint of `number`.
@@ -104,8 +173,10 @@ impl RiskService {
             .store
             .risk_counts(&self.query(payment, facts, kind))
             .await?;
-        Ok(rules::first_broken(&counts, &self.settings, kind)
-            .map_or(Verdict::Allow, Verdict::Block))
+        Ok(
+            rules::first_broken(&counts, &self.settings_in_force(), kind)
+                .map_or(Verdict::Allow, Verdict::Block),
+        )
     }
 
     /// Records `payment_id` (still `pending`) as blocked by `rule`; `None` when it was no
@@ -124,7 +195,7 @@ impl RiskService {
             now.saturating_sub(time::Duration::try_from(window).unwrap_or(time::Duration::ZERO))
         };
         let typed = kind == TryKind::TypedCard;
-        let s = &self.settings;
+        let s = &self.configured;
         RiskCountQuery {
             session_id: payment.session_id.clone(),
             card_fingerprint: facts.card_fingerprint.clone(),

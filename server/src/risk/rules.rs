@@ -8,6 +8,8 @@
 //! be tried again. Decline counts are of earlier tries, so a decline rule fires once the count
 //! *reaches* its threshold: after four declines of a card, its next try is blocked.
 
+use std::time::Duration;
+
 use crate::config::RiskSettings;
 use crate::store::risk::RiskCounts;
 
@@ -54,22 +56,81 @@ impl Rule {
     /// Whether the rule applies to a try with a saved card: only the decline rules do (the
     /// card is the customer's own, already charged once; it adds no new card to any count).
     pub fn judges_saved_cards(self) -> bool {
+        self.counts_declines()
+    }
+
+    /// The rule of a stored [`name`](Rule::name).
+    pub fn from_name(name: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|rule| rule.name() == name)
+    }
+
+    /// What the rule counts, in the merchant's words.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Rule::DeclinesPerSession => "declines in one checkout session",
+            Rule::CardsPerSession => "distinct cards tried in one checkout session",
+            Rule::DeclinesPerCard => "declines of one card",
+            Rule::CardsPerAddress => "distinct cards from one address (IPv4, or IPv6 /64)",
+            Rule::CardsPerCustomer => "distinct cards of one customer id",
+            Rule::CardsPerEmail => "distinct cards with one e-mail",
+        }
+    }
+
+    /// The threshold under `limits` and the window counted over (`None`: the session's
+    /// whole life).
+    pub fn limit(self, limits: &RiskSettings) -> (u32, Option<Duration>) {
+        match self {
+            Rule::DeclinesPerSession => (limits.max_declines_per_session, None),
+            Rule::CardsPerSession => (limits.max_cards_per_session, None),
+            Rule::DeclinesPerCard => (
+                limits.max_declines_per_card,
+                Some(limits.card_declines_window),
+            ),
+            Rule::CardsPerAddress => (limits.max_cards_per_address, Some(limits.address_window)),
+            Rule::CardsPerCustomer => (limits.max_cards_per_customer, Some(limits.customer_window)),
+            Rule::CardsPerEmail => (limits.max_cards_per_email, Some(limits.email_window)),
+        }
+    }
+
+    /// Sets the rule's threshold in `limits` to `max`.
+    pub fn set_limit(self, limits: &mut RiskSettings, max: u32) {
+        let slot = match self {
+            Rule::DeclinesPerSession => &mut limits.max_declines_per_session,
+            Rule::CardsPerSession => &mut limits.max_cards_per_session,
+            Rule::DeclinesPerCard => &mut limits.max_declines_per_card,
+            Rule::CardsPerAddress => &mut limits.max_cards_per_address,
+            Rule::CardsPerCustomer => &mut limits.max_cards_per_customer,
+            Rule::CardsPerEmail => &mut limits.max_cards_per_email,
+        };
+        *slot = max;
+    }
+
+    /// Whether the rule counts declines (it fires once the count *reaches* its threshold)
+    /// rather than cards (it fires when the count goes *above* it).
+    pub fn counts_declines(self) -> bool {
         matches!(self, Rule::DeclinesPerSession | Rule::DeclinesPerCard)
+    }
+
+    /// The count this rule reads.
+    fn count(self, counts: &RiskCounts) -> u64 {
+        match self {
+            Rule::DeclinesPerSession => counts.session_declines,
+            Rule::CardsPerSession => counts.session_cards,
+            Rule::DeclinesPerCard => counts.card_declines,
+            Rule::CardsPerAddress => counts.client_cards,
+            Rule::CardsPerCustomer => counts.customer_cards,
+            Rule::CardsPerEmail => counts.email_cards,
+        }
     }
 
     /// Whether `counts` break this rule under `limits`.
     fn is_broken(self, counts: &RiskCounts, limits: &RiskSettings) -> bool {
-        let above = |count: u64, max: u32| count > u64::from(max);
-        let reached = |count: u64, max: u32| count >= u64::from(max);
-        match self {
-            Rule::DeclinesPerSession => {
-                reached(counts.session_declines, limits.max_declines_per_session)
-            }
-            Rule::CardsPerSession => above(counts.session_cards, limits.max_cards_per_session),
-            Rule::DeclinesPerCard => reached(counts.card_declines, limits.max_declines_per_card),
-            Rule::CardsPerAddress => above(counts.client_cards, limits.max_cards_per_address),
-            Rule::CardsPerCustomer => above(counts.customer_cards, limits.max_cards_per_customer),
-            Rule::CardsPerEmail => above(counts.email_cards, limits.max_cards_per_email),
+        let count = self.count(counts);
+        let max = u64::from(self.limit(limits).0);
+        if self.counts_declines() {
+            count >= max
+        } else {
+            count > max
         }
     }
 }
@@ -210,6 +271,14 @@ mod tests {
             first_broken(&declined, &limits(), TryKind::SavedCard),
             Some(Rule::DeclinesPerCard)
         );
+    }
+
+    #[test]
+    fn names_read_back() {
+        for rule in Rule::ALL {
+            assert_eq!(Rule::from_name(rule.name()), Some(rule));
+        }
+        assert_eq!(Rule::from_name("cards"), None);
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! configured key ([`sealed`]).
 
 pub mod analytics;
+pub mod card_testing;
 pub mod delivery_report;
 pub mod error;
 pub mod key_files;
@@ -17,6 +18,7 @@ pub mod key_rotation;
 pub mod model;
 pub mod retry;
 pub mod risk;
+pub mod risk_overrides;
 pub mod sealed;
 pub mod secret;
 pub mod sql;
@@ -38,11 +40,13 @@ pub use traits::{
 /// are only callable with the trait imported) and the record types.
 pub mod prelude {
     pub use super::analytics::AnalyticsStore;
+    pub use super::card_testing::CardTestingStore;
     pub use super::delivery_report::{DeliveryReportStore, EndpointHealth};
     pub use super::key_rotation::{KeyRotationStore, ResealReport};
     pub use super::model::*;
     pub use super::retry::{RetryStore, Supersede};
     pub use super::risk::{RiskCountQuery, RiskCounts, RiskStore};
+    pub use super::risk_overrides::{RiskOverride, RiskOverrideStore};
     pub use super::secret::{BodyDigest, SecretHash, generate_token};
     pub use super::staff::*;
     pub use super::stats::{Backlog, StatsStore};

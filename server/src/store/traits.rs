@@ -292,6 +292,8 @@ pub trait Store:
     + super::retry::RetryStore
     + super::key_rotation::KeyRotationStore
     + super::risk::RiskStore
+    + super::card_testing::CardTestingStore
+    + super::risk_overrides::RiskOverrideStore
 {
     /// `"sqlite"` or `"postgres"`.
     fn backend_name(&self) -> &'static str;

@@ -1,11 +1,13 @@
 //! JSON shapes of the merchant API, shared by the API that answers with them and the events
 //! that carry them to the shop (the browser API's shapes live in `checkout::contract`).
 
+pub mod card_testing;
 pub mod cards;
 pub mod merchant;
 pub mod subscriptions;
 pub mod webhooks;
 
+pub use card_testing::CardTestingView;
 pub use cards::CustomerCard;
 pub use merchant::*;
 pub use subscriptions::{MerchantCharge, MerchantSubscription, customer_view};

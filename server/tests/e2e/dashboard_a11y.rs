@@ -65,6 +65,7 @@ async fn every_dashboard_page_passes_axe_in_both_themes() {
             "/webhooks/events".to_owned(),
             format!("/webhooks/events/{event_id}"),
             "/audit".to_owned(),
+            "/risk".to_owned(),
             "/account".to_owned(),
         ];
         let mut found = Vec::new();

@@ -1,10 +1,8 @@
 //! Where the binary puts the two crates together: without `GATEWAY_BASE_URL`, checkout-server
 //! runs with checkout-sandbox's emulator mounted in-process (its keys and demo plans as the
-//! configuration's defaults) and the demo shop on a listener of its own (`DEMO_LISTEN`), a
-//! second origin that is allowed to embed the card form. With a real gateway nothing of the
+//! configuration's defaults) and, unless `DEMO_LISTEN=off`, the demo shop on a listener of its
+//! own, a second origin that is allowed to embed the card form. With a real gateway nothing of the
 //! sandbox runs. The integration tests compose their servers with this same file.
-
-use std::net::SocketAddr;
 
 use anyhow::Context as _;
 use axum::Router;
@@ -32,16 +30,13 @@ pub struct DemoListener {
     pub base: String,
 }
 
-/// Binds the demo shop at `listen` when `config` has no real gateway, and lets its origin
-/// embed the card form: it joins `ALLOWED_ORIGINS`, and is where shoppers land after 3-D
-/// Secure unless `SUCCESS_URL`/`DECLINE_URL` say otherwise.
-pub async fn bind_demo(
-    config: &mut Config,
-    listen: SocketAddr,
-) -> anyhow::Result<Option<DemoListener>> {
-    if !config.gateway.is_sandbox() {
+/// Binds the demo shop at `DEMO_LISTEN` when `config` has no real gateway (and the shop is
+/// not `off`), and lets its origin embed the card form: it joins `ALLOWED_ORIGINS`, and is
+/// where shoppers land after 3-D Secure unless `SUCCESS_URL`/`DECLINE_URL` say otherwise.
+pub async fn bind_demo(config: &mut Config) -> anyhow::Result<Option<DemoListener>> {
+    let Some(listen) = config.demo_listen.filter(|_| config.gateway.is_sandbox()) else {
         return Ok(None);
-    }
+    };
     let listener = TcpListener::bind(listen)
         .await
         .with_context(|| format!("cannot listen on {listen} (DEMO_LISTEN)"))?;
@@ -58,16 +53,18 @@ pub async fn bind_demo(
 }
 
 /// The emulator (configured from `template`) and demo shop (at `shop_url`, from
-/// [`bind_demo`]) for a server configured by `config` at `addresses`; `None` with a real
-/// gateway, which [`bind_demo`] answers with no shop.
+/// [`bind_demo`]; none when it is `off`) for a server configured by `config` at `addresses`;
+/// `None` with a real gateway.
 pub fn in_process(
     config: &Config,
     template: SandboxConfig,
     addresses: &Addresses,
     shop_url: Option<&str>,
 ) -> Option<InProcess> {
-    let shop_url = shop_url.filter(|_| config.gateway.is_sandbox())?;
-    Some(InProcess::new(template, host(config, addresses, shop_url)))
+    config
+        .gateway
+        .is_sandbox()
+        .then(|| InProcess::new(template, host(config, addresses, shop_url)))
 }
 
 /// Mounts `sandbox`'s emulator under [`PREFIX`]; its shop router is returned to serve on the
@@ -79,7 +76,7 @@ pub fn mount(sandbox: Option<InProcess>) -> (Mounts, Option<Router>) {
             let mounts = Mounts {
                 gateway: Some((PREFIX.to_owned(), sandbox.gateway)),
             };
-            (mounts, Some(sandbox.shop))
+            (mounts, sandbox.shop)
         },
     )
 }
@@ -97,10 +94,10 @@ pub fn serve_demo(
 }
 
 /// What the in-process emulator and shop need to know of the server at `addresses`.
-fn host(config: &Config, addresses: &Addresses, shop_url: &str) -> Host {
+fn host(config: &Config, addresses: &Addresses, shop_url: Option<&str>) -> Host {
     Host {
         public_url: addresses.public.clone(),
-        shop_url: shop_url.to_owned(),
+        shop_url: shop_url.map(str::to_owned),
         internal_url: addresses.internal.clone(),
         api_key: config.gateway.api_key.clone(),
         x_api_key: config.gateway.x_api_key.clone(),

@@ -60,10 +60,6 @@ struct ServeArgs {
     /// variables override it.
     #[arg(long, value_name = "FILE", env = "CHECKOUT_CONFIG")]
     config: Option<PathBuf>,
-    /// Address of the demo shop, a second origin embedding the card form (only without
-    /// GATEWAY_BASE_URL); port 0 picks a free port.
-    #[arg(long, env = "DEMO_LISTEN", default_value = "127.0.0.1:8081")]
-    demo_listen: SocketAddr,
     /// Faults of the in-process emulator for the whole run (only without GATEWAY_BASE_URL),
     /// `[ENDPOINT=]FAULT[*COUNT]`, comma-separated, e.g. `acs=refuse-framing` (the bank's page
     /// refuses the 3-D Secure dialog's frame); `POST /_sandbox/sandbox/faults` arms them at run
@@ -136,7 +132,7 @@ async fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
     let listener = TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("cannot listen on {} (LISTEN)", config.listen))?;
-    let demo = compose::bind_demo(&mut config, args.demo_listen).await?;
+    let demo = compose::bind_demo(&mut config).await?;
     let composed = config.clone();
     let shop_url = demo.as_ref().map(|demo| demo.base.clone());
     let mut shop = None;

@@ -5,16 +5,14 @@ use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use checkout_server::config::Config;
+use checkout_server::config::StoreSettings;
 use checkout_server::store::Store;
 use secrecy::ExposeSecret as _;
 
-use crate::compose;
-
-/// The store the configuration (`--config` file, then the environment) names, migrated.
+/// The store the configuration (`--config` file, then the environment) names, migrated; of
+/// the configuration only `DATABASE_URL` and the secrets key are read.
 pub async fn open_store(config_file: Option<&Path>) -> anyhow::Result<Arc<dyn Store>> {
-    let config =
-        Config::load(config_file, &compose::emulator_defaults()).context("configuration")?;
+    let config = StoreSettings::load(config_file).context("configuration")?;
     let database_url = config.database_url.expose_secret();
     let keys = config
         .secrets_key

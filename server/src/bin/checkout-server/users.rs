@@ -18,7 +18,8 @@ use crate::open_store::open_store;
 /// Options of `checkout-server users`.
 #[derive(Debug, Args)]
 pub struct UsersArgs {
-    /// TOML configuration file (its `database_url`); environment variables override it.
+    /// TOML configuration file (only its `database_url` and `secrets_key*` are read);
+    /// environment variables override it.
     #[arg(long, value_name = "FILE", env = "CHECKOUT_CONFIG", global = true)]
     config: Option<PathBuf>,
     #[command(subcommand)]

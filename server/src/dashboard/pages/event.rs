@@ -84,6 +84,7 @@ fn object_link(event: &StoredEvent) -> Markup {
     let page = match event.object_type.as_str() {
         "payment" => Some("/payments/"),
         "subscription" => Some("/subscriptions/"),
+        "card_testing" => Some("/risk#"),
         _ => None,
     };
     html! {

@@ -34,6 +34,7 @@ pub fn page(title: &str, staff: Option<&Staff>, main: Markup) -> Html<String> {
                                 a href="/review" { "Review queue" }
                                 a href="/subscriptions" { "Subscriptions" }
                                 a href="/webhooks" { "Webhooks" }
+                                a href="/risk" { "Card testing" }
                                 @if staff.can(StaffRole::Admin) {
                                     a href="/audit" { "Audit log" }
                                 }

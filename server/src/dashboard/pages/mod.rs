@@ -4,6 +4,7 @@
 
 pub mod account;
 pub mod audit;
+pub mod card_testing;
 pub mod event;
 pub mod events;
 pub mod filters;
@@ -17,6 +18,7 @@ pub mod payment;
 pub mod payments;
 pub mod qr;
 pub mod review;
+pub mod risk;
 pub mod subscription;
 pub mod subscription_filters;
 pub mod subscriptions;

@@ -11,6 +11,7 @@ use jiff::civil::Date;
 use maud::{Markup, html};
 use time::OffsetDateTime;
 
+use super::card_testing;
 use super::layout::page;
 use crate::dashboard::auth::Staff;
 use crate::dashboard::error::DashboardError;
@@ -35,13 +36,15 @@ pub async fn show(
         OffsetDateTime::now_utc() - state.app.config.dashboard.review_pending_after;
     let store = &state.app.store;
     // Independent reads, on connections of their own: the page waits for the longest only.
-    let (figures, previous, subscriptions, waiting) = tokio::try_join!(
+    let (figures, previous, subscriptions, waiting, alert, blocked) = tokio::try_join!(
         read_figures(&state, &range),
         async {
             Ok::<_, DashboardError>(trend::rate_of(&store.state_counts(&previous_span).await?))
         },
         async { Ok::<_, DashboardError>(store.subscription_standing(from, before).await?) },
         async { Ok::<_, DashboardError>(store.review_queue_size(pending_before).await?) },
+        async { Ok::<_, DashboardError>(store.open_card_testing_alert().await?) },
+        async { Ok::<_, DashboardError>(store.blocked_by_rule(from, before).await?) },
     )?;
     let days = range.days();
     let labels: Vec<String> = days.iter().map(|d| short_day(*d, days.len())).collect();
@@ -50,11 +53,13 @@ pub async fn show(
         Some(&staff),
         html! {
             (range_form(&range))
+            (card_testing::alert_notice(alert.as_ref()))
             (review_notice(waiting))
             (volume_section(&figures, &labels)?)
             (approval_section(&figures, previous, &range, &labels)?)
             (three_ds_section(&figures))
             (declines_section(&figures)?)
+            (card_testing::blocked_section(&blocked))
             (subscriptions_section(&state, &subscriptions))
         },
     ))

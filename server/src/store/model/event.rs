@@ -289,4 +289,6 @@ pub enum EventObject {
     },
     /// A card saved or removed (`customer.card_saved`, `.card_removed`).
     Card(CardOnFile),
+    /// A card-testing alert raised or ended (`card_testing.suspected`, `.ended`).
+    CardTesting(Box<crate::store::card_testing::CardTestingAlert>),
 }

@@ -10,6 +10,7 @@
 mod activity;
 mod analytics;
 mod audit;
+mod card_testing;
 mod cards;
 mod checkpoint;
 mod codec;
@@ -32,6 +33,7 @@ mod payments;
 mod recent;
 mod retry;
 mod risk;
+mod risk_overrides;
 mod rows;
 mod sealed_columns;
 mod sessions;
@@ -239,7 +241,9 @@ where
         + super::two_factor::TwoFactorStore
         + super::retry::RetryStore
         + super::key_rotation::KeyRotationStore
-        + super::risk::RiskStore,
+        + super::risk::RiskStore
+        + super::card_testing::CardTestingStore
+        + super::risk_overrides::RiskOverrideStore,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
 {

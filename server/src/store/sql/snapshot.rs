@@ -3,6 +3,7 @@
 
 use serde::Deserialize;
 
+use super::card_testing::AlertRow;
 use super::codec::{named, time, unsigned};
 use super::rows::{PaymentRow, SessionRow};
 use super::subscriptions::{CycleRow, SubscriptionRow};
@@ -70,6 +71,10 @@ pub fn decode(event: &StoredEvent) -> StoreResult<EventObject> {
                 id: card.id,
                 customer_id: card.customer_id,
             })
+        }
+        ("card_testing", _) => {
+            let row: AlertRow = serde_json::from_str(json).map_err(corrupt)?;
+            EventObject::CardTesting(Box::new(row.try_into()?))
         }
         _ => return Err(StoreError::Corrupt("event object type")),
     })

@@ -17,7 +17,7 @@ mod protection_headers;
 mod protection_limits;
 mod result_page;
 mod return_page;
-mod risk;
+pub(crate) mod risk;
 pub mod support;
 mod three_ds;
 mod tokens;

@@ -213,11 +213,13 @@ impl Harness {
             ("RISK_MAX_CARDS_PER_ADDRESS", "100000"),
             ("RISK_MAX_CARDS_PER_CUSTOMER", "100000"),
             ("RISK_MAX_CARDS_PER_EMAIL", "100000"),
+            ("RISK_ALERT_MIN_TRIES", "100000"),
             // One key for every instance a test starts on its database (and no key file in
             // the working directory for Postgres).
             ("CARD_FINGERPRINT_KEY", TEST_FINGERPRINT_KEY),
-            // Tests run side by side: the dashboard on a free port.
+            // Tests run side by side: the dashboard and the demo shop on free ports.
             ("DASHBOARD_LISTEN", "127.0.0.1:0"),
+            ("DEMO_LISTEN", "127.0.0.1:0"),
         ];
         pairs.retain(|(key, _)| !extra.iter().any(|(k, _)| k == key));
         pairs.extend_from_slice(extra);
@@ -226,7 +228,7 @@ impl Harness {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
-        let demo_listener = compose::bind_demo(&mut config, ([127, 0, 0, 1], 0).into())
+        let demo_listener = compose::bind_demo(&mut config)
             .await
             .expect("bind the demo shop");
         let demo = demo_listener.as_ref().map(|demo| demo.base.clone());

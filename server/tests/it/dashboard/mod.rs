@@ -20,6 +20,7 @@ mod refunds;
 mod require_2fa;
 mod reset_2fa;
 mod review;
+mod risk_rules;
 mod sandbox_admin;
 mod subscriptions;
 pub(crate) mod support;

@@ -359,6 +359,32 @@ async fn resolving_as_failed_needs_a_note(h: &Harness) {
     let page = operator.get(&format!("/payments/{id}")).await;
     assert!(page.text.contains(note), "in the timeline: {}", page.text);
     assert_eq!(h.gateway_records(&session.reference, RecordKind::Refund), 0);
+    // Sent to the bank and never heard back: left there, as the reconciler records an
+    // abandoned attempt, so the overview counts it as abandoned, not as declined.
+    let resolved = h.store().get_payment(&id).await.unwrap().unwrap();
+    assert_eq!(
+        resolved.decline_code,
+        Some(checkout::contract::DeclineCode::AuthenticationFailed)
+    );
+    let overview = operator.get("/").await;
+    let row = |label: &str| {
+        let at = overview.text.find(label).expect(label);
+        overview.text[at..]
+            .split("</tr>")
+            .next()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(
+        row("Authenticated, then declined or refused").contains(">0<"),
+        "{}",
+        overview.text
+    );
+    assert!(
+        row("Abandoned (no outcome").contains(">1<"),
+        "{}",
+        overview.text
+    );
 }
 
 async fn asking_the_gateway_now_settles_a_pending_payment(h: &Harness) {

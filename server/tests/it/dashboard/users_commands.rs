@@ -1,6 +1,7 @@
 //! `checkout-server users add` and `users disable`, run as separate processes on the server's
 //! database as the README says, write what they did to the audit log (as `users reset-2fa`
-//! does): who was added with which role, who was disabled.
+//! does): who was added with which role, who was disabled. With `--config`, they read only the
+//! file's `database_url` and secrets key, as their help says.
 
 use checkout_server::store::prelude::*;
 
@@ -8,7 +9,10 @@ use super::support::{PASSWORD, dashboard_suite};
 use crate::api::support::{Harness, SECRETS_KEY};
 use crate::cli::{checkout_server, text};
 
-dashboard_suite!(adding_and_disabling_staff_is_audited);
+dashboard_suite!(
+    adding_and_disabling_staff_is_audited,
+    a_config_file_for_serve_elsewhere_still_opens_the_database
+);
 
 const EMAIL: &str = "clerk@shop.example";
 
@@ -65,5 +69,33 @@ async fn adding_and_disabling_staff_is_audited(h: &Harness) {
     assert_eq!(
         (entry.staff_email.as_str(), entry.outcome.as_str()),
         (EMAIL, "ok")
+    );
+}
+
+/// A production file for `serve` (real gateway, no merchant key, an out-of-range setting,
+/// `demo_listen`): `users add --config` reads its `database_url` and `secrets_key` only.
+async fn a_config_file_for_serve_elsewhere_still_opens_the_database(h: &Harness) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("checkout.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "database_url = \"{}\"\nsecrets_key = \"{SECRETS_KEY}\"\ngateway_base_url = \"https://gateway.example\"\nsession_ttl_seconds = 1\ndemo_listen = \"off\"\n",
+            h.database_url
+        ),
+    )
+    .expect("write");
+    let config = path.to_str().expect("utf-8 path");
+    let args = [
+        "users", "add", EMAIL, "--role", "viewer", "--config", config,
+    ];
+    let done = checkout_server(&args, &[], &format!("{PASSWORD}\n"));
+    assert!(done.status.success(), "{}", text(&done.stderr));
+    assert!(
+        h.store()
+            .staff_by_email(EMAIL)
+            .await
+            .expect("read")
+            .is_some()
     );
 }

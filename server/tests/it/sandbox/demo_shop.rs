@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use checkout_server::config::Config;
 
-use crate::api::support::{Backend, Harness};
+use crate::api::support::{Backend, Harness, cards};
 
 const ALICE: &str = "demo_customer=demo-0123456789abcdef0123456789abcdef";
 const BOB: &str = "demo_customer=demo-fedcba9876543210fedcba9876543210";
@@ -327,9 +327,9 @@ async fn with_a_real_gateway_there_is_no_demo() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_demo_shop_is_allowed_and_is_where_shoppers_land_unless_configured() {
     let defaults = crate::compose::emulator_defaults();
-    let loopback = ([127, 0, 0, 1], 0).into();
-    let mut config = Config::from_pairs(&[], &defaults).expect("defaults are valid");
-    let demo = crate::compose::bind_demo(&mut config, loopback)
+    let loopback = ("DEMO_LISTEN", "127.0.0.1:0");
+    let mut config = Config::from_pairs(&[loopback], &defaults).expect("defaults are valid");
+    let demo = crate::compose::bind_demo(&mut config)
         .await
         .expect("bind")
         .expect("the sandbox has a demo shop");
@@ -347,13 +347,23 @@ async fn the_demo_shop_is_allowed_and_is_where_shoppers_land_unless_configured()
         Some(landing.as_str())
     );
 
-    let configured = [("SUCCESS_URL", "https://shop.example/thanks")];
+    let configured = [("SUCCESS_URL", "https://shop.example/thanks"), loopback];
     let mut config = Config::from_pairs(&configured, &defaults).expect("valid");
-    crate::compose::bind_demo(&mut config, loopback)
-        .await
-        .expect("bind");
+    crate::compose::bind_demo(&mut config).await.expect("bind");
     assert_eq!(
         config.merchant.success_url.as_deref(),
         Some("https://shop.example/thanks")
     );
+}
+
+/// `DEMO_LISTEN=off`: no demo shop listens, and the emulator still takes payments.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_shop_can_be_off_and_the_emulator_still_works() {
+    let h = Harness::start_with(Backend::Sqlite, &[("DEMO_LISTEN", "off")]).await;
+    assert_eq!(h.demo, None, "no demo shop");
+    let session = h.session(1000, json!({})).await;
+    let redirect = h.pay_to_redirect(&session, cards::VISA_OK).await;
+    h.complete_3ds(&redirect, "approve").await;
+    assert_eq!(h.result(&session).await["state"], "captured");
+    h.finish().await;
 }

@@ -5,6 +5,7 @@
 //!
 //! The harness lifts every rule (`support.rs`); each test sets the thresholds it tests.
 
+mod alert;
 mod instances;
 mod session_rules;
 mod shopper_rules;

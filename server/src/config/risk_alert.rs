@@ -1,0 +1,125 @@
+//! The card-testing alert's trigger and hold (`risk/attack.rs`): when the store's share of
+//! blocked or declined tries jumps, every instance tightens the card-testing thresholds until
+//! the trigger has stopped holding for a while.
+//!
+//! | key | default | meaning |
+//! |---|---|---|
+//! | `RISK_ALERT_WINDOW_SECONDS` | 300 | the window the trigger looks back over |
+//! | `RISK_ALERT_MIN_TRIES` | 30 | fewest tries in the window before a share means anything |
+//! | `RISK_ALERT_BLOCKED_PERCENT` | 10 | share of the window's tries blocked that raises the alert |
+//! | `RISK_ALERT_DECLINED_PERCENT` | 50 | share of the window's tries declined that raises it |
+//! | `RISK_ALERT_HOLD_SECONDS` | 1800 | how long the alert stays after its trigger last held |
+//!
+//! Why these defaults: an ordinary shopper is never blocked, so a tenth of the tries blocked
+//! is a bot at work; a shop's declines are a few in a hundred, half is a list of dead cards
+//! being run. Thirty tries keep a quiet shop's two unlucky declines from raising it.
+
+use std::time::Duration;
+
+use super::error::ConfigError;
+use super::risk::threshold;
+use super::source::{Layers, Setting};
+use super::values;
+
+/// The alert's trigger and hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AlertSettings {
+    /// `RISK_ALERT_WINDOW_SECONDS`.
+    pub window: Duration,
+    /// `RISK_ALERT_MIN_TRIES`.
+    pub min_tries: u32,
+    /// `RISK_ALERT_BLOCKED_PERCENT`.
+    pub blocked_percent: u32,
+    /// `RISK_ALERT_DECLINED_PERCENT`.
+    pub declined_percent: u32,
+    /// `RISK_ALERT_HOLD_SECONDS`.
+    pub hold: Duration,
+}
+
+impl Default for AlertSettings {
+    fn default() -> Self {
+        Self {
+            window: Duration::from_secs(300),
+            min_tries: 30,
+            blocked_percent: 10,
+            declined_percent: 50,
+            hold: Duration::from_secs(1_800),
+        }
+    }
+}
+
+/// Longest window or hold: a day.
+const MAX_SECS: u64 = 86_400;
+
+impl AlertSettings {
+    /// Reads this file's keys (also listed in `source::KEYS`), defaults for the missing ones.
+    pub(super) fn resolve(layers: &Layers) -> Result<Self, ConfigError> {
+        let d = Self::default();
+        let seconds = |key: &'static str, default: Duration| {
+            layers.get(key).map_or(Ok(default), |setting| {
+                values::seconds(setting, 60, MAX_SECS)
+            })
+        };
+        let percent = |key: &'static str, default: u32| layers.get(key).map_or(Ok(default), share);
+        Ok(Self {
+            window: seconds("RISK_ALERT_WINDOW_SECONDS", d.window)?,
+            min_tries: layers
+                .get("RISK_ALERT_MIN_TRIES")
+                .map_or(Ok(d.min_tries), threshold)?,
+            blocked_percent: percent("RISK_ALERT_BLOCKED_PERCENT", d.blocked_percent)?,
+            declined_percent: percent("RISK_ALERT_DECLINED_PERCENT", d.declined_percent)?,
+            hold: seconds("RISK_ALERT_HOLD_SECONDS", d.hold)?,
+        })
+    }
+}
+
+/// A percentage: a whole number from 1 to 100, naming the key otherwise.
+fn share(setting: &Setting) -> Result<u32, ConfigError> {
+    setting
+        .value
+        .trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|value| (1..=100).contains(value))
+        .ok_or_else(|| ConfigError::Invalid {
+            key: setting.label(),
+            reason: "must be a whole number of percent from 1 to 100".to_owned(),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::config::tests::emulator;
+
+    #[test]
+    fn defaults_and_overrides() {
+        let config = Config::from_pairs(&[], &emulator()).expect("defaults");
+        assert_eq!(config.risk.alert, AlertSettings::default());
+        let config = Config::from_pairs(
+            &[
+                ("RISK_ALERT_BLOCKED_PERCENT", "25"),
+                ("RISK_ALERT_HOLD_SECONDS", "600"),
+            ],
+            &emulator(),
+        )
+        .expect("valid");
+        assert_eq!(config.risk.alert.blocked_percent, 25);
+        assert_eq!(config.risk.alert.hold, Duration::from_secs(600));
+        assert_eq!(config.risk.alert.min_tries, 30);
+    }
+
+    #[test]
+    fn bad_values_name_their_key() {
+        for (key, value) in [
+            ("RISK_ALERT_BLOCKED_PERCENT", "0"),
+            ("RISK_ALERT_DECLINED_PERCENT", "101"),
+            ("RISK_ALERT_MIN_TRIES", "some"),
+            ("RISK_ALERT_WINDOW_SECONDS", "10"),
+        ] {
+            let error = Config::from_pairs(&[(key, value)], &emulator()).expect_err(key);
+            assert!(error.to_string().starts_with(key), "{error}");
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! What the store keeps for the card-testing alert (`risk/attack.rs`): the store-wide tally of
+//! recent tries the alert's trigger reads, the alerts themselves (at most one open), and the
+//! blocked tries by rule the overview shows.
+//!
+//! Everything is read from and written to the database, so every instance behind a balancer
+//! sees one alert: the first to find the trigger holding raises it, the others join it.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use time::OffsetDateTime;
+
+use super::error::StoreResult;
+
+/// The store's tries since a moment: every payment recorded, and how many of them were
+/// declined or blocked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TryTally {
+    /// Payments recorded.
+    pub tries: u64,
+    /// Of those, declined by the issuer or 3-D Secure.
+    pub declined: u64,
+    /// Of those, blocked by the card-testing rules.
+    pub blocked: u64,
+}
+
+/// A card-testing alert: the store suspected card testing from `started_at` until
+/// `ended_at`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardTestingAlert {
+    /// `ct_…`.
+    pub id: String,
+    /// When it was raised.
+    pub started_at: OffsetDateTime,
+    /// The last time its trigger held.
+    pub last_seen_at: OffsetDateTime,
+    /// When it ended; `None` while open.
+    pub ended_at: Option<OffsetDateTime>,
+    /// The window's figures when it was raised.
+    pub tally: TryTally,
+    /// The window those figures cover.
+    pub window: Duration,
+}
+
+/// Blocked tries of one rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleCount {
+    /// The rule's stored name (`payments.risk_rule`).
+    pub rule: String,
+    /// Tries it blocked.
+    pub tries: u64,
+}
+
+/// Reads and writes of the card-testing alert.
+#[async_trait]
+pub trait CardTestingStore: Send + Sync {
+    /// Payments recorded at or after `since`, with their declines and blocks.
+    async fn try_tally(&self, since: OffsetDateTime) -> StoreResult<TryTally>;
+    /// Raises an alert as `id` at `now` with `tally` over `window`, unless one is open; either
+    /// way the open alert's trigger is seen at `now`. Returns the open alert.
+    async fn raise_card_testing_alert(
+        &self,
+        id: &str,
+        now: OffsetDateTime,
+        tally: TryTally,
+        window: Duration,
+    ) -> StoreResult<Option<CardTestingAlert>>;
+    /// Ends the open alert at `now` if its trigger was last seen before `quiet_since`;
+    /// `card_testing.ended` is written by the same statement. Returns the ended alert.
+    async fn end_card_testing_alert(
+        &self,
+        quiet_since: OffsetDateTime,
+        now: OffsetDateTime,
+    ) -> StoreResult<Option<CardTestingAlert>>;
+    /// The open alert, if any.
+    async fn open_card_testing_alert(&self) -> StoreResult<Option<CardTestingAlert>>;
+    /// The latest `limit` alerts, newest first.
+    async fn card_testing_alerts(&self, limit: u32) -> StoreResult<Vec<CardTestingAlert>>;
+    /// Tries blocked from `from` until before `before`, by rule, most first.
+    async fn blocked_by_rule(
+        &self,
+        from: OffsetDateTime,
+        before: OffsetDateTime,
+    ) -> StoreResult<Vec<RuleCount>>;
+}

@@ -1,0 +1,197 @@
+//! [`CardTestingStore`]: the alert's tally, its one open row and the blocked tries by rule; the
+//! same SQL on both backends (migration 0019).
+//!
+//! The tally reads the window's payments through `payments_newest` (creation time); the counts
+//! by rule read `payments_blocked_by_rule`, partial on `state = 'blocked'`, whose condition is
+//! repeated word for word so both planners use it.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde::Deserialize;
+use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
+use time::OffsetDateTime;
+
+use super::codec::{int, ms, time, time_opt, unsigned};
+use super::{Dialect, SqlStore};
+use crate::store::card_testing::{CardTestingAlert, CardTestingStore, RuleCount, TryTally};
+use crate::store::error::{StoreError, StoreResult};
+
+/// Columns of [`AlertRow`].
+const ALERT_COLUMNS: &str =
+    "id, started_at, last_seen_at, ended_at, tries, declined, blocked, window_seconds";
+
+/// An alert as the table (and its events' snapshots) hold it.
+#[derive(FromRow, Deserialize)]
+pub(crate) struct AlertRow {
+    id: String,
+    started_at: i64,
+    last_seen_at: i64,
+    ended_at: Option<i64>,
+    tries: i64,
+    declined: i64,
+    blocked: i64,
+    window_seconds: i64,
+}
+
+impl TryFrom<AlertRow> for CardTestingAlert {
+    type Error = StoreError;
+
+    fn try_from(row: AlertRow) -> StoreResult<Self> {
+        Ok(Self {
+            id: row.id,
+            started_at: time(row.started_at, "started_at")?,
+            last_seen_at: time(row.last_seen_at, "last_seen_at")?,
+            ended_at: time_opt(row.ended_at, "ended_at")?,
+            tally: TryTally {
+                tries: unsigned(row.tries, "tries")?,
+                declined: unsigned(row.declined, "declined")?,
+                blocked: unsigned(row.blocked, "blocked")?,
+            },
+            window: Duration::from_secs(unsigned(row.window_seconds, "window_seconds")?),
+        })
+    }
+}
+
+#[derive(FromRow)]
+pub(crate) struct TallyRow {
+    tries: i64,
+    declined: i64,
+    blocked: i64,
+}
+
+#[derive(FromRow)]
+pub(crate) struct RuleRow {
+    rule: Option<String>,
+    tries: i64,
+}
+
+fn alerts(rows: Vec<AlertRow>) -> StoreResult<Vec<CardTestingAlert>> {
+    rows.into_iter().map(CardTestingAlert::try_from).collect()
+}
+
+#[async_trait]
+impl<DB> CardTestingStore for SqlStore<DB>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'r> AlertRow: FromRow<'r, DB::Row>,
+    for<'r> TallyRow: FromRow<'r, DB::Row>,
+    for<'r> RuleRow: FromRow<'r, DB::Row>,
+{
+    async fn try_tally(&self, since: OffsetDateTime) -> StoreResult<TryTally> {
+        let row = sqlx::query_as::<DB, TallyRow>(
+            "SELECT COUNT(*) AS tries, \
+             COUNT(CASE WHEN state = 'declined' THEN 1 END) AS declined, \
+             COUNT(CASE WHEN state = 'blocked' THEN 1 END) AS blocked \
+             FROM payments WHERE created_at >= $1",
+        )
+        .bind(ms(since))
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(TryTally {
+            tries: unsigned(row.tries, "tries")?,
+            declined: unsigned(row.declined, "declined")?,
+            blocked: unsigned(row.blocked, "blocked")?,
+        })
+    }
+
+    async fn raise_card_testing_alert(
+        &self,
+        id: &str,
+        now: OffsetDateTime,
+        tally: TryTally,
+        window: Duration,
+    ) -> StoreResult<Option<CardTestingAlert>> {
+        sqlx::query::<DB>(
+            "INSERT INTO card_testing_alerts \
+             (id, started_at, last_seen_at, ended_at, tries, declined, blocked, window_seconds) \
+             VALUES ($1, $2, $2, NULL, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+        )
+        .bind(id.to_owned())
+        .bind(ms(now))
+        .bind(int(tally.tries, "tries")?)
+        .bind(int(tally.declined, "declined")?)
+        .bind(int(tally.blocked, "blocked")?)
+        .bind(int(window.as_secs(), "window_seconds")?)
+        .execute(&self.pool)
+        .await?;
+        let sql = format!(
+            "UPDATE card_testing_alerts SET last_seen_at = \
+             CASE WHEN last_seen_at < $1 THEN $1 ELSE last_seen_at END \
+             WHERE ended_at IS NULL RETURNING {ALERT_COLUMNS}"
+        );
+        sqlx::query_as::<DB, AlertRow>(&sql)
+            .bind(ms(now))
+            .fetch_optional(&self.pool)
+            .await?
+            .map(CardTestingAlert::try_from)
+            .transpose()
+    }
+
+    async fn end_card_testing_alert(
+        &self,
+        quiet_since: OffsetDateTime,
+        now: OffsetDateTime,
+    ) -> StoreResult<Option<CardTestingAlert>> {
+        let sql = format!(
+            "UPDATE card_testing_alerts SET ended_at = $2 \
+             WHERE ended_at IS NULL AND last_seen_at < $1 RETURNING {ALERT_COLUMNS}"
+        );
+        sqlx::query_as::<DB, AlertRow>(&sql)
+            .bind(ms(quiet_since))
+            .bind(ms(now))
+            .fetch_optional(&self.pool)
+            .await?
+            .map(CardTestingAlert::try_from)
+            .transpose()
+    }
+
+    async fn open_card_testing_alert(&self) -> StoreResult<Option<CardTestingAlert>> {
+        let sql = format!("SELECT {ALERT_COLUMNS} FROM card_testing_alerts WHERE ended_at IS NULL");
+        sqlx::query_as::<DB, AlertRow>(&sql)
+            .fetch_optional(&self.pool)
+            .await?
+            .map(CardTestingAlert::try_from)
+            .transpose()
+    }
+
+    async fn card_testing_alerts(&self, limit: u32) -> StoreResult<Vec<CardTestingAlert>> {
+        let sql = format!(
+            "SELECT {ALERT_COLUMNS} FROM card_testing_alerts ORDER BY started_at DESC LIMIT $1"
+        );
+        alerts(
+            sqlx::query_as::<DB, AlertRow>(&sql)
+                .bind(i64::from(limit))
+                .fetch_all(&self.pool)
+                .await?,
+        )
+    }
+
+    async fn blocked_by_rule(
+        &self,
+        from: OffsetDateTime,
+        before: OffsetDateTime,
+    ) -> StoreResult<Vec<RuleCount>> {
+        let rows = sqlx::query_as::<DB, RuleRow>(
+            "SELECT risk_rule AS rule, COUNT(*) AS tries FROM payments \
+             WHERE state = 'blocked' AND created_at >= $1 AND created_at < $2 \
+             GROUP BY risk_rule ORDER BY COUNT(*) DESC, risk_rule",
+        )
+        .bind(ms(from))
+        .bind(ms(before))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(|row| {
+                Ok(RuleCount {
+                    rule: row.rule.unwrap_or_default(),
+                    tries: unsigned(row.tries, "tries")?,
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,196 @@
+//! The card-testing alert (issue 33, phase B): a burst of blocked tries raises it on its own,
+//! every instance then judges by the tightened thresholds (a third card in a session is
+//! blocked where four passed before), the shop receives `card_testing.suspected`, `/metrics`
+//! and the dashboard say so, and once the trigger has stopped holding for the hold time it
+//! ends with `card_testing.ended` and the configured limits apply again.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use time::OffsetDateTime;
+
+use super::{Db, assert_blocked, declined, risk_suite, session, start, try_card, visa};
+use crate::api::support::{Harness, Reply, cards, eventually};
+use crate::dashboard::support::Browser;
+use checkout_server::risk::AlertReview;
+use checkout_server::store::prelude::*;
+
+risk_suite!(
+    blocked_tries_raise_the_alert_on_every_instance,
+    the_alert_ends_after_its_hold,
+);
+
+/// Four cards a session, tightened to two; an alert from five tries with a tenth blocked
+/// (declines alone never raise it here: the bot's cards are the declining test cards).
+const SETTINGS: [(&str, &str); 6] = [
+    ("RISK_MAX_CARDS_PER_SESSION", "4"),
+    ("RISK_ALERT_MIN_TRIES", "5"),
+    ("RISK_ALERT_BLOCKED_PERCENT", "10"),
+    ("RISK_ALERT_DECLINED_PERCENT", "100"),
+    ("RISK_ALERT_WINDOW_SECONDS", "300"),
+    ("RISK_ALERT_HOLD_SECONDS", "600"),
+];
+
+/// The shop's events of `kind`.
+async fn events(h: &Harness, kind: &str) -> Vec<Value> {
+    let reply = Reply::read(
+        h.merchant(reqwest::Method::GET, &format!("/v1/events?type={kind}"))
+            .send()
+            .await
+            .expect("sent"),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    reply.json["data"].as_array().expect("events").clone()
+}
+
+/// The declining test cards a bot runs through one session.
+const DEAD_CARDS: [&str; 4] = [
+    cards::DO_NOT_HONOUR,
+    cards::INSUFFICIENT_FUNDS,
+    cards::EXPIRED,
+    cards::LOST_OR_STOLEN,
+];
+
+/// A bot's session: four cards declined, the fifth new one blocked by the configured limit;
+/// the block starts the alert's review.
+async fn bot_session(h: &Harness) {
+    let bot = session(h, json!({})).await;
+    for card in DEAD_CARDS {
+        declined(h, &bot, card).await;
+    }
+    let reply = try_card(h, &bot, &visa(1)).await;
+    assert_blocked(h, &bot, &reply, "cards_per_session", 4).await;
+}
+
+async fn blocked_tries_raise_the_alert_on_every_instance(db: Db) {
+    let Some(h) = start(db, &SETTINGS).await else {
+        return;
+    };
+    let second = h.beside(&SETTINGS).await;
+    assert!(!h.state.payments.risk().alert_open());
+    bot_session(&h).await;
+    // Five tries, one blocked: the block's review raises the alert.
+    eventually("the alert", Duration::from_secs(5), || async {
+        h.state.payments.risk().alert_open().then_some(())
+    })
+    .await;
+    let open = h
+        .store()
+        .open_card_testing_alert()
+        .await
+        .expect("read")
+        .expect("open");
+    assert_eq!((open.tally.tries, open.tally.blocked), (5, 1));
+    let suspected = events(&h, "card_testing.suspected").await;
+    assert_eq!(suspected.len(), 1, "{suspected:?}");
+    let object = &suspected[0]["data"]["object"];
+    assert_eq!(object["object"], "card_testing", "{object}");
+    assert_eq!(object["id"], open.id.as_str());
+    assert_eq!(object["status"], "open");
+    assert_eq!(
+        (object["tries"].clone(), object["blocked"].clone()),
+        (json!(5), json!(1))
+    );
+    // The second instance joins it on its next review (a reconciler pass) without raising
+    // another.
+    assert!(!second.state.payments.risk().alert_open());
+    let review = second
+        .state
+        .payments
+        .risk()
+        .review_alert(OffsetDateTime::now_utc())
+        .await
+        .expect("review");
+    assert!(
+        matches!(review, AlertReview::Open(ref alert) if alert.id == open.id),
+        "{review:?}"
+    );
+    assert_eq!(events(&h, "card_testing.suspected").await.len(), 1);
+    // Tightened on both: a third card in a session is blocked.
+    for instance in [&h, &second] {
+        let s = session(instance, json!({})).await;
+        declined(instance, &s, cards::DO_NOT_HONOUR).await;
+        declined(instance, &s, cards::INSUFFICIENT_FUNDS).await;
+        let reply = try_card(instance, &s, &visa(2)).await;
+        assert_blocked(instance, &s, &reply, "cards_per_session", 2).await;
+    }
+    let metrics = checkout_server::metrics::render(h.store().as_ref()).await;
+    assert!(
+        metrics.contains("checkout_card_testing_suspected 1"),
+        "{metrics}"
+    );
+    // Staff see it on the overview (with the blocked tries by rule) and on /risk.
+    let browser = Browser::as_role(&h, "viewer@example.com", StaffRole::Viewer).await;
+    let overview = browser.get("/").await;
+    assert_eq!(overview.status, 200);
+    assert!(
+        overview.text.contains("Card testing suspected since"),
+        "{}",
+        overview.text
+    );
+    assert!(
+        overview
+            .text
+            .contains("Tries blocked by the card-testing rules")
+    );
+    assert!(overview.text.contains("<code>cards_per_session</code>"));
+    let risk = browser.get("/risk").await;
+    assert_eq!(risk.status, 200);
+    assert!(risk.text.contains(&open.id), "{}", risk.text);
+    assert!(
+        risk.text
+            .contains("distinct cards tried in one checkout session")
+    );
+    second.finish().await;
+    h.finish().await;
+}
+
+async fn the_alert_ends_after_its_hold(db: Db) {
+    let Some(h) = start(db, &SETTINGS).await else {
+        return;
+    };
+    let risk = h.state.payments.risk();
+    bot_session(&h).await;
+    eventually("the alert", Duration::from_secs(5), || async {
+        risk.alert_open().then_some(())
+    })
+    .await;
+    let now = OffsetDateTime::now_utc();
+    let review = risk.review_alert(now).await.expect("review");
+    assert!(
+        matches!(review, AlertReview::Raised(_) | AlertReview::Open(_)),
+        "{review:?}"
+    );
+    // Past the window the trigger no longer holds, but the hold keeps the alert.
+    let later = now + time::Duration::seconds(400);
+    assert!(matches!(
+        risk.review_alert(later).await.expect("review"),
+        AlertReview::Open(_)
+    ));
+    assert!(risk.alert_open());
+    // Past the hold since the trigger last held: ended.
+    let quiet = now + time::Duration::seconds(601);
+    let review = risk.review_alert(quiet).await.expect("review");
+    let AlertReview::Ended(ended) = review else {
+        panic!("not ended: {review:?}");
+    };
+    assert!(!risk.alert_open());
+    assert!(
+        h.store()
+            .open_card_testing_alert()
+            .await
+            .expect("read")
+            .is_none()
+    );
+    let ended_events = events(&h, "card_testing.ended").await;
+    assert_eq!(ended_events.len(), 1, "{ended_events:?}");
+    assert_eq!(ended_events[0]["data"]["object"]["id"], ended.id.as_str());
+    assert_eq!(ended_events[0]["data"]["object"]["status"], "ended");
+    assert_eq!(
+        risk.settings_in_force(),
+        risk.settings(),
+        "the configured limits again"
+    );
+    h.finish().await;
+}
