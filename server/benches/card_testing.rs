@@ -172,6 +172,16 @@ async fn measure(backend: &str, database_url: &str, options: &Options) {
             stopped.saturating_sub(by_rules)
         ),
     );
+    let alerts = match tally::events(&http, &target.base, "card_testing.suspected").await {
+        Some(times) if times.is_empty() => "none".to_owned(),
+        Some(times) => format!(
+            "{} (card_testing.suspected at {})",
+            times.len(),
+            times.join(", ")
+        ),
+        None => "n/a (this server has no such event)".to_owned(),
+    };
+    row("card-testing alerts raised", alerts);
     report_shoppers(&target, &blocked, &shopper_log);
     row("run time", format!("{:.1} s", elapsed.as_secs_f64()));
     println!("  load after {}", cli::load_average());
