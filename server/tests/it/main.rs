@@ -6,6 +6,7 @@
 mod compose;
 
 mod api;
+mod card_testing;
 mod cli;
 mod dashboard;
 mod events;

@@ -1,0 +1,70 @@
+//! The card-testing benchmark's attacker in miniature (`benches/card_testing.rs`): its bot,
+//! shoppers and counts run here against a real server and emulator, so the bench keeps
+//! compiling and its counting stays right: every try of the bot either reached the gateway
+//! (the emulator's ledger) or was blocked by a rule (the server's payments), and the
+//! shoppers beside it all pay.
+
+#[allow(dead_code)]
+#[path = "../../../benches/card_testing/bot.rs"]
+mod bot;
+#[allow(dead_code)]
+#[path = "../../../benches/card_testing/cards.rs"]
+mod cards;
+#[allow(dead_code)]
+#[path = "../../../benches/card_testing/checkout.rs"]
+mod checkout;
+#[allow(dead_code)]
+#[path = "../../../benches/card_testing/shoppers.rs"]
+mod shoppers;
+#[allow(dead_code)]
+#[path = "../../../benches/card_testing/summary.rs"]
+mod summary;
+#[allow(dead_code)]
+#[path = "../../../benches/card_testing/tally.rs"]
+mod tally;
+#[allow(dead_code)]
+#[path = "../../../benches/card_testing/target.rs"]
+mod target;
+
+use std::time::Duration;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_attack_try_reached_the_gateway_or_was_blocked_and_shoppers_pay() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}", dir.path().join("attack.db").display());
+    let target = target::Target::start(&url).await.expect("server starts");
+    let http = reqwest::Client::new();
+    // Six sessions at 4 tries a second: a session's tries are 1.5 s apart (a pay sooner after
+    // a 3-D Secure redirect is the same click again, answered `payment_in_progress`).
+    let attack = bot::Attack {
+        tries: 30,
+        sessions: 6,
+        addresses: 30,
+        rate: 4,
+    };
+    let (bot_log, shopper_log) = tokio::join!(
+        bot::run(&http, &target.base, attack),
+        shoppers::run(&target.base, 8, Duration::from_secs(4))
+    );
+    let blocked = tally::blocked_payments(&http, &target.base)
+        .await
+        .expect("listed");
+    let reached = tally::gateway_charges(&target.sandbox, &bot_log.references);
+    let by_rule = tally::by_rule(&blocked, &bot_log.session_ids);
+    let blocked_tries: usize = by_rule.values().sum();
+    assert_eq!(
+        reached + blocked_tries,
+        attack.tries,
+        "{:?} {by_rule:?}",
+        bot_log.answers
+    );
+    assert!(
+        blocked_tries > 0,
+        "six sessions of five new cards: {by_rule:?}"
+    );
+    let summary = summary::ShopperSummary::of(&shopper_log, &blocked);
+    assert_eq!(summary.blocked_shoppers, 0, "{:?}", summary.rules);
+    assert_eq!(summary.paid, summary.intended, "{:?}", summary.unpaid);
+    assert_eq!(summary.intended, 9, "eight shoppers, one of them twice");
+    target.stop().await;
+}
