@@ -203,7 +203,15 @@ async fn series(
             client_key: Some(client_key),
             shopper_email: Some(email),
         };
-        let verdict = risk.check(&payment, &facts, kind).await.expect("check");
+        let client = std::net::IpAddr::from(
+            customer.to_be_bytes()[4..]
+                .try_into()
+                .unwrap_or([198, 51, 100, 1]),
+        );
+        let verdict = risk
+            .check(&payment, &facts, kind, client)
+            .await
+            .expect("check");
         let elapsed = started.elapsed();
         assert_eq!(verdict, Verdict::Allow, "an ordinary try is allowed");
         if n >= options.warmup {
