@@ -9,6 +9,7 @@ CREATE TABLE card_testing_alerts (
     tries          BIGINT NOT NULL CHECK (tries >= 0),
     declined       BIGINT NOT NULL CHECK (declined >= 0),
     blocked        BIGINT NOT NULL CHECK (blocked >= 0),
+    switched       BIGINT NOT NULL CHECK (switched >= 0),
     window_seconds BIGINT NOT NULL CHECK (window_seconds > 0)
 );
 
@@ -33,6 +34,8 @@ BEGIN
             'tries', NEW.tries,
             'declined', NEW.declined,
             'blocked', NEW.blocked,
+            'switched', NEW.switched,
+        'switched', NEW.switched,
             'window_seconds', NEW.window_seconds
         )::TEXT);
     RETURN NULL;

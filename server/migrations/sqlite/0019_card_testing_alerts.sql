@@ -1,20 +1,22 @@
 -- Issue 33, phase B: the card-testing alert ("attack mode", server/src/risk/attack.rs).
 -- Kept in step with ../postgres/0019_card_testing_alerts.sql.
 --
--- An alert is raised when, over the last RISK_ALERT_WINDOW_SECONDS, the store's tries reach
--- RISK_ALERT_MIN_TRIES and the share of them blocked (or declined) reaches its threshold.
+-- An alert is raised when, over the last RISK_ALERT_WINDOW_SECONDS, the tries of the store reach
+-- RISK_ALERT_MIN_TRIES and the share of them blocked, declined, or made with another card than
+-- an earlier try of their session reaches its threshold.
 -- While one is open every instance judges tries by the tightened thresholds. It ends once the
 -- trigger has not held for RISK_ALERT_HOLD_SECONDS.
 --
 -- started_at, last_seen_at (the last time the trigger held), ended_at: Unix milliseconds.
--- tries, declined, blocked: the window's figures when the alert was raised.
--- At most one alert is open: the partial unique index makes a second instance's raise of the
+-- tries, declined, blocked, switched: the figures of the window when the alert was raised
+--   (switched: tries whose session had tried another card before).
+-- At most one alert is open: the partial unique index makes a raise by a second instance of the
 -- same attack a no-op (INSERT … ON CONFLICT DO NOTHING).
 --
 -- Raising writes `card_testing.suspected` and ending writes `card_testing.ended`, each by a
 -- trigger in the same statement.
 --
--- payments_blocked_by_rule: the overview's "blocked tries by rule" over a range; partial, so
+-- payments_blocked_by_rule: "blocked tries by rule" on the overview over a range; partial, so
 -- only a step to `blocked` maintains it.
 
 CREATE TABLE card_testing_alerts (
@@ -25,6 +27,7 @@ CREATE TABLE card_testing_alerts (
     tries          BIGINT NOT NULL CHECK (tries >= 0),
     declined       BIGINT NOT NULL CHECK (declined >= 0),
     blocked        BIGINT NOT NULL CHECK (blocked >= 0),
+    switched       BIGINT NOT NULL CHECK (switched >= 0),
     window_seconds BIGINT NOT NULL CHECK (window_seconds > 0)
 );
 
@@ -45,6 +48,7 @@ BEGIN
         'tries', NEW.tries,
         'declined', NEW.declined,
         'blocked', NEW.blocked,
+        'switched', NEW.switched,
         'window_seconds', NEW.window_seconds
     ));
 END;
@@ -61,6 +65,7 @@ BEGIN
         'tries', NEW.tries,
         'declined', NEW.declined,
         'blocked', NEW.blocked,
+        'switched', NEW.switched,
         'window_seconds', NEW.window_seconds
     ));
 END;

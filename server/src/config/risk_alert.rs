@@ -8,11 +8,14 @@
 //! | `RISK_ALERT_MIN_TRIES` | 30 | fewest tries in the window before a share means anything |
 //! | `RISK_ALERT_BLOCKED_PERCENT` | 10 | share of the window's tries blocked that raises the alert |
 //! | `RISK_ALERT_DECLINED_PERCENT` | 50 | share of the window's tries declined that raises it |
+//! | `RISK_ALERT_SWITCHED_PERCENT` | 30 | share of the window's tries made with another card than their session's earlier try that raises it |
 //! | `RISK_ALERT_HOLD_SECONDS` | 1800 | how long the alert stays after its trigger last held |
 //!
 //! Why these defaults: an ordinary shopper is never blocked, so a tenth of the tries blocked
 //! is a bot at work; a shop's declines are a few in a hundred, half is a list of dead cards
-//! being run. Thirty tries keep a quiet shop's two unlucky declines from raising it.
+//! being run; a shopper changes card in a checkout now and then (after a decline), a card
+//! tester runs number after number through each checkout, so a third of all tries changing
+//! card is a bot. Thirty tries keep a quiet shop's two unlucky declines from raising it.
 
 use std::time::Duration;
 
@@ -32,6 +35,8 @@ pub struct AlertSettings {
     pub blocked_percent: u32,
     /// `RISK_ALERT_DECLINED_PERCENT`.
     pub declined_percent: u32,
+    /// `RISK_ALERT_SWITCHED_PERCENT`.
+    pub switched_percent: u32,
     /// `RISK_ALERT_HOLD_SECONDS`.
     pub hold: Duration,
 }
@@ -43,6 +48,7 @@ impl Default for AlertSettings {
             min_tries: 30,
             blocked_percent: 10,
             declined_percent: 50,
+            switched_percent: 30,
             hold: Duration::from_secs(1_800),
         }
     }
@@ -68,6 +74,7 @@ impl AlertSettings {
                 .map_or(Ok(d.min_tries), threshold)?,
             blocked_percent: percent("RISK_ALERT_BLOCKED_PERCENT", d.blocked_percent)?,
             declined_percent: percent("RISK_ALERT_DECLINED_PERCENT", d.declined_percent)?,
+            switched_percent: percent("RISK_ALERT_SWITCHED_PERCENT", d.switched_percent)?,
             hold: seconds("RISK_ALERT_HOLD_SECONDS", d.hold)?,
         })
     }

@@ -231,7 +231,7 @@ impl PaymentService {
         let payment = advanced.into_payment();
         if moved {
             tracing::info!(payment_id = %payment.id, state = ?payment.state, "payment settled");
-            self.risk().after_try(payment.state);
+            self.risk().after_try(Some(payment.state));
             let holds_claim = payment.retry.superseded_by.is_none();
             if holds_claim && matches!(payment.state, PaymentState::Declined | PaymentState::Failed)
             {

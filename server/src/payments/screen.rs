@@ -9,8 +9,8 @@
 //! ordinary decline (`payment_result`). It never reaches the gateway.
 //!
 //! A count that cannot be read lets the try through, logged: the defence must not take
-//! checkout down with it. A blocked try starts a review of the card-testing alert
-//! (`risk::alert`), off this path.
+//! checkout down with it. Every try asks for a review of the card-testing alert
+//! (`risk::alert`), answered off this path at most once a second.
 
 use checkout::contract::PayResponse;
 
@@ -51,7 +51,10 @@ impl PaymentService {
         shopper: &Shopper,
     ) -> Result<Screened, PaymentError> {
         let rule = match self.risk().check(&payment, facts, kind, shopper.ip).await {
-            Ok(Verdict::Allow) => return Ok(Screened::Allowed(Box::new(payment))),
+            Ok(Verdict::Allow) => {
+                self.risk().after_try(None);
+                return Ok(Screened::Allowed(Box::new(payment)));
+            }
             Ok(Verdict::Block(rule)) => rule,
             Err(error) => {
                 tracing::error!(payment_id = %payment.id, %error, "card-testing counts unavailable; the try goes on");
@@ -75,7 +78,7 @@ impl PaymentService {
                 .unwrap_or(payment),
         };
         self.release_session_if_idle(&blocked.session_id).await;
-        self.risk().after_try(blocked.state);
+        self.risk().after_try(Some(blocked.state));
         Ok(Screened::Blocked(answer(&blocked)))
     }
 }

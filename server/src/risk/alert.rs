@@ -1,6 +1,6 @@
 //! How an instance follows the card-testing alert: it reviews the store's recent tries
-//! ([`RiskService::review_alert`]) after a try that was blocked or declined (by one task, at
-//! most once a second, off the pay call's path) and on every reconciler pass, raises, keeps or ends the
+//! ([`RiskService::review_alert`]) after every try and every decline (by one task, at most
+//! once a second, off the pay call's path) and on every reconciler pass, raises, keeps or ends the
 //! one alert in the store, and keeps whether one is open in memory ([`AlertWatch`]), where the
 //! pay call reads it without a round trip.
 //!
@@ -133,11 +133,13 @@ impl RiskService {
         Ok(review)
     }
 
-    /// After a try ended in `state`: a blocked or declined one asks for a review. One
-    /// reviewer task per instance answers, at most once a [`REVIEW_SPACING`], the last ask
-    /// included; the caller does not wait for it.
-    pub fn after_try(&self, state: PaymentState) {
-        if !matches!(state, PaymentState::Blocked | PaymentState::Declined) || !self.watch.ask() {
+    /// After a try was judged, or ended in `state`: a try (`None`), a block or a decline asks
+    /// for a review. One reviewer task per instance answers, at most once a
+    /// [`REVIEW_SPACING`], the last ask included; the caller does not wait for it.
+    pub fn after_try(&self, state: Option<PaymentState>) {
+        let counts = state
+            .is_none_or(|state| matches!(state, PaymentState::Blocked | PaymentState::Declined));
+        if !counts || !self.watch.ask() {
             return;
         }
         let service = self.clone();

@@ -20,7 +20,8 @@ pub fn suspects(tally: &TryTally, alert: &AlertSettings) -> bool {
     let reaches = |part: u64, percent: u32| part * 100 >= u64::from(percent) * tally.tries;
     tally.tries >= u64::from(alert.min_tries)
         && (reaches(tally.blocked, alert.blocked_percent)
-            || reaches(tally.declined, alert.declined_percent))
+            || reaches(tally.declined, alert.declined_percent)
+            || reaches(tally.switched, alert.switched_percent))
 }
 
 /// The thresholds judged while an alert is open: each card and decline threshold halved, no
@@ -50,6 +51,7 @@ mod tests {
             tries,
             declined,
             blocked,
+            switched: 0,
         }
     }
 
@@ -63,6 +65,18 @@ mod tests {
         assert!(
             !suspects(&tally(1_000, 90, 9), &alert),
             "a busy shop's ordinary day"
+        );
+        let changing = |switched| TryTally {
+            switched,
+            ..tally(100, 5, 0)
+        };
+        assert!(
+            !suspects(&changing(12), &alert),
+            "some shoppers change card"
+        );
+        assert!(
+            suspects(&changing(30), &alert),
+            "a third of all tries change card"
         );
     }
 

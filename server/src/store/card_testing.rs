@@ -13,7 +13,7 @@ use time::OffsetDateTime;
 use super::error::StoreResult;
 
 /// The store's tries since a moment: every payment recorded, and how many of them were
-/// declined or blocked.
+/// declined, blocked, or a session's change of card.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TryTally {
     /// Payments recorded.
@@ -22,6 +22,9 @@ pub struct TryTally {
     pub declined: u64,
     /// Of those, blocked by the card-testing rules.
     pub blocked: u64,
+    /// Of those, made with another card than an earlier try of their session (a card tester
+    /// runs several numbers through one checkout; a shopper rarely changes card).
+    pub switched: u64,
 }
 
 /// A card-testing alert: the store suspected card testing from `started_at` until

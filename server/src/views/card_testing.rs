@@ -27,6 +27,8 @@ pub struct CardTestingView {
     pub declined: u64,
     /// Of those, blocked by the card-testing rules.
     pub blocked: u64,
+    /// Of those, made with another card than an earlier try of their session.
+    pub switched: u64,
 }
 
 impl CardTestingView {
@@ -46,6 +48,7 @@ impl CardTestingView {
             tries: alert.tally.tries,
             declined: alert.tally.declined,
             blocked: alert.tally.blocked,
+            switched: alert.tally.switched,
         }
     }
 }

@@ -14,8 +14,9 @@ pub fn alert_notice(alert: Option<&CardTestingAlert>) -> Markup {
             p role="alert" class="warning" {
                 strong { "Card testing suspected since " (format::when(alert.started_at)) "." }
                 " Of " (alert.tally.tries) " tries in the " (alert.window.as_secs() / 60)
-                " minutes before, " (alert.tally.blocked) " were blocked and "
-                (alert.tally.declined) " declined. Tighter card-testing limits apply until it ends. "
+                " minutes before, " (alert.tally.blocked) " were blocked, "
+                (alert.tally.declined) " declined and " (alert.tally.switched)
+                " made with another card than their checkout's earlier try. Tighter card-testing limits apply until it ends. "
                 a href="/risk" { "Card-testing rules" }
             }
         }

@@ -179,7 +179,8 @@ fn trigger_section(settings: &RiskSettings) -> Markup {
             p {
                 "An alert is raised when, over the last " (plural(alert.window.as_secs() / 60, "minute"))
                 ", at least " (alert.min_tries) " tries were made and " (alert.blocked_percent)
-                " % of them were blocked or " (alert.declined_percent) " % declined. "
+                " % of them were blocked, " (alert.declined_percent) " % declined, or "
+                (alert.switched_percent) " % made with another card than their checkout's earlier try. "
                 "It ends once that has not held for " (plural(alert.hold.as_secs() / 60, "minute"))
                 ". Raising and ending send card_testing.suspected and card_testing.ended to the shop's webhook endpoints."
             }

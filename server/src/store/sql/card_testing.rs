@@ -19,7 +19,7 @@ use crate::store::error::{StoreError, StoreResult};
 
 /// Columns of [`AlertRow`].
 const ALERT_COLUMNS: &str =
-    "id, started_at, last_seen_at, ended_at, tries, declined, blocked, window_seconds";
+    "id, started_at, last_seen_at, ended_at, tries, declined, blocked, switched, window_seconds";
 
 /// An alert as the table (and its events' snapshots) hold it.
 #[derive(FromRow, Deserialize)]
@@ -31,6 +31,7 @@ pub(crate) struct AlertRow {
     tries: i64,
     declined: i64,
     blocked: i64,
+    switched: i64,
     window_seconds: i64,
 }
 
@@ -47,6 +48,7 @@ impl TryFrom<AlertRow> for CardTestingAlert {
                 tries: unsigned(row.tries, "tries")?,
                 declined: unsigned(row.declined, "declined")?,
                 blocked: unsigned(row.blocked, "blocked")?,
+                switched: unsigned(row.switched, "switched")?,
             },
             window: Duration::from_secs(unsigned(row.window_seconds, "window_seconds")?),
         })
@@ -58,6 +60,7 @@ pub(crate) struct TallyRow {
     tries: i64,
     declined: i64,
     blocked: i64,
+    switched: i64,
 }
 
 #[derive(FromRow)]
@@ -85,9 +88,14 @@ where
     async fn try_tally(&self, since: OffsetDateTime) -> StoreResult<TryTally> {
         let row = sqlx::query_as::<DB, TallyRow>(
             "SELECT COUNT(*) AS tries, \
-             COUNT(CASE WHEN state = 'declined' THEN 1 END) AS declined, \
-             COUNT(CASE WHEN state = 'blocked' THEN 1 END) AS blocked \
-             FROM payments WHERE created_at >= $1",
+             COUNT(CASE WHEN p.state = 'declined' THEN 1 END) AS declined, \
+             COUNT(CASE WHEN p.state = 'blocked' THEN 1 END) AS blocked, \
+             COUNT(CASE WHEN p.card_fingerprint IS NOT NULL AND EXISTS (\
+                 SELECT 1 FROM payments e WHERE e.session_id = p.session_id \
+                 AND e.created_at <= p.created_at AND e.id <> p.id \
+                 AND e.card_fingerprint IS NOT NULL \
+                 AND e.card_fingerprint <> p.card_fingerprint) THEN 1 END) AS switched \
+             FROM payments p WHERE p.created_at >= $1",
         )
         .bind(ms(since))
         .fetch_one(&self.pool)
@@ -96,6 +104,7 @@ where
             tries: unsigned(row.tries, "tries")?,
             declined: unsigned(row.declined, "declined")?,
             blocked: unsigned(row.blocked, "blocked")?,
+            switched: unsigned(row.switched, "switched")?,
         })
     }
 
@@ -108,14 +117,15 @@ where
     ) -> StoreResult<Option<CardTestingAlert>> {
         sqlx::query::<DB>(
             "INSERT INTO card_testing_alerts \
-             (id, started_at, last_seen_at, ended_at, tries, declined, blocked, window_seconds) \
-             VALUES ($1, $2, $2, NULL, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+             (id, started_at, last_seen_at, ended_at, tries, declined, blocked, switched, \
+             window_seconds) VALUES ($1, $2, $2, NULL, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
         )
         .bind(id.to_owned())
         .bind(ms(now))
         .bind(int(tally.tries, "tries")?)
         .bind(int(tally.declined, "declined")?)
         .bind(int(tally.blocked, "blocked")?)
+        .bind(int(tally.switched, "switched")?)
         .bind(int(window.as_secs(), "window_seconds")?)
         .execute(&self.pool)
         .await?;

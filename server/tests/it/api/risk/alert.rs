@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 
-use super::{Db, assert_blocked, declined, risk_suite, session, start, try_card, visa};
+use super::{Db, assert_blocked, declined, risk_suite, sent, session, start, try_card, visa};
 use crate::api::support::{Harness, Reply, cards, eventually};
 use crate::dashboard::support::Browser;
 use checkout_server::risk::AlertReview;
@@ -18,15 +18,18 @@ use checkout_server::store::prelude::*;
 risk_suite!(
     blocked_tries_raise_the_alert_on_every_instance,
     the_alert_ends_after_its_hold,
+    checkouts_changing_card_raise_the_alert,
 );
 
 /// Four cards a session, tightened to two; an alert from five tries with a tenth blocked
-/// (declines alone never raise it here: the bot's cards are the declining test cards).
-const SETTINGS: [(&str, &str); 6] = [
+/// (declines and changes of card alone never raise it here: the bot's cards are the
+/// declining test cards, one after another).
+const SETTINGS: [(&str, &str); 7] = [
     ("RISK_MAX_CARDS_PER_SESSION", "4"),
     ("RISK_ALERT_MIN_TRIES", "5"),
     ("RISK_ALERT_BLOCKED_PERCENT", "10"),
     ("RISK_ALERT_DECLINED_PERCENT", "100"),
+    ("RISK_ALERT_SWITCHED_PERCENT", "100"),
     ("RISK_ALERT_WINDOW_SECONDS", "300"),
     ("RISK_ALERT_HOLD_SECONDS", "600"),
 ];
@@ -192,5 +195,43 @@ async fn the_alert_ends_after_its_hold(db: Db) {
         risk.settings(),
         "the configured limits again"
     );
+    h.finish().await;
+}
+
+/// A bot that spreads its numbers over many checkouts is blocked by no rule at first; what
+/// gives it away is that its checkouts change card. Three checkouts each change card once:
+/// half of six tries, past a third, and nothing blocked or declined past its share.
+async fn checkouts_changing_card_raise_the_alert(db: Db) {
+    let settings = [
+        ("RISK_MAX_CARDS_PER_SESSION", "4"),
+        ("RISK_ALERT_MIN_TRIES", "6"),
+        ("RISK_ALERT_BLOCKED_PERCENT", "100"),
+        ("RISK_ALERT_DECLINED_PERCENT", "100"),
+        ("RISK_ALERT_SWITCHED_PERCENT", "30"),
+    ];
+    let Some(h) = start(db, &settings).await else {
+        return;
+    };
+    for n in 0..3 {
+        let s = session(&h, json!({})).await;
+        declined(&h, &s, cards::DO_NOT_HONOUR).await;
+        sent(&h, &s, &visa(50 + n)).await;
+    }
+    eventually("the alert", Duration::from_secs(5), || async {
+        h.state.payments.risk().alert_open().then_some(())
+    })
+    .await;
+    let open = h
+        .store()
+        .open_card_testing_alert()
+        .await
+        .expect("read")
+        .expect("open");
+    assert_eq!(
+        (open.tally.tries, open.tally.blocked, open.tally.switched),
+        (6, 0, 3)
+    );
+    let suspected = events(&h, "card_testing.suspected").await;
+    assert_eq!(suspected[0]["data"]["object"]["switched"], 3);
     h.finish().await;
 }
