@@ -13,6 +13,7 @@ use super::{Db, assert_blocked, declined, risk_suite, sent, session, start, try_
 use crate::api::support::{Harness, Reply, cards, eventually};
 use crate::dashboard::support::Browser;
 use checkout_server::risk::AlertReview;
+use checkout_server::store::card_testing::CardTestingAlert;
 use checkout_server::store::prelude::*;
 
 risk_suite!(
@@ -47,6 +48,19 @@ async fn events(h: &Harness, kind: &str) -> Vec<Value> {
     reply.json["data"].as_array().expect("events").clone()
 }
 
+/// Waits until `h` follows an open alert, and returns it as the store keeps it.
+async fn raised(h: &Harness) -> CardTestingAlert {
+    eventually("the alert", Duration::from_secs(5), || async {
+        h.state.payments.risk().alert_open().then_some(())
+    })
+    .await;
+    h.store()
+        .open_card_testing_alert()
+        .await
+        .expect("read")
+        .expect("open")
+}
+
 /// The declining test cards a bot runs through one session.
 const DEAD_CARDS: [&str; 4] = [
     cards::DO_NOT_HONOUR,
@@ -74,16 +88,7 @@ async fn blocked_tries_raise_the_alert_on_every_instance(db: Db) {
     assert!(!h.state.payments.risk().alert_open());
     bot_session(&h).await;
     // Five tries, one blocked: the block's review raises the alert.
-    eventually("the alert", Duration::from_secs(5), || async {
-        h.state.payments.risk().alert_open().then_some(())
-    })
-    .await;
-    let open = h
-        .store()
-        .open_card_testing_alert()
-        .await
-        .expect("read")
-        .expect("open");
+    let open = raised(&h).await;
     assert_eq!((open.tally.tries, open.tally.blocked), (5, 1));
     let suspected = events(&h, "card_testing.suspected").await;
     assert_eq!(suspected.len(), 1, "{suspected:?}");
@@ -217,16 +222,7 @@ async fn checkouts_changing_card_raise_the_alert(db: Db) {
         declined(&h, &s, cards::DO_NOT_HONOUR).await;
         sent(&h, &s, &visa(50 + n)).await;
     }
-    eventually("the alert", Duration::from_secs(5), || async {
-        h.state.payments.risk().alert_open().then_some(())
-    })
-    .await;
-    let open = h
-        .store()
-        .open_card_testing_alert()
-        .await
-        .expect("read")
-        .expect("open");
+    let open = raised(&h).await;
     assert_eq!(
         (open.tally.tries, open.tally.blocked, open.tally.switched),
         (6, 0, 3)
