@@ -61,11 +61,8 @@ async fn an_admin_sets_a_threshold_every_instance_applies(h: &Harness) {
     declined(h, &s, cards::DO_NOT_HONOUR).await;
     let reply = try_card(h, &s, &visa(7)).await;
     assert_blocked(h, &s, &reply, "cards_per_session", 1).await;
-    // The other instance applies it after its reconciler pass reads the store.
-    assert_eq!(
-        other.state.payments.risk().settings().max_cards_per_session,
-        100_000
-    );
+    // The other instance applies it on its reconciler pass, which reads the store (its own
+    // timer may have run one already: the pass is called here so the test need not wait).
     other
         .state
         .payments
