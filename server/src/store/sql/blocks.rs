@@ -7,6 +7,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::codec::{ms, time};
+use super::payments::page_cursor;
 use super::{Dialect, SqlStore};
 use crate::store::blocks::BlockListStore;
 use crate::store::error::{StoreError, StoreResult};
@@ -113,15 +114,9 @@ where
             .into_iter()
             .map(BlockEntry::try_from)
             .collect::<StoreResult<Vec<_>>>()?;
-        let next = if items.len() > limit as usize {
-            items.truncate(limit as usize);
-            items.last().map(|last| PageCursor {
-                created_at_ms: ms(last.created_at),
-                id: last.id.clone(),
-            })
-        } else {
-            None
-        };
+        let next = page_cursor(&mut items, limit, |last| {
+            (ms(last.created_at), last.id.clone())
+        });
         Ok(Page { items, next })
     }
 
