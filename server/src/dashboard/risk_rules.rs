@@ -14,6 +14,7 @@ use super::audit::{Actor, Object, record_on};
 use super::auth::Staff;
 use super::client::Client;
 use super::error::DashboardError;
+use super::pages::risk::threshold;
 use super::state::DashboardState;
 use crate::risk::Rule;
 use crate::risk::overrides::MAX_THRESHOLD;
@@ -43,14 +44,12 @@ pub async fn change(
     let rule = Rule::from_name(&name)
         .filter(|rule| rule.block_kind().is_none())
         .ok_or(DashboardError::NotFound("rule"))?;
-    let threshold_of =
-        |settings: &crate::config::RiskSettings| rule.limit(settings).map_or(0, |(max, _)| max);
     let risk = state.app.payments.risk();
     let store = &state.app.store;
-    let before = threshold_of(&risk.settings());
+    let before = threshold(rule, &risk.settings());
     let (action, after) = if form.action == "reset" {
         store.clear_risk_override(rule.name()).await?;
-        ("risk_threshold_reset", threshold_of(risk.configured()))
+        ("risk_threshold_reset", threshold(rule, risk.configured()))
     } else {
         let threshold = parse(&form.threshold)?;
         store

@@ -58,7 +58,7 @@ pub async fn show(
 }
 
 /// A velocity rule's threshold under `settings`.
-fn threshold(rule: Rule, settings: &RiskSettings) -> u32 {
+pub(crate) fn threshold(rule: Rule, settings: &RiskSettings) -> u32 {
     rule.limit(settings).map_or(0, |(max, _)| max)
 }
 
