@@ -329,6 +329,7 @@ fn saved(id: &str, brand: Brand, last4: &str, month: u8, year: u16) -> SavedCard
         last4: last4.into(),
         expiry_month: month,
         expiry_year: year,
+        billing_on_file: false,
     }
 }
 
@@ -363,6 +364,48 @@ async fn pays_with_a_saved_card_in_one_click() {
         events(&host)
             .iter()
             .any(|e| e.kind == "submit" && e.detail["saved_card"] == true)
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_saved_card_that_keeps_its_address_asks_for_none() {
+    let billing = vec![BillingField::Country, BillingField::PostalCode];
+    let cards = vec![
+        SavedCard {
+            billing_on_file: true,
+            ..saved("card_kept", Brand::Visa, "4242", 3, 2031)
+        },
+        saved("card_bare", Brand::Mastercard, "1005", 3, 2031),
+    ];
+    let (host, _handle) = mount_form(&session_view(billing, cards)).await;
+    let root: Element = host.unchecked_into();
+    // checkout.css hides the billing fields while a radio marked so is checked.
+    let marked = |id: &str| get(&root, id).has_attribute("data-billing-on-file");
+    assert!(marked("#cc-saved-card_kept"));
+    assert!(!marked("#cc-saved-card_bare") && !marked("#cc-saved-new"));
+    // Chosen and then left: a new card asks for the address (not sent: the form is empty).
+    click(&root, "#cc-saved-new");
+    until("card fields", || find(&root, "#cc-number").is_some()).await;
+    click(&root, "#cc-submit");
+    until("the address asked", || {
+        get(&root, "#billing-country")
+            .get_attribute("aria-invalid")
+            .as_deref()
+            == Some("true")
+    })
+    .await;
+    click(&root, "#cc-saved-card_kept");
+    route("POST", &pay_path(), 200, &paid());
+    click(&root, "#cc-submit");
+    until("paid", || find(&root, "#cc-result").is_some()).await;
+    let sent = requests_to("POST", &pay_path());
+    let body: PayRequest =
+        serde_json::from_str(sent[0].body.as_deref().expect("body")).expect("body");
+    assert_eq!(body.saved_card_id.as_deref(), Some("card_kept"));
+    assert_eq!(
+        body.billing_address,
+        Default::default(),
+        "the server's copy is used"
     );
 }
 

@@ -197,6 +197,7 @@ async fn deliveries_per_second(database_url: &str, events: usize) -> (f64, f64) 
                         expiry_month: 12,
                         expiry_year: 2039,
                         card_fingerprint: None,
+                        saved_from: None,
                     })
                     .await
                     .expect("card saved");

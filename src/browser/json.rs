@@ -109,6 +109,7 @@ fn saved_card(j: &Json) -> Option<SavedCard> {
         last4: j.str("last4")?,
         expiry_month: u8::try_from(j.uint("expiry_month")?).ok()?,
         expiry_year: u16::try_from(j.uint("expiry_year")?).ok()?,
+        billing_on_file: j.flag("billing_on_file"),
     })
 }
 

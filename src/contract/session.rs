@@ -81,6 +81,10 @@ pub struct SavedCard {
     pub expiry_month: u8,
     /// Four-digit expiry year.
     pub expiry_year: u16,
+    /// The card keeps the billing address it was saved with, covering every field the
+    /// session asks for: with it chosen, the form asks for no address (one click on pay).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub billing_on_file: bool,
 }
 
 impl SavedCard {

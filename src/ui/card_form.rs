@@ -87,11 +87,13 @@ pub fn card_form(
                 .optional_child(save),
         )
     });
-    let billing = form
-        .billing()
-        .into_iter()
-        .map(|kind| field(c, form, kind))
-        .collect();
+    // Hidden by checkout.css while the chosen saved card keeps its billing address.
+    let billing = el("div").class("cc-billing").children(
+        form.billing()
+            .into_iter()
+            .map(|kind| field(c, form, kind))
+            .collect(),
+    );
     let processing = c.t(Msg::Processing);
     let waiting = c.t(Msg::WaitingForBank);
     let form_element = el("form")
@@ -121,7 +123,7 @@ pub fn card_form(
         .optional_child(plan)
         .optional_child(saved)
         .child(card_fields)
-        .children(billing)
+        .child(billing)
         .child(
             el("p")
                 .id("cc-alert")

@@ -30,6 +30,9 @@ pub struct FormState {
     billing: StoredValue<Vec<FieldKind>>,
     /// The chosen saved card's id; `None` means a new card.
     pub saved: RwSignal<Option<String>>,
+    /// The chosen saved card keeps a billing address covering `billing`: the form asks for
+    /// none (the server fills it in).
+    pub keeps_billing: RwSignal<bool>,
     /// The "save this card" opt-in.
     pub save_card: RwSignal<bool>,
     /// A pay request is in flight (or the page is leaving for 3D Secure).
@@ -51,11 +54,7 @@ impl FormState {
     /// Empty form for `view`; the first saved card that has not expired is preselected.
     pub fn new(view: &CheckoutView) -> Self {
         let today = today();
-        let saved = view
-            .saved_cards
-            .iter()
-            .find(|card| card.usable(today))
-            .map(|card| card.id.clone());
+        let chosen = view.saved_cards.iter().find(|card| card.usable(today));
         let fields = std::array::from_fn(|_| FieldState {
             value: RwSignal::new(String::new()),
             error: RwSignal::new(None),
@@ -68,7 +67,8 @@ impl FormState {
         Self {
             fields,
             billing: StoredValue::new(billing),
-            saved: RwSignal::new(saved),
+            saved: RwSignal::new(chosen.map(|card| card.id.clone())),
+            keeps_billing: RwSignal::new(chosen.is_some_and(|card| card.billing_on_file)),
             save_card: RwSignal::new(false),
             busy: RwSignal::new(false),
             waiting_for_bank: RwSignal::new(false),
@@ -94,13 +94,16 @@ impl FormState {
         self.billing.get_value()
     }
 
-    /// The fields a pay attempt needs: card fields unless a saved card is chosen, then billing.
+    /// The fields a pay attempt needs: card fields unless a saved card is chosen, then billing
+    /// unless the chosen card keeps it.
     pub fn active(&self) -> Vec<FieldKind> {
         let mut kinds = Vec::with_capacity(FieldKind::COUNT);
         if self.saved.get_untracked().is_none() {
             kinds.extend(FieldKind::CARD);
         }
-        kinds.extend(self.billing());
+        if !self.keeps_billing.get_untracked() {
+            kinds.extend(self.billing());
+        }
         kinds
     }
 

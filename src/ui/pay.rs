@@ -68,10 +68,9 @@ fn pay_request(form: &FormState) -> Option<PayRequest> {
         None => Some(card_fields(form)?),
     };
     let value = |kind: FieldKind| form.value(kind).trim().to_owned();
-    Some(PayRequest {
-        card,
-        saved_card_id,
-        billing_address: Address {
+    // A saved card that keeps its billing address is paid with that one (the server's copy).
+    let billing_address = if !form.keeps_billing.get_untracked() {
+        Address {
             country: value(FieldKind::Country),
             email: value(FieldKind::Email),
             phone_number: value(FieldKind::Phone),
@@ -79,7 +78,14 @@ fn pay_request(form: &FormState) -> Option<PayRequest> {
             city: value(FieldKind::City),
             state: value(FieldKind::State),
             postal_code: value(FieldKind::PostalCode),
-        },
+        }
+    } else {
+        Address::default()
+    };
+    Some(PayRequest {
+        card,
+        saved_card_id,
+        billing_address,
         browser_info: info::collect(),
         save_card: form.save_card.get_untracked() && form.saved.get_untracked().is_none(),
     })

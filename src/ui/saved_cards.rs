@@ -25,7 +25,7 @@ pub fn saved_cards(c: Ctx, form: FormState, cards: &[SavedCard]) -> El {
         set = set.child(choice(
             c,
             form,
-            Some((card.id.clone(), card.brand)),
+            Some((card.id.clone(), card.brand, card.billing_on_file)),
             &dom_id,
             &label,
             expired,
@@ -41,17 +41,18 @@ pub fn saved_cards(c: Ctx, form: FormState, cards: &[SavedCard]) -> El {
     ))
 }
 
-/// One radio choice: a saved card (its id and brand, whose mark it shows) or, with `None`, a
-/// new card.
+/// One radio choice: a saved card (its id, its brand, whose mark it shows, and whether it keeps
+/// its billing address) or, with `None`, a new card.
 fn choice(
     c: Ctx,
     form: FormState,
-    card: Option<(String, Brand)>,
+    card: Option<(String, Brand, bool)>,
     dom_id: &str,
     label: &str,
     disabled: bool,
 ) -> El {
-    let (card_id, brand) = card.unzip();
+    let keeps_billing = card.as_ref().is_some_and(|card| card.2);
+    let (card_id, brand) = card.map(|(id, brand, _)| (id, brand)).unzip();
     let mine = card_id.clone();
     let mut input = el("input")
         .attr("type", "radio")
@@ -64,12 +65,17 @@ fn choice(
         })
         .on("change", move |_| {
             form.saved.set(card_id.clone());
+            form.keeps_billing.set(keeps_billing);
             form.attempt_key.set_value(None);
             form.alert.set(None);
             c.emit("change", &form.change_detail());
         });
     if disabled {
         input = input.attr("disabled", "");
+    }
+    if keeps_billing {
+        // While it is chosen, checkout.css hides the billing fields.
+        input = input.attr("data-billing-on-file", "");
     }
     let mark = brand.map(|brand| {
         el("span")

@@ -127,6 +127,7 @@ pub async fn start_server(database_url: &str, sandbox: &Sandbox, token: &str) ->
             expiry_month: 12,
             expiry_year: 2039,
             card_fingerprint: None,
+            saved_from: None,
         })
         .await
         .expect("card saved");

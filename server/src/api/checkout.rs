@@ -26,6 +26,7 @@ use super::pay_digest::pay_digest;
 use super::state::AppState;
 use crate::payments::Shopper;
 use crate::payments::pay::{BILLING_FIELDS, SavedCardLookup};
+use crate::payments::request::first_missing;
 use crate::store::model::Session;
 use checkout::currency::Currency;
 
@@ -174,7 +175,13 @@ pub async fn checkout_view(
             .list_cards(customer_id)
             .await?
             .iter()
-            .map(SavedCard::from)
+            .map(|card| SavedCard {
+                billing_on_file: card
+                    .billing
+                    .as_deref()
+                    .is_some_and(|kept| first_missing(kept, &BILLING_FIELDS).is_none()),
+                ..SavedCard::from(card)
+            })
             .collect(),
         _ => Vec::new(),
     };

@@ -82,6 +82,7 @@ impl PaymentService {
             card,
             saved_card_id,
             save_card: false,
+            save_card_billing: None,
             next_check_at: later(timing.payment_first_check),
             review_deadline: later(timing.payment_review_after),
             risk: RiskFacts::default(),

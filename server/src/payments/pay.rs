@@ -13,7 +13,7 @@ use checkout::contract::{BillingField, PayRequest, PayResponse, PaymentResult, P
 
 use super::card_input::ParsedCard;
 use super::outcome::{Attempt, is_unknown};
-use super::request::{Shopper, billing_address, browser_info, time_zone};
+use super::request::{Shopper, billing_address, browser_info, time_zone, with_address_on_file};
 use super::screen::Screened;
 use super::{PaymentError, PaymentService, now, payment_result};
 use crate::risk::{CardFingerprint, TryKind};
@@ -103,6 +103,7 @@ impl PaymentService {
                 let facts = self.risk_facts(session, Some(fingerprint), shopper);
                 let new = NewPayment {
                     save_card: request.save_card,
+                    save_card_billing: request.save_card.then(|| prepared.billing.clone()),
                     risk: facts.clone(),
                     ..self.new_payment(session, kind, session.amount, Some(card.summary()), None)
                 };
@@ -231,8 +232,13 @@ impl PaymentService {
                 "a card can only be saved in a session with a customer",
             ));
         }
+        // A saved card fills in the billing address it keeps where the form asked for none.
+        let on_file = match &method {
+            Method::Saved(card) => card.billing.as_deref(),
+            Method::Card(_) => None,
+        };
         let billing = billing_address(
-            &request.billing_address,
+            &with_address_on_file(&request.billing_address, on_file),
             &BILLING_FIELDS,
             session.email.as_deref(),
         )?;

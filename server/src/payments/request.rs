@@ -172,25 +172,54 @@ pub fn billing_address(
         state: texts[2].1.map(str::to_owned),
         postal_code: texts[3].1.map(str::to_owned),
     };
-    for field in required {
-        let (name, present) = match field {
-            BillingField::Country => ("country", result.country.is_some()),
-            BillingField::Email => ("email", result.email.is_some()),
-            BillingField::Phone => ("phone_number", result.phone_number.is_some()),
-            BillingField::Address => ("address1", result.address1.is_some()),
-            BillingField::City => ("city", result.city.is_some()),
-            BillingField::State => ("state", result.state.is_some()),
-            BillingField::PostalCode => ("postal_code", result.postal_code.is_some()),
-        };
-        if !present {
-            return Err(PaymentError::invalid(
-                "required",
-                format!("billing_address.{name}"),
-                "is required",
-            ));
-        }
+    if let Some(name) = first_missing(&result, required) {
+        return Err(PaymentError::invalid(
+            "required",
+            format!("billing_address.{name}"),
+            "is required",
+        ));
     }
     Ok(result)
+}
+
+/// The name of the first of `required` that `address` lacks; `None` when it has them all.
+pub fn first_missing(address: &wire::Address, required: &[BillingField]) -> Option<&'static str> {
+    required.iter().find_map(|field| {
+        let (name, present) = match field {
+            BillingField::Country => ("country", address.country.is_some()),
+            BillingField::Email => ("email", address.email.is_some()),
+            BillingField::Phone => ("phone_number", address.phone_number.is_some()),
+            BillingField::Address => ("address1", address.address1.is_some()),
+            BillingField::City => ("city", address.city.is_some()),
+            BillingField::State => ("state", address.state.is_some()),
+            BillingField::PostalCode => ("postal_code", address.postal_code.is_some()),
+        };
+        (!present).then_some(name)
+    })
+}
+
+/// `typed` with each field left empty taken from `on_file`, the address a saved card keeps
+/// (the form does not ask for it while that card is chosen).
+pub fn with_address_on_file(
+    typed: &contract::Address,
+    on_file: Option<&wire::Address>,
+) -> contract::Address {
+    let Some(kept) = on_file else {
+        return typed.clone();
+    };
+    let pick = |typed: &str, kept: &Option<String>| match optional(typed) {
+        Some(_) => typed.to_owned(),
+        None => kept.clone().unwrap_or_default(),
+    };
+    contract::Address {
+        country: pick(&typed.country, &kept.country),
+        email: pick(&typed.email, &kept.email),
+        phone_number: pick(&typed.phone_number, &kept.phone_number),
+        address1: pick(&typed.address1, &kept.address1),
+        city: pick(&typed.city, &kept.city),
+        state: pick(&typed.state, &kept.state),
+        postal_code: pick(&typed.postal_code, &kept.postal_code),
+    }
 }
 
 /// A plausible e-mail address: one `@`, non-empty local part and a dotted domain, no spaces.
@@ -269,6 +298,33 @@ mod tests {
         assert_eq!(
             Shopper::new(ip, Some("application/json")).accept,
             "application/json"
+        );
+    }
+
+    #[test]
+    fn a_saved_cards_address_fills_only_what_was_not_typed() {
+        let kept = wire::Address {
+            country: Some("DE".into()),
+            postal_code: Some("10115".into()),
+            email: Some("kept@b.example".into()),
+            ..wire::Address::default()
+        };
+        let typed = contract::Address {
+            postal_code: "80331".into(),
+            city: " ".into(),
+            ..contract::Address::default()
+        };
+        let merged = with_address_on_file(&typed, Some(&kept));
+        assert_eq!(merged.country, "DE");
+        assert_eq!(merged.postal_code, "80331", "what was typed wins");
+        assert_eq!(merged.email, "kept@b.example");
+        assert_eq!(merged.city, "");
+        assert_eq!(with_address_on_file(&typed, None), typed);
+        let required = [BillingField::Country, BillingField::PostalCode];
+        assert_eq!(first_missing(&kept, &required), None);
+        assert_eq!(
+            first_missing(&kept, &[BillingField::City, BillingField::Country]),
+            Some("city")
         );
     }
 

@@ -176,6 +176,7 @@ impl PaymentService {
                 expiry_month: card.expiry_month,
                 expiry_year: card.expiry_year,
                 card_fingerprint: payment.card_fingerprint.clone(),
+                saved_from: Some(payment.id.clone()),
             })
             .await?;
         tracing::info!(payment_id = %payment.id, card_id = %saved.id, "card saved for the customer");

@@ -33,6 +33,7 @@ impl From<&SavedCardRecord> for CustomerCard {
             last4,
             expiry_month,
             expiry_year,
+            ..
         } = SavedCard::from(record);
         Self {
             id,
@@ -78,6 +79,7 @@ mod tests {
             expiry_year: 2030,
             created_at: datetime!(2025-01-02 03:04:05.678 UTC),
             card_fingerprint: None,
+            billing: None,
         };
         let card = CustomerCard::from(&record);
         let json = serde_json::to_value(&card).expect("serialises");

@@ -194,6 +194,7 @@ async fn a_killed_instances_deliveries_are_taken_over_and_none_is_sent_twice_at_
                 expiry_month: 12,
                 expiry_year: 2039,
                 card_fingerprint: None,
+                saved_from: None,
             })
             .await
             .expect("card saved");

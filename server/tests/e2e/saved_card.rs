@@ -1,9 +1,10 @@
 //! Scenario 5: the shopper saves their card on a first purchase; on the second purchase the
 //! saved card is offered (brand, last four, expiry) and pays in one click, without typing a
-//! card or a security code (the billing address is still asked). On a third, opened while the
-//! component's wasm is held back, the saved card is already offered and chosen in the form the
-//! frame document carries as HTML; the shopper picks a new card instead and starts typing it,
-//! and the component takes both over.
+//! card, a security code or the billing address (the card keeps the one it was saved with, and
+//! the gateway is sent it). On a third, opened while the component's wasm is held back, the
+//! saved card is already offered and chosen in the form the frame document carries as HTML,
+//! its billing fields hidden; the shopper picks a new card instead (the card and billing
+//! fields show) and starts typing it, and the component takes both over.
 
 use std::time::Duration;
 
@@ -53,16 +54,17 @@ async fn a_saved_card_pays_the_second_purchase_in_one_click() {
         );
         page.screenshot("saved-card-offered").await;
         page.click(&format!("#cc-saved-{card_id}")).await;
-        page.until("the card fields to step aside", || async {
-            let visible = match page.try_find(ids::NUMBER).await {
-                Some(number) => number.is_displayed().await.unwrap_or(false),
-                None => false,
-            };
-            (!visible).then_some(())
-        })
-        .await;
-        // No card and no security code; the billing address is asked on every purchase.
-        fill_billing(&page, "JP", "100-0001").await;
+        for (what, css) in [("card", ids::NUMBER), ("billing", ids::COUNTRY)] {
+            page.until(&format!("the {what} fields to step aside"), || async {
+                let visible = match page.try_find(css).await {
+                    Some(field) => field.is_displayed().await.unwrap_or(false),
+                    None => false,
+                };
+                (!visible).then_some(())
+            })
+            .await;
+        }
+        // One click: no card, no security code, no billing address.
         pay(&page).await;
         shop.wait_result(&page, "Payment successful").await;
         page.screenshot("paid-with-saved-card").await;
@@ -72,6 +74,13 @@ async fn a_saved_card_pays_the_second_purchase_in_one_click() {
             .await;
         assert_eq!(paid["saved_card_id"], card_id.as_str(), "{paid}");
         assert_eq!(paid["card"]["last4"], "4242");
+        let gateway_id = paid["gateway_transaction_id"].as_str().expect("gateway id");
+        let billed = shop.emulator.billing_address(gateway_id).await;
+        assert_eq!(
+            (billed["country"].as_str(), billed["postal_code"].as_str()),
+            (Some("JP"), Some("100-0001")),
+            "the gateway gets the address the card was saved with: {billed}"
+        );
 
         let proxy = shop.open_held(&page, "teapot").await;
         page.find("#cc-skeleton").await;
@@ -79,9 +88,12 @@ async fn a_saved_card_pays_the_second_purchase_in_one_click() {
         assert_eq!(page.prop(&saved, "checked").await.as_deref(), Some("true"));
         assert!(page.text("#cc-saved").await.contains("Visa •••• 4242"));
         let number = page.find(ids::NUMBER).await;
+        let country = page.find(ids::COUNTRY).await;
         assert!(!number.is_displayed().await.expect("displayed"));
+        assert!(!country.is_displayed().await.expect("displayed"));
         page.click("#cc-saved-new").await;
         assert!(number.is_displayed().await.expect("displayed"));
+        assert!(country.is_displayed().await.expect("displayed"));
         page.type_into(ids::NUMBER, "55555555").await;
         page.screenshot("new-card-typed-into-html").await;
         assert_eq!(page.count("#cc-skeleton").await, 1, "the wasm is held");

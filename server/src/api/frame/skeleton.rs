@@ -8,7 +8,8 @@
 //! as the component does, so the two never differ.
 //!
 //! For one-off payments, with or without saved cards (the first one not expired is chosen, and
-//! the card fields are hidden while it is, as in the component); a subscription's form shows
+//! the card fields are hidden while it is, the billing fields too when it keeps its address,
+//! as in the component); a subscription's form shows
 //! the loading outline ([`super::outline`]) until the component shows it.
 
 use checkout::card::YearMonth;
@@ -68,9 +69,12 @@ pub fn skeleton(
         ));
     }
     html.push_str("</div></div>");
+    // Hidden by checkout.css while the chosen card keeps its billing address.
+    html.push_str("<div class=\"cc-billing\">");
     for billing in &view.billing_fields {
         field(&mut html, FieldKind::billing(*billing), &t);
     }
+    html.push_str("</div>");
     html.push_str(&format!(
         "<p id=\"cc-alert\" class=\"cc-alert\" role=\"alert\"></p><button id=\"cc-submit\" \
          class=\"cc-button\" type=\"button\" disabled aria-busy=\"true\">{}</button>\
@@ -103,6 +107,12 @@ fn saved_cards(
         } else {
             ""
         };
+        // While this card is chosen, checkout.css hides the billing fields.
+        let billed = if card.billing_on_file {
+            " data-billing-on-file"
+        } else {
+            ""
+        };
         let mark = format!(
             "<span class=\"cc-mark\" data-brand=\"{}\" aria-hidden=\"true\"></span>",
             card.brand.id()
@@ -110,7 +120,7 @@ fn saved_cards(
         choice(
             html,
             &id,
-            state,
+            &format!("{state}{billed}"),
             &mark,
             &escape(&card.choice_label(&expires)),
         );
@@ -236,6 +246,7 @@ mod tests {
             last4: last4.into(),
             expiry_month: month,
             expiry_year: year,
+            billing_on_file: false,
         }
     }
 
@@ -269,6 +280,29 @@ mod tests {
         let html = skeleton(&saved, Locale::En, "", NOV_2026()).expect("payment");
         assert!(html.contains("id=\"cc-saved-new\" checked>"), "{html}");
         assert!(html.contains("<div class=\"cc-card\"><div>"), "{html}");
+    }
+
+    #[test]
+    fn a_card_that_keeps_its_billing_address_says_so() {
+        let mut saved = view();
+        saved.saved_cards = vec![
+            SavedCard {
+                billing_on_file: true,
+                ..card("card_1", "4242", 12, 2030)
+            },
+            card("card_2", "1881", 12, 2030),
+        ];
+        let html = skeleton(&saved, Locale::En, "", NOV_2026()).expect("payment");
+        assert!(
+            html.contains("id=\"cc-saved-card_1\" checked data-billing-on-file>"),
+            "{html}"
+        );
+        assert!(html.contains("id=\"cc-saved-card_2\">"), "{html}");
+        assert!(
+            html.contains("<div class=\"cc-billing\"><div class=\"cc-field\""),
+            "{html}"
+        );
+        assert!(html.contains("id=\"billing-country\""), "{html}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use checkout::card::{Brand, CardNumber, Expiry};
 use checkout::contract::SavedCard;
+use checkout::wire::Address;
 use secrecy::SecretString;
 use time::OffsetDateTime;
 
@@ -108,6 +109,9 @@ pub struct NewSavedCard {
     pub expiry_year: u16,
     /// The keyed fingerprint of the payment it was saved from (migration 0018).
     pub card_fingerprint: Option<String>,
+    /// The payment it is saved from: the billing address that payment was made with is
+    /// kept with the card (migration 0021).
+    pub saved_from: Option<String>,
 }
 
 /// A saved card as stored.
@@ -132,6 +136,9 @@ pub struct SavedCardRecord {
     /// The keyed fingerprint of the payment it was saved from; `None` for a card saved before
     /// migration 0018. Never shown to the browser.
     pub card_fingerprint: Option<String>,
+    /// The billing address it was saved with; `None` for a card saved before migration 0021.
+    /// A payment with the card fills what the form did not ask for from it.
+    pub billing: Option<Box<Address>>,
 }
 
 impl From<&SavedCardRecord> for SavedCard {
@@ -142,6 +149,9 @@ impl From<&SavedCardRecord> for SavedCard {
             last4: card.last4.as_str().to_owned(),
             expiry_month: card.expiry_month,
             expiry_year: card.expiry_year,
+            // Whether the kept address covers a session's fields is the pay path's call
+            // (`api::checkout`).
+            billing_on_file: false,
         }
     }
 }

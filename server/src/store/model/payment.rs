@@ -2,6 +2,7 @@
 //! state step may carry.
 
 use checkout::contract::{DeclineCode, PaymentState};
+use checkout::wire::Address;
 use secrecy::SecretString;
 use time::OffsetDateTime;
 
@@ -88,6 +89,8 @@ pub struct NewPayment {
     pub saved_card_id: Option<String>,
     /// The shopper asked to save the card (its token is kept only then).
     pub save_card: bool,
+    /// With `save_card`: the billing address the card is to keep (migration 0021).
+    pub save_card_billing: Option<Address>,
     /// When the reconciler should first look at it if it is still unsettled.
     pub next_check_at: OffsetDateTime,
     /// After this, an outcome that was never learned makes it `needs_review`.

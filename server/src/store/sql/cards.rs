@@ -37,7 +37,7 @@ impl TryFrom<CustomerRow> for Customer {
 }
 
 const CARD_COLUMNS: &str = "id, customer_id, gateway_token, brand, last4, expiry_month, \
-     expiry_year, created_at, card_fingerprint";
+     expiry_year, created_at, card_fingerprint, billing_address";
 
 #[derive(FromRow)]
 pub(crate) struct SavedCardRow {
@@ -50,6 +50,7 @@ pub(crate) struct SavedCardRow {
     expiry_year: i64,
     created_at: i64,
     card_fingerprint: Option<String>,
+    billing_address: Option<String>,
 }
 
 impl TryFrom<SavedCardRow> for SavedCardRecord {
@@ -66,6 +67,11 @@ impl TryFrom<SavedCardRow> for SavedCardRecord {
             id: row.id,
             customer_id: row.customer_id,
             card_fingerprint: row.card_fingerprint,
+            billing: row
+                .billing_address
+                .map(|json| serde_json::from_str(&json))
+                .transpose()
+                .map_err(|_| StoreError::Corrupt("billing_address"))?,
         })
     }
 }
@@ -75,7 +81,7 @@ impl TryFrom<SavedCardRow> for SavedCardRecord {
 pub(crate) const JOINED_CARD_COLUMNS: &str = "id AS sc_id, customer_id AS sc_customer_id, \
      gateway_token AS sc_gateway_token, brand AS sc_brand, last4 AS sc_last4, \
      expiry_month AS sc_expiry_month, expiry_year AS sc_expiry_year, created_at AS sc_created_at, \
-     card_fingerprint AS sc_card_fingerprint";
+     card_fingerprint AS sc_card_fingerprint, billing_address AS sc_billing_address";
 
 /// A saved card as a `LEFT JOIN` returns it ([`JOINED_CARD_COLUMNS`]).
 #[derive(FromRow)]
@@ -89,6 +95,7 @@ pub(crate) struct JoinedCardRow {
     sc_expiry_year: Option<i64>,
     sc_created_at: Option<i64>,
     sc_card_fingerprint: Option<String>,
+    sc_billing_address: Option<String>,
 }
 
 impl JoinedCardRow {
@@ -108,6 +115,7 @@ impl JoinedCardRow {
             expiry_year: self.sc_expiry_year.ok_or_else(missing)?,
             created_at: self.sc_created_at.ok_or_else(missing)?,
             card_fingerprint: self.sc_card_fingerprint,
+            billing_address: self.sc_billing_address,
         }
         .try_into()
         .map(Some)
@@ -179,12 +187,15 @@ where
         let now = ms(OffsetDateTime::now_utc());
         let mut tx = self.pool.begin().await?;
         upsert_customer_on::<DB>(&mut tx, &card.customer_id, None, now).await?;
+        // The billing address is the one the payment it is saved from (`$10`) was made with.
         let sql = format!(
-            "INSERT INTO saved_cards ({CARD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
+            "INSERT INTO saved_cards ({CARD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
+             (SELECT save_card_billing FROM payments WHERE id = $10)) \
              ON CONFLICT (customer_id, gateway_token) DO UPDATE SET brand = excluded.brand, \
              last4 = excluded.last4, expiry_month = excluded.expiry_month, \
              expiry_year = excluded.expiry_year, \
-             card_fingerprint = COALESCE(excluded.card_fingerprint, saved_cards.card_fingerprint) \
+             card_fingerprint = COALESCE(excluded.card_fingerprint, saved_cards.card_fingerprint), \
+             billing_address = COALESCE(excluded.billing_address, saved_cards.billing_address) \
              RETURNING {CARD_COLUMNS}"
         );
         let row = sqlx::query_as::<DB, SavedCardRow>(&sql)
@@ -197,6 +208,7 @@ where
             .bind(i64::from(card.expiry_year))
             .bind(now)
             .bind(card.card_fingerprint)
+            .bind(card.saved_from)
             .fetch_one(&mut *tx)
             .await?;
         tx.commit().await?;

@@ -18,13 +18,13 @@ use crate::store::model::{IdempotencyKey, NewPayment, Payment};
 use crate::store::secret::{BodyDigest, SecretHash, generate_token};
 use crate::store::transitions::state_name;
 
-/// The claim's insert: `$24` scope, `$25` key, `$26` digest, created now (`$19`). A claim
+/// The claim's insert: `$25` scope, `$26` key, `$27` digest, created now (`$19`). A claim
 /// already held inserts nothing, and so does a payment with a saved card (`$14`) that is no
 /// longer the customer's (`$3`) exactly as the payment describes it (`$9`, `$11`..`$13`):
 /// deleted, or saved again with other details, since the caller read it (perhaps from memory,
 /// see `recent`).
 const INSERT_CLAIM: &str = "INSERT INTO idempotency_records \
-     (scope, key, request_digest, status, created_at) SELECT $24, $25, $26, 'in_progress', $19 \
+     (scope, key, request_digest, status, created_at) SELECT $25, $26, $27, 'in_progress', $19 \
      WHERE $14 IS NULL OR EXISTS (SELECT 1 FROM saved_cards WHERE id = $14 \
          AND customer_id = $3 AND brand = $9 AND last4 = $11 AND expiry_month = $12 \
          AND expiry_year = $13) \
@@ -35,10 +35,10 @@ pub(crate) const NEW_PAYMENT_COLUMNS: &str = "id, session_id, customer_id, kind,
      currency, merchant_txn_ref, card_brand, card_bin, card_last4, card_expiry_month, \
      card_expiry_year, saved_card_id, webhook_token_hash, review_deadline, next_check_at, \
      pending_since, created_at, updated_at, save_card, card_fingerprint, client_key, \
-     shopper_email";
+     shopper_email, save_card_billing";
 /// The parameters [`bind_new_payment`] binds, for [`NEW_PAYMENT_COLUMNS`] (`$19` is now).
 pub(crate) const NEW_PAYMENT_VALUES: &str = "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
-     $15, $16, $17, $18, $19, $19, $20, $21, $22, $23";
+     $15, $16, $17, $18, $19, $19, $20, $21, $22, $23, $24";
 
 /// A query returning a payment row.
 pub(crate) type PaymentQueryAs<'q, DB> =
@@ -84,7 +84,7 @@ pub(crate) fn with_token(mut payment: Payment, token: SecretString) -> StoreResu
     Ok(payment)
 }
 
-/// Binds `$1..$23` of [`NEW_PAYMENT_VALUES`]: `new` in its first state, `created` or
+/// Binds `$1..$24` of [`NEW_PAYMENT_VALUES`]: `new` in its first state, `created` or
 /// `pending` (then `pending_since` is `now_ms`). The store assigns the id; of the webhook
 /// path secret `token` it keeps only the hash.
 pub(crate) fn bind_new_payment<'q, DB>(
@@ -108,6 +108,15 @@ where
         });
     }
     let card = new.card.as_ref();
+    let save_card_billing = new
+        .save_card_billing
+        .as_ref()
+        .map(serde_json::to_string)
+        .transpose()
+        .map_err(|_| StoreError::Invalid {
+            field: "save_card_billing",
+            reason: "not serialisable",
+        })?;
     Ok(query
         .bind(Uuid::new_v4().to_string())
         .bind(new.session_id)
@@ -134,7 +143,8 @@ where
         .bind(i64::from(new.save_card))
         .bind(new.risk.card_fingerprint)
         .bind(new.risk.client_key)
-        .bind(new.risk.shopper_email))
+        .bind(new.risk.shopper_email)
+        .bind(save_card_billing))
 }
 
 /// [`PaymentStore::claim_and_create_pending_payment`](crate::store::traits::PaymentStore::claim_and_create_pending_payment).

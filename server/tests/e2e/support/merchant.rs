@@ -137,6 +137,19 @@ impl Emulator {
         read(response, "/sandbox/state").await
     }
 
+    /// The billing address the gateway holds for transaction `id`, from its status endpoint
+    /// (`transaction_details.billing_details.billing_address`).
+    pub async fn billing_address(&self, id: &str) -> Value {
+        let path = format!("/api/v1/server-to-server-interface/transaction/status/{id}");
+        let response = self
+            .request(reqwest::Method::GET, &path)
+            .send()
+            .await
+            .expect("GET the transaction's status");
+        read(response, &path).await["transaction_details"]["billing_details"]["billing_address"]
+            .clone()
+    }
+
     /// The emulator's transactions whose `merchant_txn_ref` is `reference`.
     pub async fn transactions_for(&self, reference: &str) -> Vec<Value> {
         let state = self.state().await;

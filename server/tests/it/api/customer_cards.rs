@@ -191,6 +191,7 @@ async fn save_again(store: &dyn Store, customer: &str, card_id: &str, month: u8,
             expiry_month: month,
             expiry_year: year,
             card_fingerprint: None,
+            saved_from: None,
         })
         .await
         .expect("saved again");

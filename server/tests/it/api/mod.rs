@@ -19,6 +19,7 @@ mod protection_limits;
 mod result_page;
 mod return_page;
 pub(crate) mod risk;
+mod saved_card_billing;
 pub mod support;
 mod three_ds;
 mod tokens;

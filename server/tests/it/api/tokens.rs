@@ -116,6 +116,7 @@ async fn saved_cards_need_a_customer_and_stay_private(h: &Harness) {
             expiry_month: 12,
             expiry_year: 2030,
             card_fingerprint: None,
+            saved_from: None,
         })
         .await
         .expect("saved");

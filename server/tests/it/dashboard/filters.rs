@@ -35,6 +35,7 @@ async fn payment(h: &Harness, customer: &str, card: &str) -> String {
             card: Some(CardSummary::from_card(&number, expiry)),
             saved_card_id: None,
             save_card: false,
+            save_card_billing: None,
             next_check_at: later,
             review_deadline: later,
             risk: RiskFacts::default(),

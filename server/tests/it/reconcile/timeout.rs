@@ -63,6 +63,7 @@ async fn saved_card(h: &Harness, number: &str) -> (String, String) {
             expiry_month: 12,
             expiry_year: 2039,
             card_fingerprint: None,
+            saved_from: None,
         })
         .await
         .expect("card saved");

@@ -75,6 +75,7 @@ async fn store_everything_about_the_test_card(db: &TestDb) -> String {
             expiry_month: summary.expiry_month,
             expiry_year: summary.expiry_year,
             card_fingerprint: None,
+            saved_from: None,
         })
         .await
         .unwrap();

@@ -205,6 +205,7 @@ async fn cards_saved_and_removed_write_their_events(db: &TestDb) {
             expiry_month: 12,
             expiry_year: 2030,
             card_fingerprint: None,
+            saved_from: None,
         })
         .await
         .unwrap();

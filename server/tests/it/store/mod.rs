@@ -236,6 +236,7 @@ pub async fn new_payment_due(db: &TestDb, amount: u64, due: OffsetDateTime) -> P
             card: Some(test_card()),
             saved_card_id: None,
             save_card: false,
+            save_card_billing: None,
             next_check_at: due,
             review_deadline: due + Duration::minutes(30),
             risk: RiskFacts::default(),

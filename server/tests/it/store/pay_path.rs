@@ -50,6 +50,7 @@ fn new_payment_with_card(session: &Session, card: &SavedCardRecord) -> NewPaymen
         card: Some(CardSummary::from_saved(card)),
         saved_card_id: Some(card.id.clone()),
         save_card: false,
+        save_card_billing: None,
         ..new_payment_for(session)
     }
 }
@@ -86,6 +87,7 @@ fn new_payment_for(session: &Session) -> NewPayment {
         card: Some(test_card()),
         saved_card_id: None,
         save_card: false,
+        save_card_billing: None,
         next_check_at: now() + Duration::minutes(1),
         review_deadline: now() + Duration::minutes(30),
         risk: RiskFacts::default(),
@@ -102,6 +104,7 @@ async fn save_card(db: &TestDb, customer_id: &str, token: &str) -> SavedCardReco
             expiry_month: 12,
             expiry_year: 2039,
             card_fingerprint: None,
+            saved_from: None,
         })
         .await
         .unwrap()
@@ -320,6 +323,7 @@ async fn a_claim_with_a_card_saved_again_elsewhere_needs_its_new_details(db: &Te
             expiry_month: 3,
             expiry_year: 2041,
             card_fingerprint: None,
+            saved_from: None,
         })
         .await
         .unwrap();

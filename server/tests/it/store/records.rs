@@ -128,6 +128,7 @@ fn card(customer: &str, token: &str, last4: &str) -> NewSavedCard {
         expiry_month: 12,
         expiry_year: 2030,
         card_fingerprint: None,
+        saved_from: None,
     }
 }
 
