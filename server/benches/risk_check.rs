@@ -136,10 +136,9 @@ async fn seed_and_fill(backend: &str, url: &str, rows: u64) -> String {
     let id: (String,) = if url.starts_with("sqlite") {
         let pool = sqlx::SqlitePool::connect(url).await.expect("sqlite");
         seed::seed_into(backend, &pool, rows, "ANALYZE").await;
-        sqlx::query(&facts::fill_sql())
-            .execute(&pool)
-            .await
-            .expect("facts");
+        for statement in facts::fill_statements() {
+            sqlx::query(&statement).execute(&pool).await.expect("facts");
+        }
         sqlx::query("ANALYZE")
             .execute(&pool)
             .await
@@ -153,10 +152,9 @@ async fn seed_and_fill(backend: &str, url: &str, rows: u64) -> String {
     } else {
         let pool = sqlx::PgPool::connect(url).await.expect("postgres");
         seed::seed_into(backend, &pool, rows, "ANALYZE").await;
-        sqlx::query(&facts::fill_sql())
-            .execute(&pool)
-            .await
-            .expect("facts");
+        for statement in facts::fill_statements() {
+            sqlx::query(&statement).execute(&pool).await.expect("facts");
+        }
         sqlx::query("ANALYZE")
             .execute(&pool)
             .await
