@@ -12,9 +12,10 @@
 //! bearers of `OPS_TOKEN` ([`routes`]), or only on the internal `OPS_LISTEN` listener
 //! ([`internal_routes`]), or, with a real gateway and neither key set, nowhere.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
+use axum::body::Bytes;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::http::header::{AUTHORIZATION, CACHE_CONTROL, CONTENT_TYPE};
@@ -52,7 +53,11 @@ const CHECK_TIMEOUT: Duration = Duration::from_secs(3);
 pub fn routes(access: &OpsAccess) -> Router<AppState> {
     let public = Router::new()
         .route("/healthz", get(healthz))
-        .route("/openapi.json", get(openapi));
+        // Written once, on the first request: the configuration does not change while serving.
+        .route(
+            "/openapi.json",
+            get(openapi).layer(Extension(Arc::new(ServedDocument::new()))),
+        );
     match access {
         OpsAccess::Open => public.merge(checks()),
         OpsAccess::Token(token) => {
@@ -238,10 +243,13 @@ async fn require_token(
     .into_response()
 }
 
-async fn openapi(State(state): State<AppState>) -> Response {
-    (
-        [(CONTENT_TYPE, "application/json")],
-        super::openapi::document(&state.config),
-    )
-        .into_response()
+/// The OpenAPI document as this server serves it, once written.
+type ServedDocument = OnceLock<Bytes>;
+
+async fn openapi(
+    State(state): State<AppState>,
+    Extension(served): Extension<Arc<ServedDocument>>,
+) -> Response {
+    let document = served.get_or_init(|| Bytes::from(super::openapi::document(&state.config)));
+    ([(CONTENT_TYPE, "application/json")], document.clone()).into_response()
 }
