@@ -34,11 +34,13 @@ budget_bytes=$((60 * 1024))
 # the dialog, the honest refusals; measured piece by piece in docs/size.md), and by 0.1 and
 # 0.3 KB for a slow gateway (issue 37: the `processing` event and the sentence that says what
 # happens next, 88.4 / 95.4 KB), and by 0.4 KB for a saved card paying in one click (issue
-# 37: the billing fields asked only when the chosen card keeps no address, 88.9 / 95.9 KB).
-# Lower them whenever a bundle shrinks.
-card_ceiling_bytes=$((890 * 1024 / 10))
-# The subscription bundle: the card form's code plus the self-service view (95.9 KB).
-manage_ceiling_bytes=$((960 * 1024 / 10))
+# 37: the billing fields asked only when the chosen card keeps no address, 88.9 / 95.9 KB),
+# and by 1.1 KB for the proof of work a pay call needs during a card-testing alert (issue 33:
+# the 428 answer read, the puzzle handed to js/intl.js's WebCrypto, the call sent again;
+# 90.0 / 96.9 KB). Lower them whenever a bundle shrinks.
+card_ceiling_bytes=$((901 * 1024 / 10))
+# The subscription bundle: the card form's code plus the self-service view (96.9 KB).
+manage_ceiling_bytes=$((970 * 1024 / 10))
 # The result page's script (mode `result`, no wasm since issue 24's third step): 2.0 KB.
 result_ceiling_bytes=$((22 * 1024 / 10))
 check_ceiling=""

@@ -8,7 +8,7 @@ use checkout::browser::info;
 use checkout::card::Brand;
 use checkout::contract::{
     ApiError, BillingField, ChallengeWindow, DeclineCode, PayRequest, PayResponse, PaymentState,
-    SavedCard,
+    ProofChallenge, ProofOfWork, SavedCard,
 };
 use common::*;
 use wasm_bindgen::JsCast;
@@ -406,6 +406,47 @@ async fn a_saved_card_that_keeps_its_address_asks_for_none() {
         body.billing_address,
         Default::default(),
         "the server's copy is used"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_proof_of_work_asked_during_a_card_testing_alert_is_solved_and_sent() {
+    let (host, _handle) = mount_form(&session_view(vec![], vec![])).await;
+    let root: Element = host.unchecked_into();
+    fill_card(&root);
+    // SHA-256 of the salt followed by "42".
+    let mut asked = ApiError::new("proof_of_work_required", "solve it");
+    asked.error.challenge = Some(Box::new(ProofChallenge {
+        algorithm: "SHA-256".into(),
+        challenge: "27d9f4d04cdd9fdc763299126174240569b354d4d76df666876ad8cf7bf7f841".into(),
+        salt: "1900000000.0123456789abcdef".into(),
+        maxnumber: 50_000,
+        signature: "sealed".into(),
+    }));
+    route("POST", &pay_path(), 428, &asked);
+    route("POST", &pay_path(), 200, &paid());
+    click(&root, "#cc-submit");
+    until("paid", || find(&root, "#cc-result").is_some()).await;
+    let sent = requests_to("POST", &pay_path());
+    assert_eq!(sent.len(), 2);
+    let first: PayRequest =
+        serde_json::from_str(sent[0].body.as_deref().expect("body")).expect("body");
+    let second: PayRequest =
+        serde_json::from_str(sent[1].body.as_deref().expect("body")).expect("body");
+    assert_eq!(first.proof_of_work, None);
+    assert_eq!(
+        second.proof_of_work,
+        Some(ProofOfWork {
+            salt: "1900000000.0123456789abcdef".into(),
+            number: 42,
+            signature: "sealed".into(),
+        })
+    );
+    assert_eq!(second.card, first.card, "the same card, sent again");
+    assert_ne!(
+        sent[0].headers.get("idempotency-key"),
+        sent[1].headers.get("idempotency-key"),
+        "the refused call charged nothing: the answer goes under a new key"
     );
 }
 

@@ -53,6 +53,11 @@ impl Options {
                 sessions: cli::number("--sessions", 400, 1),
                 addresses: cli::number("--addresses", 500, 1),
                 rate: cli::number("--rate", 20, 1),
+                solves: if std::env::args().any(|arg| arg == "--bot-solves") {
+                    checkout::Solves::Yes
+                } else {
+                    checkout::Solves::No
+                },
             },
             shoppers: cli::number("--shoppers", 200, 0),
         }
@@ -93,7 +98,13 @@ fn explain(options: &Options) {
          as the checkout frame does and takes the bank's 3-D Secure page as proof the number \
          passed the gateway, without finishing 3-D Secure; a decline (blocked or not) marks the \
          number dead; a refusal that says nothing of the card (429, 409) is tried again after 2 s, \
-         twice at most. It does not adapt to being blocked.",
+         twice at most. It does not adapt to being blocked. The proof of work the server asks \
+         for during a card-testing alert (428) it {proof}.",
+        proof = match a.solves {
+            checkout::Solves::Yes => "solves, natively (--bot-solves)",
+            checkout::Solves::No =>
+                "does not solve: it gives the number up (--bot-solves to change)",
+        },
         tries = a.tries,
         rate = a.rate,
         sessions = a.sessions,
@@ -168,7 +179,8 @@ async fn measure(backend: &str, database_url: &str, options: &Options) {
     row(
         "attack tries stopped otherwise",
         format!(
-            "{} (refused before any rule: rate limits, a payment in progress; see the answers)",
+            "{} (refused before any rule: the proof of work, rate limits, a payment in progress; \
+             see the answers)",
             stopped.saturating_sub(by_rules)
         ),
     );
@@ -182,6 +194,16 @@ async fn measure(backend: &str, database_url: &str, options: &Options) {
         None => "n/a (this server has no such event)".to_owned(),
     };
     row("card-testing alerts raised", alerts);
+    let solved = checkout::PROOFS_SOLVED.swap(0, std::sync::atomic::Ordering::Relaxed);
+    let nanos = checkout::PROOF_NANOS.swap(0, std::sync::atomic::Ordering::Relaxed);
+    row(
+        "proofs of work solved (bot and shoppers)",
+        format!(
+            "{solved}, {:.1} ms each on average, in this process (a dev build hashes far slower \
+             than a release build)",
+            nanos as f64 / 1e6 / solved.max(1) as f64
+        ),
+    );
     report_shoppers(&target, &blocked, &shopper_log);
     row("run time", format!("{:.1} s", elapsed.as_secs_f64()));
     println!("  load after {}", cli::load_average());

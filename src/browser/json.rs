@@ -5,8 +5,8 @@
 use crate::card::Brand;
 use crate::contract::{
     ApiErrorBody, BillingField, CheckoutKind, CheckoutView, CycleUnit, DeclineCode, Discount,
-    PayResponse, PaymentResult, PaymentState, PlanTerms, SavedCard, SubscriptionCharge,
-    SubscriptionStatus, SubscriptionView,
+    PayResponse, PaymentResult, PaymentState, PlanTerms, ProofChallenge, SavedCard,
+    SubscriptionCharge, SubscriptionStatus, SubscriptionView,
 };
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -219,6 +219,17 @@ fn charge(j: &Json) -> Option<SubscriptionCharge> {
     })
 }
 
+/// A proof-of-work challenge (`error.challenge`).
+fn proof_challenge(j: &Json) -> Option<ProofChallenge> {
+    Some(ProofChallenge {
+        algorithm: j.str("algorithm")?,
+        challenge: j.str("challenge")?,
+        salt: j.str("salt")?,
+        maxnumber: j.uint("maxnumber")?,
+        signature: j.str("signature")?,
+    })
+}
+
 /// The `error` of an `ApiError` body.
 pub fn api_error(j: &Json) -> Option<ApiErrorBody> {
     let error = j.get("error");
@@ -226,5 +237,6 @@ pub fn api_error(j: &Json) -> Option<ApiErrorBody> {
         code: error.str("code")?,
         message: error.text("message"),
         field: error.str("field"),
+        challenge: proof_challenge(&error.get("challenge")).map(Box::new),
     })
 }

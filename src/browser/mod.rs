@@ -8,3 +8,4 @@ pub mod ids;
 pub mod info;
 pub mod json;
 pub mod navigate;
+pub mod proof;

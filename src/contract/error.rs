@@ -1,8 +1,9 @@
 //! The one error shape every server endpoint answers with.
 
+use super::ProofChallenge;
 use serde::{Deserialize, Serialize};
 
-/// `{ "error": { "code", "message", "field"? } }`.
+/// `{ "error": { "code", "message", "field"?, "challenge"? } }`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ApiError {
     /// The error itself.
@@ -19,6 +20,9 @@ pub struct ApiErrorBody {
     /// The request field at fault, as a dotted path (`card.number`), when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
+    /// With `proof_of_work_required`: the puzzle to solve before paying again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub challenge: Option<Box<ProofChallenge>>,
 }
 
 impl ApiError {
@@ -29,6 +33,7 @@ impl ApiError {
                 code: code.into(),
                 message: message.into(),
                 field: None,
+                challenge: None,
             },
         }
     }

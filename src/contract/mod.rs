@@ -9,6 +9,7 @@ mod customer;
 mod decline;
 mod error;
 mod pay;
+mod proof;
 pub mod routes;
 mod session;
 mod subscription;
@@ -18,6 +19,7 @@ pub use customer::{CustomerSubscriptions, SubscriptionAction};
 pub use decline::DeclineCode;
 pub use error::{ApiError, ApiErrorBody};
 pub use pay::{Address, CardFields, PayRequest, PayResponse, PaymentResult, PaymentState};
+pub use proof::{ProofChallenge, ProofOfWork};
 pub use session::{BillingField, CheckoutKind, CheckoutView, SavedCard};
 pub use subscription::{
     CycleUnit, Discount, PlanTerms, SubscriptionCharge, SubscriptionStatus, SubscriptionView,

@@ -1,6 +1,6 @@
 //! The pay call and its answer: `POST /v1/checkout/{session_id}/pay`, `GET .../result`.
 
-use super::{BrowserInfo, DeclineCode};
+use super::{BrowserInfo, DeclineCode, ProofOfWork};
 use crate::card::CardSecret;
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +23,9 @@ pub struct PayRequest {
     /// Store the new card for the session's customer.
     #[serde(default)]
     pub save_card: bool,
+    /// The answer to the challenge of a pay call refused with `proof_of_work_required`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof_of_work: Option<ProofOfWork>,
 }
 
 /// A card as typed. The server parses it with `checkout::card`, the same rules the form used.

@@ -11,9 +11,11 @@ use crate::browser::http::FetchError;
 use crate::browser::ids::random_uuid;
 use crate::browser::info;
 use crate::browser::navigate::{go_top, is_web_url};
+use crate::browser::proof;
 use crate::card::{CardNumber, CardholderName, Cvc, Expiry};
 use crate::contract::{
-    Address, CardFields, ChallengeWindow, PayRequest, PayResponse, PaymentResult, PaymentState,
+    Address, ApiErrorBody, CardFields, ChallengeWindow, PayRequest, PayResponse, PaymentResult,
+    PaymentState,
 };
 use crate::embed::events::{ErrorDetail, RedirectDetail, SubmitDetail};
 use crate::form_fields::FieldKind;
@@ -55,7 +57,25 @@ pub fn submit(ctx: Ctx, form: FormState, stage: RwSignal<Stage>, outcome: RwSign
         let Some(api) = ctx.api() else {
             return;
         };
-        let answer = api.pay(&request, &key).await;
+        let mut answer = api.pay(&request, &key).await;
+        // During a card-testing alert the server asks for a proof of work; solved, the request
+        // goes again under a new key (the refused one recorded and charged nothing).
+        if let Err(FetchError::Status {
+            status: 428,
+            error:
+                Some(ApiErrorBody {
+                    challenge: Some(challenge),
+                    ..
+                }),
+        }) = &answer
+            && let Some(proof) = proof::solve(challenge).await
+        {
+            let mut request = request;
+            request.proof_of_work = Some(proof);
+            let key = random_uuid();
+            form.attempt_key.set_value(Some(key.clone()));
+            answer = api.pay(&request, &key).await;
+        }
         settle(ctx, form, stage, outcome, answer, window);
     });
 }
@@ -88,6 +108,7 @@ fn pay_request(form: &FormState) -> Option<PayRequest> {
         billing_address,
         browser_info: info::collect(),
         save_card: form.save_card.get_untracked() && form.saved.get_untracked().is_none(),
+        proof_of_work: None,
     })
 }
 

@@ -12,7 +12,8 @@
 //! would pay its session on the first hit, which real testers' mostly dead numbers do not).
 //! A decline (blocked or not: they look the same) marks the number dead. A refusal that says
 //! nothing of the card (429 rate limited, 409 payment in progress) is tried again after a
-//! pause, twice at most.
+//! pause, twice at most. The proof of work asked during a card-testing alert (428) the bot
+//! solves, natively, when the attack says it [`Solves`]; otherwise it gives the number up.
 
 use std::collections::{BTreeMap, HashSet};
 use std::net::IpAddr;
@@ -23,7 +24,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::cards;
-use super::checkout::{self, PayAnswer, Session, SessionFields, TypedCard};
+use super::checkout::{self, PayAnswer, Session, SessionFields, Solves, TypedCard};
 
 /// Calls the bot makes for one number when the server refuses it without an answer on the
 /// card (a rate limit, a payment still in progress): it comes back after [`PAUSE`].
@@ -37,6 +38,8 @@ pub struct Attack {
     pub sessions: usize,
     pub addresses: usize,
     pub rate: usize,
+    /// Whether the bot solves the proof of work asked during an alert.
+    pub solves: Solves,
 }
 
 /// What the bot saw.
@@ -103,13 +106,19 @@ pub async fn run(http: &reqwest::Client, base: &str, attack: Attack) -> BotLog {
                 cvc: &cvc,
                 name: "TARO YAMADA",
             };
-            let mut answer = checkout::pay(&http, &base, session, &card, client).await;
+            let solves = attack.solves;
+            let mut answer = checkout::pay(&http, &base, session, &card, client, solves).await;
             for _ in 1..ATTEMPTS {
-                if !matches!(answer, PayAnswer::Refused { .. } | PayAnswer::Failed) {
+                let again = match &answer {
+                    PayAnswer::Refused { status, .. } => *status != 428,
+                    PayAnswer::Failed => true,
+                    _ => false,
+                };
+                if !again {
                     break;
                 }
                 tokio::time::sleep(PAUSE).await;
-                answer = checkout::pay(&http, &base, session, &card, client).await;
+                answer = checkout::pay(&http, &base, session, &card, client, solves).await;
             }
             kind(&answer)
         });

@@ -2,9 +2,16 @@
 //! merchant API (`POST /v1/sessions`, as the shop's back end does), and the pay call exactly as
 //! the checkout frame sends it (`POST /v1/checkout/{id}/pay` with `X-Client-Secret`, an
 //! `Idempotency-Key` per attempt, the typed card, billing address and browser data), from the
-//! client address the caller names (`X-Forwarded-For`, believed from loopback).
+//! client address the caller names (`X-Forwarded-For`, believed from loopback). During a
+//! card-testing alert the server asks for a proof of work (428): a caller that [`Solves`] it
+//! finds the number as the frame does (here natively, far faster than a browser) and sends the
+//! call again under a new key; one that does not is refused.
 
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use checkout_server::risk::proof;
 
 use serde_json::{Value, json};
 
@@ -33,6 +40,20 @@ pub struct TypedCard<'a> {
     pub cvc: &'a str,
     pub name: &'a str,
 }
+
+/// Whether a caller solves the proof of work the server asks for during an alert.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solves {
+    /// As the checkout frame does.
+    Yes,
+    /// A bot that does not run the challenge.
+    No,
+}
+
+/// Proofs of work solved by every caller of this process, and the time they took (ns).
+pub static PROOFS_SOLVED: AtomicU64 = AtomicU64::new(0);
+/// See [`PROOFS_SOLVED`].
+pub static PROOF_NANOS: AtomicU64 = AtomicU64::new(0);
 
 /// The server's answer to one pay call, as far as the caller needs it.
 #[derive(Debug)]
@@ -80,15 +101,17 @@ pub async fn create_session(
     }
 }
 
-/// One pay call with `card` on `session` from `client`.
+/// One pay call with `card` on `session` from `client`; asked for a proof of work, a caller
+/// that `solves` it calls again with the answer.
 pub async fn pay(
     http: &reqwest::Client,
     base: &str,
     session: &Session,
     card: &TypedCard<'_>,
     client: IpAddr,
+    solves: Solves,
 ) -> PayAnswer {
-    let body = json!({
+    let mut body = json!({
         "card": {"number": card.number, "expiry_month": card.expiry.0,
             "expiry_year": card.expiry.1, "cvc": card.cvc, "name": card.name},
         "billing_address": {"country": "JP", "postal_code": "100-0001"},
@@ -99,23 +122,48 @@ pub async fn pay(
             "challenge_window": "05"},
         "save_card": false,
     });
+    let (answer, challenge) = pay_once(http, base, session, &body, client).await;
+    let Some(challenge) = challenge.filter(|_| solves == Solves::Yes) else {
+        return answer;
+    };
+    // Off the async threads: they serve the server under test in this same process.
+    let started = Instant::now();
+    let solved = tokio::task::spawn_blocking(move || proof::solve(&challenge)).await;
+    let Ok(Some(solution)) = solved else {
+        return answer;
+    };
+    PROOFS_SOLVED.fetch_add(1, Ordering::Relaxed);
+    PROOF_NANOS.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    body["proof_of_work"] = json!(solution);
+    pay_once(http, base, session, &body, client).await.0
+}
+
+/// One call with `body`, and the challenge when the server asked for a proof of work.
+async fn pay_once(
+    http: &reqwest::Client,
+    base: &str,
+    session: &Session,
+    body: &Value,
+    client: IpAddr,
+) -> (PayAnswer, Option<checkout::contract::ProofChallenge>) {
     let sent = http
         .post(format!("{base}/v1/checkout/{}/pay", session.id))
         .header("X-Client-Secret", &session.secret)
         .header("Idempotency-Key", uuid::Uuid::new_v4().to_string())
         .header("X-Forwarded-For", client.to_string())
-        .json(&body)
+        .json(body)
         .send()
         .await;
     let Ok(response) = sent else {
-        return PayAnswer::Failed;
+        return (PayAnswer::Failed, None);
     };
     let status = response.status().as_u16();
     let Ok(answer) = response.json::<Value>().await else {
-        return PayAnswer::Failed;
+        return (PayAnswer::Failed, None);
     };
     let text = |value: &Value| value.as_str().unwrap_or_default().to_owned();
-    match (status, answer["next_action"].as_str()) {
+    let challenge = serde_json::from_value(answer["error"]["challenge"].clone()).ok();
+    let answer = match (status, answer["next_action"].as_str()) {
         (200, Some("redirect")) => PayAnswer::Redirect(text(&answer["redirect_url"])),
         (200, Some(_)) => PayAnswer::Result {
             payment_id: text(&answer["result"]["payment_id"]),
@@ -125,7 +173,8 @@ pub async fn pay(
             status,
             code: text(&answer["error"]["code"]),
         },
-    }
+    };
+    (answer, challenge)
 }
 
 /// The session's result as the browser reads it: `(payment id, state)`.

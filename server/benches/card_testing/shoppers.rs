@@ -17,7 +17,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::cards;
-use super::checkout::{self, PayAnswer, Session, SessionFields, TypedCard};
+use super::checkout::{self, PayAnswer, Session, SessionFields, Solves, TypedCard};
 
 /// One pay try of a shopper, as it ended.
 #[derive(Debug, Clone)]
@@ -168,7 +168,7 @@ async fn attempt(
         if click > 0 {
             tokio::time::sleep(Duration::from_secs(2)).await;
         }
-        match checkout::pay(browser, base, session, card, shopper.address).await {
+        match checkout::pay(browser, base, session, card, shopper.address, Solves::Yes).await {
             PayAnswer::Redirect(url) => {
                 let _ = browser.get(&url).send().await;
                 let (id, state) = settled(browser, base, session, shopper.address).await;

@@ -58,6 +58,10 @@ pub enum ApiFailure {
         /// What expired.
         message: &'static str,
     },
+    /// 428: a card-testing alert is open; the pay call needs a proof of work answering this
+    /// challenge.
+    #[error("a proof of work is required")]
+    ProofRequired(Box<checkout::contract::ProofChallenge>),
     /// 413: the body is larger than allowed.
     #[error("request body too large")]
     PayloadTooLarge,
@@ -113,6 +117,7 @@ impl ApiFailure {
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::Conflict { .. } => StatusCode::CONFLICT,
             Self::Gone { .. } => StatusCode::GONE,
+            Self::ProofRequired(_) => StatusCode::PRECONDITION_REQUIRED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -139,6 +144,15 @@ impl ApiFailure {
                 ApiError::new(*code, *message)
             }
             Self::NotFound(what) => ApiError::new("not_found", format!("no such {what}")),
+            Self::ProofRequired(challenge) => {
+                let mut error = ApiError::new(
+                    "proof_of_work_required",
+                    "solve `challenge` (SHA-256 of `salt` and a number up to `maxnumber`) and \
+                     send the pay request again with `proof_of_work`",
+                );
+                error.error.challenge = Some(challenge.clone());
+                error
+            }
             Self::MethodNotAllowed => ApiError::new(
                 "method_not_allowed",
                 "this method is not allowed on this path",

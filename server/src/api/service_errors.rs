@@ -29,6 +29,7 @@ impl From<PaymentError> for ApiFailure {
                 message,
                 field,
             },
+            PaymentError::ProofOfWorkRequired(challenge) => ApiFailure::ProofRequired(challenge),
             PaymentError::SessionExpired => ApiFailure::Gone {
                 code: "session_expired",
                 message: "the checkout session has expired",

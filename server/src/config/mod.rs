@@ -62,7 +62,7 @@ pub use fingerprint_key::CardFingerprintKey;
 pub use ops::{OpsAccess, OpsSettings};
 pub use plans::{PlanCatalogue, first_charge};
 pub use risk::RiskSettings;
-pub use risk_alert::AlertSettings;
+pub use risk_alert::{AlertSettings, ProofOfWork};
 pub use secrets::{SecretsKeySource, sandbox_key_path};
 pub use source::KEYS;
 pub use webhooks::{CONFIG_ENDPOINT_ID, ConfiguredEndpoint, WebhookSettings};

@@ -10,6 +10,7 @@
 //! | `RISK_ALERT_DECLINED_PERCENT` | 50 | share of the window's tries declined that raises it |
 //! | `RISK_ALERT_SWITCHED_PERCENT` | 30 | share of the window's tries made with another card than their session's earlier try that raises it |
 //! | `RISK_ALERT_HOLD_SECONDS` | 1800 | how long the alert stays after its trigger last held |
+//! | `RISK_PROOF_OF_WORK` | `alert` | when a pay call needs a proof of work (`risk/proof.rs`): `alert` (while one is open), `always`, or `off` |
 //!
 //! Why these defaults: an ordinary shopper is never blocked, so a tenth of the tries blocked
 //! is a bot at work; a shop's declines are a few in a hundred, half is a list of dead cards
@@ -39,6 +40,22 @@ pub struct AlertSettings {
     pub switched_percent: u32,
     /// `RISK_ALERT_HOLD_SECONDS`.
     pub hold: Duration,
+    /// `RISK_PROOF_OF_WORK`.
+    pub proof_of_work: ProofOfWork,
+}
+
+/// When a pay call needs a proof of work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ProofOfWork {
+    /// Never.
+    Off,
+    /// While a card-testing alert is open: a bot pays for every card once it is suspected,
+    /// shoppers only then.
+    #[default]
+    Alert,
+    /// On every pay call: a bot pays from its first card; every shopper's browser spends
+    /// about half a second on it.
+    Always,
 }
 
 impl Default for AlertSettings {
@@ -50,6 +67,7 @@ impl Default for AlertSettings {
             declined_percent: 50,
             switched_percent: 30,
             hold: Duration::from_secs(1_800),
+            proof_of_work: ProofOfWork::Alert,
         }
     }
 }
@@ -76,7 +94,23 @@ impl AlertSettings {
             declined_percent: percent("RISK_ALERT_DECLINED_PERCENT", d.declined_percent)?,
             switched_percent: percent("RISK_ALERT_SWITCHED_PERCENT", d.switched_percent)?,
             hold: seconds("RISK_ALERT_HOLD_SECONDS", d.hold)?,
+            proof_of_work: layers
+                .get("RISK_PROOF_OF_WORK")
+                .map_or(Ok(d.proof_of_work), proof_of_work)?,
         })
+    }
+}
+
+/// `alert`, `always` or `off`, naming the key otherwise.
+fn proof_of_work(setting: &Setting) -> Result<ProofOfWork, ConfigError> {
+    match setting.value.trim() {
+        "alert" => Ok(ProofOfWork::Alert),
+        "always" => Ok(ProofOfWork::Always),
+        "off" => Ok(ProofOfWork::Off),
+        _ => Err(ConfigError::Invalid {
+            key: setting.label(),
+            reason: "must be `alert`, `always` or `off`".to_owned(),
+        }),
     }
 }
 
@@ -108,10 +142,17 @@ mod tests {
             &[
                 ("RISK_ALERT_BLOCKED_PERCENT", "25"),
                 ("RISK_ALERT_HOLD_SECONDS", "600"),
+                ("RISK_PROOF_OF_WORK", "always"),
             ],
             &emulator(),
         )
         .expect("valid");
+        assert_eq!(config.risk.alert.proof_of_work, ProofOfWork::Always);
+        assert_eq!(
+            AlertSettings::default().proof_of_work,
+            ProofOfWork::Alert,
+            "asked while an alert is open, by default"
+        );
         assert_eq!(config.risk.alert.blocked_percent, 25);
         assert_eq!(config.risk.alert.hold, Duration::from_secs(600));
         assert_eq!(config.risk.alert.min_tries, 30);
@@ -124,6 +165,7 @@ mod tests {
             ("RISK_ALERT_DECLINED_PERCENT", "101"),
             ("RISK_ALERT_MIN_TRIES", "some"),
             ("RISK_ALERT_WINDOW_SECONDS", "10"),
+            ("RISK_PROOF_OF_WORK", "sometimes"),
         ] {
             let error = Config::from_pairs(&[(key, value)], &emulator()).expect_err(key);
             assert!(error.to_string().starts_with(key), "{error}");

@@ -61,6 +61,7 @@ pub const KEYS: &[&str] = &[
     "RISK_ALERT_DECLINED_PERCENT",
     "RISK_ALERT_SWITCHED_PERCENT",
     "RISK_ALERT_HOLD_SECONDS",
+    "RISK_PROOF_OF_WORK",
     // config/webhooks.rs
     "WEBHOOK_ALLOW_PRIVATE",
     "MERCHANT_WEBHOOK_URL",

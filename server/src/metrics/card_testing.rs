@@ -13,6 +13,11 @@ pub(super) fn describe() {
         "checkout_card_testing_alerts_total",
         "Card-testing alerts this process raised or ended, by step."
     );
+    describe_counter!(
+        "checkout_card_testing_proofs_total",
+        "Pay calls during a card-testing alert, by their proof of work: asked (none sent), \
+         refused (wrong or stale), accepted."
+    );
 }
 
 /// Sets the gauge from the store's open alert.
@@ -24,6 +29,12 @@ pub(super) fn set_open(open: bool) {
 pub fn raised() {
     super::recorder();
     counter!("checkout_card_testing_alerts_total", "step" => "raised").increment(1);
+}
+
+/// Counts a pay call's proof of work during an alert: `asked`, `refused` or `accepted`.
+pub fn proof(outcome: &'static str) {
+    super::recorder();
+    counter!("checkout_card_testing_proofs_total", "outcome" => outcome).increment(1);
 }
 
 /// Counts an alert this process ended.

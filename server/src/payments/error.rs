@@ -29,6 +29,10 @@ pub enum PaymentError {
         /// The field at fault, if one.
         field: Option<String>,
     },
+    /// A card-testing alert is open and the call brought no valid proof of work: solve this
+    /// challenge and pay again.
+    #[error("a proof of work is required")]
+    ProofOfWorkRequired(Box<checkout::contract::ProofChallenge>),
     /// The session can no longer be paid.
     #[error("the checkout session has expired")]
     SessionExpired,

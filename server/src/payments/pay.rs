@@ -82,6 +82,17 @@ impl PaymentService {
         let prepared = self
             .prepare(session, request, YearMonth::of(at), lookup)
             .await?;
+        // While a card-testing alert is open (or always, as configured), nothing is recorded
+        // without a proof of work.
+        if self.risk().asks_proof() {
+            let subject = match &prepared.method {
+                Method::Card(card) => self.risk().fingerprint(&card.number).into_string(),
+                Method::Saved(card) => format!("saved:{}", card.id),
+            };
+            self.risk()
+                .require_proof(&session.id, &subject, request.proof_of_work.as_ref(), at)
+                .map_err(PaymentError::ProofOfWorkRequired)?;
+        }
         // Each arm claims the session first; an error after the claim gives it back below.
         let paid = match (&session.plan_id, prepared.method) {
             (Some(plan_id), Method::Card(card)) => {

@@ -7,8 +7,9 @@
 //! [`rules`] (the block-list and velocity rules and their order), [`blocks`] (block-list
 //! entries: kinds and normalised values), [`block_list`] (adding, listing and removing them),
 //! [`attack`] (when the store's tries look like card testing, and the tightened thresholds
-//! then), [`alert`] (the alert as an instance follows it), [`overrides`] (thresholds an admin
-//! set in the dashboard). The counts, the matching entry and the step to `blocked` are the
+//! then), [`alert`] (the alert as an instance follows it), [`proof`] (the proof of work a pay
+//! call needs while the alert is open), [`overrides`] (thresholds an admin set in the
+//! dashboard). The counts, the matching entry and the step to `blocked` are the
 //! store's (`store::risk`), the entries' keeping too (`store::blocks`), the alert's tally and
 //! rows too (`store::card_testing`).
 
@@ -19,18 +20,21 @@ pub mod block_list;
 pub mod blocks;
 pub mod fingerprint;
 pub mod overrides;
+pub mod proof;
 pub mod rules;
 
 use std::net::IpAddr;
 use std::sync::{Arc, PoisonError, RwLock};
 
 use checkout::card::CardNumber;
+use checkout::contract::{ProofChallenge, ProofOfWork};
 use time::OffsetDateTime;
 
 pub use alert::{AlertReview, AlertWatch};
 pub use fingerprint::{CardFingerprint, Fingerprinter};
 pub use rules::{Rule, TryKind};
 
+use crate::config::ProofOfWork as ProofOfWorkMode;
 use crate::config::{CardFingerprintKey, RiskSettings};
 use crate::store::Store;
 use crate::store::error::StoreResult;
@@ -57,6 +61,7 @@ pub struct RiskService {
     /// What applies now: the configured thresholds with the dashboard's overrides.
     limits: Arc<RwLock<Limits>>,
     watch: Arc<AlertWatch>,
+    proof: proof::ProofKey,
 }
 
 /// The thresholds in force, ordinarily and while a card-testing alert is open.
@@ -90,6 +95,7 @@ impl RiskService {
     pub fn new(store: Arc<dyn Store>, key: CardFingerprintKey, settings: RiskSettings) -> Self {
         Self {
             store,
+            proof: proof::ProofKey::derive(&key),
             fingerprinter: Fingerprinter::new(key),
             configured: settings,
             limits: Arc::new(RwLock::new(Limits::of(settings))),
@@ -144,6 +150,38 @@ impl RiskService {
     /// The keyed fingerprint of `number`.
     pub fn fingerprint(&self, number: &CardNumber) -> CardFingerprint {
         self.fingerprinter.of(number)
+    }
+
+    /// Whether a pay call needs a proof of work now (`RISK_PROOF_OF_WORK`: while an alert is
+    /// open, always, or never).
+    pub fn asks_proof(&self) -> bool {
+        match self.configured.alert.proof_of_work {
+            ProofOfWorkMode::Off => false,
+            ProofOfWorkMode::Alert => self.alert_open(),
+            ProofOfWorkMode::Always => true,
+        }
+    }
+
+    /// When [`asks_proof`](Self::asks_proof), a pay call of `session_id` with `subject` (the
+    /// card's fingerprint, or the saved card) goes ahead only with a `proof` of work answering
+    /// a challenge handed out for both; without one (or with a wrong or stale one) the answer
+    /// is a fresh challenge. Otherwise every call goes ahead.
+    pub fn require_proof(
+        &self,
+        session_id: &str,
+        subject: &str,
+        proof: Option<&ProofOfWork>,
+        now: OffsetDateTime,
+    ) -> Result<(), Box<ProofChallenge>> {
+        if !self.asks_proof() {
+            return Ok(());
+        }
+        if proof.is_some_and(|proof| self.proof.accepts(session_id, subject, proof, now)) {
+            crate::metrics::card_testing::proof("accepted");
+            return Ok(());
+        }
+        crate::metrics::card_testing::proof(if proof.is_some() { "refused" } else { "asked" });
+        Err(Box::new(self.proof.challenge(session_id, subject, now)))
     }
 
     /// What a payment of `session` by a shopper at `client` records for the rules; `card` is

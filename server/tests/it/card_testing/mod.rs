@@ -1,8 +1,9 @@
 //! The card-testing benchmark's attacker in miniature (`benches/card_testing.rs`): its bot,
 //! shoppers and counts run here against a real server and emulator, so the bench keeps
 //! compiling and its counting stays right: every try of the bot either reached the gateway
-//! (the emulator's ledger) or was blocked by a rule (the server's payments), and the
-//! shoppers beside it all pay.
+//! (the emulator's ledger), was blocked by a rule (the server's payments) or, once the
+//! card-testing alert is open, was refused for want of a proof of work, and the shoppers
+//! beside it (who solve it, as the frame does) all pay.
 
 #[allow(dead_code)]
 #[path = "../../../benches/card_testing/bot.rs"]
@@ -41,6 +42,7 @@ async fn every_attack_try_reached_the_gateway_or_was_blocked_and_shoppers_pay() 
         sessions: 6,
         addresses: 30,
         rate: 4,
+        solves: checkout::Solves::No,
     };
     let (bot_log, shopper_log) = tokio::join!(
         bot::run(&http, &target.base, attack),
@@ -52,15 +54,22 @@ async fn every_attack_try_reached_the_gateway_or_was_blocked_and_shoppers_pay() 
     let reached = tally::gateway_charges(&target.sandbox, &bot_log.references);
     let by_rule = tally::by_rule(&blocked, &bot_log.session_ids);
     let blocked_tries: usize = by_rule.values().sum();
+    // During an alert a try without a proof of work is refused before anything is recorded.
+    let unproven = bot_log
+        .answers
+        .get("refused 428 proof_of_work_required")
+        .copied()
+        .unwrap_or(0);
     assert_eq!(
-        reached + blocked_tries,
+        reached + blocked_tries + unproven,
         attack.tries,
         "{:?} {by_rule:?}",
         bot_log.answers
     );
     assert!(
-        blocked_tries > 0,
-        "six sessions of five new cards: {by_rule:?}"
+        blocked_tries + unproven > 0,
+        "six sessions of five new cards: {by_rule:?} {:?}",
+        bot_log.answers
     );
     let summary = summary::ShopperSummary::of(&shopper_log, &blocked);
     assert_eq!(summary.blocked_shoppers, 0, "{:?}", summary.rules);

@@ -9,14 +9,17 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 
-use super::{Db, assert_blocked, declined, risk_suite, sent, session, start, try_card, visa};
-use crate::api::support::{Harness, Reply, cards, eventually};
+use super::{
+    Db, assert_blocked, declined, risk_suite, sent, session, solved, start, try_card, visa,
+};
+use crate::api::support::{Harness, Reply, cards, eventually, pay_body};
 use crate::dashboard::support::Browser;
 use checkout_server::risk::AlertReview;
 use checkout_server::store::card_testing::CardTestingAlert;
 use checkout_server::store::prelude::*;
 
 risk_suite!(
+    a_pay_during_the_alert_needs_a_proof_of_work,
     blocked_tries_raise_the_alert_on_every_instance,
     the_alert_ends_after_its_hold,
     checkouts_changing_card_raise_the_alert,
@@ -78,6 +81,59 @@ async fn bot_session(h: &Harness) {
     }
     let reply = try_card(h, &bot, &visa(1)).await;
     assert_blocked(h, &bot, &reply, "cards_per_session", 4).await;
+}
+
+/// While the alert is open a pay call is answered with a challenge, and nothing is recorded or
+/// sent to the gateway until the call comes back with its answer; an answer for another card
+/// (or another checkout) does not count. Without an alert no proof is asked.
+async fn a_pay_during_the_alert_needs_a_proof_of_work(db: Db) {
+    let Some(h) = start(db, &SETTINGS).await else {
+        return;
+    };
+    let before = session(&h, json!({})).await;
+    let reply = h.pay(&before, &pay_body(&visa(7), "123"), None).await;
+    assert_eq!(reply.json["next_action"], "redirect", "{}", reply.text);
+    bot_session(&h).await;
+    raised(&h).await;
+
+    let shopper = session(&h, json!({})).await;
+    let mut body = pay_body(&visa(3), "123");
+    let asked = h.pay(&shopper, &body, None).await;
+    assert_eq!(asked.status, 428, "{}", asked.text);
+    let challenge = &asked.json["error"]["challenge"];
+    assert_eq!(challenge["algorithm"], "SHA-256", "{challenge}");
+    assert_eq!(challenge["maxnumber"], 50_000, "{challenge}");
+    for word in ["risk", "card_testing", "blocked"] {
+        assert!(!asked.text.contains(word), "{}", asked.text);
+    }
+    assert!(
+        h.stored_payments(&shopper).await.is_empty(),
+        "nothing recorded"
+    );
+    assert_eq!(h.gateway_charges(&shopper.reference), 0);
+    let proof = solved(&asked);
+
+    // The answer pays this card in this checkout only.
+    let mut other_card = pay_body(&visa(4), "123");
+    other_card["proof_of_work"] = json!(proof);
+    assert_eq!(h.pay(&shopper, &other_card, None).await.status, 428);
+    let elsewhere = session(&h, json!({})).await;
+    body["proof_of_work"] = json!(proof);
+    assert_eq!(h.pay(&elsewhere, &body, None).await.status, 428);
+    let paid = h.pay(&shopper, &body, None).await;
+    assert_eq!(paid.json["next_action"], "redirect", "{}", paid.text);
+    assert_eq!(h.gateway_charges(&shopper.reference), 1);
+
+    let metrics = checkout_server::metrics::render(h.store().as_ref()).await;
+    for outcome in ["asked", "refused", "accepted"] {
+        assert!(
+            metrics.contains(&format!(
+                "checkout_card_testing_proofs_total{{outcome=\"{outcome}\"}}"
+            )),
+            "{outcome}: {metrics}"
+        );
+    }
+    h.finish().await;
 }
 
 async fn blocked_tries_raise_the_alert_on_every_instance(db: Db) {

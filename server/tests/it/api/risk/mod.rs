@@ -80,8 +80,25 @@ pub fn visa(n: u16) -> String {
 }
 
 /// A pay call with the typed card `number`.
+/// Pays `session` with `number` as the card frame does: during a card-testing alert the first
+/// answer asks for a proof of work, which is solved and sent with the same request.
 pub async fn try_card(h: &Harness, session: &TestSession, number: &str) -> Reply {
-    h.pay(session, &pay_body(number, "123"), None).await
+    let mut body = pay_body(number, "123");
+    let reply = h.pay(session, &body, None).await;
+    if reply.status != 428 {
+        return reply;
+    }
+    body["proof_of_work"] = json!(solved(&reply));
+    h.pay(session, &body, None).await
+}
+
+/// The answer to the challenge of a `proof_of_work_required` reply.
+pub fn solved(reply: &Reply) -> checkout::contract::ProofOfWork {
+    assert_eq!(reply.status, 428, "{}", reply.text);
+    assert_eq!(reply.json["error"]["code"], "proof_of_work_required");
+    let challenge =
+        serde_json::from_value(reply.json["error"]["challenge"].clone()).expect("a challenge");
+    checkout_server::risk::proof::solve(&challenge).expect("solvable")
 }
 
 /// A try that goes to the gateway: answered with the 3-D Secure redirect.
