@@ -28,6 +28,7 @@ pub mod faults;
 pub mod in_process;
 pub mod json;
 pub mod ledger;
+pub mod persist;
 pub mod render;
 pub mod server;
 pub mod state;
