@@ -14,6 +14,17 @@ pub enum PersistError {
         /// What is wrong.
         reason: String,
     },
+    /// Another running emulator keeps its state in this file (it holds the key file's lock).
+    #[error(
+        "another running gateway emulator keeps its state in {file} (it holds a lock on \
+         {key_file}); stop it, or give this one a file of its own"
+    )]
+    InUse {
+        /// The state file.
+        file: PathBuf,
+        /// The locked key file.
+        key_file: PathBuf,
+    },
     /// The state file exists but cannot be read.
     #[error("cannot read the gateway emulator's state file {file}: {source}")]
     Read {

@@ -1,6 +1,10 @@
 //! The state file on disk: read and opened at start, and written atomically (a private
 //! temporary file beside it, synced, then renamed over it), so a crash mid-write leaves the
 //! previous snapshot whole and no reader ever sees half a file. Mode 0600 on Unix.
+//!
+//! One running emulator per file: the emulator using it holds an advisory lock on the key file
+//! (which, unlike the state file, is never replaced), so a second process on the same data
+//! directory (two server instances on one PostgreSQL database, say) cannot overwrite its state.
 
 use std::fs::File;
 use std::io::Write as _;
@@ -53,6 +57,26 @@ impl StateFile {
     /// The state file's path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Takes the lock that makes this emulator the file's only writer; it lasts as long as
+    /// the returned handle is open. [`PersistError::InUse`] when another process holds it.
+    pub fn lock(&self) -> Result<File, PersistError> {
+        let key_file = File::open(&self.key_file).map_err(|error| PersistError::Key {
+            file: self.key_file.clone(),
+            reason: format!("cannot be opened: {error}"),
+        })?;
+        match key_file.try_lock() {
+            Ok(()) => Ok(key_file),
+            Err(std::fs::TryLockError::WouldBlock) => Err(PersistError::InUse {
+                file: self.path.clone(),
+                key_file: self.key_file.clone(),
+            }),
+            Err(std::fs::TryLockError::Error(error)) => Err(PersistError::Key {
+                file: self.key_file.clone(),
+                reason: format!("cannot be locked: {error}"),
+            }),
+        }
     }
 
     /// The decrypted contents, or `None` when there is no file yet.

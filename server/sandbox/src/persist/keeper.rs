@@ -19,6 +19,8 @@ pub struct StateKeeper {
     shared: Arc<Shared>,
     task: JoinHandle<()>,
     finished: bool,
+    /// The file's lock ([`super::StateFile::lock`]), released once the last write is done.
+    _lock: Option<std::fs::File>,
 }
 
 #[derive(Debug)]
@@ -52,17 +54,21 @@ impl StateKeeper {
             shared,
             task,
             finished: false,
+            _lock: None,
         }
     }
 
-    /// The keeper `state`'s configuration asks for (`SandboxConfig::persistence`), if any.
+    /// The keeper `state`'s configuration asks for (`SandboxConfig::persistence`), if any; it
+    /// takes over the file's lock and releases it when it is finished or dropped.
     pub fn for_state(state: &SandboxState) -> Option<Self> {
         let persistence = state.config.persistence.as_ref()?;
-        Some(Self::start(
+        let mut keeper = Self::start(
             state.clone(),
             persistence.file.clone(),
             persistence.interval,
-        ))
+        );
+        keeper._lock = persistence.take_lock();
+        Some(keeper)
     }
 
     /// Writes the snapshot now if it changed since the last write; `true` when written.

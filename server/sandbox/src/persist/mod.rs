@@ -24,7 +24,8 @@ pub mod key;
 pub mod seal;
 pub mod snapshot;
 
-use std::sync::Arc;
+use std::fs::File;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 pub use changes::ChangeCounter;
@@ -50,12 +51,16 @@ pub struct Persistence {
     pub interval: Duration,
     /// The state read at start; `None` when there was no file.
     pub restored: Option<Arc<StateSnapshot>>,
+    /// The lock taken at [`Persistence::open`], until the [`StateKeeper`] takes it over.
+    lock: Arc<Mutex<Option<File>>>,
 }
 
 impl Persistence {
-    /// Opens `file`: reads and checks the state it holds now, so that a wrong key or a damaged
-    /// file stops the start here with an error naming the file.
+    /// Opens `file`: takes its lock ([`PersistError::InUse`] when another running emulator
+    /// holds it), then reads and checks the state it holds now, so that a wrong key or a
+    /// damaged file stops the start here with an error naming the file.
     pub fn open(file: StateFile) -> Result<Self, PersistError> {
+        let lock = file.lock()?;
         let restored = match file.read()? {
             Some(plain) => Some(Arc::new(
                 StateSnapshot::from_bytes(&plain).map_err(|reason| file.unreadable(&reason))?,
@@ -66,7 +71,16 @@ impl Persistence {
             file,
             interval: SAVE_INTERVAL,
             restored,
+            lock: Arc::new(Mutex::new(Some(lock))),
         })
+    }
+
+    /// The file's lock, for the keeper that writes it (once; `None` afterwards).
+    pub(crate) fn take_lock(&self) -> Option<File> {
+        self.lock
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
     }
 }
 

@@ -259,3 +259,22 @@ fn a_sealed_file_with_invalid_contents_names_the_field() {
     let error = Persistence::open(file).expect_err("refused");
     assert!(error.to_string().contains("next_reference"), "{error}");
 }
+
+#[tokio::test]
+async fn one_running_emulator_per_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let first = SandboxState::new(persisted(dir.path()));
+    let keeper = StateKeeper::for_state(&first).expect("persistence configured");
+    let file = StateFile::new(
+        dir.path().join(STATE_FILE_NAME),
+        dir.path().join(KEY_FILE_NAME),
+    )
+    .expect("key");
+    let error = Persistence::open(file.clone()).expect_err("in use");
+    assert!(
+        matches!(error, super::PersistError::InUse { .. }),
+        "{error}"
+    );
+    keeper.finish().expect("saved");
+    Persistence::open(file).expect("free once the first has stopped");
+}

@@ -13,7 +13,7 @@ use axum::Router;
 use std::path::PathBuf;
 
 use checkout_sandbox::in_process::{Host, InProcess, PREFIX};
-use checkout_sandbox::persist::{Persistence, STATE_FILE_NAME, StateFile};
+use checkout_sandbox::persist::{PersistError, Persistence, STATE_FILE_NAME, StateFile};
 use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, SandboxConfig, demo};
 use checkout_server::config::{Config, EmulatorDefaults};
 use checkout_server::serve::{Addresses, Mounts, reachable};
@@ -58,7 +58,9 @@ impl std::str::FromStr for EmulatorState {
 
 /// Opens the state file `setting` names for the in-process emulator of a server configured by
 /// `config` (none with a real gateway): reads what it holds, so a wrong key or a damaged file
-/// stops the start here, naming the file and what to do.
+/// stops the start here, naming the file and what to do. When another running instance's
+/// emulator already keeps its state there (several instances on one PostgreSQL database share
+/// `data/`), this one keeps its own in memory, with a warning: the file is the other's.
 pub fn emulator_persistence(
     config: &Config,
     setting: &EmulatorState,
@@ -77,7 +79,17 @@ pub fn emulator_persistence(
         }
     };
     let file = StateFile::at(path).context("SANDBOX_STATE")?;
-    Ok(Some(Persistence::open(file).context("SANDBOX_STATE")?))
+    match Persistence::open(file) {
+        Ok(persistence) => Ok(Some(persistence)),
+        Err(error @ PersistError::InUse { .. }) => {
+            tracing::warn!(
+                %error,
+                "the in-process gateway emulator keeps its state in memory only for this run"
+            );
+            Ok(None)
+        }
+        Err(error) => Err(error).context("SANDBOX_STATE"),
+    }
 }
 
 /// The demo shop's socket, bound before the server is built so its origin can be allowed.

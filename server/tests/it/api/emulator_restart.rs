@@ -2,7 +2,8 @@
 //! `gateway-emulator.state` beside the SQLite file), a new server on the same database and data
 //! directory still pays with a card saved before the restart, looks up and refunds a payment
 //! made before it, and holds the same ledger; the state file never holds a card number in the
-//! clear, and one sealed under another key stops the start naming the file.
+//! clear, and one sealed under another key stops the start naming the file. A second instance
+//! started while the first runs leaves the first's file alone and keeps its state in memory.
 //!
 //! SQLite only: with PostgreSQL the data directory is `data/` under the working directory,
 //! which tests running side by side would share.
@@ -134,6 +135,24 @@ async fn a_state_sealed_under_another_key_stops_the_start_naming_the_file() {
     assert!(message.contains("another key"), "{message}");
     assert!(message.contains("move the state file aside"), "{message}");
     assert!(state_file.exists(), "the file is left for the operator");
+    first.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_instance_beside_a_running_one_keeps_its_emulator_in_memory() {
+    let first = Harness::start_keeping_emulator_state(Backend::Sqlite, &[]).await;
+    let session = first.session(1000, json!({})).await;
+    let redirect = first.pay_to_redirect(&session, cards::VISA_OK).await;
+    first.complete_3ds(&redirect, "approve").await;
+    let second = first.beside_keeping_emulator_state(&[]).await;
+    assert_eq!(
+        second.sandbox.ledger.len(),
+        0,
+        "the first's state is its own"
+    );
+    assert!(second.sandbox.config.persistence.is_none());
+    assert!(!first.sandbox.ledger.is_empty());
+    second.finish().await;
     first.finish().await;
 }
 
