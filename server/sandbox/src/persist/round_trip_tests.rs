@@ -154,6 +154,11 @@ async fn a_restarted_emulator_has_what_the_last_one_saved() {
     let first = SandboxState::new(persisted(dir.path()));
     let keeper = StateKeeper::for_state(&first).expect("persistence configured");
     let token = fill(&first);
+    let captured = super::StateSnapshot::capture(&first);
+    assert!(
+        !format!("{captured:?}").contains(DIGITS),
+        "Debug stays masked"
+    );
     keeper.finish().expect("saved");
 
     let sealed = std::fs::read(dir.path().join(STATE_FILE_NAME)).expect("state file");
