@@ -3,6 +3,7 @@
 //! brand), and the masked snapshot responses show.
 
 use checkout::card::{CardError, CardNumber, CardholderName, Cvc, Expiry, YearMonth};
+use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::error::SandboxError;
@@ -52,7 +53,7 @@ impl ValidatedCard {
 }
 
 /// What responses show of a card: nothing that could be charged.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CardSnapshot {
     /// First six, `******`, last four (`520000******1005`): `CardNumber`'s `Display`, the form
     /// gateway-notes.md describes for every length.

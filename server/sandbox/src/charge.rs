@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use axum::http::StatusCode;
 use checkout::card::{CardNumber, Expiry, YearMonth};
+use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -15,6 +16,7 @@ use super::ledger::{
     Decline, MerchantContext, MoneyState, Outcome, RecordKind, StateSummary, TransactionRecord,
     auth_code_for,
 };
+use super::persist::charge_card::SavedChargeCard;
 use super::render::{payment_response, payment_status};
 use super::state::SandboxState;
 use super::test_cards::{CardBehaviour, EXPIRED_CARD, INSUFFICIENT_FUNDS, behaviour_of};
@@ -31,7 +33,7 @@ pub enum ChargeSource {
 }
 
 /// Why the card is charged; a card may behave differently on later subscription cycles.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ChargePurpose {
     /// A payment or authorization request (and a subscription's creation charge).
     Payment,
@@ -153,8 +155,10 @@ impl ChargeOutcome {
 }
 
 /// A card ready to be charged: number and expiry, the masked snapshot, and the token it came
-/// from. Holds no CVC, so it may wait in a 3DS session.
-#[derive(Debug, Clone)]
+/// from. Holds no CVC, so it may wait in a 3DS session (and in the sealed state file, as
+/// `persist::charge_card::SavedChargeCard`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(from = "SavedChargeCard", into = "SavedChargeCard")]
 pub(crate) struct ChargeCard {
     pub number: CardNumber,
     pub expiry: Expiry,

@@ -5,6 +5,7 @@ use std::time::Duration;
 use secrecy::SecretString;
 
 use super::faults::ArmedFault;
+use super::persist::Persistence;
 
 /// The API key the emulator accepts when none is configured (Basic username, no password).
 pub const DEFAULT_API_KEY: &str = "sandbox_api_key";
@@ -42,6 +43,9 @@ pub struct SandboxConfig {
     /// page, like an issuer's page that cannot know every shop. The `refuse-framing` fault
     /// refuses every frame.
     pub acs_frame_ancestors: Vec<String>,
+    /// Where the state is kept across restarts, and what it held at start; `None` (the
+    /// default): in memory only (see [`super::persist`]).
+    pub persistence: Option<Persistence>,
 }
 
 impl Default for SandboxConfig {
@@ -57,6 +61,7 @@ impl Default for SandboxConfig {
             merchant_mid: "SANDBOX-MID-0001".to_owned(),
             default_faults: Vec::new(),
             acs_frame_ancestors: Vec::new(),
+            persistence: None,
         }
     }
 }

@@ -2,13 +2,15 @@
 //! the emulator under [`PREFIX`] on checkout-server's own listener, the shop on a listener of
 //! its own (another origin, so its page embeds the card form across origins exactly as a
 //! merchant's shop does). Built from plain values (addresses, keys, the merchant's name and
-//! plans) so this crate needs nothing of checkout-server.
+//! plans) so this crate needs nothing of checkout-server. When the template asks for
+//! persistence, [`InProcess::keeper`] writes the emulator's state while the server runs.
 
 use axum::Router;
 use checkout::contract::PlanTerms;
 use secrecy::SecretString;
 
 use crate::demo::{self, DemoShop, MerchantApi};
+use crate::persist::StateKeeper;
 use crate::{SandboxConfig, SandboxState};
 
 /// Where the in-process emulator is mounted.
@@ -46,11 +48,16 @@ pub struct InProcess {
     pub gateway: Router,
     /// The demo shop's routes, to serve at [`Host::shop_url`]; `None` without one.
     pub shop: Option<Router>,
+    /// Saves the state to its file (`SandboxConfig::persistence`); `None` when it is kept in
+    /// memory only. Hold it while the server runs and [`StateKeeper::finish`] it after a
+    /// graceful stop (dropping it also writes the last changes).
+    pub keeper: Option<StateKeeper>,
 }
 
 impl InProcess {
     /// The emulator configured from `template` with the host's keys and its public URL under
-    /// [`PREFIX`], and the demo shop of the host's merchant.
+    /// [`PREFIX`], and the demo shop of the host's merchant. Needs a tokio runtime when
+    /// `template` asks for persistence (the keeper's task).
     pub fn new(template: SandboxConfig, host: Host) -> Self {
         let state = SandboxState::new(SandboxConfig {
             api_key: host.api_key,
@@ -73,6 +80,7 @@ impl InProcess {
         });
         Self {
             gateway: crate::router(state.clone()),
+            keeper: StateKeeper::for_state(&state),
             state,
             shop,
         }

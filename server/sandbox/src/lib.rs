@@ -7,7 +7,8 @@
 //! side), never on checkout-server: the `checkout-server` binary mounts both in-process when
 //! no gateway is configured ([`in_process`]); `checkout-server sandbox` runs the emulator
 //! alone; tests start it on an ephemeral port. docs/sandbox.md documents test cards, codes,
-//! faults and the control API.
+//! faults and the control API. Its state lives in memory unless `SandboxConfig::persistence`
+//! keeps it, sealed, in a file across restarts ([`persist`]).
 //!
 //! Routes (all relative to `SandboxConfig::public_base_url`, so the router nests anywhere):
 //! - `/api/v1/server-to-server-interface/...`: the gateway API ([`api`]), credentials required;
@@ -28,6 +29,7 @@ pub mod faults;
 pub mod in_process;
 pub mod json;
 pub mod ledger;
+pub mod persist;
 pub mod render;
 pub mod server;
 pub mod state;

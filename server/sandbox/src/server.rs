@@ -1,5 +1,6 @@
 //! Running the emulator on a socket: [`serve`] for the CLI and [`Sandbox`] for tests, which
-//! start it on `127.0.0.1:0` and read the base URL back.
+//! start it on `127.0.0.1:0` and read the base URL back. Either keeps the state in its file
+//! while it runs when `SandboxConfig::persistence` says so ([`StateKeeper`]).
 
 use std::io;
 use std::net::SocketAddr;
@@ -8,13 +9,16 @@ use tokio::net::{TcpListener, ToSocketAddrs};
 use tokio::task::JoinHandle;
 
 use super::config::SandboxConfig;
+use super::persist::StateKeeper;
 use super::router;
 use super::state::SandboxState;
 
-/// Serves the emulator on `listener` until the process stops. Without a configured
+/// Serves the emulator on `listener` until the process stops (or the future is dropped, which
+/// writes the state's last changes when it is persisted). Without a configured
 /// `public_base_url`, the emulator's URLs use `http://<listening address>`.
 pub async fn serve(config: SandboxConfig, listener: TcpListener) -> io::Result<()> {
     let state = prepare(config, &listener)?;
+    let _keeper = StateKeeper::for_state(&state);
     run(state, listener).await
 }
 
@@ -25,6 +29,7 @@ pub struct Sandbox {
     address: SocketAddr,
     state: SandboxState,
     task: JoinHandle<io::Result<()>>,
+    keeper: Option<StateKeeper>,
 }
 
 impl Sandbox {
@@ -36,11 +41,13 @@ impl Sandbox {
         let state = prepare(config, &listener)?;
         let base_url = state.config.public_url("");
         let task = tokio::spawn(run(state.clone(), listener));
+        let keeper = StateKeeper::for_state(&state);
         Ok(Self {
             base_url,
             address,
             state,
             task,
+            keeper,
         })
     }
 
@@ -76,8 +83,10 @@ impl Sandbox {
 }
 
 impl Drop for Sandbox {
+    /// Stops accepting connections, then writes the state's last changes when it is persisted.
     fn drop(&mut self) {
         self.task.abort();
+        drop(self.keeper.take());
     }
 }
 

@@ -11,6 +11,7 @@ use super::clock::SandboxClock;
 use super::config::SandboxConfig;
 use super::faults::FaultBook;
 use super::ledger::Ledger;
+use super::persist::ChangeCounter;
 use super::subscriptions::SubscriptionBook;
 use super::tokens::TokenVault;
 use super::velocity::VelocityTracker;
@@ -45,6 +46,9 @@ pub struct SandboxShared {
     pub webhooks: WebhookSender,
     /// Subscriptions.
     pub subscriptions: SubscriptionBook,
+    /// Changes to what persists (ledger, tokens, subscriptions, 3DS sessions), counted for
+    /// the [`StateKeeper`](super::persist::StateKeeper).
+    pub changes: ChangeCounter,
 }
 
 impl SandboxState {
@@ -53,24 +57,35 @@ impl SandboxState {
         Self::with_clock(config, SandboxClock::new())
     }
 
-    /// Fresh state using `clock` (shared with whoever else holds it).
+    /// Fresh state using `clock` (shared with whoever else holds it), holding what
+    /// `config.persistence` restored, if anything.
     pub fn with_clock(config: SandboxConfig, clock: SandboxClock) -> Self {
         let credentials = Credentials::new(&config.api_key, &config.x_api_key);
         let faults = FaultBook::new(config.default_faults.clone());
-        Self {
+        let changes = ChangeCounter::default();
+        let restored = config
+            .persistence
+            .as_ref()
+            .and_then(|persistence| persistence.restored.clone());
+        let state = Self {
             shared: Arc::new(SandboxShared {
                 config,
                 credentials,
                 clock,
-                ledger: Ledger::default(),
-                tokens: TokenVault::default(),
+                ledger: Ledger::with_changes(changes.clone()),
+                tokens: TokenVault::with_changes(changes.clone()),
                 velocity: VelocityTracker::default(),
-                acs: AcsSessions::default(),
+                acs: AcsSessions::with_changes(changes.clone()),
                 faults,
                 webhooks: WebhookSender::default(),
-                subscriptions: SubscriptionBook::default(),
+                subscriptions: SubscriptionBook::with_changes(changes.clone()),
+                changes,
             }),
+        };
+        if let Some(snapshot) = restored {
+            snapshot.restore_into(&state);
         }
+        state
     }
 }
 

@@ -6,17 +6,22 @@ use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use checkout::card::{CardNumber, Expiry};
+use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::card_check::CardSnapshot;
+use super::persist::ChangeCounter;
 
-/// A stored card: enough to charge it again, nothing to show but its snapshot.
-#[derive(Debug, Clone)]
+/// A stored card: enough to charge it again, nothing to show but its snapshot. It serializes
+/// with the full number, for the sealed state file only (`persist::fields::card_digits`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StoredCard {
     /// The number (masks itself).
+    #[serde(with = "crate::persist::fields::card_digits")]
     pub number: CardNumber,
     /// The expiry, checked again at each use.
+    #[serde(with = "crate::persist::fields::expiry_date")]
     pub expiry: Expiry,
     /// The masked card for responses.
     pub snapshot: CardSnapshot,
@@ -28,9 +33,32 @@ pub struct StoredCard {
 #[derive(Debug, Default)]
 pub struct TokenVault {
     cards: Mutex<HashMap<String, StoredCard>>,
+    changes: ChangeCounter,
 }
 
 impl TokenVault {
+    /// An empty vault whose changes count in `changes`.
+    pub fn with_changes(changes: ChangeCounter) -> Self {
+        Self {
+            cards: Mutex::default(),
+            changes,
+        }
+    }
+
+    /// Every stored card with its token (for the state file).
+    pub fn entries(&self) -> Vec<(String, StoredCard)> {
+        self.lock()
+            .iter()
+            .map(|(token, card)| (token.clone(), card.clone()))
+            .collect()
+    }
+
+    /// Puts restored cards back under their tokens.
+    pub fn restore(&self, entries: impl IntoIterator<Item = (String, StoredCard)>) {
+        self.lock().extend(entries);
+        self.changes.mark();
+    }
+
     /// Stores a card and returns its new token (a UUID string, 36 characters).
     pub fn store(
         &self,
@@ -47,6 +75,7 @@ impl TokenVault {
             stored_at: now,
         };
         self.lock().insert(token.clone(), stored);
+        self.changes.mark();
         token
     }
 

@@ -6,14 +6,17 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::charge::{ChargeCard, ChargePurpose};
 use crate::faults::Fault;
+use crate::persist::ChangeCounter;
 use checkout::wire::ReturnUrl;
 
-/// A 3DS payment waiting for (or past) the cardholder's visit.
-#[derive(Debug, Clone)]
+/// A 3DS payment waiting for (or past) the cardholder's visit. An undecided one is kept in the
+/// sealed state file (its card number included), without its faults.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct AcsSession {
     /// The pending transaction.
     pub transaction_id: Uuid,
@@ -27,7 +30,8 @@ pub struct AcsSession {
     pub return_url: ReturnUrl,
     /// Store the card on approval.
     pub store_payment_method: bool,
-    /// Webhook and page faults the starting call asked for.
+    /// Webhook and page faults the starting call asked for (not kept across restarts).
+    #[serde(skip)]
     pub webhook_faults: Vec<Fault>,
     /// True once approved or rejected.
     pub decided: bool,
@@ -46,13 +50,38 @@ pub enum DecisionRefused {
 #[derive(Debug, Default)]
 pub struct AcsSessions {
     sessions: Mutex<HashMap<String, AcsSession>>,
+    changes: ChangeCounter,
 }
 
 impl AcsSessions {
+    /// No sessions yet; opening and deciding count in `changes`.
+    pub fn with_changes(changes: ChangeCounter) -> Self {
+        Self {
+            sessions: Mutex::default(),
+            changes,
+        }
+    }
+
+    /// The sessions still waiting for the cardholder, by token (for the state file).
+    pub fn undecided(&self) -> Vec<(String, AcsSession)> {
+        self.lock()
+            .iter()
+            .filter(|(_, session)| !session.decided)
+            .map(|(token, session)| (token.clone(), session.clone()))
+            .collect()
+    }
+
+    /// Puts restored sessions back under their tokens.
+    pub fn restore(&self, sessions: impl IntoIterator<Item = (String, AcsSession)>) {
+        self.lock().extend(sessions);
+        self.changes.mark();
+    }
+
     /// Keeps `session` and returns its token: 32 random bytes, base64url (43 characters).
     pub fn open(&self, session: AcsSession) -> String {
         let token = URL_SAFE_NO_PAD.encode(rand::random::<[u8; 32]>());
         self.lock().insert(token.clone(), session);
+        self.changes.mark();
         token
     }
 
@@ -78,6 +107,7 @@ impl AcsSessions {
             return Err(DecisionRefused::AlreadyDecided);
         }
         session.decided = true;
+        self.changes.mark();
         Ok(session.clone())
     }
 

@@ -67,6 +67,7 @@ impl Ledger {
         original.money.captured = amount;
         let capture = follow_up(original, RecordKind::Capture, amount, reference, now);
         records.insert(capture.id, capture.clone());
+        self.changes.mark();
         Ok(capture)
     }
 
@@ -114,6 +115,7 @@ impl Ledger {
         original.money.refunded += amount;
         let refund = follow_up(original, RecordKind::Refund, amount, reference, now);
         records.insert(refund.id, refund.clone());
+        self.changes.mark();
         Ok(refund)
     }
 
@@ -153,6 +155,7 @@ impl Ledger {
         let amount = original.amount;
         let void = follow_up(original, RecordKind::Void, amount, reference, now);
         records.insert(void.id, void.clone());
+        self.changes.mark();
         Ok(void)
     }
 }

@@ -14,9 +14,11 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use uuid::Uuid;
 
+use crate::persist::ChangeCounter;
+
 pub use record::{
-    Decline, MerchantContext, MoneyState, Outcome, PENDING_CODE, PENDING_RESPONSE_CODE, RecordKind,
-    TransactionRecord, auth_code_for,
+    Decline, GatewayCode, MerchantContext, MoneyState, Outcome, PENDING_CODE,
+    PENDING_RESPONSE_CODE, RecordKind, TransactionRecord, auth_code_for,
 };
 pub use summary::{CAPTURE_OK, PAYMENT_OK, REFUND_OK, StateSummary, VOID_OK};
 
@@ -28,6 +30,7 @@ const FIRST_REFERENCE: u64 = 100_001;
 pub struct Ledger {
     records: Mutex<HashMap<Uuid, TransactionRecord>>,
     next_reference: AtomicU64,
+    changes: ChangeCounter,
 }
 
 impl Default for Ledger {
@@ -35,11 +38,39 @@ impl Default for Ledger {
         Self {
             records: Mutex::new(HashMap::new()),
             next_reference: AtomicU64::new(FIRST_REFERENCE),
+            changes: ChangeCounter::default(),
         }
     }
 }
 
 impl Ledger {
+    /// An empty ledger whose changes count in `changes`.
+    pub fn with_changes(changes: ChangeCounter) -> Self {
+        Self {
+            changes,
+            ..Self::default()
+        }
+    }
+
+    /// Puts restored transactions back and continues the references at `next_reference`
+    /// (never below what this ledger has handed out already).
+    pub fn restore(
+        &self,
+        records: impl IntoIterator<Item = TransactionRecord>,
+        next_reference: u64,
+    ) {
+        self.lock()
+            .extend(records.into_iter().map(|record| (record.id, record)));
+        self.next_reference
+            .fetch_max(next_reference, Ordering::Relaxed);
+        self.changes.mark();
+    }
+
+    /// The reference the next transaction will get, without taking it.
+    pub fn peek_next_reference(&self) -> u64 {
+        self.next_reference.load(Ordering::Relaxed)
+    }
+
     /// The next transaction reference (strictly increasing).
     pub fn next_reference(&self) -> u64 {
         self.next_reference.fetch_add(1, Ordering::Relaxed)
@@ -48,6 +79,7 @@ impl Ledger {
     /// Records a transaction.
     pub fn insert(&self, record: TransactionRecord) {
         self.lock().insert(record.id, record);
+        self.changes.mark();
     }
 
     /// A copy of the transaction with this id.
@@ -61,7 +93,9 @@ impl Ledger {
         id: &Uuid,
         change: impl FnOnce(&mut TransactionRecord) -> R,
     ) -> Option<R> {
-        self.lock().get_mut(id).map(change)
+        let changed = self.lock().get_mut(id).map(change);
+        self.changes.mark();
+        changed
     }
 
     /// Every transaction, oldest first (for the state dump).

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -11,7 +12,7 @@ use checkout::currency::Currency;
 use checkout::wire::{Address, TransactionType};
 
 /// What a transaction is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RecordKind {
     /// A sale: authorized and captured at once (`/payment`, `/paymentv2`, subscription cycles).
     Purchase,
@@ -38,7 +39,7 @@ impl RecordKind {
 }
 
 /// How a transaction ended, or that it has not yet.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Outcome {
     /// Waiting for 3-D Secure authentication (the ACS page was not completed).
     Pending,
@@ -49,18 +50,24 @@ pub enum Outcome {
 }
 
 /// Why a transaction was declined.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Decline {
     /// `payment_details.response_code`.
     pub response_code: i64,
     /// `gateway_response.code` (`ERR2001`, `ERR2002`, `ERR3010`).
-    pub code: &'static str,
+    #[serde(with = "crate::persist::fields::gateway_code")]
+    pub code: GatewayCode,
     /// Short reason (`insufficient funds`).
     pub reason: String,
 }
 
+/// A `gateway_response.code`: one of the emulator's constants (`error::codes`). Named so
+/// serde's derive does not take the field for text borrowed from the input (it does so for a
+/// literal `&str`), which would tie a `Decline` read back to the input's lifetime.
+pub type GatewayCode = &'static str;
+
 /// The merchant-side facts of a payment, shared (one `Arc`) by its captures, refunds and voids.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MerchantContext {
     /// `merchant_id` as sent.
     pub merchant_id: String,
@@ -77,7 +84,7 @@ pub struct MerchantContext {
 }
 
 /// Money movements after a purchase or authorization, in minor units.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoneyState {
     /// Captured so far: the whole amount for an approved purchase, the captured part for an
     /// authorization (the rest was released).
@@ -89,7 +96,7 @@ pub struct MoneyState {
 }
 
 /// A transaction as the emulator keeps it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TransactionRecord {
     /// `transaction_details.id`.
     pub id: Uuid,
@@ -102,6 +109,7 @@ pub struct TransactionRecord {
     /// Amount in minor units.
     pub amount: u64,
     /// Currency.
+    #[serde(with = "crate::persist::fields::currency_code")]
     pub currency: Currency,
     /// Pending, approved or declined.
     pub outcome: Outcome,

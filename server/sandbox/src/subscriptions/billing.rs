@@ -12,6 +12,8 @@
 //! (`ChargePurpose::SubscriptionCycle`), recorded in the ledger like any payment (so
 //! `/transaction/status` finds it) and in the subscription's history.
 
+use serde::{Deserialize, Serialize};
+
 use super::history::ChargeResult;
 use super::subscription::{CycleBilling, Subscription};
 use crate::charge::{ChargePurpose, ChargeRequest, ChargeSource, charge};
@@ -23,11 +25,12 @@ use checkout::wire::TransactionType;
 
 /// What later cycles are charged with: the card token stored by the creation charge and the
 /// merchant facts of the creation request, repeated on every cycle's transaction.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CycleContext {
     /// `stored_payment_method_id` of the creation charge.
     pub token: String,
     /// The plan's currency.
+    #[serde(with = "crate::persist::fields::currency_code")]
     pub currency: Currency,
     /// `merchant_id`, `merchant_txn_ref`, IPs and addresses of the creation request.
     pub merchant: MerchantContext,

@@ -11,11 +11,13 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use uuid::Uuid;
 
 use super::subscription::Subscription;
+use crate::persist::ChangeCounter;
 
 /// Shared, cloneable map of subscriptions keyed by id; lists in creation order.
 #[derive(Debug)]
 pub struct Book<C> {
     inner: Arc<Mutex<Entries<C>>>,
+    changes: ChangeCounter,
 }
 
 #[derive(Debug)]
@@ -31,6 +33,7 @@ impl<C> Default for Book<C> {
                 index: HashMap::new(),
                 in_creation_order: Vec::new(),
             })),
+            changes: ChangeCounter::default(),
         }
     }
 }
@@ -39,11 +42,21 @@ impl<C> Clone for Book<C> {
     fn clone(&self) -> Self {
         Self {
             inner: Arc::clone(&self.inner),
+            changes: self.changes.clone(),
         }
     }
 }
 
 impl<C> Book<C> {
+    /// An empty book whose changes count in `changes`. Every [`Book::insert`], [`Book::with`]
+    /// and [`Book::map_all`] counts as a change: their closures may change what they are given.
+    pub fn with_changes(changes: ChangeCounter) -> Self {
+        Self {
+            changes,
+            ..Self::default()
+        }
+    }
+
     /// Stores a new subscription. Returns `false` (and stores nothing) if its id is taken.
     pub fn insert(&self, subscription: Subscription<C>) -> bool {
         let mut entries = self.lock();
@@ -54,6 +67,7 @@ impl<C> Book<C> {
         let position = entries.in_creation_order.len();
         entries.in_creation_order.push(subscription);
         entries.index.insert(id, position);
+        self.changes.mark();
         true
     }
 
@@ -61,12 +75,23 @@ impl<C> Book<C> {
     pub fn with<R>(&self, id: Uuid, f: impl FnOnce(&mut Subscription<C>) -> R) -> Option<R> {
         let mut entries = self.lock();
         let position = *entries.index.get(&id)?;
+        self.changes.mark();
         entries.in_creation_order.get_mut(position).map(f)
     }
 
     /// Runs `f` on every subscription, in creation order, under one lock.
     pub fn map_all<R>(&self, f: impl FnMut(&mut Subscription<C>) -> R) -> Vec<R> {
-        self.lock().in_creation_order.iter_mut().map(f).collect()
+        let all: Vec<R> = self.lock().in_creation_order.iter_mut().map(f).collect();
+        self.changes.mark();
+        all
+    }
+
+    /// A copy of every subscription, in creation order (for the state file).
+    pub fn all(&self) -> Vec<Subscription<C>>
+    where
+        C: Clone,
+    {
+        self.lock().in_creation_order.clone()
     }
 
     /// How many subscriptions are stored.

@@ -6,10 +6,11 @@
 //! 31 March, 30 April, 31 May: the day is clamped to the month's end only for the months
 //! that are too short, and it does not drift.
 
+use serde::{Deserialize, Serialize};
 use time::{Duration, Month, OffsetDateTime};
 
 /// The unit of a billing period, as sent in `subscription.cycle_type`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CycleType {
     /// `DAYS`: the interval counts days.
     Days,
@@ -60,7 +61,7 @@ impl CycleType {
 }
 
 /// A billing period: `interval` units of `unit`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cadence {
     /// The unit of the period.
     pub unit: CycleType,

@@ -1,10 +1,11 @@
 //! One billing attempt of a subscription (an item of `subscription_transaction_details`).
 
+use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 /// Outcome of one billing attempt (`status`, also used for `last_payment_status`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CycleStatus {
     /// The card was charged.
     Successful,
@@ -23,7 +24,7 @@ impl CycleStatus {
 }
 
 /// What happened to the money (`event`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CycleEvent {
     /// The amount was captured.
     Captured,
@@ -55,7 +56,7 @@ pub struct ChargeResult {
 }
 
 /// One recorded billing attempt. A cycle that is retried has one entry per attempt.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SubscriptionTransaction {
     /// `id`: the gateway transaction id.
     pub id: Uuid,

@@ -13,6 +13,7 @@
 //! `ACTIVE` (the merchant decides whether to cancel). `completed_payment_cycle` counts closed
 //! cycles, paid or not, so `next_payment_cycle` is always `completed_payment_cycle + 1`.
 
+use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 
 use super::cadence::Cadence;
@@ -45,7 +46,7 @@ pub enum AttemptOutcome {
 }
 
 /// The billing schedule of one subscription.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Schedule {
     cadence: Cadence,
     max_cycle_count: u32,

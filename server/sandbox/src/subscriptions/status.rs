@@ -11,10 +11,12 @@
 //! `max_cycle_count` cycles are closed and the last billed period has ended (see
 //! `Schedule::end_of_term`). `CANCELLED` and `EXPIRED` are final.
 
+use serde::{Deserialize, Serialize};
+
 use super::error::SubscriptionError;
 
 /// Status of a subscription (`subscription_details.status`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SubscriptionStatus {
     /// Billed on schedule.
     Active,

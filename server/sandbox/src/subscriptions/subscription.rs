@@ -6,6 +6,7 @@
 //! returns. `C` is the context that function needs (stored card token, merchant references);
 //! the model only carries it.
 
+use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 use uuid::Uuid;
 
@@ -31,7 +32,7 @@ pub struct CycleBilling<'a, C> {
 }
 
 /// A subscription with its charge context `C`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Subscription<C> {
     id: Uuid,
     created_at: OffsetDateTime,

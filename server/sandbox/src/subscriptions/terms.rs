@@ -5,10 +5,12 @@
 //! **down** (plain integer division), so the cardholder is never charged more than the exact
 //! discounted price: 999 at 15% → 849 (849.15), 995 at 50% → 497 (497.5).
 
+use serde::{Deserialize, Serialize};
+
 use super::cadence::Cadence;
 
 /// A discount on the first cycles of a plan.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Discount {
     /// Percentage taken off, 1..=99.
     pub percentage: u8,
@@ -17,7 +19,7 @@ pub struct Discount {
 }
 
 /// The terms a subscription was created with; they never change afterwards.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanTerms {
     /// `subscription.plan_name`.
     pub name: String,

@@ -3,13 +3,22 @@
 //! configuration's defaults) and, unless `DEMO_LISTEN=off`, the demo shop on a listener of its
 //! own, a second origin that is allowed to embed the card form. With a real gateway nothing of the
 //! sandbox runs. The integration tests compose their servers with this same file.
+//!
+//! `serve` keeps the emulator's state across restarts ([`emulator_persistence`]): the file
+//! `gateway-emulator.state` in the data directory, sealed with `gateway-emulator.key` beside
+//! it (checkout_sandbox::persist); the tests keep it in memory unless one asks.
 
 use anyhow::Context as _;
 use axum::Router;
+use std::path::PathBuf;
+
 use checkout_sandbox::in_process::{Host, InProcess, PREFIX};
+use checkout_sandbox::persist::{PersistError, Persistence, STATE_FILE_NAME, StateFile};
 use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, SandboxConfig, demo};
 use checkout_server::config::{Config, EmulatorDefaults};
 use checkout_server::serve::{Addresses, Mounts, reachable};
+use checkout_server::store::key_files::sandbox_key_path;
+use secrecy::ExposeSecret as _;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
@@ -19,6 +28,67 @@ pub fn emulator_defaults() -> EmulatorDefaults {
         api_key: DEFAULT_API_KEY.to_owned(),
         x_api_key: DEFAULT_X_API_KEY.to_owned(),
         plans: demo::plans::plans(),
+    }
+}
+
+/// Where `serve`'s in-process emulator keeps its state (`SANDBOX_STATE`, `--sandbox-state`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EmulatorState {
+    /// `gateway-emulator.state` in the data directory: beside the SQLite file, `data/` with
+    /// PostgreSQL; in memory with an in-memory database (nothing else of it survives either).
+    DataDirectory,
+    /// This file (its key beside it, extension `.key`).
+    File(PathBuf),
+    /// `off`: in memory only; a restart forgets it.
+    Off,
+}
+
+impl std::str::FromStr for EmulatorState {
+    type Err = std::convert::Infallible;
+
+    /// `off`, `data-dir` (the default), or a file path.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Ok(match text.trim() {
+            "off" => Self::Off,
+            "" | "data-dir" => Self::DataDirectory,
+            path => Self::File(PathBuf::from(path)),
+        })
+    }
+}
+
+/// Opens the state file `setting` names for the in-process emulator of a server configured by
+/// `config` (none with a real gateway): reads what it holds, so a wrong key or a damaged file
+/// stops the start here, naming the file and what to do. When another running instance's
+/// emulator already keeps its state there (several instances on one PostgreSQL database share
+/// `data/`), this one keeps its own in memory, with a warning: the file is the other's.
+pub fn emulator_persistence(
+    config: &Config,
+    setting: &EmulatorState,
+) -> anyhow::Result<Option<Persistence>> {
+    if !config.gateway.is_sandbox() {
+        return Ok(None);
+    }
+    let path = match setting {
+        EmulatorState::Off => return Ok(None),
+        EmulatorState::File(path) => path.clone(),
+        EmulatorState::DataDirectory => {
+            match sandbox_key_path(config.database_url.expose_secret(), STATE_FILE_NAME) {
+                Some(path) => path,
+                None => return Ok(None),
+            }
+        }
+    };
+    let file = StateFile::at(path).context("SANDBOX_STATE")?;
+    match Persistence::open(file) {
+        Ok(persistence) => Ok(Some(persistence)),
+        Err(error @ PersistError::InUse { .. }) => {
+            tracing::warn!(
+                %error,
+                "the in-process gateway emulator keeps its state in memory only for this run"
+            );
+            Ok(None)
+        }
+        Err(error) => Err(error).context("SANDBOX_STATE"),
     }
 }
 

@@ -4,9 +4,12 @@
 //! - `checkout-server serve [--config checkout.toml]`: run the checkout server (configuration:
 //!   defaults, then the file, then environment variables; see `checkout_server::config`).
 //!   Without `GATEWAY_BASE_URL` the gateway emulator runs in-process (no real money) and the
-//!   demo shop runs on `DEMO_LISTEN` (default 127.0.0.1:8081), a second origin.
-//! - `checkout-server sandbox --listen 127.0.0.1:8090 [--api-key K --x-api-key X]`: run the
-//!   gateway emulator alone, printing its base URL and the credentials it accepts.
+//!   demo shop runs on `DEMO_LISTEN` (default 127.0.0.1:8081), a second origin; the emulator's
+//!   state (stored cards, transactions, subscriptions, clock) is kept, sealed, in
+//!   `gateway-emulator.state` in the data directory (`SANDBOX_STATE`, `--sandbox-state`).
+//! - `checkout-server sandbox --listen 127.0.0.1:8090 [--api-key K --x-api-key X] [--state
+//!   FILE]`: run the gateway emulator alone, printing its base URL and the credentials it
+//!   accepts; in memory unless `--state` names a file.
 //! - `checkout-server users add|list|disable|reset-2fa`: the dashboard's staff accounts ([`users`]).
 //! - `checkout-server keys generate|rotate`: the key sealing secrets at rest ([`keys`]).
 
@@ -19,6 +22,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use checkout_sandbox::api::API_PREFIX;
 use checkout_sandbox::faults::ArmedFault;
+use checkout_sandbox::persist::{Persistence, StateFile};
 use checkout_sandbox::{self as sandbox, DEFAULT_API_KEY, DEFAULT_X_API_KEY, SandboxConfig};
 use checkout_server::config::{Config, LogFormat};
 use checkout_server::serve::{Server, shutdown_signal};
@@ -71,6 +75,20 @@ struct ServeArgs {
         value_delimiter = ','
     )]
     sandbox_faults: Vec<ArmedFault>,
+    /// Where the in-process emulator keeps its state (stored cards, transactions,
+    /// subscriptions, its clock) across restarts, sealed with AES-256-GCM under the key file
+    /// beside it (same name, extension `.key`): `data-dir` (default) for
+    /// `gateway-emulator.state` beside the SQLite database (`data/` with PostgreSQL), a file
+    /// path, or `off` to keep it in memory only. Written at most once a second and at a
+    /// graceful stop; a file that cannot be opened stops the start (move it aside to start
+    /// empty).
+    #[arg(
+        long = "sandbox-state",
+        env = "SANDBOX_STATE",
+        value_name = "data-dir|FILE|off",
+        default_value = "data-dir"
+    )]
+    sandbox_state: compose::EmulatorState,
 }
 
 /// Options of `checkout-server sandbox`.
@@ -107,6 +125,13 @@ struct SandboxArgs {
     /// Merchant id (`mid`) shown on transactions.
     #[arg(long, default_value = "SANDBOX-MID-0001")]
     merchant_mid: String,
+    /// Keep the emulator's state (stored cards, transactions, subscriptions, its clock) in
+    /// FILE across restarts, sealed with AES-256-GCM under the key file beside it (same name,
+    /// extension `.key`, created with mode 0600). Written at most once a second and at Ctrl-C;
+    /// a file that cannot be opened stops the start (move it aside to start empty). Default:
+    /// in memory only.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
 }
 
 #[tokio::main]
@@ -129,6 +154,10 @@ async fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
     let mut config = Config::load(args.config.as_deref(), &compose::emulator_defaults())
         .context("configuration")?;
     checkout_server::logging::init(config.log_format).context("cannot start logging")?;
+    let persistence = compose::emulator_persistence(&config, &args.sandbox_state)?;
+    let state_file = persistence
+        .as_ref()
+        .map(|persistence| persistence.file.path().display().to_string());
     let listener = TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("cannot listen on {} (LISTEN)", config.listen))?;
@@ -136,16 +165,19 @@ async fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
     let composed = config.clone();
     let shop_url = demo.as_ref().map(|demo| demo.base.clone());
     let mut shop = None;
+    let mut keeper = None;
     let server = Server::build(config, listener, |addresses| {
-        let sandbox = compose::in_process(
+        let mut sandbox = compose::in_process(
             &composed,
             SandboxConfig {
                 default_faults: args.sandbox_faults.clone(),
+                persistence,
                 ..SandboxConfig::default()
             },
             addresses,
             shop_url.as_deref(),
         );
+        keeper = sandbox.as_mut().and_then(|sandbox| sandbox.keeper.take());
         let (mounts, site) = compose::mount(sandbox);
         shop = site;
         mounts
@@ -157,11 +189,21 @@ async fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
     let beside: Vec<_> = shop_page
         .iter()
         .map(|page| ("demo shop", page.as_str()))
+        .chain(
+            state_file
+                .iter()
+                .map(|file| ("emulator state", file.as_str())),
+        )
         .collect();
     server.print_banner(&beside);
     let served = server.run(shutdown_signal()).await;
     if let Some(task) = shop_task {
         task.abort();
+    }
+    if let Some(keeper) = keeper {
+        keeper
+            .finish()
+            .context("the gateway emulator's last changes")?;
     }
     served
 }
@@ -197,6 +239,11 @@ async fn run_sandbox(args: SandboxArgs) -> anyhow::Result<()> {
         merchant_legal_name: args.merchant_name,
         merchant_mid: args.merchant_mid,
         default_faults: args.faults,
+        persistence: args
+            .state
+            .map(|path| StateFile::at(path).and_then(Persistence::open))
+            .transpose()
+            .context("--state")?,
         ..defaults
     };
     print_banner(&base_url, &config);
@@ -221,6 +268,13 @@ fn print_banner(base_url: &str, config: &SandboxConfig) {
     println!("  Authorization:  Basic {}", BASE64.encode(api_key));
     println!("  GATEWAY_X_API_KEY={}", config.x_api_key.expose_secret());
     println!("  control API:    {base_url}/sandbox/state, /sandbox/faults, /sandbox/clock/advance");
+    match &config.persistence {
+        Some(persistence) => println!(
+            "  state:          {} (sealed; kept across restarts)",
+            persistence.file.path().display()
+        ),
+        None => println!("  state:          in memory (--state FILE keeps it across restarts)"),
+    }
     for fault in &config.default_faults {
         println!(
             "  fault:          {} on {}",

@@ -8,6 +8,7 @@ mod contract;
 pub mod customer_cards;
 mod customer_ids;
 mod dialog_pages;
+mod emulator_restart;
 mod frame;
 mod idempotency;
 mod input_limits;

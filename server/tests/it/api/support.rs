@@ -17,6 +17,7 @@ use axum::extract::{RawQuery, State};
 use axum::routing::get;
 use checkout_sandbox::SandboxState;
 use checkout_sandbox::ledger::RecordKind;
+use checkout_sandbox::persist::StateKeeper;
 use checkout_server::api::AppState;
 use checkout_server::config::Config;
 use checkout_server::serve::Server;
@@ -138,6 +139,8 @@ pub struct Harness {
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<anyhow::Result<()>>>,
     demo_task: Option<JoinHandle<std::io::Result<()>>>,
+    /// Saves the emulator's state, when the harness was started to keep it.
+    keeper: Option<StateKeeper>,
     _dir: Option<tempfile::TempDir>,
 }
 
@@ -165,6 +168,27 @@ impl Harness {
 
     /// A server on `backend` with extra configuration pairs (they win over the defaults).
     pub async fn start_with(backend: Backend, extra: &[(&str, &str)]) -> Self {
+        Self::start_composed(backend, extra, compose::EmulatorState::Off).await
+    }
+
+    /// [`Harness::beside`], with the emulator keeping its state where `serve` keeps it by
+    /// default (`gateway-emulator.state` beside the SQLite file): a restarted demo.
+    pub async fn beside_keeping_emulator_state(&self, extra: &[(&str, &str)]) -> Self {
+        let mut pairs = vec![("DATABASE_URL", self.database_url.as_str())];
+        pairs.extend_from_slice(extra);
+        Self::start_keeping_emulator_state(self.backend.clone(), &pairs).await
+    }
+
+    /// [`Harness::start_with`], with the emulator keeping its state as `serve` does by default.
+    pub async fn start_keeping_emulator_state(backend: Backend, extra: &[(&str, &str)]) -> Self {
+        Self::start_composed(backend, extra, compose::EmulatorState::DataDirectory).await
+    }
+
+    async fn start_composed(
+        backend: Backend,
+        extra: &[(&str, &str)],
+        emulator_state: compose::EmulatorState,
+    ) -> Self {
         let shop = Shop::start().await;
         let (database_url, sqlite_path, dir, schema) = match &backend {
             Backend::Sqlite => {
@@ -234,10 +258,18 @@ impl Harness {
         let demo = demo_listener.as_ref().map(|demo| demo.base.clone());
         let mut emulator = None;
         let mut demo_site = None;
+        let mut keeper = None;
         let composed = config.clone();
+        let persistence = compose::emulator_persistence(&config, &emulator_state)
+            .expect("the emulator's state file opens");
         let server = Server::build(config, listener, |addresses| {
-            let sandbox = compose::in_process(&composed, fast_config(), addresses, demo.as_deref());
+            let template = checkout_sandbox::SandboxConfig {
+                persistence,
+                ..fast_config()
+            };
+            let mut sandbox = compose::in_process(&composed, template, addresses, demo.as_deref());
             emulator = sandbox.as_ref().map(|sandbox| sandbox.state.clone());
+            keeper = sandbox.as_mut().and_then(|sandbox| sandbox.keeper.take());
             let (mounts, site) = compose::mount(sandbox);
             demo_site = site;
             mounts
@@ -282,6 +314,7 @@ impl Harness {
             postgres_schema: schema,
             shutdown: Some(shutdown),
             task: Some(task),
+            keeper,
             _dir: dir,
         }
     }
@@ -309,6 +342,11 @@ impl Harness {
                 matches!(stopped, Ok(Ok(Ok(())))),
                 "server did not stop cleanly: {stopped:?}"
             );
+        }
+        if let Some(keeper) = self.keeper.take() {
+            keeper
+                .finish()
+                .expect("the emulator's last changes are saved");
         }
     }
 
