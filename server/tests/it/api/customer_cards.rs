@@ -136,15 +136,7 @@ async fn list_then_delete_a_saved_card(h: &Harness) {
 }
 
 async fn assert_no_saved_cards_in_view(h: &Harness, session: &TestSession) {
-    let reply = Reply::read(
-        h.checkout(reqwest::Method::GET, session, "")
-            .send()
-            .await
-            .expect("sent"),
-    )
-    .await;
-    assert_eq!(reply.status, 200, "{}", reply.text);
-    assert_eq!(reply.json["saved_cards"], json!([]));
+    assert_eq!(h.view(session).await["saved_cards"], json!([]));
 }
 
 async fn a_card_deleted_through_another_instance_never_pays(h: &Harness) {

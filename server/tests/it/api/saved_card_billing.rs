@@ -6,27 +6,15 @@
 use checkout_sandbox::ledger::RecordKind;
 use checkout_server::store::prelude::*;
 use secrecy::SecretString;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::api::customer_cards::{new_customer, save_card_by_paying};
-use crate::api::support::{Harness, Reply, TestSession, api_suite, browser_info};
+use crate::api::support::{Harness, TestSession, api_suite, browser_info};
 
 api_suite!(
     a_saved_card_pays_with_the_address_it_was_saved_with,
     a_card_saved_without_an_address_asks_for_one,
 );
-
-async fn view(h: &Harness, session: &TestSession) -> Value {
-    let reply = Reply::read(
-        h.checkout(reqwest::Method::GET, session, "")
-            .send()
-            .await
-            .expect("sent"),
-    )
-    .await;
-    assert_eq!(reply.status, 200, "{}", reply.text);
-    reply.json
-}
 
 /// The billing address the gateway was sent for `session`'s token payment.
 fn billed(h: &Harness, session: &TestSession) -> (Option<String>, Option<String>) {
@@ -47,7 +35,7 @@ async fn a_saved_card_pays_with_the_address_it_was_saved_with(h: &Harness) {
     let card = save_card_by_paying(h, &customer).await;
 
     let second = h.session(2100, json!({"customer_id": customer})).await;
-    let shown = view(h, &second).await;
+    let shown = h.view(&second).await;
     assert_eq!(shown["saved_cards"][0]["id"], card["id"], "{shown}");
     assert_eq!(shown["saved_cards"][0]["billing_on_file"], true, "{shown}");
     let one_click = json!({"saved_card_id": card["id"], "browser_info": browser_info()});
@@ -90,7 +78,7 @@ async fn a_card_saved_without_an_address_asks_for_one(h: &Harness) {
         .await
         .expect("saved");
     let session = h.session(2100, json!({"customer_id": customer})).await;
-    let shown = view(h, &session).await;
+    let shown = h.view(&session).await;
     assert_eq!(shown["saved_cards"][0]["id"], card.id.as_str(), "{shown}");
     assert!(
         shown["saved_cards"][0].get("billing_on_file").is_none(),

@@ -431,6 +431,19 @@ impl Harness {
         Reply::read(request.send().await.expect("sent")).await
     }
 
+    /// `GET /v1/checkout/{id}`: the session's view as the card form reads it.
+    pub async fn view(&self, session: &TestSession) -> Value {
+        let reply = Reply::read(
+            self.checkout(reqwest::Method::GET, session, "")
+                .send()
+                .await
+                .expect("sent"),
+        )
+        .await;
+        assert_eq!(reply.status, 200, "{}", reply.text);
+        reply.json
+    }
+
     /// `GET .../result`.
     pub async fn result(&self, session: &TestSession) -> Value {
         let reply = Reply::read(

@@ -6,28 +6,14 @@ use std::time::Duration;
 
 use checkout_sandbox::ledger::RecordKind;
 use checkout_server::store::prelude::*;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::api::support::{
-    Harness, Reply, TestSession, api_suite, browser_info, cards, eventually, param, pay_body,
-};
+use crate::api::support::{Harness, api_suite, browser_info, cards, eventually, param, pay_body};
 
 api_suite!(
     token_payment_after_save_card,
     saved_cards_need_a_customer_and_stay_private,
 );
-
-async fn checkout_view(h: &Harness, session: &TestSession) -> Value {
-    let reply = Reply::read(
-        h.checkout(reqwest::Method::GET, session, "")
-            .send()
-            .await
-            .expect("sent"),
-    )
-    .await;
-    assert_eq!(reply.status, 200, "{}", reply.text);
-    reply.json
-}
 
 async fn token_payment_after_save_card(h: &Harness) {
     let customer = format!("cust-{}", uuid::Uuid::new_v4().simple());
@@ -37,7 +23,7 @@ async fn token_payment_after_save_card(h: &Harness) {
             json!({"customer_id": customer, "email": "jane@example.test"}),
         )
         .await;
-    let view = checkout_view(h, &first).await;
+    let view = h.view(&first).await;
     assert_eq!(view["can_save_card"], true);
     assert_eq!(view["saved_cards"], json!([]));
     assert_eq!(view["kind"]["type"], "payment");
@@ -55,7 +41,7 @@ async fn token_payment_after_save_card(h: &Harness) {
     // The token comes with the webhook; the card then shows in the customer's next session.
     let second = h.session(2500, json!({"customer_id": customer})).await;
     let saved = eventually("the saved card", Duration::from_secs(5), || async {
-        let view = checkout_view(h, &second).await;
+        let view = h.view(&second).await;
         let cards = view["saved_cards"].as_array().cloned().unwrap_or_default();
         (!cards.is_empty()).then_some(cards)
     })
@@ -97,7 +83,7 @@ async fn token_payment_after_save_card(h: &Harness) {
 
 async fn saved_cards_need_a_customer_and_stay_private(h: &Harness) {
     let anonymous = h.session(500, json!({})).await;
-    assert_eq!(checkout_view(h, &anonymous).await["can_save_card"], false);
+    assert_eq!(h.view(&anonymous).await["can_save_card"], false);
     let mut body = pay_body(cards::VISA_OK, "123");
     body["save_card"] = json!(true);
     h.pay(&anonymous, &body, None)
