@@ -433,21 +433,19 @@ impl Harness {
 
     /// `GET /v1/checkout/{id}`: the session's view as the card form reads it.
     pub async fn view(&self, session: &TestSession) -> Value {
-        let reply = Reply::read(
-            self.checkout(reqwest::Method::GET, session, "")
-                .send()
-                .await
-                .expect("sent"),
-        )
-        .await;
-        assert_eq!(reply.status, 200, "{}", reply.text);
-        reply.json
+        self.checkout_json(session, "").await
     }
 
     /// `GET .../result`.
     pub async fn result(&self, session: &TestSession) -> Value {
+        self.checkout_json(session, "/result").await
+    }
+
+    /// A `GET` of the browser API under the session's path (`suffix` after its id), which
+    /// must answer 200.
+    async fn checkout_json(&self, session: &TestSession, suffix: &str) -> Value {
         let reply = Reply::read(
-            self.checkout(reqwest::Method::GET, session, "/result")
+            self.checkout(reqwest::Method::GET, session, suffix)
                 .send()
                 .await
                 .expect("sent"),
