@@ -3,7 +3,7 @@
 //! and on PostgreSQL too when `TEST_DATABASE_URL_POSTGRES` is set.
 //!
 //! Run: `cargo bench -p checkout-server --bench card_testing [-- --tries 2000 --sessions 400
-//! --addresses 500 --rate 20 --shoppers 200]`. Every server setting the environment sets
+//! --addresses 500 --rate 20 --shoppers 200 --yesterday N]`. Every server setting the environment sets
 //! (`RISK_*`, `PAY_RATE_LIMIT_*`, …) is passed to the server; the bench knows no threshold.
 //!
 //! What reached the gateway is counted from the emulator's ledger, what was blocked and by
@@ -27,6 +27,8 @@ mod bot;
 mod cards;
 #[path = "card_testing/checkout.rs"]
 mod checkout;
+#[path = "card_testing/history.rs"]
+mod history;
 #[path = "card_testing/shoppers.rs"]
 mod shoppers;
 #[path = "card_testing/summary.rs"]
@@ -43,6 +45,8 @@ const STOP_TARGET: f64 = 0.95;
 struct Options {
     attack: bot::Attack,
     shoppers: usize,
+    /// Tries in the busiest quarter hour of the shop's day before.
+    yesterday: usize,
 }
 
 impl Options {
@@ -60,6 +64,19 @@ impl Options {
                 },
             },
             shoppers: cli::number("--shoppers", 200, 0),
+            yesterday: 0,
+        }
+        .with_yesterday()
+    }
+
+    /// `--yesterday`, by default the shoppers' own pace over a quarter hour (each tries about
+    /// 1.24 times: one in seven mistypes first, one in ten pays twice).
+    fn with_yesterday(self) -> Self {
+        let span = self.attack.tries as f64 / self.attack.rate as f64;
+        let pace = self.shoppers as f64 * (1.0 + 1.0 / 7.0 + 1.0 / 10.0) / span;
+        Self {
+            yesterday: cli::number("--yesterday", (pace * 900.0).round() as usize, 0),
+            ..self
         }
     }
 }
@@ -117,6 +134,11 @@ fn explain(options: &Options) {
          one in ten pays again in a second session with the same card. Shoppers finish 3-D Secure.",
         options.shoppers
     );
+    println!(
+        "the shop's day before: its busiest quarter hour had {} tries (--yesterday; the \
+         surge trigger measures the last seconds against that pace)",
+        options.yesterday
+    );
     let passed = target::passed_settings();
     if passed.is_empty() {
         println!("server settings from the environment: none (the server's defaults)");
@@ -132,6 +154,7 @@ async fn measure(backend: &str, database_url: &str, options: &Options) {
     let target = target::Target::start(database_url)
         .await
         .expect("server starts");
+    history::seed_yesterday(database_url, options.yesterday as u64).await;
     println!("\n{backend}: load before {}", cli::load_average());
     println!("  rules in force (server configuration): {:?}", target.risk);
     let http = reqwest::Client::builder()

@@ -9,6 +9,8 @@
 //! | `RISK_ALERT_BLOCKED_PERCENT` | 10 | share of the window's tries blocked that raises the alert |
 //! | `RISK_ALERT_DECLINED_PERCENT` | 50 | share of the window's tries declined that raises it |
 //! | `RISK_ALERT_SWITCHED_PERCENT` | 30 | share of the window's tries made with another card than their session's earlier try that raises it |
+//! | `RISK_ALERT_SURGE_SECONDS` | 10 | the short window a surge of tries is counted over |
+//! | `RISK_ALERT_SURGE_TIMES` | 3 | how many times the pace of the last day's busiest quarter hour a surge must reach to raise the alert (0: never) |
 //! | `RISK_ALERT_HOLD_SECONDS` | 1800 | how long the alert stays after its trigger last held |
 //! | `RISK_PROOF_OF_WORK` | `alert` | when a pay call needs a proof of work (`risk/proof.rs`): `alert` (while one is open), `always`, or `off` |
 //!
@@ -17,6 +19,13 @@
 //! being run; a shopper changes card in a checkout now and then (after a decline), a card
 //! tester runs number after number through each checkout, so a third of all tries changing
 //! card is a bot. Thirty tries keep a quiet shop's two unlucky declines from raising it.
+//!
+//! The shares need an attack to have run a while (a bot's first number in each checkout looks
+//! like a shopper's); the surge does not: a bot runs tens of tries a second from its start, a
+//! shop's busiest quarter hour of the last day paces its ordinary peak, and three times that
+//! pace within ten seconds (and never fewer than `RISK_ALERT_MIN_TRIES`) is not a shop's
+//! ordinary day. A sale that triples the peak raises it too; the tightened limits still pass
+//! every ordinary shopper, who may be asked for a half-second proof of work until it ends.
 
 use std::time::Duration;
 
@@ -38,6 +47,10 @@ pub struct AlertSettings {
     pub declined_percent: u32,
     /// `RISK_ALERT_SWITCHED_PERCENT`.
     pub switched_percent: u32,
+    /// `RISK_ALERT_SURGE_SECONDS`.
+    pub surge_window: Duration,
+    /// `RISK_ALERT_SURGE_TIMES`; 0 turns the surge trigger off.
+    pub surge_times: u32,
     /// `RISK_ALERT_HOLD_SECONDS`.
     pub hold: Duration,
     /// `RISK_PROOF_OF_WORK`.
@@ -66,6 +79,8 @@ impl Default for AlertSettings {
             blocked_percent: 10,
             declined_percent: 50,
             switched_percent: 30,
+            surge_window: Duration::from_secs(10),
+            surge_times: 3,
             hold: Duration::from_secs(1_800),
             proof_of_work: ProofOfWork::Alert,
         }
@@ -74,6 +89,10 @@ impl Default for AlertSettings {
 
 /// Longest window or hold: a day.
 const MAX_SECS: u64 = 86_400;
+/// Longest surge window: a minute (a longer one catches a bot later).
+const MAX_SURGE_SECS: u64 = 60;
+/// Most a surge may be asked to exceed the day's busiest pace by.
+const MAX_SURGE_TIMES: u32 = 100;
 
 impl AlertSettings {
     /// Reads this file's keys (also listed in `source::KEYS`), defaults for the missing ones.
@@ -93,6 +112,16 @@ impl AlertSettings {
             blocked_percent: percent("RISK_ALERT_BLOCKED_PERCENT", d.blocked_percent)?,
             declined_percent: percent("RISK_ALERT_DECLINED_PERCENT", d.declined_percent)?,
             switched_percent: percent("RISK_ALERT_SWITCHED_PERCENT", d.switched_percent)?,
+            surge_window: layers
+                .get("RISK_ALERT_SURGE_SECONDS")
+                .map_or(Ok(d.surge_window), |setting| {
+                    values::seconds(setting, 1, MAX_SURGE_SECS)
+                })?,
+            surge_times: layers
+                .get("RISK_ALERT_SURGE_TIMES")
+                .map_or(Ok(d.surge_times), |setting| {
+                    values::times(setting, MAX_SURGE_TIMES)
+                })?,
             hold: seconds("RISK_ALERT_HOLD_SECONDS", d.hold)?,
             proof_of_work: layers
                 .get("RISK_PROOF_OF_WORK")
@@ -143,6 +172,8 @@ mod tests {
                 ("RISK_ALERT_BLOCKED_PERCENT", "25"),
                 ("RISK_ALERT_HOLD_SECONDS", "600"),
                 ("RISK_PROOF_OF_WORK", "always"),
+                ("RISK_ALERT_SURGE_SECONDS", "20"),
+                ("RISK_ALERT_SURGE_TIMES", "0"),
             ],
             &emulator(),
         )
@@ -156,6 +187,8 @@ mod tests {
         assert_eq!(config.risk.alert.blocked_percent, 25);
         assert_eq!(config.risk.alert.hold, Duration::from_secs(600));
         assert_eq!(config.risk.alert.min_tries, 30);
+        assert_eq!(config.risk.alert.surge_window, Duration::from_secs(20));
+        assert_eq!(config.risk.alert.surge_times, 0, "0 turns the surge off");
     }
 
     #[test]
@@ -166,6 +199,10 @@ mod tests {
             ("RISK_ALERT_MIN_TRIES", "some"),
             ("RISK_ALERT_WINDOW_SECONDS", "10"),
             ("RISK_PROOF_OF_WORK", "sometimes"),
+            ("RISK_ALERT_SURGE_SECONDS", "0"),
+            ("RISK_ALERT_SURGE_SECONDS", "61"),
+            ("RISK_ALERT_SURGE_TIMES", "101"),
+            ("RISK_ALERT_SURGE_TIMES", "-1"),
         ] {
             let error = Config::from_pairs(&[(key, value)], &emulator()).expect_err(key);
             assert!(error.to_string().starts_with(key), "{error}");

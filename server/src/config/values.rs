@@ -135,6 +135,12 @@ pub fn minutes(setting: &Setting, min: u64, max: u64) -> Result<Duration, Config
     bounded_integer(setting, min, max, "minutes").map(|m| Duration::from_secs(m * 60))
 }
 
+/// A whole multiple from 0 to `max`.
+pub fn times(setting: &Setting, max: u32) -> Result<u32, ConfigError> {
+    bounded_integer(setting, 0, u64::from(max), "times")
+        .map(|value| u32::try_from(value).unwrap_or(max))
+}
+
 /// Whole milliseconds within `min..=max`.
 pub fn millis(setting: &Setting, min: u64, max: u64) -> Result<Duration, ConfigError> {
     bounded_integer(setting, min, max, "milliseconds").map(Duration::from_millis)

@@ -91,20 +91,29 @@ impl RiskService {
             now.saturating_sub(time::Duration::try_from(span).unwrap_or(time::Duration::ZERO))
         };
         let tally = self.store.try_tally(since(alert.window)).await?;
-        let review = if suspects(&tally, alert) {
-            let id = format!("ct_{}", uuid::Uuid::new_v4().simple());
-            match self
-                .store
-                .raise_card_testing_alert(&id, now, tally, alert.window)
-                .await?
-            {
-                Some(open) if open.id == id => {
+        let pace = self.store.try_pace(since(alert.surge_window), now).await?;
+        let review = if let Some(cause) = suspects(&tally, &pace, alert) {
+            let raised = CardTestingAlert {
+                id: format!("ct_{}", uuid::Uuid::new_v4().simple()),
+                started_at: now,
+                last_seen_at: now,
+                ended_at: None,
+                tally,
+                window: alert.window,
+                cause: Some(cause),
+            };
+            match self.store.raise_card_testing_alert(&raised).await? {
+                Some(open) if open.id == raised.id => {
                     metric::raised();
                     tracing::warn!(
                         alert_id = %open.id,
+                        cause = cause.as_str(),
                         tries = tally.tries,
                         declined = tally.declined,
                         blocked = tally.blocked,
+                        switched = tally.switched,
+                        surge_tries = pace.recent,
+                        busiest_quarter_hour = pace.busiest_quarter_hour,
                         "card testing suspected: the card-testing limits are tightened"
                     );
                     AlertReview::Raised(open)

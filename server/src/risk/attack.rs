@@ -1,27 +1,52 @@
 //! The card-testing alert's two pure decisions: whether the store's recent tries look like an
 //! attack ([`suspects`]), and the thresholds judged while one is suspected ([`tightened`]).
 //!
-//! The trigger is a share, not a count, so a busy shop needs the same kind of jump as a quiet
-//! one; `RISK_ALERT_MIN_TRIES` keeps a handful of tries from meaning anything. While the alert
+//! The triggers are a share or a pace measured against the shop's own, not a count, so a busy
+//! shop needs the same kind of jump as a quiet one; `RISK_ALERT_MIN_TRIES` keeps a handful of
+//! tries from meaning anything. The shares see a bot once it runs a second number through its
+//! checkouts; the surge sees it from its first seconds, by pace alone. While the alert
 //! is open the card and decline thresholds are halved, never below two cards or three
 //! declines: a shopper who mistypes twice (two declines of one card) and pays on the third try
 //! still passes, as does one who tries a second card.
 
 use crate::config::{AlertSettings, RiskSettings};
-use crate::store::card_testing::TryTally;
+use crate::store::card_testing::{AlertCause, TryPace, TryTally};
 
 /// Fewest distinct cards a tightened card rule allows.
 const CARD_FLOOR: u32 = 2;
 /// Fewest declines a tightened decline rule allows before blocking.
 const DECLINE_FLOOR: u32 = 3;
 
-/// Whether `tally` (the store's tries over the alert's window) raises or keeps the alert.
-pub fn suspects(tally: &TryTally, alert: &AlertSettings) -> bool {
+/// A rollup slot, the busiest quarter hour's length, in seconds.
+const QUARTER_HOUR_SECS: u64 = 900;
+
+/// Whether `tally` (the store's tries over the alert's window) or `pace` raises or keeps the
+/// alert, and by which trigger (the first that holds, shares before the surge).
+pub fn suspects(tally: &TryTally, pace: &TryPace, alert: &AlertSettings) -> Option<AlertCause> {
     let reaches = |part: u64, percent: u32| part * 100 >= u64::from(percent) * tally.tries;
-    tally.tries >= u64::from(alert.min_tries)
-        && (reaches(tally.blocked, alert.blocked_percent)
-            || reaches(tally.declined, alert.declined_percent)
-            || reaches(tally.switched, alert.switched_percent))
+    let share = if tally.tries < u64::from(alert.min_tries) {
+        None
+    } else if reaches(tally.blocked, alert.blocked_percent) {
+        Some(AlertCause::Blocked)
+    } else if reaches(tally.declined, alert.declined_percent) {
+        Some(AlertCause::Declined)
+    } else if reaches(tally.switched, alert.switched_percent) {
+        Some(AlertCause::Switched)
+    } else {
+        None
+    };
+    share.or_else(|| surges(pace, alert).then_some(AlertCause::Surge))
+}
+
+/// Whether the surge window's tries reach `RISK_ALERT_SURGE_TIMES` the pace of the day's
+/// busiest quarter hour over as long, and at least `RISK_ALERT_MIN_TRIES`.
+fn surges(pace: &TryPace, alert: &AlertSettings) -> bool {
+    let window = alert.surge_window.as_secs();
+    // recent / window >= times × busiest / quarter hour, in whole numbers.
+    alert.surge_times > 0
+        && pace.recent >= u64::from(alert.min_tries)
+        && pace.recent * QUARTER_HOUR_SECS
+            >= u64::from(alert.surge_times) * pace.busiest_quarter_hour * window
 }
 
 /// The thresholds judged while an alert is open: each card and decline threshold halved, no
@@ -55,28 +80,84 @@ mod tests {
         }
     }
 
+    /// A quiet surge window.
+    const CALM: TryPace = TryPace {
+        recent: 0,
+        busiest_quarter_hour: 0,
+    };
+
+    fn pace(recent: u64, busiest_quarter_hour: u64) -> TryPace {
+        TryPace {
+            recent,
+            busiest_quarter_hour,
+        }
+    }
+
     #[test]
     fn the_trigger_needs_enough_tries_and_a_share() {
         let alert = AlertSettings::default();
-        assert!(!suspects(&tally(29, 0, 29), &alert), "too few tries");
-        assert!(suspects(&tally(30, 0, 3), &alert), "a tenth blocked");
-        assert!(!suspects(&tally(30, 14, 2), &alert), "an unlucky hour");
-        assert!(suspects(&tally(30, 15, 0), &alert), "half declined");
-        assert!(
-            !suspects(&tally(1_000, 90, 9), &alert),
+        let judge = |tally: TryTally| suspects(&tally, &CALM, &alert);
+        assert_eq!(judge(tally(29, 0, 29)), None, "too few tries");
+        assert_eq!(
+            judge(tally(30, 0, 3)),
+            Some(AlertCause::Blocked),
+            "a tenth blocked"
+        );
+        assert_eq!(judge(tally(30, 14, 2)), None, "an unlucky hour");
+        assert_eq!(
+            judge(tally(30, 15, 0)),
+            Some(AlertCause::Declined),
+            "half declined"
+        );
+        assert_eq!(
+            judge(tally(1_000, 90, 9)),
+            None,
             "a busy shop's ordinary day"
         );
         let changing = |switched| TryTally {
             switched,
             ..tally(100, 5, 0)
         };
-        assert!(
-            !suspects(&changing(12), &alert),
-            "some shoppers change card"
-        );
-        assert!(
-            suspects(&changing(30), &alert),
+        assert_eq!(judge(changing(12)), None, "some shoppers change card");
+        assert_eq!(
+            judge(changing(30)),
+            Some(AlertCause::Switched),
             "a third of all tries change card"
+        );
+    }
+
+    #[test]
+    fn a_surge_past_three_times_the_days_busiest_pace_raises_it() {
+        let alert = AlertSettings::default();
+        let judge = |pace: TryPace| suspects(&tally(0, 0, 0), &pace, &alert);
+        // 1,800 tries in the busiest quarter hour: 2 a second, 20 in ten seconds.
+        assert_eq!(judge(pace(40, 1_800)), None, "twice the peak's pace");
+        assert_eq!(judge(pace(59, 1_800)), None, "just under three times");
+        assert_eq!(
+            judge(pace(60, 1_800)),
+            Some(AlertCause::Surge),
+            "three times"
+        );
+        assert_eq!(judge(pace(29, 0)), None, "a new shop's first tries");
+        assert_eq!(
+            judge(pace(30, 0)),
+            Some(AlertCause::Surge),
+            "thirty tries in ten seconds where there were none yesterday"
+        );
+        assert_eq!(judge(pace(30, 10)), Some(AlertCause::Surge), "a quiet shop");
+        let off = AlertSettings {
+            surge_times: 0,
+            ..alert
+        };
+        assert_eq!(
+            suspects(&tally(0, 0, 0), &pace(10_000, 0), &off),
+            None,
+            "off"
+        );
+        assert_eq!(
+            suspects(&tally(30, 15, 0), &pace(60, 1_800), &alert),
+            Some(AlertCause::Declined),
+            "a share is named before the surge"
         );
     }
 

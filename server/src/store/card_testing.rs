@@ -27,6 +27,49 @@ pub struct TryTally {
     pub switched: u64,
 }
 
+/// The store's pace of tries the surge trigger compares: the tries of the last seconds and of
+/// the last day's busiest quarter hour (from the dashboard's rollup), blocked tries left out
+/// of the latter so an earlier attack does not raise the bar.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TryPace {
+    /// Payments recorded in the surge window.
+    pub recent: u64,
+    /// Payments not blocked in the busiest quarter hour of the day before the present one.
+    pub busiest_quarter_hour: u64,
+}
+
+/// Which of the alert's triggers raised it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlertCause {
+    /// The share of tries blocked.
+    Blocked,
+    /// The share of tries declined.
+    Declined,
+    /// The share of tries made with another card than their session's earlier try.
+    Switched,
+    /// A surge of tries past the day's busiest pace.
+    Surge,
+}
+
+impl AlertCause {
+    /// The stored and shown name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Blocked => "blocked",
+            Self::Declined => "declined",
+            Self::Switched => "switched",
+            Self::Surge => "surge",
+        }
+    }
+
+    /// The cause stored as `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        [Self::Blocked, Self::Declined, Self::Switched, Self::Surge]
+            .into_iter()
+            .find(|cause| cause.as_str() == name)
+    }
+}
+
 /// A card-testing alert: the store suspected card testing from `started_at` until
 /// `ended_at`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +86,8 @@ pub struct CardTestingAlert {
     pub tally: TryTally,
     /// The window those figures cover.
     pub window: Duration,
+    /// The trigger that raised it; `None` for alerts raised before causes were kept.
+    pub cause: Option<AlertCause>,
 }
 
 /// Blocked tries of one rule.
@@ -59,14 +104,18 @@ pub struct RuleCount {
 pub trait CardTestingStore: Send + Sync {
     /// Payments recorded at or after `since`, with their declines and blocks.
     async fn try_tally(&self, since: OffsetDateTime) -> StoreResult<TryTally>;
-    /// Raises an alert as `id` at `now` with `tally` over `window`, unless one is open; either
-    /// way the open alert's trigger is seen at `now`. Returns the open alert.
+    /// Payments recorded at or after `recent_since`, and the busiest quarter hour's payments
+    /// not blocked in the day before the quarter hour holding `now`.
+    async fn try_pace(
+        &self,
+        recent_since: OffsetDateTime,
+        now: OffsetDateTime,
+    ) -> StoreResult<TryPace>;
+    /// Raises `alert` (its id, start, tally, window and cause) unless one is open; either way
+    /// the open alert's trigger is seen at its `started_at`. Returns the open alert.
     async fn raise_card_testing_alert(
         &self,
-        id: &str,
-        now: OffsetDateTime,
-        tally: TryTally,
-        window: Duration,
+        alert: &CardTestingAlert,
     ) -> StoreResult<Option<CardTestingAlert>>;
     /// Ends the open alert at `now` if its trigger was last seen before `quiet_since`;
     /// `card_testing.ended` is written by the same statement. Returns the ended alert.

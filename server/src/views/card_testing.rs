@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::rfc3339;
-use crate::store::card_testing::CardTestingAlert;
+use crate::store::card_testing::{AlertCause, CardTestingAlert};
 
 /// A card-testing alert (`object: "card_testing"`).
 #[derive(Debug, Clone, Serialize)]
@@ -29,6 +29,10 @@ pub struct CardTestingView {
     pub blocked: u64,
     /// Of those, made with another card than an earlier try of their session.
     pub switched: u64,
+    /// The trigger that raised it: `blocked`, `declined`, `switched` (a share of the window's
+    /// tries) or `surge` (the pace of tries); absent for alerts from before it was kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause: Option<&'static str>,
 }
 
 impl CardTestingView {
@@ -49,6 +53,7 @@ impl CardTestingView {
             declined: alert.tally.declined,
             blocked: alert.tally.blocked,
             switched: alert.tally.switched,
+            cause: alert.cause.map(AlertCause::as_str),
         }
     }
 }

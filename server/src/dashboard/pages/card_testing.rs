@@ -5,7 +5,7 @@ use maud::{Markup, html};
 
 use super::format;
 use crate::risk::Rule;
-use crate::store::card_testing::{CardTestingAlert, RuleCount};
+use crate::store::card_testing::{AlertCause, CardTestingAlert, RuleCount};
 
 /// A warning while `alert` is open; nothing otherwise.
 pub fn alert_notice(alert: Option<&CardTestingAlert>) -> Markup {
@@ -13,6 +13,7 @@ pub fn alert_notice(alert: Option<&CardTestingAlert>) -> Markup {
         @if let Some(alert) = alert {
             p role="alert" class="warning" {
                 strong { "Card testing suspected since " (format::when(alert.started_at)) "." }
+                " Raised by " (cause_meaning(alert.cause)) "."
                 " Of " (alert.tally.tries) " tries in the " (alert.window.as_secs() / 60)
                 " minutes before, " (alert.tally.blocked) " were blocked, "
                 (alert.tally.declined) " declined and " (alert.tally.switched)
@@ -20,6 +21,17 @@ pub fn alert_notice(alert: Option<&CardTestingAlert>) -> Markup {
                 a href="/risk" { "Card-testing rules" }
             }
         }
+    }
+}
+
+/// What raised an alert, as a phrase.
+pub fn cause_meaning(cause: Option<AlertCause>) -> &'static str {
+    match cause {
+        Some(AlertCause::Blocked) => "the share of tries blocked",
+        Some(AlertCause::Declined) => "the share of tries declined",
+        Some(AlertCause::Switched) => "the share of tries that changed card",
+        Some(AlertCause::Surge) => "a surge of tries past the day's busiest pace",
+        None => "a trigger this alert did not record",
     }
 }
 

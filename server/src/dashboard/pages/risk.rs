@@ -7,7 +7,7 @@ use axum::extract::State;
 use axum::response::Html;
 use maud::{Markup, html};
 
-use super::card_testing::alert_notice;
+use super::card_testing::{alert_notice, cause_meaning};
 use super::format;
 use super::layout::{csrf_field, page};
 use crate::config::RiskSettings;
@@ -180,7 +180,13 @@ fn trigger_section(settings: &RiskSettings) -> Markup {
                 "An alert is raised when, over the last " (plural(alert.window.as_secs() / 60, "minute"))
                 ", at least " (alert.min_tries) " tries were made and " (alert.blocked_percent)
                 " % of them were blocked, " (alert.declined_percent) " % declined, or "
-                (alert.switched_percent) " % made with another card than their checkout's earlier try. "
+                (alert.switched_percent) " % made with another card than their checkout's earlier try"
+                @if alert.surge_times > 0 {
+                    "; or when " (plural(alert.surge_window.as_secs(), "second")) " bring at least "
+                    (alert.min_tries) " tries and " (alert.surge_times)
+                    " times the pace of the busiest quarter hour of the day before"
+                }
+                ". "
                 "It ends once that has not held for " (plural(alert.hold.as_secs() / 60, "minute"))
                 ". Raising and ending send card_testing.suspected and card_testing.ended to the shop's webhook endpoints."
             }
@@ -202,6 +208,7 @@ fn alerts_section(alerts: &[CardTestingAlert]) -> Markup {
                             th scope="col" { "Alert" }
                             th scope="col" { "Raised" }
                             th scope="col" { "Ended" }
+                            th scope="col" { "Raised by" }
                             th scope="col" class="num" { "Tries" }
                             th scope="col" class="num" { "Blocked" }
                             th scope="col" class="num" { "Declined" }
@@ -212,6 +219,7 @@ fn alerts_section(alerts: &[CardTestingAlert]) -> Markup {
                                     th scope="row" { code { (alert.id) } }
                                     td { (format::when(alert.started_at)) }
                                     td { @if let Some(ended) = alert.ended_at { (format::when(ended)) } @else { "open" } }
+                                    td { (cause_meaning(alert.cause)) }
                                     td class="num" { (alert.tally.tries) }
                                     td class="num" { (alert.tally.blocked) }
                                     td class="num" { (alert.tally.declined) }

@@ -1,7 +1,9 @@
 //! [`CardTestingStore`]: the alert's tally, its one open row and the blocked tries by rule; the
-//! same SQL on both backends (migration 0019).
+//! same SQL on both backends (migrations 0019 and 0022).
 //!
-//! The tally reads the window's payments through `payments_newest` (creation time); the counts
+//! The tally and the surge's recent tries read the window's payments through `payments_newest`
+//! (creation time); the day's busiest quarter hour reads the dashboard's `payment_rollup`, a
+//! day being 96 rows per outcome rather than every payment; the counts
 //! by rule read `payments_blocked_by_rule`, partial on `state = 'blocked'`, whose condition is
 //! repeated word for word so both planners use it.
 
@@ -14,12 +16,18 @@ use time::OffsetDateTime;
 
 use super::codec::{int, ms, time, time_opt, unsigned};
 use super::{Dialect, SqlStore};
-use crate::store::card_testing::{CardTestingAlert, CardTestingStore, RuleCount, TryTally};
+use crate::store::card_testing::{
+    AlertCause, CardTestingAlert, CardTestingStore, RuleCount, TryPace, TryTally,
+};
 use crate::store::error::{StoreError, StoreResult};
 
 /// Columns of [`AlertRow`].
-const ALERT_COLUMNS: &str =
-    "id, started_at, last_seen_at, ended_at, tries, declined, blocked, switched, window_seconds";
+const ALERT_COLUMNS: &str = "id, started_at, last_seen_at, ended_at, tries, declined, blocked, \
+     switched, window_seconds, cause";
+
+/// A rollup slot's length (migration 0008), and the day the busiest one is looked for in.
+const SLOT_MS: i64 = 900_000;
+const SLOTS_A_DAY: i64 = 96;
 
 /// An alert as the table (and its events' snapshots) hold it.
 #[derive(FromRow, Deserialize)]
@@ -33,6 +41,9 @@ pub(crate) struct AlertRow {
     blocked: i64,
     switched: i64,
     window_seconds: i64,
+    /// Absent from alerts (and their events' snapshots) from before migration 0022.
+    #[serde(default)]
+    cause: Option<String>,
 }
 
 impl TryFrom<AlertRow> for CardTestingAlert {
@@ -51,6 +62,13 @@ impl TryFrom<AlertRow> for CardTestingAlert {
                 switched: unsigned(row.switched, "switched")?,
             },
             window: Duration::from_secs(unsigned(row.window_seconds, "window_seconds")?),
+            cause: row
+                .cause
+                .map(|name| {
+                    AlertCause::from_name(&name)
+                        .ok_or(StoreError::Corrupt("card_testing_alerts.cause"))
+                })
+                .transpose()?,
         })
     }
 }
@@ -61,6 +79,12 @@ pub(crate) struct TallyRow {
     declined: i64,
     blocked: i64,
     switched: i64,
+}
+
+#[derive(FromRow)]
+pub(crate) struct PaceRow {
+    recent: i64,
+    busiest: i64,
 }
 
 #[derive(FromRow)]
@@ -81,9 +105,11 @@ where
     for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
     for<'q> i64: Encode<'q, DB> + Type<DB>,
     for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<String>: Encode<'q, DB>,
     for<'r> AlertRow: FromRow<'r, DB::Row>,
     for<'r> TallyRow: FromRow<'r, DB::Row>,
     for<'r> RuleRow: FromRow<'r, DB::Row>,
+    for<'r> PaceRow: FromRow<'r, DB::Row>,
 {
     async fn try_tally(&self, since: OffsetDateTime) -> StoreResult<TryTally> {
         let row = sqlx::query_as::<DB, TallyRow>(
@@ -108,25 +134,49 @@ where
         })
     }
 
+    async fn try_pace(
+        &self,
+        recent_since: OffsetDateTime,
+        now: OffsetDateTime,
+    ) -> StoreResult<TryPace> {
+        let slot = ms(now) / SLOT_MS;
+        let row = sqlx::query_as::<DB, PaceRow>(
+            "SELECT (SELECT COUNT(*) FROM payments WHERE created_at >= $1) AS recent, \
+             (SELECT CAST(COALESCE(MAX(n), 0) AS BIGINT) FROM (SELECT SUM(n) AS n \
+             FROM payment_rollup WHERE slot >= $2 AND slot < $3 AND state <> 'blocked' \
+             GROUP BY slot) AS slots) AS busiest",
+        )
+        .bind(ms(recent_since))
+        .bind(slot - SLOTS_A_DAY)
+        .bind(slot)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(TryPace {
+            recent: unsigned(row.recent, "recent")?,
+            busiest_quarter_hour: unsigned(row.busiest, "busiest")?,
+        })
+    }
+
     async fn raise_card_testing_alert(
         &self,
-        id: &str,
-        now: OffsetDateTime,
-        tally: TryTally,
-        window: Duration,
+        alert: &CardTestingAlert,
     ) -> StoreResult<Option<CardTestingAlert>> {
+        let now = alert.started_at;
+        let tally = alert.tally;
         sqlx::query::<DB>(
             "INSERT INTO card_testing_alerts \
              (id, started_at, last_seen_at, ended_at, tries, declined, blocked, switched, \
-             window_seconds) VALUES ($1, $2, $2, NULL, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
+             window_seconds, cause) VALUES ($1, $2, $2, NULL, $3, $4, $5, $6, $7, $8) \
+             ON CONFLICT DO NOTHING",
         )
-        .bind(id.to_owned())
+        .bind(alert.id.clone())
         .bind(ms(now))
         .bind(int(tally.tries, "tries")?)
         .bind(int(tally.declined, "declined")?)
         .bind(int(tally.blocked, "blocked")?)
         .bind(int(tally.switched, "switched")?)
-        .bind(int(window.as_secs(), "window_seconds")?)
+        .bind(int(alert.window.as_secs(), "window_seconds")?)
+        .bind(alert.cause.map(|cause| cause.as_str().to_owned()))
         .execute(&self.pool)
         .await?;
         let sql = format!(

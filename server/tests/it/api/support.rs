@@ -350,6 +350,22 @@ impl Harness {
         }
     }
 
+    /// Runs `sql` on the test's database directly, for a state no request can make (an
+    /// issuer's later decline, a busy day in the past).
+    pub async fn execute(&self, sql: &str) {
+        if self.sqlite_path.is_some() {
+            let pool = sqlx::SqlitePool::connect(&self.database_url)
+                .await
+                .expect("db");
+            sqlx::query(sql).execute(&pool).await.expect("executed");
+            pool.close().await;
+        } else {
+            let pool = sqlx::PgPool::connect(&self.database_url).await.expect("db");
+            sqlx::query(sql).execute(&pool).await.expect("executed");
+            pool.close().await;
+        }
+    }
+
     /// Stops the server (gracefully) and drops a Postgres schema.
     pub async fn finish(mut self) {
         self.stop().await;

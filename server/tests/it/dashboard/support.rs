@@ -187,13 +187,5 @@ pub async fn backdate(h: &Harness, id: &str, minutes: i64) {
         "UPDATE payments SET created_at = created_at - {} WHERE id = '{id}'",
         minutes * 60_000
     );
-    if h.sqlite_path.is_some() {
-        let pool = sqlx::SqlitePool::connect(&h.database_url).await.unwrap();
-        sqlx::query(&sql).execute(&pool).await.unwrap();
-        pool.close().await;
-    } else {
-        let pool = sqlx::PgPool::connect(&h.database_url).await.unwrap();
-        sqlx::query(&sql).execute(&pool).await.unwrap();
-        pool.close().await;
-    }
+    h.execute(&sql).await;
 }

@@ -56,6 +56,7 @@ mod secrets_at_rest;
 mod start_up;
 mod state_machine;
 mod subscriptions;
+mod try_pace;
 
 /// The environment variable naming the Postgres database for the tests.
 pub const POSTGRES_ENV: &str = "TEST_DATABASE_URL_POSTGRES";

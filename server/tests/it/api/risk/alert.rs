@@ -15,7 +15,7 @@ use super::{
 use crate::api::support::{Harness, Reply, cards, eventually, pay_body};
 use crate::dashboard::support::Browser;
 use checkout_server::risk::AlertReview;
-use checkout_server::store::card_testing::CardTestingAlert;
+use checkout_server::store::card_testing::{AlertCause, CardTestingAlert};
 use checkout_server::store::prelude::*;
 
 risk_suite!(
@@ -23,12 +23,13 @@ risk_suite!(
     blocked_tries_raise_the_alert_on_every_instance,
     the_alert_ends_after_its_hold,
     checkouts_changing_card_raise_the_alert,
+    a_surge_of_tries_raises_the_alert,
 );
 
 /// Four cards a session, tightened to two; an alert from five tries with a tenth blocked
-/// (declines and changes of card alone never raise it here: the bot's cards are the
-/// declining test cards, one after another).
-const SETTINGS: [(&str, &str); 7] = [
+/// (declines, changes of card and the surge alone never raise it here: the bot's cards are
+/// the declining test cards, one after another, at a test's pace).
+const SETTINGS: [(&str, &str); 8] = [
     ("RISK_MAX_CARDS_PER_SESSION", "4"),
     ("RISK_ALERT_MIN_TRIES", "5"),
     ("RISK_ALERT_BLOCKED_PERCENT", "10"),
@@ -36,6 +37,7 @@ const SETTINGS: [(&str, &str); 7] = [
     ("RISK_ALERT_SWITCHED_PERCENT", "100"),
     ("RISK_ALERT_WINDOW_SECONDS", "300"),
     ("RISK_ALERT_HOLD_SECONDS", "600"),
+    ("RISK_ALERT_SURGE_TIMES", "0"),
 ];
 
 /// The shop's events of `kind`.
@@ -146,12 +148,14 @@ async fn blocked_tries_raise_the_alert_on_every_instance(db: Db) {
     // Five tries, one blocked: the block's review raises the alert.
     let open = raised(&h).await;
     assert_eq!((open.tally.tries, open.tally.blocked), (5, 1));
+    assert_eq!(open.cause, Some(AlertCause::Blocked));
     let suspected = events(&h, "card_testing.suspected").await;
     assert_eq!(suspected.len(), 1, "{suspected:?}");
     let object = &suspected[0]["data"]["object"];
     assert_eq!(object["object"], "card_testing", "{object}");
     assert_eq!(object["id"], open.id.as_str());
     assert_eq!(object["status"], "open");
+    assert_eq!(object["cause"], "blocked");
     assert_eq!(
         (object["tries"].clone(), object["blocked"].clone()),
         (json!(5), json!(1))
@@ -268,6 +272,7 @@ async fn checkouts_changing_card_raise_the_alert(db: Db) {
         ("RISK_ALERT_BLOCKED_PERCENT", "100"),
         ("RISK_ALERT_DECLINED_PERCENT", "100"),
         ("RISK_ALERT_SWITCHED_PERCENT", "30"),
+        ("RISK_ALERT_SURGE_TIMES", "0"),
     ];
     let Some(h) = start(db, &settings).await else {
         return;
@@ -282,7 +287,74 @@ async fn checkouts_changing_card_raise_the_alert(db: Db) {
         (open.tally.tries, open.tally.blocked, open.tally.switched),
         (6, 0, 3)
     );
+    assert_eq!(open.cause, Some(AlertCause::Switched));
     let suspected = events(&h, "card_testing.suspected").await;
     assert_eq!(suspected[0]["data"]["object"]["switched"], 3);
+    h.finish().await;
+}
+
+/// A bot's first number in each checkout looks like a shopper's: no share gives it away, its
+/// pace does. Six checkouts paying within a minute are not twenty times the pace of a day
+/// whose busiest quarter hour had five tries (6 < 20 × 5 / 15), and are a surge once that day
+/// is further back than the last one (no busy quarter hour: the six reach the floor of six).
+async fn a_surge_of_tries_raises_the_alert(db: Db) {
+    let settings = [
+        ("RISK_ALERT_MIN_TRIES", "6"),
+        ("RISK_ALERT_BLOCKED_PERCENT", "100"),
+        ("RISK_ALERT_DECLINED_PERCENT", "100"),
+        ("RISK_ALERT_SWITCHED_PERCENT", "100"),
+        ("RISK_ALERT_SURGE_SECONDS", "60"),
+        ("RISK_ALERT_SURGE_TIMES", "20"),
+    ];
+    let Some(h) = start(db, &settings).await else {
+        return;
+    };
+    let risk = h.state.payments.risk();
+    let checkouts = |from: u16, count: u16| {
+        let h = &h;
+        async move {
+            for n in from..from + count {
+                let s = session(h, json!({})).await;
+                sent(h, &s, &visa(70 + n)).await;
+            }
+        }
+    };
+    // Yesterday: five tries in one quarter hour (too few to judge by themselves).
+    checkouts(0, 5).await;
+    h.execute("UPDATE payments SET created_at = created_at - 86400000")
+        .await;
+    checkouts(5, 6).await;
+    let review = risk
+        .review_alert(OffsetDateTime::now_utc())
+        .await
+        .expect("review");
+    assert_eq!(review, AlertReview::Quiet, "an ordinary pace for this shop");
+    // The same six after a day without a busy quarter hour.
+    let hour_ago = (OffsetDateTime::now_utc().unix_timestamp() - 3_600) * 1_000;
+    h.execute(&format!(
+        "UPDATE payments SET created_at = created_at - 86400000 WHERE created_at < {hour_ago}"
+    ))
+    .await;
+    let review = risk
+        .review_alert(OffsetDateTime::now_utc())
+        .await
+        .expect("review");
+    let AlertReview::Raised(open) = review else {
+        panic!("not raised: {review:?}");
+    };
+    assert_eq!(open.cause, Some(AlertCause::Surge));
+    assert_eq!((open.tally.tries, open.tally.switched), (6, 0));
+    assert!(risk.alert_open());
+    let suspected = events(&h, "card_testing.suspected").await;
+    assert_eq!(suspected[0]["data"]["object"]["cause"], "surge");
+    let browser = Browser::as_role(&h, "viewer@example.com", StaffRole::Viewer).await;
+    let overview = browser.get("/").await;
+    assert!(
+        overview
+            .text
+            .contains("Raised by a surge of tries past the day"),
+        "{}",
+        overview.text
+    );
     h.finish().await;
 }

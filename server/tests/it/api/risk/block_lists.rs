@@ -179,17 +179,7 @@ async fn a_saved_card_try_meets_the_declines_of_its_card(db: Db) {
         "UPDATE payments SET state = 'declined' WHERE customer_id = '{customer}' \
          AND saved_card_id IS NULL"
     );
-    if h.sqlite_path.is_some() {
-        let pool = sqlx::SqlitePool::connect(&h.database_url)
-            .await
-            .expect("db");
-        sqlx::query(&sql).execute(&pool).await.expect("updated");
-        pool.close().await;
-    } else {
-        let pool = sqlx::PgPool::connect(&h.database_url).await.expect("db");
-        sqlx::query(&sql).execute(&pool).await.expect("updated");
-        pool.close().await;
-    }
+    h.execute(&sql).await;
     let s = session(&h, json!({"customer_id": customer})).await;
     let reply = h.pay(&s, &pay_with_saved(&card["id"]), None).await;
     assert_blocked(&h, &s, &reply, "declines_per_card", 0).await;
