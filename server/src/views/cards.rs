@@ -80,6 +80,7 @@ mod tests {
             created_at: datetime!(2025-01-02 03:04:05.678 UTC),
             card_fingerprint: None,
             billing: None,
+            bin: None,
         };
         let card = CustomerCard::from(&record);
         let json = serde_json::to_value(&card).expect("serialises");

@@ -58,7 +58,7 @@ fn exact_digits(digits: &str, len: usize, field: &'static str) -> StoreResult<St
 pub struct CardSummary {
     /// Scheme.
     pub brand: Brand,
-    /// First six digits; unknown for a payment with a saved card.
+    /// First six digits; unknown for a payment with a card saved before migration 0023.
     pub bin: Option<Bin>,
     /// Last four digits.
     pub last4: Last4,
@@ -80,11 +80,11 @@ impl CardSummary {
         }
     }
 
-    /// The summary of a payment made with a saved card (its BIN was never kept).
+    /// The summary of a payment made with a saved card.
     pub fn from_saved(card: &SavedCardRecord) -> Self {
         Self {
             brand: card.brand,
-            bin: None,
+            bin: card.bin.clone(),
             last4: card.last4.clone(),
             expiry_month: card.expiry_month,
             expiry_year: card.expiry_year,
@@ -139,6 +139,10 @@ pub struct SavedCardRecord {
     /// The billing address it was saved with; `None` for a card saved before migration 0021.
     /// A payment with the card fills what the form did not ask for from it.
     pub billing: Option<Box<Address>>,
+    /// The first six digits of the payment it was saved from, so the BIN block list judges a
+    /// payment with it too; `None` for a card saved before migration 0023 whose payment is
+    /// gone. Never shown to the browser.
+    pub bin: Option<Bin>,
 }
 
 impl From<&SavedCardRecord> for SavedCard {

@@ -13,7 +13,7 @@ use super::codec::{ms, named, time, unsigned};
 use super::fetch::all_by_key;
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
-use crate::store::model::{Customer, Last4, NewCustomerToken, NewSavedCard, SavedCardRecord};
+use crate::store::model::{Bin, Customer, Last4, NewCustomerToken, NewSavedCard, SavedCardRecord};
 use crate::store::secret::SecretHash;
 use crate::store::traits::CustomerStore;
 
@@ -37,7 +37,7 @@ impl TryFrom<CustomerRow> for Customer {
 }
 
 const CARD_COLUMNS: &str = "id, customer_id, gateway_token, brand, last4, expiry_month, \
-     expiry_year, created_at, card_fingerprint, billing_address";
+     expiry_year, created_at, card_fingerprint, billing_address, card_bin";
 
 #[derive(FromRow)]
 pub(crate) struct SavedCardRow {
@@ -51,6 +51,7 @@ pub(crate) struct SavedCardRow {
     created_at: i64,
     card_fingerprint: Option<String>,
     billing_address: Option<String>,
+    card_bin: Option<String>,
 }
 
 impl TryFrom<SavedCardRow> for SavedCardRecord {
@@ -72,6 +73,12 @@ impl TryFrom<SavedCardRow> for SavedCardRecord {
                 .map(|json| serde_json::from_str(&json))
                 .transpose()
                 .map_err(|_| StoreError::Corrupt("billing_address"))?,
+            bin: row
+                .card_bin
+                .as_deref()
+                .map(Bin::new)
+                .transpose()
+                .map_err(|_| StoreError::Corrupt("card_bin"))?,
         })
     }
 }
@@ -81,7 +88,8 @@ impl TryFrom<SavedCardRow> for SavedCardRecord {
 pub(crate) const JOINED_CARD_COLUMNS: &str = "id AS sc_id, customer_id AS sc_customer_id, \
      gateway_token AS sc_gateway_token, brand AS sc_brand, last4 AS sc_last4, \
      expiry_month AS sc_expiry_month, expiry_year AS sc_expiry_year, created_at AS sc_created_at, \
-     card_fingerprint AS sc_card_fingerprint, billing_address AS sc_billing_address";
+     card_fingerprint AS sc_card_fingerprint, billing_address AS sc_billing_address, \
+     card_bin AS sc_card_bin";
 
 /// A saved card as a `LEFT JOIN` returns it ([`JOINED_CARD_COLUMNS`]).
 #[derive(FromRow)]
@@ -96,6 +104,7 @@ pub(crate) struct JoinedCardRow {
     sc_created_at: Option<i64>,
     sc_card_fingerprint: Option<String>,
     sc_billing_address: Option<String>,
+    sc_card_bin: Option<String>,
 }
 
 impl JoinedCardRow {
@@ -116,6 +125,7 @@ impl JoinedCardRow {
             created_at: self.sc_created_at.ok_or_else(missing)?,
             card_fingerprint: self.sc_card_fingerprint,
             billing_address: self.sc_billing_address,
+            card_bin: self.sc_card_bin,
         }
         .try_into()
         .map(Some)
@@ -187,15 +197,18 @@ where
         let now = ms(OffsetDateTime::now_utc());
         let mut tx = self.pool.begin().await?;
         upsert_customer_on::<DB>(&mut tx, &card.customer_id, None, now).await?;
-        // The billing address is the one the payment it is saved from (`$10`) was made with.
+        // The billing address and the first six are those of the payment it is saved from
+        // (`$10`).
         let sql = format!(
             "INSERT INTO saved_cards ({CARD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
-             (SELECT save_card_billing FROM payments WHERE id = $10)) \
+             (SELECT save_card_billing FROM payments WHERE id = $10), \
+             (SELECT card_bin FROM payments WHERE id = $10)) \
              ON CONFLICT (customer_id, gateway_token) DO UPDATE SET brand = excluded.brand, \
              last4 = excluded.last4, expiry_month = excluded.expiry_month, \
              expiry_year = excluded.expiry_year, \
              card_fingerprint = COALESCE(excluded.card_fingerprint, saved_cards.card_fingerprint), \
-             billing_address = COALESCE(excluded.billing_address, saved_cards.billing_address) \
+             billing_address = COALESCE(excluded.billing_address, saved_cards.billing_address), \
+             card_bin = COALESCE(excluded.card_bin, saved_cards.card_bin) \
              RETURNING {CARD_COLUMNS}"
         );
         let row = sqlx::query_as::<DB, SavedCardRow>(&sql)

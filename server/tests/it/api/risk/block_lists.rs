@@ -9,12 +9,13 @@ use checkout_server::risk::blocks::{BlockKind, BlockValue};
 
 use super::{Db, assert_blocked, risk_suite, sent, session, start, try_card, visa};
 use crate::api::customer_cards::{new_customer, pay_with_saved, save_card_by_paying};
-use crate::api::support::{Harness, Reply, TestSession, pay_body};
+use crate::api::support::{Harness, Reply, TestSession, cards, pay_body};
 
 risk_suite!(
     a_blocked_card_bin_email_domain_and_customer_refuse_only_their_tries,
     addresses_and_ranges_block_their_clients_only,
     a_saved_card_keeps_its_fingerprint_and_its_block,
+    a_saved_card_meets_the_bin_block_list,
     a_saved_card_try_meets_the_declines_of_its_card,
 );
 
@@ -164,6 +165,37 @@ async fn a_saved_card_keeps_its_fingerprint_and_its_block(db: Db) {
         Some(fingerprint.as_str())
     );
     assert!(stored.saved_card_id.is_some());
+    h.finish().await;
+}
+
+/// A saved card keeps the first six of the payment it was saved from: its payments record them
+/// and a block of its BIN stops them, as it stops the typed card.
+async fn a_saved_card_meets_the_bin_block_list(db: Db) {
+    let Some(h) = start(db, &[]).await else {
+        return;
+    };
+    let customer = new_customer();
+    let card = save_card_by_paying(&h, &customer).await;
+    let bin = &cards::VISA_OK[..6];
+    let saved = h.store().list_cards(&customer).await.expect("cards");
+    assert_eq!(saved[0].bin.as_ref().map(|bin| bin.as_str()), Some(bin));
+
+    let before = session(&h, json!({"customer_id": customer})).await;
+    let reply = h.pay(&before, &pay_with_saved(&card["id"]), None).await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    let paid = h.stored_payment(&before).await;
+    assert_eq!(
+        paid.card
+            .and_then(|card| card.bin)
+            .map(|bin| bin.as_str().to_owned())
+            .as_deref(),
+        Some(bin)
+    );
+
+    block(&h, BlockKind::Bin, bin).await;
+    let s = session(&h, json!({"customer_id": customer})).await;
+    let reply = h.pay(&s, &pay_with_saved(&card["id"]), None).await;
+    assert_blocked(&h, &s, &reply, "blocklist_bin", 0).await;
     h.finish().await;
 }
 
