@@ -50,6 +50,7 @@ mod login_attempts;
 mod pay_path;
 mod payment_pages;
 mod records;
+mod saved_card_backfill;
 mod schema;
 mod sealed_secrets;
 mod secrets_at_rest;
