@@ -22,3 +22,5 @@ pub mod serve;
 pub mod store;
 pub mod subscriptions;
 pub mod views;
+pub mod web;
+pub mod webhook_rules;

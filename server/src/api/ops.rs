@@ -30,11 +30,11 @@ use subtle::ConstantTimeEq as _;
 use tokio::sync::Mutex;
 
 use super::auth::bearer_token;
-use super::error::ApiFailure;
 use super::json::Json;
-use super::state::AppState;
 use crate::config::OpsAccess;
 use crate::gateway::GatewayError;
+use crate::web::ApiFailure;
+use crate::web::AppState;
 
 /// The OpenAPI document, as served.
 pub const OPENAPI_JSON: &str = include_str!("../../openapi/openapi.json");

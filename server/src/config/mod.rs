@@ -56,7 +56,9 @@ use checkout::contract::PlanTerms;
 use ipnet::IpNet;
 use secrecy::SecretString;
 
-pub use dashboard::{DEFAULT_DASHBOARD_LISTEN, DashboardSettings, time_zone};
+pub use dashboard::{
+    DEFAULT_DASHBOARD_LISTEN, DashboardSettings, SESSION_ABSOLUTE, SESSION_IDLE, time_zone,
+};
 pub use error::ConfigError;
 pub use fingerprint_key::CardFingerprintKey;
 pub use ops::{OpsAccess, OpsSettings};

@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use super::ops::OPENAPI_JSON;
-use super::state::AppState;
+use crate::web::AppState;
 
 /// The page's CSP: its inline `<style>` and nothing else.
 const DOCS_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; \

@@ -26,7 +26,7 @@ use sha2::{Digest as _, Sha256};
 
 use super::document::{FrameRefusal, allowed, for_a_frame};
 use super::skeleton::escape;
-use crate::api::state::AppState;
+use crate::web::AppState;
 
 /// The page's one script: see the module's header.
 const SCRIPT: &str = r#"(function () {

@@ -41,8 +41,8 @@ use super::policy::frame_policy;
 use super::result_page;
 use super::skeleton::skeleton;
 use crate::api::checkout::{checkout_view, verified_session};
-use crate::api::protect::csrf::TrustedOrigins;
-use crate::api::state::AppState;
+use crate::web::AppState;
+use crate::web::protect::csrf::TrustedOrigins;
 
 /// Longest option value accepted (ids, secrets, tokens, tags).
 const MAX_OPTION_CHARS: usize = 256;

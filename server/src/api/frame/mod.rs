@@ -41,7 +41,7 @@ use axum::Router;
 use axum::routing::{get, post};
 use tower_http::compression::CompressionLayer;
 
-use super::state::AppState;
+use crate::web::AppState;
 
 /// The loader, the frame document and the component's files, compressed for browsers that
 /// accept brotli or gzip (the component's files usually come precompressed, and are then sent

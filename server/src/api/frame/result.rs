@@ -26,8 +26,8 @@ use serde::{Deserialize, Serialize};
 use super::document::{FrameRefusal, first_language, option};
 use super::result_page::outcome;
 use crate::api::checkout::verified_session;
-use crate::api::error::ApiFailure;
-use crate::api::state::AppState;
+use crate::web::ApiFailure;
+use crate::web::AppState;
 
 /// What the result page posts.
 #[derive(Debug, Default, Deserialize)]

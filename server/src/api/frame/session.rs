@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use super::document::{FrameRefusal, carried_view, first_language, form_html, option, theme};
 use super::shell::current_build;
-use crate::api::state::AppState;
+use crate::web::AppState;
 
 /// What the frame posts.
 #[derive(Debug, Default, Deserialize)]

@@ -37,7 +37,7 @@ use super::document::{
 use super::policy::frame_policy;
 use super::result_page;
 use crate::api::checkout::shell_view;
-use crate::api::state::AppState;
+use crate::web::AppState;
 
 /// A shell whose address names the current build never changes.
 const FOREVER: &str = "private, max-age=31536000, immutable";

@@ -18,12 +18,12 @@ use secrecy::{ExposeSecret as _, SecretString};
 use serde_json::Value;
 use time::OffsetDateTime;
 
-use super::error::ApiFailure;
-use super::idempotency::Reply;
-use super::state::AppState;
 use crate::store::model::WebhookEndpoint;
 use crate::store::secret::SecretHash;
 use crate::views::EndpointView;
+use crate::web::ApiFailure;
+use crate::web::AppState;
+use crate::web::idempotency::Reply;
 
 /// The stored answer's field holding the secret's SHA-256 (removed before any answer leaves).
 const SECRET_HASH_FIELD: &str = "secret_sha256";

@@ -1,11 +1,11 @@
 //! How the services' errors reach the client: each service has its own error enum and knows
 //! nothing of HTTP; these mappings give them the API's status codes and error shape.
 
-use super::error::ApiFailure;
 use crate::events::endpoints::EndpointError;
 use crate::gateway::GatewayError;
 use crate::payments::PaymentError;
 use crate::subscriptions::SubscriptionError;
+use crate::web::ApiFailure;
 
 impl From<PaymentError> for ApiFailure {
     fn from(error: PaymentError) -> Self {

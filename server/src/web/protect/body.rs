@@ -10,7 +10,7 @@ use axum::http::header::{CONTENT_LENGTH, TRANSFER_ENCODING};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::api::error::ApiFailure;
+use crate::web::ApiFailure;
 use checkout::json::declares_json;
 
 /// Middleware: the size and type rules, given the limit in bytes.

@@ -12,7 +12,7 @@ use checkout::contract::routes::{
 };
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
-use crate::api::idempotency::REPLAYED;
+use crate::web::idempotency::REPLAYED;
 
 /// Whether `path` belongs to the browser API.
 pub fn is_browser_path(path: &str) -> bool {

@@ -9,8 +9,8 @@ use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use ipnet::IpNet;
 
-use super::error::ApiFailure;
-use super::state::AppState;
+use crate::web::ApiFailure;
+use crate::web::AppState;
 
 /// The client's IP address as this server believes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

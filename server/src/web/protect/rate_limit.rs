@@ -35,9 +35,9 @@ use percent_encoding::percent_decode_str;
 use uuid::Uuid;
 
 use super::capped_limit::CappedLimit;
-use crate::api::client_ip::client_ip;
-use crate::api::error::ApiFailure;
 use crate::risk::address::{ClientKey, address_key};
+use crate::web::ApiFailure;
+use crate::web::client_ip;
 
 /// Keys one limiter holds at most.
 pub const MAX_KEYS: usize = 100_000;

@@ -29,7 +29,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::middleware::{from_fn, from_fn_with_state};
 
-use super::state::AppState;
+use crate::web::AppState;
 
 /// `router` wrapped in the protection layers configured for `state`.
 pub fn apply(router: Router<AppState>, state: &AppState) -> Router<AppState> {

@@ -22,11 +22,11 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use tokio::sync::oneshot;
 
-use super::error::ApiFailure;
-use super::state::AppState;
 use crate::payments::abandoned_after;
 use crate::store::model::{IdempotencyBegin, IdempotencyKey, StoredResponse};
 use crate::store::prelude::*;
+use crate::web::ApiFailure;
+use crate::web::AppState;
 
 /// The request header.
 pub const IDEMPOTENCY_KEY: &str = "idempotency-key";

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use tokio_util::task::TaskTracker;
 
-use super::auth::MerchantKey;
+use super::merchant_key::MerchantKey;
 use crate::config::{CardFingerprintKey, Config};
 use crate::events::endpoints::{Endpoints, TargetRules};
 use crate::gateway::GatewayClient;
