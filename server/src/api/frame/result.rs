@@ -23,7 +23,8 @@ use checkout::i18n::Locale;
 use checkout::outcome::{Report, report};
 use serde::{Deserialize, Serialize};
 
-use super::document::{FrameRefusal, first_language, option};
+use super::options::{first_language, option};
+use super::refusal::FrameRefusal;
 use super::result_page::outcome;
 use crate::api::checkout::verified_session;
 use crate::web::ApiFailure;

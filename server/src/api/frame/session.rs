@@ -20,7 +20,9 @@ use checkout::contract::CheckoutView;
 use checkout::i18n::Locale;
 use serde::{Deserialize, Serialize};
 
-use super::document::{FrameRefusal, carried_view, first_language, form_html, option, theme};
+use super::options::{first_language, option, theme};
+use super::page::{carried_view, form_html};
+use super::refusal::FrameRefusal;
 use super::shell::current_build;
 use crate::web::AppState;
 
