@@ -20,7 +20,7 @@ mod events;
 pub mod frame;
 mod ids;
 mod json;
-mod openapi;
+pub mod openapi;
 pub mod ops;
 mod pay_digest;
 mod payments;

@@ -7,8 +7,8 @@ use time::{Duration, OffsetDateTime};
 
 use super::Dialect;
 use super::codec::{ms, time, unsigned};
-use super::events::{EVENT_COLUMNS, EventRow, SeqRow};
 use super::leases::lease_end;
+use super::rows::{EVENT_COLUMNS, EventRow, SeqRow};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::page::effective_limit;
 use crate::store::model::{Delivery, DeliveryAttempt, DeliveryState, DueDelivery};

@@ -12,7 +12,7 @@ use super::deliveries::{self, AttemptRow, ClaimedRow, DeliveryRow};
 use super::endpoints::{self, EndpointRow};
 use super::finish::{self, FinishedRow};
 use super::payments::page_cursor;
-use super::rows::IdRow;
+use super::rows::{EVENT_COLUMNS, EventRow, IdRow, SeqRow};
 use super::sealed_columns::SealedRow;
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
@@ -22,43 +22,6 @@ use crate::store::model::{
     FinishedAttempt, NewDeliveryAttempt, NewEndpoint, Page, StoredEvent, WebhookEndpoint,
 };
 use crate::store::traits::EventStore;
-
-/// Columns of [`EventRow`].
-pub(super) const EVENT_COLUMNS: &str =
-    "seq, id, type, object_type, object_id, created_at, snapshot";
-
-#[derive(FromRow)]
-pub(crate) struct EventRow {
-    seq: i64,
-    id: String,
-    #[sqlx(rename = "type")]
-    kind: String,
-    object_type: String,
-    object_id: String,
-    created_at: i64,
-    snapshot: String,
-}
-
-impl TryFrom<EventRow> for StoredEvent {
-    type Error = StoreError;
-
-    fn try_from(row: EventRow) -> StoreResult<Self> {
-        Ok(StoredEvent {
-            created_at: time(row.created_at, "created_at")?,
-            seq: row.seq,
-            id: row.id,
-            kind: row.kind,
-            object_type: row.object_type,
-            object_id: row.object_id,
-            snapshot: row.snapshot,
-        })
-    }
-}
-
-#[derive(FromRow)]
-pub(crate) struct SeqRow {
-    pub(super) seq: i64,
-}
 
 #[derive(FromRow)]
 pub(crate) struct TypedSeqRow {
