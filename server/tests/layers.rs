@@ -35,6 +35,45 @@ const SERVER: &[&[&str]] = &[
     &["store", "webhook_rules", "failpoint"],
 ];
 
+/// checkout-sandbox's floors, top first: the ledger and the books at the bottom, the state
+/// that holds them, charging above it, the HTTP adapters on top.
+const SANDBOX: &[&[&str]] = &[
+    // What starts it: its own server, or mounted in-process beside checkout-server.
+    &["in_process", "server"],
+    // What faces the outside: the gateway API (its subscription endpoints included), the 3-D
+    // Secure pages, the control API, and the demo shop (a client of checkout-server).
+    &["api", "acs", "control", "demo"],
+    // HTTP plumbing the adapters share (credentials, JSON bodies, fault injection), and the
+    // task that writes the state to disk.
+    &["web", "keeper"],
+    // A 3-D Secure payment opened and decided; subscription cycles billed.
+    &["three_ds", "billing"],
+    // Charging a card or a token: the one path every payment takes.
+    &["charge"],
+    // The shared state: every book below, behind one `Arc`.
+    &["state"],
+    // The wire answers made of records; webhooks sent and their log.
+    &["render", "webhook"],
+    &["config"],
+    // The sealed snapshot of the books, and its file.
+    &["persist"],
+    // The books: 3-D Secure sessions, subscriptions, stored cards.
+    &["acs_sessions", "subscriptions", "tokens"],
+    // The ledger of transactions, and the card a charge or a session holds.
+    &["ledger", "charge_card"],
+    // Plain rules and values.
+    &[
+        "card_check",
+        "credentials",
+        "faults",
+        "snapshot_fields",
+        "test_cards",
+        "validate",
+        "velocity",
+    ],
+    &["error", "clock", "changes"],
+];
+
 /// One import that breaks the rule.
 #[derive(Debug, PartialEq, Eq)]
 struct Offence {
@@ -433,6 +472,13 @@ fn server_src() -> PathBuf {
 #[test]
 fn the_server_imports_only_downwards() {
     let found = crate_offences(&server_src(), SERVER);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn the_sandbox_imports_only_downwards() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("sandbox/src");
+    let found = crate_offences(&src, SANDBOX);
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 

@@ -206,7 +206,7 @@ pub async fn subscribe(
 /// background (the control API's `POST /sandbox/clock/advance`).
 pub fn advance_gateway_clock(h: &Harness, days: i64) {
     h.sandbox.clock.advance(time::Duration::days(days));
-    checkout_sandbox::subscriptions::bill_due(&h.sandbox);
+    checkout_sandbox::billing::bill_due(&h.sandbox);
 }
 
 /// The status the emulator holds for a gateway subscription id.

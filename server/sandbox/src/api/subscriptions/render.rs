@@ -16,10 +16,10 @@ use checkout::wire::{
     TrialPeriodType,
 };
 
-use super::history::{CycleEvent, CycleStatus, SubscriptionTransaction};
-use super::status::SubscriptionStatus;
-use super::subscription::Subscription;
-use super::terms::PlanTerms;
+use crate::subscriptions::history::{CycleEvent, CycleStatus, SubscriptionTransaction};
+use crate::subscriptions::status::SubscriptionStatus;
+use crate::subscriptions::subscription::Subscription;
+use crate::subscriptions::terms::PlanTerms;
 
 /// Which variant of `subscription_details` to render.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,16 +1,14 @@
 //! Writing the state back: a background task that saves the snapshot at most once per
 //! interval (default one second) and only when something changed, and once more when the
 //! keeper is finished or dropped (a graceful stop). Requests never wait for a write: they only
-//! bump the [`ChangeCounter`](super::ChangeCounter).
+//! bump the [`ChangeCounter`](crate::changes::ChangeCounter).
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use tokio::task::JoinHandle;
 
-use super::error::PersistError;
-use super::file::StateFile;
-use super::snapshot::StateSnapshot;
+use crate::persist::{PersistError, StateFile, StateSnapshot};
 use crate::state::SandboxState;
 
 /// Saves one emulator's state to its file while it runs; see the module header.
@@ -19,7 +17,7 @@ pub struct StateKeeper {
     shared: Arc<Shared>,
     task: JoinHandle<()>,
     finished: bool,
-    /// The file's lock ([`super::StateFile::lock`]), released once the last write is done.
+    /// The file's lock ([`StateFile::lock`]), released once the last write is done.
     _lock: Option<std::fs::File>,
 }
 
@@ -144,3 +142,6 @@ async fn save_periodically(shared: Arc<Shared>, interval: Duration) {
         }
     }
 }
+
+#[cfg(test)]
+mod round_trip_tests;

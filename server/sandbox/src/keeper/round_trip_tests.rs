@@ -9,12 +9,13 @@ use checkout::wire::{Address, ReturnUrl};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::{KEY_FILE_NAME, Persistence, STATE_FILE_NAME, StateFile, StateKeeper};
-use crate::acs::AcsSession;
+use super::StateKeeper;
+use crate::acs_sessions::AcsSession;
 use crate::card_check::CardSnapshot;
-use crate::charge::{ChargeCard, ChargePurpose};
+use crate::charge_card::{ChargeCard, ChargePurpose};
 use crate::error::codes;
 use crate::ledger::{Decline, MerchantContext, MoneyState, Outcome, RecordKind, TransactionRecord};
+use crate::persist::{KEY_FILE_NAME, Persistence, STATE_FILE_NAME, StateFile};
 use crate::subscriptions::CycleContext;
 use crate::subscriptions::cadence::{Cadence, CycleType};
 use crate::subscriptions::subscription::Subscription;
@@ -154,7 +155,7 @@ async fn a_restarted_emulator_has_what_the_last_one_saved() {
     let first = SandboxState::new(persisted(dir.path()));
     let keeper = StateKeeper::for_state(&first).expect("persistence configured");
     let token = fill(&first);
-    let captured = super::StateSnapshot::capture(&first);
+    let captured = crate::persist::StateSnapshot::capture(&first);
     assert!(
         !format!("{captured:?}").contains(DIGITS),
         "Debug stays masked"
@@ -239,7 +240,7 @@ fn a_state_sealed_under_another_key_refuses_to_load() {
     let foreign = StateFile::with_key(
         path.clone(),
         dir.path().join("other.key"),
-        super::SnapshotKey::generate(),
+        crate::persist::SnapshotKey::generate(),
     );
     foreign.write(b"{}").expect("written");
     let ours = StateFile::new(path, dir.path().join(KEY_FILE_NAME)).expect("key");
@@ -277,7 +278,7 @@ async fn one_running_emulator_per_file() {
     .expect("key");
     let error = Persistence::open(file.clone()).expect_err("in use");
     assert!(
-        matches!(error, super::PersistError::InUse { .. }),
+        matches!(error, crate::persist::PersistError::InUse { .. }),
         "{error}"
     );
     keeper.finish().expect("saved");

@@ -1,6 +1,6 @@
 //! A counter of changes to the state that persists: every store shares one, bumps it when it
 //! changes something (one relaxed atomic add, the only cost persistence puts on a request),
-//! and the [`StateKeeper`](super::StateKeeper) writes the snapshot when it has moved.
+//! and the [`StateKeeper`](crate::keeper::StateKeeper) writes the snapshot when it has moved.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -3,15 +3,18 @@
 
 use std::sync::Arc;
 
-use super::routes::ACS_PATH;
-use super::session::AcsSession;
-use crate::charge::{ChargeCard, ChargeRequest, new_record, record_kind};
+use crate::acs_sessions::AcsSession;
+use crate::charge::{ChargeRequest, new_record, record_kind};
+use crate::charge_card::ChargeCard;
 use crate::error::SandboxError;
 use crate::faults::Fault;
 use crate::ledger::Outcome;
 use crate::state::SandboxState;
 use crate::test_cards::CardBehaviour;
 use checkout::wire::{ReturnUrl, StatusCodeField, ThreeDsInitiationResponse};
+
+/// Path of the ACS page, relative to the emulator's base URL.
+pub const ACS_PATH: &str = "/sandbox/acs";
 
 /// A started 3DS payment. The answer also carries `is_live: false`, like every emulator answer.
 #[derive(Debug, Clone)]

@@ -7,13 +7,12 @@ use axum::extract::{MatchedPath, Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::book::normalise_endpoint;
-use super::respond::{after_processing, before_processing, spoiling_stage};
-use super::spec::{Fault, Stage, parse_fault_list};
 use crate::error::SandboxError;
+use crate::faults::respond::{after_processing, before_processing, spoiling_stage};
+use crate::faults::{Fault, Stage, normalise_endpoint, parse_fault_list};
 use crate::state::SandboxState;
 
-/// Request header naming faults for this one call (comma-separated, see [`super::spec`]).
+/// Request header naming faults for this one call (comma-separated, see [`crate::faults::Fault`]).
 pub const FAULT_HEADER: &str = "x-sandbox-fault";
 
 /// Webhook and page faults a call asked for in its `x-sandbox-fault` header; the 3DS endpoints

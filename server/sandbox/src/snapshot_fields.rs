@@ -3,7 +3,7 @@
 //!
 //! - [`card_digits`]: a `CardNumber` as its digits. This is the one place the emulator writes
 //!   a full card number anywhere, and it is only ever used for the snapshot, which is
-//!   encrypted before it leaves memory ([`super::seal`]). `CardNumber`'s `Debug` and
+//!   encrypted before it leaves memory (`crate::persist::seal`). `CardNumber`'s `Debug` and
 //!   `Display` stay masked; nothing else serializes it.
 //! - [`expiry_date`]: an `Expiry` as `[year, month]`, valid again at load even when the card
 //!   has expired since (the charge path checks expiry against the clock, not the loader).
@@ -124,6 +124,10 @@ mod tests {
     use checkout::currency::Currency;
     use serde::{Deserialize, Serialize};
 
+    /// `&'static str` behind a name, as the ledger's `GatewayCode` is: serde borrows a field
+    /// spelled `&str`.
+    type Code = &'static str;
+
     #[derive(Debug, Serialize, Deserialize)]
     struct Fields {
         #[serde(with = "super::card_digits")]
@@ -133,7 +137,7 @@ mod tests {
         #[serde(with = "super::currency_code")]
         currency: Currency,
         #[serde(with = "super::gateway_code")]
-        code: crate::ledger::GatewayCode,
+        code: Code,
     }
 
     #[test]

@@ -9,9 +9,9 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::charge::{ChargeCard, ChargePurpose};
+use crate::changes::ChangeCounter;
+use crate::charge_card::{ChargeCard, ChargePurpose};
 use crate::faults::Fault;
-use crate::persist::ChangeCounter;
 use checkout::wire::ReturnUrl;
 
 /// A 3DS payment waiting for (or past) the cardholder's visit. An undecided one is kept in the

@@ -7,8 +7,8 @@ use axum::extract::{FromRequest, Request};
 use checkout::json::JsonRejection;
 use serde::de::DeserializeOwned;
 
-use super::error::SandboxError;
-use super::state::SandboxState;
+use crate::error::SandboxError;
+use crate::state::SandboxState;
 
 /// A JSON request body of type `T`.
 #[derive(Debug, Clone)]

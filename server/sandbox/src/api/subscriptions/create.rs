@@ -21,21 +21,22 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use uuid::Uuid;
 
-use super::billing::{CycleContext, SandboxSubscription};
-use super::history::ChargeResult;
 use super::manage::into_sandbox_error;
-use super::plan_request::PlanRequest;
 use super::render::{View, subscription_details};
-use super::terms::PlanTerms;
 use crate::api::PeerIp;
 use crate::card_check::ValidatedCard;
-use crate::charge::{ChargeOutcome, ChargePurpose, ChargeRequest, ChargeSource, charge};
+use crate::charge::{ChargeOutcome, ChargeRequest, ChargeSource, charge};
+use crate::charge_card::ChargePurpose;
 use crate::error::SandboxError;
-use crate::json::WireJson;
 use crate::ledger::MerchantContext;
 use crate::state::SandboxState;
+use crate::subscriptions::history::ChargeResult;
+use crate::subscriptions::plan_request::PlanRequest;
+use crate::subscriptions::terms::PlanTerms;
+use crate::subscriptions::{CycleContext, SandboxSubscription};
 use crate::test_cards::CardBehaviour;
 use crate::validate;
+use crate::web::WireJson;
 use checkout::currency::Currency;
 use checkout::wire::{
     PaymentMethodType, SubscriptionPaymentRequest, SubscriptionPlanRequest, TransactionType,

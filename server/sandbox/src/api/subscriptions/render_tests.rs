@@ -5,11 +5,11 @@ use time::OffsetDateTime;
 use time::macros::datetime;
 use uuid::Uuid;
 
-use super::super::cadence::{Cadence, CycleType};
-use super::super::history::ChargeResult;
-use super::super::status::Operation;
-use super::super::terms::{Discount, PlanTerms};
 use super::*;
+use crate::subscriptions::cadence::{Cadence, CycleType};
+use crate::subscriptions::history::ChargeResult;
+use crate::subscriptions::status::Operation;
+use crate::subscriptions::terms::{Discount, PlanTerms};
 
 const CREATED: OffsetDateTime = datetime!(2025-03-01 09:30:00 UTC);
 

@@ -1,9 +1,9 @@
 //! Pause, resume, cancel, retrieve and list.
 //!
-//! Every handler first bills what is due on the subscriptions it shows (see [`super::billing`]).
+//! Every handler first bills what is due on the subscriptions it shows (see [`crate::billing`]).
 //! Pause, resume and cancel answer 200 with `INFO3000` and the subscription (Detail view); a
 //! transition the status does not allow is a 400 failure body with code
-//! [`CODE_TRANSITION_REFUSED`](super::error::CODE_TRANSITION_REFUSED) and changes nothing.
+//! [`CODE_TRANSITION_REFUSED`] and changes nothing.
 //! A path id longer than 36 characters is a 400 naming `subscription_id`; any other id that is
 //! not one the emulator issued (they are UUIDs) is a 404.
 
@@ -13,12 +13,12 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use uuid::Uuid;
 
-use super::billing::bill_subscription;
-use super::error::{CODE_TRANSITION_REFUSED, SubscriptionError};
 use super::render::{View, subscription_details};
-use super::status::Operation;
+use crate::billing::bill_subscription;
 use crate::error::SandboxError;
 use crate::state::SandboxState;
+use crate::subscriptions::error::{CODE_TRANSITION_REFUSED, SubscriptionError};
+use crate::subscriptions::status::Operation;
 use checkout::wire::{
     GatewayResponse, StatusCodeField, SubscriptionListResponse, SubscriptionResponse,
 };

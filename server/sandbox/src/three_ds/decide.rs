@@ -3,7 +3,7 @@
 
 use reqwest::Url;
 
-use super::session::DecisionRefused;
+use crate::acs_sessions::DecisionRefused;
 use crate::charge::{decide as issuer_decision, settle_token};
 use crate::error::codes;
 use crate::ledger::{Decline, Outcome, RecordKind, auth_code_for};
@@ -68,11 +68,13 @@ pub fn decide(state: &SandboxState, token: &str, choice: Choice) -> Result<Strin
         })
         .ok_or(DecideError::TransactionMissing)?;
     let body = webhook_body(&state.config, &record);
+    let mut faults = session.webhook_faults.clone();
+    faults.extend(state.faults.take_webhook());
     state.webhooks.send(
-        state,
+        state.config.webhook,
         &session.return_url.webhook_url,
         &body,
-        session.webhook_faults.clone(),
+        faults,
     );
     let target = if approved {
         &session.return_url.success_url

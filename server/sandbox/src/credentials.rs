@@ -1,4 +1,5 @@
-//! The two credentials every gateway call carries, checked in constant time.
+//! The two credentials every gateway call carries, checked in constant time (the middleware
+//! that asks is `crate::web::require_credentials`).
 //!
 //! gateway-interface.md, "Authentication": `Authorization: Basic <base64 of the API key>` (the
 //! key is the Basic username, no password) and `x-api-key: <X_API_KEY>`. Both `base64(key)`
@@ -6,18 +7,14 @@
 //! username and an empty password send the latter. A refusal names the header that is
 //! missing but never repeats a submitted value.
 
-use axum::extract::{Request, State};
 use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;
-use axum::middleware::Next;
-use axum::response::Response;
 use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD};
 use secrecy::{ExposeSecret, SecretSlice, SecretString};
 use subtle::{Choice, ConstantTimeEq};
 
 use super::error::SandboxError;
-use super::state::SandboxState;
 
 /// Name of the second credential header.
 pub const X_API_KEY: &str = "x-api-key";
@@ -76,16 +73,6 @@ impl Credentials {
             ))
         }
     }
-}
-
-/// Middleware refusing requests without valid credentials (401 failure body).
-pub async fn require_credentials(
-    State(state): State<SandboxState>,
-    request: Request,
-    next: Next,
-) -> Result<Response, SandboxError> {
-    state.credentials.check(request.headers())?;
-    Ok(next.run(request).await)
 }
 
 /// The decoded Basic username: `base64(key)` or `base64(key:)` with an empty password.

@@ -12,32 +12,14 @@
 //! (`ChargePurpose::SubscriptionCycle`), recorded in the ledger like any payment (so
 //! `/transaction/status` finds it) and in the subscription's history.
 
-use serde::{Deserialize, Serialize};
-
-use super::history::ChargeResult;
-use super::subscription::{CycleBilling, Subscription};
-use crate::charge::{ChargePurpose, ChargeRequest, ChargeSource, charge};
+use crate::charge::{ChargeRequest, ChargeSource, charge};
+use crate::charge_card::ChargePurpose;
 use crate::error::SandboxError;
-use crate::ledger::MerchantContext;
 use crate::state::SandboxState;
-use checkout::currency::Currency;
+use crate::subscriptions::history::ChargeResult;
+use crate::subscriptions::subscription::CycleBilling;
+use crate::subscriptions::{CycleContext, SandboxSubscription};
 use checkout::wire::TransactionType;
-
-/// What later cycles are charged with: the card token stored by the creation charge and the
-/// merchant facts of the creation request, repeated on every cycle's transaction.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct CycleContext {
-    /// `stored_payment_method_id` of the creation charge.
-    pub token: String,
-    /// The plan's currency.
-    #[serde(with = "crate::persist::fields::currency_code")]
-    pub currency: Currency,
-    /// `merchant_id`, `merchant_txn_ref`, IPs and addresses of the creation request.
-    pub merchant: MerchantContext,
-}
-
-/// A subscription as the emulator stores it.
-pub type SandboxSubscription = Subscription<CycleContext>;
 
 /// Bills every attempt due now on every `ACTIVE` subscription, in creation order. Returns how
 /// many attempts were made. A charge error (only possible if a stored card vanished) is logged
