@@ -2,7 +2,8 @@
 //!
 //! Each crate's top-level modules stand in a table of floors, top first. A file under
 //! `src/<module>` may name another module of its crate (`use crate::…`, `crate::x::` written
-//! inline, `super::` climbing out of its module, each also inside `use crate::{a, b}` groups)
+//! inline, `super::` climbing out of its module, each also inside `use crate::{a, b}` groups;
+//! an item the crate root re-exports, `crate::SandboxState`, counts as its module)
 //! only when that module stands on a lower floor: never one above, never a neighbour on its
 //! own floor (the two front doors, `api` and `dashboard`, do not know each other). A module
 //! missing from the table fails too, so a new one is placed on purpose. docs/architecture.md
@@ -12,7 +13,7 @@
 //! composes the two), and nothing below the web floor speaks HTTP (`axum`), `metrics::http`
 //! (the request counter layer) excepted.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// checkout-server's floors, top first.
@@ -97,8 +98,14 @@ fn floor_of(table: &[&[&str]], module: &str) -> Option<usize> {
     table.iter().position(|floor| floor.contains(&module))
 }
 
-/// The offences in one file, `relative` to its crate's `src/` (`api/frame/shell.rs`).
-fn offences(table: &[&[&str]], relative: &str, source: &str) -> Vec<Offence> {
+/// The offences in one file, `relative` to its crate's `src/` (`api/frame/shell.rs`); `root`
+/// maps each item the crate root re-exports (`crate::SandboxState`) to its module.
+fn offences(
+    table: &[&[&str]],
+    root: &BTreeMap<String, String>,
+    relative: &str,
+    source: &str,
+) -> Vec<Offence> {
     let file_module = module_path(relative);
     let Some(own) = file_module.first() else {
         return Vec::new(); // lib.rs: the root names every module.
@@ -113,19 +120,18 @@ fn offences(table: &[&[&str]], relative: &str, source: &str) -> Vec<Offence> {
     };
     let mut found = Vec::new();
     for named in crate_paths(&file_module, source) {
-        if &named.module == own {
+        let module = root.get(&named.module).unwrap_or(&named.module);
+        if module == own {
             continue;
         }
-        let why = match floor_of(table, &named.module) {
-            None => continue, // not a module of this crate (a re-exported item of the root)
+        let why = match floor_of(table, module) {
+            None => continue, // an item of the root itself (`crate::router`)
             Some(floor) if floor > own_floor => continue,
-            Some(floor) if floor == own_floor => format!(
-                "`{own}` and `{}` stand on one floor and must not know each other",
-                named.module
-            ),
+            Some(floor) if floor == own_floor => {
+                format!("`{own}` and `{module}` stand on one floor and must not know each other")
+            }
             Some(_) => format!(
-                "`{own}` stands below `{}`; a lower layer must not import a higher one",
-                named.module
+                "`{own}` stands below `{module}`; a lower layer must not import a higher one"
             ),
         };
         found.push(Offence {
@@ -432,6 +438,8 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 /// Every offence in the crate whose sources are in `src` (the binary's folder left out: it is
 /// a crate of its own that names the library by its name).
 fn crate_offences(src: &Path, table: &[&[&str]]) -> Vec<String> {
+    let lib = std::fs::read_to_string(src.join("lib.rs")).expect("readable lib.rs");
+    let root = root_reexports(&lib);
     let mut found = Vec::new();
     let mut modules = BTreeSet::new();
     for path in rust_files(src) {
@@ -448,7 +456,7 @@ fn crate_offences(src: &Path, table: &[&[&str]]) -> Vec<String> {
         }
         let source = std::fs::read_to_string(&path).expect("readable source");
         found.extend(
-            offences(table, &relative, &source)
+            offences(table, &root, &relative, &source)
                 .iter()
                 .map(ToString::to_string),
         );
@@ -463,6 +471,33 @@ fn crate_offences(src: &Path, table: &[&[&str]]) -> Vec<String> {
         }
     }
     found
+}
+
+/// The items `lib` re-exports at the crate root (`pub use state::SandboxState;`,
+/// `pub use config::{A, B as C};`), each with the module it comes from.
+fn root_reexports(lib: &str) -> BTreeMap<String, String> {
+    let code = blank_comments_and_literals(lib);
+    let mut items = BTreeMap::new();
+    for statement in code.split(';') {
+        let Some(path) = statement.trim().strip_prefix("pub use ") else {
+            continue;
+        };
+        let Some((module, rest)) = path.split_once("::") else {
+            continue;
+        };
+        let rest = rest.trim();
+        let names: Vec<&str> = match rest.rsplit_once('{') {
+            Some((_, group)) => group.trim_end_matches('}').split(',').collect(),
+            None => vec![rest.rsplit("::").next().unwrap_or(rest)],
+        };
+        for name in names {
+            let name = name.rsplit(" as ").next().unwrap_or(name).trim();
+            if !name.is_empty() {
+                items.insert(name.to_owned(), module.trim().to_owned());
+            }
+        }
+    }
+    items
 }
 
 fn server_src() -> PathBuf {
@@ -528,6 +563,7 @@ fn nothing_below_the_web_floor_speaks_http() {
 fn an_import_from_above_is_named_with_its_file_and_rule() {
     let found = offences(
         SERVER,
+        &BTreeMap::new(),
         "store/sql/payments.rs",
         "use crate::store::Store;\nuse crate::api::AppState;\n",
     );
@@ -543,6 +579,7 @@ fn an_import_from_above_is_named_with_its_file_and_rule() {
 fn neighbours_on_one_floor_are_refused() {
     let found = offences(
         SERVER,
+        &BTreeMap::new(),
         "dashboard/blocks.rs",
         "fn f() { let _ = crate::api::routes; }",
     );
@@ -560,7 +597,7 @@ fn groups_super_escapes_and_inline_modules_are_read() {
         .map(|named| named.module)
         .collect();
     assert_eq!(named, ["store", "payments", "web", "events", "events"]);
-    let found = offences(SERVER, "events/deliver.rs", source);
+    let found = offences(SERVER, &BTreeMap::new(), "events/deliver.rs", source);
     let named: Vec<&str> = found.iter().map(|o| o.named.as_str()).collect();
     assert_eq!(named, ["crate::payments", "crate::web"]);
 }
@@ -581,7 +618,29 @@ fn comments_and_strings_are_not_imports() {
 
 #[test]
 fn a_module_off_the_table_is_refused() {
-    let found = offences(SERVER, "attic/mod.rs", "");
+    let found = offences(SERVER, &BTreeMap::new(), "attic/mod.rs", "");
     assert_eq!(found.len(), 1);
     assert!(found[0].why.contains("no floor"), "{}", found[0]);
+}
+
+#[test]
+fn items_the_root_re_exports_count_as_their_module() {
+    let root = root_reexports(
+        "//! `pub use nothing::Here;`\npub mod state;\npub use state::SandboxState;\n\
+         pub use config::{DEFAULT_API_KEY, SandboxConfig as Config};\n",
+    );
+    assert_eq!(root.get("SandboxState").map(String::as_str), Some("state"));
+    assert_eq!(root.get("Config").map(String::as_str), Some("config"));
+    assert_eq!(
+        root.get("DEFAULT_API_KEY").map(String::as_str),
+        Some("config")
+    );
+    assert!(!root.contains_key("Here"));
+    let found = offences(SANDBOX, &root, "ledger/mod.rs", "use crate::SandboxState;");
+    assert_eq!(found.len(), 1);
+    assert!(
+        found[0].why.contains("`ledger` stands below `state`"),
+        "{}",
+        found[0]
+    );
 }
