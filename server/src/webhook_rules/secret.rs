@@ -1,6 +1,7 @@
 //! What a webhook signing secret must be: `whsec_`, then the base64 of a key of 24 to 64 bytes
-//! (the Standard Webhooks specification). Checked when the configuration names one and when
-//! the events service stores one; `events::sign` signs with it.
+//! (the Standard Webhooks specification). Checked when the configuration names one
+//! (`MERCHANT_WEBHOOK_SECRET`); the events service makes its own to that rule
+//! (`events::endpoints::new_secret`), and `events::sign` signs with either.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
