@@ -1,11 +1,12 @@
 //! `checkout-server`: the service a merchant runs beside the shop. It holds the gateway
 //! credentials, prices payments, calls the gateway and stores what happened.
 //!
-//! Layers, each using only those below it: [`config`] → [`api`] (HTTP) → the services
-//! ([`payments`], [`subscriptions`], [`reconcile`]), which know nothing of HTTP → [`store`]
-//! and [`gateway`]. [`dashboard`] is a second adapter beside [`api`]: staff pages on their own
-//! listener, over the same services. No emulator and no demo shop here: the binary mounts
-//! checkout-sandbox's ([`serve::Mounts`]).
+//! Layers, each using only those below it (docs/architecture.md, kept by tests/layers.rs):
+//! [`serve`] → the two front doors [`api`] (the merchant and browser API) and [`dashboard`]
+//! (staff pages on their own listener), which never import each other → [`web`] (the plumbing
+//! they share) → [`reconcile`] → [`subscriptions`] → [`payments`] → [`events`], [`gateway`],
+//! [`risk`] → [`config`], [`metrics`], [`views`] → [`store`] and [`webhook_rules`]. No
+//! emulator and no demo shop here: the binary mounts checkout-sandbox's ([`serve::Mounts`]).
 
 pub mod api;
 pub mod config;
@@ -22,3 +23,5 @@ pub mod serve;
 pub mod store;
 pub mod subscriptions;
 pub mod views;
+pub mod web;
+pub mod webhook_rules;

@@ -16,7 +16,7 @@ use secrecy::ExposeSecret as _;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::api::{self, AppState};
+use crate::api;
 use crate::config::fingerprint_key::sandbox_key_file;
 use crate::config::{CardFingerprintKey, Config, OpsAccess};
 use crate::dashboard::auth::accounts::{DEMO_ADMIN_EMAIL, DemoAdmin};
@@ -26,6 +26,7 @@ use crate::events::deliver::Deliverer;
 use crate::events::run;
 use crate::events::services::DeliveryServices;
 use crate::gateway::{GatewayClient, GatewayConfig};
+use crate::web::AppState;
 
 /// Where a server being built can be reached, for whoever mounts something beside its API.
 #[derive(Debug, Clone)]

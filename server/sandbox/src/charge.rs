@@ -5,18 +5,17 @@
 use std::sync::Arc;
 
 use axum::http::StatusCode;
-use checkout::card::{CardNumber, Expiry, YearMonth};
-use serde::{Deserialize, Serialize};
+use checkout::card::YearMonth;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::card_check::{CardSnapshot, ValidatedCard};
+use super::charge_card::{ChargeCard, ChargePurpose};
 use super::error::{SandboxError, codes};
 use super::ledger::{
     Decline, MerchantContext, MoneyState, Outcome, RecordKind, StateSummary, TransactionRecord,
     auth_code_for,
 };
-use super::persist::charge_card::SavedChargeCard;
 use super::render::{payment_response, payment_status};
 use super::state::SandboxState;
 use super::test_cards::{CardBehaviour, EXPIRED_CARD, INSUFFICIENT_FUNDS, behaviour_of};
@@ -30,18 +29,6 @@ pub enum ChargeSource {
     Card(ValidatedCard),
     /// A `stored_payment_method_id` (token form).
     Token(String),
-}
-
-/// Why the card is charged; a card may behave differently on later subscription cycles.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ChargePurpose {
-    /// A payment or authorization request (and a subscription's creation charge).
-    Payment,
-    /// A subscription billing cycle, numbered from 1.
-    SubscriptionCycle {
-        /// The cycle number.
-        cycle: u32,
-    },
 }
 
 /// Everything a charge needs. Build `card` with [`ValidatedCard::from_wire`].
@@ -152,19 +139,6 @@ impl ChargeOutcome {
             record,
         }
     }
-}
-
-/// A card ready to be charged: number and expiry, the masked snapshot, and the token it came
-/// from. Holds no CVC, so it may wait in a 3DS session (and in the sealed state file, as
-/// `persist::charge_card::SavedChargeCard`).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(from = "SavedChargeCard", into = "SavedChargeCard")]
-pub(crate) struct ChargeCard {
-    pub number: CardNumber,
-    pub expiry: Expiry,
-    pub snapshot: Arc<CardSnapshot>,
-    pub token_used: Option<String>,
-    pub behaviour: CardBehaviour,
 }
 
 impl ChargeCard {

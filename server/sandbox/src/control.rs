@@ -19,13 +19,12 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use time::format_description::well_known::Rfc3339;
 
-use super::auth::require_credentials;
+use super::billing;
 use super::error::SandboxError;
 use super::faults::{ArmedFault, Fault};
-use super::json::WireJson;
 use super::ledger::{Outcome, TransactionRecord};
 use super::state::SandboxState;
-use super::subscriptions;
+use super::web::{WireJson, require_credentials};
 use super::webhook::WebhookDelivery;
 
 /// Longest single clock move: about 100 years.
@@ -91,7 +90,7 @@ async fn advance_clock(
             SandboxError::invalid("seconds", "the clock can move at most 100 years at once")
         })?;
     state.clock.advance(time::Duration::seconds(total));
-    subscriptions::bill_due(&state);
+    billing::bill_due(&state);
     tracing::info!(seconds = total, "sandbox clock advanced");
     Ok(Json(clock_view(&state)))
 }

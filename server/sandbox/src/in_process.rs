@@ -10,7 +10,7 @@ use checkout::contract::PlanTerms;
 use secrecy::SecretString;
 
 use crate::demo::{self, DemoShop, MerchantApi};
-use crate::persist::StateKeeper;
+use crate::keeper::StateKeeper;
 use crate::{SandboxConfig, SandboxState};
 
 /// Where the in-process emulator is mounted.

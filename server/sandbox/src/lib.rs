@@ -10,34 +10,47 @@
 //! faults and the control API. Its state lives in memory unless `SandboxConfig::persistence`
 //! keeps it, sealed, in a file across restarts ([`persist`]).
 //!
+//! Layered like checkout-server (docs/architecture.md, kept by `server/tests/layers.rs`): the
+//! books at the bottom ([`ledger`], [`tokens`], [`acs_sessions`], [`subscriptions`]), then the
+//! snapshot ([`persist`]), [`config`] and the [`state`] that holds them all, charging above it
+//! ([`charge`], then [`three_ds`] and [`billing`]), and the HTTP adapters on top ([`api`],
+//! [`acs`], [`control`], sharing [`web`]).
+//!
 //! Routes (all relative to `SandboxConfig::public_base_url`, so the router nests anywhere):
 //! - `/api/v1/server-to-server-interface/...`: the gateway API ([`api`]), credentials required;
 //! - `/sandbox/acs`: the 3DS page ([`acs`]), for the cardholder's browser;
 //! - `/sandbox/clock`, `/sandbox/faults`, `/sandbox/state`: the control API ([`control`]).
 
 pub mod acs;
+pub mod acs_sessions;
 pub mod api;
-pub mod auth;
+pub mod billing;
 pub mod card_check;
+pub mod changes;
 pub mod charge;
+pub mod charge_card;
 pub mod clock;
 pub mod config;
 pub mod control;
+pub mod credentials;
 pub mod demo;
 pub mod error;
 pub mod faults;
 pub mod in_process;
-pub mod json;
+pub mod keeper;
 pub mod ledger;
 pub mod persist;
 pub mod render;
 pub mod server;
+pub mod snapshot_fields;
 pub mod state;
 pub mod subscriptions;
 pub mod test_cards;
+pub mod three_ds;
 pub mod tokens;
 pub mod validate;
 pub mod velocity;
+pub mod web;
 pub mod webhook;
 
 use axum::Router;
@@ -47,7 +60,8 @@ use axum::http::{HeaderName, Method, Uri};
 use tower_http::sensitive_headers::SetSensitiveRequestHeadersLayer;
 use tower_http::trace::TraceLayer;
 
-pub use charge::{ChargeOutcome, ChargePurpose, ChargeRequest, ChargeSource, charge};
+pub use charge::{ChargeOutcome, ChargeRequest, ChargeSource, charge};
+pub use charge_card::ChargePurpose;
 pub use clock::SandboxClock;
 pub use config::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, SandboxConfig, WebhookRetry};
 pub use error::SandboxError;
@@ -68,7 +82,7 @@ pub fn router(state: SandboxState) -> Router {
         .layer(TraceLayer::new_for_http())
         .layer(SetSensitiveRequestHeadersLayer::new([
             AUTHORIZATION,
-            HeaderName::from_static(auth::X_API_KEY),
+            HeaderName::from_static(credentials::X_API_KEY),
         ]))
         .with_state(state)
 }

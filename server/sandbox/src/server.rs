@@ -9,7 +9,7 @@ use tokio::net::{TcpListener, ToSocketAddrs};
 use tokio::task::JoinHandle;
 
 use super::config::SandboxConfig;
-use super::persist::StateKeeper;
+use super::keeper::StateKeeper;
 use super::router;
 use super::state::SandboxState;
 

@@ -5,13 +5,14 @@
 use std::ops::Deref;
 use std::sync::Arc;
 
-use super::acs::AcsSessions;
-use super::auth::Credentials;
+use super::acs_sessions::AcsSessions;
+use super::changes::ChangeCounter;
 use super::clock::SandboxClock;
 use super::config::SandboxConfig;
+use super::credentials::Credentials;
 use super::faults::FaultBook;
 use super::ledger::Ledger;
-use super::persist::ChangeCounter;
+use super::persist::StateSnapshot;
 use super::subscriptions::SubscriptionBook;
 use super::tokens::TokenVault;
 use super::velocity::VelocityTracker;
@@ -47,7 +48,7 @@ pub struct SandboxShared {
     /// Subscriptions.
     pub subscriptions: SubscriptionBook,
     /// Changes to what persists (ledger, tokens, subscriptions, 3DS sessions), counted for
-    /// the [`StateKeeper`](super::persist::StateKeeper).
+    /// the [`StateKeeper`](super::keeper::StateKeeper).
     pub changes: ChangeCounter,
 }
 
@@ -106,5 +107,37 @@ impl Deref for SandboxState {
 
     fn deref(&self) -> &SandboxShared {
         &self.shared
+    }
+}
+
+/// The snapshot taken of a running state, and put back into a new one (`persist` keeps only
+/// the value; this side knows the parts).
+impl StateSnapshot {
+    /// A copy of what persists of `state`, taken part by part (each under its own lock).
+    pub fn capture(state: &SandboxShared) -> Self {
+        let offset = state.clock.offset().whole_nanoseconds();
+        Self {
+            clock_offset_nanos: i64::try_from(offset).unwrap_or(i64::MAX),
+            next_reference: state.ledger.peek_next_reference(),
+            transactions: state.ledger.all(),
+            stored_cards: state.tokens.entries(),
+            subscriptions: state.subscriptions.all(),
+            acs_sessions: state.acs.undecided(),
+        }
+    }
+
+    /// Puts this snapshot into a freshly created `state`.
+    pub fn restore_into(&self, state: &SandboxShared) {
+        state
+            .clock
+            .advance(time::Duration::nanoseconds(self.clock_offset_nanos));
+        state
+            .ledger
+            .restore(self.transactions.iter().cloned(), self.next_reference);
+        state.tokens.restore(self.stored_cards.iter().cloned());
+        for subscription in &self.subscriptions {
+            state.subscriptions.insert(subscription.clone());
+        }
+        state.acs.restore(self.acs_sessions.iter().cloned());
     }
 }

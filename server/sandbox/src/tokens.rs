@@ -11,17 +11,17 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::card_check::CardSnapshot;
-use super::persist::ChangeCounter;
+use crate::changes::ChangeCounter;
 
 /// A stored card: enough to charge it again, nothing to show but its snapshot. It serializes
-/// with the full number, for the sealed state file only (`persist::fields::card_digits`).
+/// with the full number, for the sealed state file only (`snapshot_fields::card_digits`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StoredCard {
     /// The number (masks itself).
-    #[serde(with = "crate::persist::fields::card_digits")]
+    #[serde(with = "crate::snapshot_fields::card_digits")]
     pub number: CardNumber,
     /// The expiry, checked again at each use.
-    #[serde(with = "crate::persist::fields::expiry_date")]
+    #[serde(with = "crate::snapshot_fields::expiry_date")]
     pub expiry: Expiry,
     /// The masked card for responses.
     pub snapshot: CardSnapshot,

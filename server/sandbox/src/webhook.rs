@@ -3,14 +3,14 @@
 //! the configured exponential schedule ([`WebhookRetry`](super::config::WebhookRetry)).
 //! Every delivery is logged (state dump) so tests can see attempts and outcomes.
 
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use axum::body::Bytes;
 use reqwest::header::CONTENT_TYPE;
 use serde::Serialize;
 
+use super::config::WebhookRetry;
 use super::faults::Fault;
-use super::state::SandboxState;
 use checkout::wire::TransactionResponse;
 
 /// How one delivery stands.
@@ -44,11 +44,11 @@ pub struct WebhookDelivery {
     pub last_error: Option<String>,
 }
 
-/// Sends webhooks and remembers what happened to them.
-#[derive(Debug)]
+/// Sends webhooks and remembers what happened to them. Clones share the log.
+#[derive(Debug, Clone)]
 pub struct WebhookSender {
     client: reqwest::Client,
-    log: Mutex<Vec<WebhookDelivery>>,
+    log: Arc<Mutex<Vec<WebhookDelivery>>>,
 }
 
 impl Default for WebhookSender {
@@ -61,23 +61,23 @@ impl Default for WebhookSender {
             .unwrap_or_default();
         Self {
             client,
-            log: Mutex::new(Vec::new()),
+            log: Arc::new(Mutex::new(Vec::new())),
         }
     }
 }
 
 impl WebhookSender {
-    /// Schedules `body` for `url`, applying the call's webhook faults and any armed ones:
-    /// `drop-webhook` logs a dropped delivery and sends nothing, `duplicate-webhook` delivers
-    /// twice. Returns at once; delivery runs on a background task.
+    /// Schedules `body` for `url` on the `retry` schedule, applying `faults` (the call's
+    /// webhook faults and the armed ones): `drop-webhook` logs a dropped delivery and sends
+    /// nothing, `duplicate-webhook` delivers twice. Returns at once; delivery runs on a
+    /// background task.
     pub fn send(
         &self,
-        state: &SandboxState,
+        retry: WebhookRetry,
         url: &str,
         body: &TransactionResponse,
-        mut faults: Vec<Fault>,
+        faults: Vec<Fault>,
     ) {
-        faults.extend(state.faults.take_webhook());
         let transaction_id = body.transaction_id().unwrap_or_default().to_owned();
         if faults.contains(&Fault::DropWebhook) {
             let id = self.open(&transaction_id, url, DeliveryState::Dropped);
@@ -102,10 +102,10 @@ impl WebhookSender {
         };
         for _ in 0..copies {
             let id = self.open(&transaction_id, url, DeliveryState::Pending);
-            let task_state = state.clone();
+            let sender = self.clone();
             let url = url.to_owned();
             let payload = payload.clone();
-            tokio::spawn(async move { deliver(task_state, id, url, payload).await });
+            tokio::spawn(async move { deliver(sender, retry, id, url, payload).await });
         }
     }
 
@@ -143,9 +143,13 @@ impl WebhookSender {
 }
 
 /// Attempts delivery on the retry schedule until a 2xx or the attempts run out.
-async fn deliver(state: SandboxState, id: usize, url: String, payload: Bytes) {
-    let retry = state.config.webhook;
-    let sender = &state.webhooks;
+async fn deliver(
+    sender: WebhookSender,
+    retry: WebhookRetry,
+    id: usize,
+    url: String,
+    payload: Bytes,
+) {
     let mut last_error = None;
     for attempt in 1..=retry.max_attempts.max(1) {
         tokio::time::sleep(retry.delay_before(attempt)).await;

@@ -1,39 +1,12 @@
 //! Merchant authentication: `Authorization: Bearer <MERCHANT_SECRET_KEY>` on every merchant
-//! endpoint. The presented key and the configured one are compared as SHA-256 digests in
-//! constant time, so neither the content nor the length of the key leaks through timing.
+//! endpoint, checked against the state's [`MerchantKey`](crate::web::merchant_key::MerchantKey)
+//! (SHA-256 digests compared in constant time).
 
 use axum::extract::FromRequestParts;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
-use secrecy::{ExposeSecret as _, SecretString};
-use sha2::{Digest as _, Sha256};
-use subtle::ConstantTimeEq as _;
 
-use super::error::ApiFailure;
-use super::state::AppState;
-
-/// The configured merchant key, kept only as its digest.
-#[derive(Clone)]
-pub struct MerchantKey([u8; 32]);
-
-impl MerchantKey {
-    /// Digest of `key`.
-    pub fn new(key: &SecretString) -> Self {
-        Self(Sha256::digest(key.expose_secret().as_bytes()).into())
-    }
-
-    /// Whether `presented` is the key (constant time).
-    pub fn verify(&self, presented: &str) -> bool {
-        let candidate: [u8; 32] = Sha256::digest(presented.as_bytes()).into();
-        bool::from(self.0.ct_eq(&candidate))
-    }
-}
-
-impl std::fmt::Debug for MerchantKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("MerchantKey([REDACTED])")
-    }
-}
+use crate::web::{ApiFailure, AppState};
 
 /// Proof that the request carries the merchant's secret key. Add it as a handler argument.
 #[derive(Debug, Clone, Copy)]
@@ -79,15 +52,6 @@ pub(super) fn bearer_token(value: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn verifies_only_the_exact_key() {
-        let key = MerchantKey::new(&SecretString::from("sk_test_0123456789abcdef"));
-        assert!(key.verify("sk_test_0123456789abcdef"));
-        assert!(!key.verify("sk_test_0123456789abcdeF"));
-        assert!(!key.verify(""));
-        assert!(!format!("{key:?}").contains("sk_test"));
-    }
 
     #[test]
     fn reads_bearer_credentials() {

@@ -18,16 +18,16 @@ use axum::routing::{get, post};
 use checkout::contract::routes::{CHECKOUT_ROUTE, CLIENT_SECRET_HEADER, PAY_ROUTE, RESULT_ROUTE};
 use checkout::contract::{CheckoutKind, CheckoutView, PayRequest, PaymentResult, SavedCard};
 
-use super::client_ip::ClientIp;
-use super::error::ApiFailure;
-use super::idempotency::{Reply, run_idempotent};
 use super::json::Json;
 use super::pay_digest::pay_digest;
-use super::state::AppState;
 use crate::payments::Shopper;
 use crate::payments::pay::{BILLING_FIELDS, SavedCardLookup};
 use crate::payments::request::first_missing;
 use crate::store::model::Session;
+use crate::web::ApiFailure;
+use crate::web::AppState;
+use crate::web::ClientIp;
+use crate::web::idempotency::{Reply, run_idempotent};
 use checkout::currency::Currency;
 
 /// The browser routes.

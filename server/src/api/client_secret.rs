@@ -14,9 +14,9 @@ use secrecy::{ExposeSecret as _, SecretString};
 use serde_json::Value;
 use sha2::Sha256;
 
-use super::error::ApiFailure;
-use super::idempotency::REPLAYED;
-use super::state::AppState;
+use crate::web::ApiFailure;
+use crate::web::AppState;
+use crate::web::idempotency::REPLAYED;
 
 /// Separates this use of the merchant key from any other.
 const CONTEXT: &[u8] = b"checkout-server client secret\0";

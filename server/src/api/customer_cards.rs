@@ -16,10 +16,10 @@ use serde::Serialize;
 
 use super::auth::MerchantAuth;
 use super::customer_id;
-use super::error::ApiFailure;
 use super::json::Json;
-use super::state::AppState;
 use crate::views::CustomerCard;
+use crate::web::ApiFailure;
+use crate::web::AppState;
 
 /// The merchant's saved-card routes.
 pub fn routes() -> Router<AppState> {

@@ -3,8 +3,8 @@
 //! ([`is_customer_id`]: 1 to 64 characters, no control character), so an id one route takes
 //! is never refused by another, and a refusal names the field.
 
-use super::error::ApiFailure;
 use crate::store::model::{MAX_CUSTOMER_ID_CHARS, is_customer_id};
+use crate::web::ApiFailure;
 
 /// `Ok` for an id the store keeps, else a 400 `invalid_field` naming `customer_id`.
 pub fn check(id: &str) -> Result<(), ApiFailure> {

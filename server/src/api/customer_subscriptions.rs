@@ -16,13 +16,13 @@ use checkout::contract::routes::CUSTOMER_SUBSCRIPTIONS_ROUTE;
 use checkout::contract::{CustomerSubscriptions, SubscriptionAction, SubscriptionView};
 
 use super::customer_tokens::CustomerAuth;
-use super::error::ApiFailure;
-use super::idempotency::{Reply, run_idempotent};
 use super::json::{Json, MaybeJson};
-use super::state::AppState;
 use super::subscriptions::NoFields;
 use crate::store::model::{MAX_PAGE_SIZE, Subscription, SubscriptionQuery};
 use crate::views::customer_view;
+use crate::web::ApiFailure;
+use crate::web::AppState;
+use crate::web::idempotency::{Reply, run_idempotent};
 
 /// The customer's subscription routes.
 pub fn routes() -> Router<AppState> {

@@ -21,12 +21,12 @@ use time::OffsetDateTime;
 
 use super::auth::MerchantAuth;
 use super::customer_id;
-use super::error::ApiFailure;
 use super::json::{Json, MaybeJson};
-use super::state::AppState;
 use crate::store::model::NewCustomerToken;
 use crate::store::secret::{SecretHash, generate_token};
 use crate::views::rfc3339;
+use crate::web::ApiFailure;
+use crate::web::AppState;
 
 /// Prefix of customer tokens.
 pub const TOKEN_PREFIX: &str = "ct_";

@@ -20,16 +20,16 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use super::auth::MerchantAuth;
-use super::error::ApiFailure;
-use super::idempotency::{Reply, run_idempotent};
 use super::ids::plausible_id;
 use super::json::{Json, MaybeJson};
 use super::query;
-use super::state::AppState;
 use crate::events::{EventBody, render, types};
 use crate::store::model::page::MAX_PAGE_SIZE;
 use crate::store::model::{EventQuery, PageCursor};
 use crate::views::{AttemptList, AttemptView, DeliveryView, Redelivered};
+use crate::web::ApiFailure;
+use crate::web::AppState;
+use crate::web::idempotency::{Reply, run_idempotent};
 
 /// Longest `object_id` filter (ids are far shorter).
 const MAX_OBJECT_ID_CHARS: usize = 255;

@@ -2,7 +2,7 @@
 //! anything but letters, digits, `_` and `-`) is answered 404 before it reaches the store or
 //! an idempotency scope, so a NUL or a megabyte in a path is a plain "not found", never a 500.
 
-use super::error::ApiFailure;
+use crate::web::ApiFailure;
 
 /// Whether `id` could be an id the server gave.
 pub fn plausible_id(id: &str) -> bool {

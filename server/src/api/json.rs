@@ -10,8 +10,8 @@ use checkout::json::{InvalidJson, JsonRejection, declares_json};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::error::ApiFailure;
 use crate::store::secret::BodyDigest;
+use crate::web::ApiFailure;
 
 /// A JSON request body of type `T` (as an extractor) or a JSON response (as a return value).
 #[derive(Debug, Clone, Copy, Default)]

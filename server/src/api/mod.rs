@@ -4,36 +4,30 @@
 //!
 //! Each area is one file with a `routes() -> Router<AppState>`; [`routes`] merges them and
 //! [`app`] adds the fallbacks and layers. A new area is a new file plus one `.merge(...)` line.
-//! Shared pieces: [`AppState`], [`ApiFailure`] (the one error shape), [`Json`] (400 naming the
-//! field), [`MerchantAuth`] (bearer key, constant-time), [`ClientIp`].
+//! Its own pieces: [`Json`] (400 naming the field), [`MerchantAuth`] (bearer key,
+//! constant-time), [`CustomerAuth`]. What it shares with the dashboard (the state, the error
+//! shape, idempotency, the client's address, the protection layers) is [`crate::web`].
 
 mod auth;
 mod checkout;
-mod client_ip;
 mod client_secret;
 mod customer_cards;
 mod customer_id;
 mod customer_subscriptions;
 mod customer_tokens;
 mod docs;
-pub mod endpoint_secret;
-mod error;
 mod events;
 pub mod frame;
-pub mod idempotency;
 mod ids;
 mod json;
-mod openapi;
+pub mod openapi;
 pub mod ops;
 mod pay_digest;
 mod payments;
-pub mod protect;
 mod query;
 mod returns;
-pub mod risk_blocks;
-mod service_errors;
+mod risk_blocks;
 mod sessions;
-mod state;
 mod subscriptions;
 mod webhook;
 mod webhook_endpoints;
@@ -47,15 +41,13 @@ use tower_http::sensitive_headers::SetSensitiveRequestHeadersLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::config::OpsAccess;
+use crate::web::{ApiFailure, AppState, protect};
 
-pub use auth::{MerchantAuth, MerchantKey};
+pub use auth::MerchantAuth;
 pub use checkout::CheckoutSession;
-pub use client_ip::{ClientIp, client_ip};
 pub use customer_tokens::CustomerAuth;
-pub use error::ApiFailure;
 pub use json::{Json, JsonWithDigest, MaybeJson};
 pub use sessions::{CreateSession, create_session};
-pub use state::{AppShared, AppState};
 
 /// Every area's routes, merged (no state applied: compose further, then `with_state`);
 /// `ops_access` says whether `/readyz` and `/metrics` are among them.

@@ -5,8 +5,10 @@
 
 use serde_json::{Value, json};
 
-use super::ops::OPENAPI_JSON;
 use crate::config::{Config, first_charge};
+
+/// The OpenAPI document as written, before the configuration goes in.
+pub const OPENAPI_JSON: &str = include_str!("../../openapi/openapi.json");
 
 /// The document for `config`; the file as it is if it cannot be read as JSON (a test keeps it
 /// readable).

@@ -30,14 +30,12 @@ use subtle::ConstantTimeEq as _;
 use tokio::sync::Mutex;
 
 use super::auth::bearer_token;
-use super::error::ApiFailure;
 use super::json::Json;
-use super::state::AppState;
 use crate::config::OpsAccess;
 use crate::gateway::GatewayError;
+use crate::web::ApiFailure;
+use crate::web::AppState;
 
-/// The OpenAPI document, as served.
-pub const OPENAPI_JSON: &str = include_str!("../../openapi/openapi.json");
 /// How long one `/readyz` answer is reused: probes within this window cost no more than the
 /// first (one database ping, one gateway lookup), so `/readyz` cannot be used to spend the
 /// merchant's gateway quota or load the database, and a balancer still sees a change within

@@ -13,8 +13,8 @@ use checkout::card::CardSecret;
 use checkout::contract::PayRequest;
 use secrecy::zeroize::Zeroizing;
 
-use super::error::ApiFailure;
 use crate::store::secret::BodyDigest;
+use crate::web::ApiFailure;
 
 /// Numbers shorter than this are not cards: only their length is kept.
 const SHORTEST_CARD: usize = 13;

@@ -12,16 +12,16 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 
 use super::auth::MerchantAuth;
-use super::error::ApiFailure;
-use super::idempotency::{Reply, run_idempotent};
 use super::ids::known;
 use super::json::{Json, MaybeJson};
 use super::query;
-use super::state::AppState;
 use crate::payments::adjust::Adjustment;
 use crate::store::model::PaymentQuery;
 use crate::store::transitions::parse_state;
 use crate::views::{PaymentDetail, PaymentList, PaymentView};
+use crate::web::ApiFailure;
+use crate::web::AppState;
+use crate::web::idempotency::{Reply, run_idempotent};
 
 /// The payment routes.
 pub fn routes() -> Router<AppState> {

@@ -3,9 +3,9 @@
 
 use reqwest::Url;
 
-use super::error::ApiFailure;
 use crate::store::model::PageCursor;
 use crate::store::model::page::MAX_PAGE_SIZE;
+use crate::web::ApiFailure;
 
 /// The decoded `name=value` pairs of a raw query string, in order.
 pub fn pairs(raw: &str) -> Result<Vec<(String, String)>, ApiFailure> {

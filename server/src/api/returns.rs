@@ -26,13 +26,13 @@ use axum::{Extension, Router};
 use checkout::contract::PaymentState;
 use reqwest::Url;
 
-use super::error::ApiFailure;
 use super::frame::bank_return::{framed_return, is_framed};
-use super::protect::lookup_budget::LookupBudget;
-use super::state::AppState;
 use crate::payments::urls::RETURN_ROUTE;
 use crate::payments::{Hint, HintFrom, Landing, StatusVerdict};
 use crate::store::model::Payment;
+use crate::web::ApiFailure;
+use crate::web::AppState;
+use crate::web::protect::lookup_budget::LookupBudget;
 
 /// The return routes.
 pub fn routes() -> Router<AppState> {

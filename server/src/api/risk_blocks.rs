@@ -18,16 +18,17 @@ use serde::Deserialize;
 use time::OffsetDateTime;
 
 use super::auth::MerchantAuth;
-use super::error::ApiFailure;
-use super::idempotency::{Reply, run_idempotent};
 use super::ids::known;
 use super::json::{Json, JsonWithDigest};
 use super::query;
-use super::state::AppState;
 use crate::risk::block_list::{BlockError, BlockTarget};
 use crate::store::model::{BlockEntry, BlockKind, PageCursor};
 use crate::store::staff::NewAuditEntry;
+use crate::views::blocks::describe;
 use crate::views::{BlockList, BlockView};
+use crate::web::ApiFailure;
+use crate::web::AppState;
+use crate::web::idempotency::{Reply, run_idempotent};
 
 /// Who the audit log names for a change made through this API.
 pub const API_ACTOR: &str = "api";
@@ -127,16 +128,6 @@ pub fn audit_line(action: &str, entry: &BlockEntry) -> NewAuditEntry {
         address: None,
         outcome: "ok".into(),
         detail: Some(describe(entry)),
-    }
-}
-
-/// A short description of `entry` for the audit log: its kind and value (a card's by the
-/// payment it came from, never its fingerprint).
-pub fn describe(entry: &BlockEntry) -> String {
-    match (entry.kind, &entry.payment_id) {
-        (BlockKind::Card, Some(payment)) => format!("card of payment {payment}"),
-        (BlockKind::Card, None) => "card".into(),
-        (kind, _) => format!("{} {}", kind.name(), entry.value),
     }
 }
 

@@ -17,16 +17,16 @@ use serde::Deserialize;
 use super::auth::MerchantAuth;
 use super::client_secret;
 use super::customer_id;
-use super::error::ApiFailure;
-use super::idempotency::{Reply, run_idempotent};
 use super::json::{Json, JsonWithDigest};
-use super::state::AppState;
 use crate::config::first_charge;
-use crate::payments::request::is_email;
+use crate::store::model::is_email;
 use crate::store::model::session::MAX_REFERENCE_CHARS;
 use crate::store::model::{CaptureMode, NewSession, new_session_id};
 use crate::store::prelude::*;
 use crate::views::SessionView;
+use crate::web::ApiFailure;
+use crate::web::AppState;
+use crate::web::idempotency::{Reply, run_idempotent};
 use checkout::currency::Currency;
 
 /// The session routes.

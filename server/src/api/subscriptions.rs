@@ -16,15 +16,15 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::auth::MerchantAuth;
-use super::error::ApiFailure;
-use super::idempotency::{Reply, run_idempotent};
 use super::ids::known;
 use super::json::{Json, MaybeJson};
 use super::query;
-use super::state::AppState;
 use crate::store::model::subscription::parse_status;
 use crate::store::model::{Subscription, SubscriptionQuery};
 use crate::views::MerchantSubscription;
+use crate::web::ApiFailure;
+use crate::web::AppState;
+use crate::web::idempotency::{Reply, run_idempotent};
 
 /// The merchant's subscription routes.
 pub fn routes() -> Router<AppState> {

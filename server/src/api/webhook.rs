@@ -12,12 +12,12 @@ use axum::extract::{Path, State};
 use axum::routing::post;
 use serde_json::{Value, json};
 
-use super::error::ApiFailure;
 use super::json::Json;
-use super::state::AppState;
 use crate::payments::urls::WEBHOOK_ROUTE;
 use crate::payments::webhook::WebhookClaim;
 use crate::store::model::WebhookReceipt;
+use crate::web::ApiFailure;
+use crate::web::AppState;
 
 /// The webhook route.
 pub fn routes() -> Router<AppState> {

@@ -21,15 +21,15 @@ use serde::{Deserialize, Deserializer};
 use time::{Duration, OffsetDateTime};
 
 use super::auth::MerchantAuth;
-use super::endpoint_secret::{self, IssuedSecret};
-use super::error::ApiFailure;
-use super::idempotency::{Reply, run_idempotent};
 use super::ids::known;
 use super::json::{Json, JsonWithDigest, MaybeJson};
-use super::state::AppState;
 use crate::events::endpoints::{EndpointChanges, EndpointRequest};
 use crate::store::model::EndpointStatus;
 use crate::views::{EndpointList, EndpointView};
+use crate::web::ApiFailure;
+use crate::web::AppState;
+use crate::web::endpoint_secret::{self, IssuedSecret};
+use crate::web::idempotency::{Reply, run_idempotent};
 
 /// The webhook endpoint routes.
 pub fn routes() -> Router<AppState> {

@@ -1,4 +1,5 @@
-//! Where the merchant dashboard is served and how browsers reach it.
+//! Where the merchant dashboard is served and how browsers reach it, and how long a staff
+//! session lives.
 //!
 //! | key | default | meaning |
 //! |---|---|---|
@@ -21,6 +22,12 @@ pub const DEFAULT_DASHBOARD_LISTEN: &str = "127.0.0.1:8082";
 
 /// Default `REVIEW_PENDING_AFTER_MINUTES`.
 pub const DEFAULT_REVIEW_PENDING_AFTER_MINUTES: u64 = 10;
+
+/// A staff session ends after this long without a request: the session check and the
+/// reconciler's sweep of dead sessions both go by it. Fixed, not a setting.
+pub const SESSION_IDLE: time::Duration = time::Duration::minutes(30);
+/// A staff session ends this long after login, however busy. Fixed, not a setting.
+pub const SESSION_ABSOLUTE: time::Duration = time::Duration::hours(12);
 
 /// `DASHBOARD_LISTEN`, `DASHBOARD_PUBLIC_URL` (with `DASHBOARD_ALLOW_HTTP`),
 /// `REVIEW_PENDING_AFTER_MINUTES`, `DASHBOARD_TIME_ZONE`, `DASHBOARD_REQUIRE_2FA`.

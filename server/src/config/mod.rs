@@ -38,33 +38,41 @@
 mod dashboard;
 mod error;
 pub mod fingerprint_key;
+mod gateway;
 mod ops;
 pub mod plans;
 mod risk;
 mod risk_alert;
 mod secrets;
 mod source;
+mod store_settings;
+#[cfg(test)]
+pub(crate) mod tests;
+mod timing;
 mod values;
 mod warnings;
 mod webhooks;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use checkout::contract::PlanTerms;
 use ipnet::IpNet;
 use secrecy::SecretString;
 
-pub use dashboard::{DEFAULT_DASHBOARD_LISTEN, DashboardSettings, time_zone};
+pub use dashboard::{
+    DEFAULT_DASHBOARD_LISTEN, DashboardSettings, SESSION_ABSOLUTE, SESSION_IDLE, time_zone,
+};
 pub use error::ConfigError;
 pub use fingerprint_key::CardFingerprintKey;
+pub use gateway::{EmulatorDefaults, GatewaySettings};
 pub use ops::{OpsAccess, OpsSettings};
 pub use plans::{PlanCatalogue, first_charge};
 pub use risk::RiskSettings;
 pub use risk_alert::{AlertSettings, ProofOfWork};
 pub use secrets::{SecretsKeySource, sandbox_key_path};
 pub use source::KEYS;
+pub use store_settings::StoreSettings;
+pub use timing::Timing;
 pub use webhooks::{CONFIG_ENDPOINT_ID, ConfiguredEndpoint, WebhookSettings};
 
 use crate::store::secret::generate_token;
@@ -126,30 +134,6 @@ pub struct Config {
     pub risk: RiskSettings,
 }
 
-/// Where the gateway is and how to call it.
-#[derive(Debug, Clone)]
-pub struct GatewaySettings {
-    /// `GATEWAY_BASE_URL`; `None` mounts the in-process emulator.
-    pub base_url: Option<String>,
-    /// `GATEWAY_API_KEY`.
-    pub api_key: SecretString,
-    /// `GATEWAY_X_API_KEY`.
-    pub x_api_key: SecretString,
-    /// `GATEWAY_MERCHANT_ID`.
-    pub merchant_id: String,
-    /// `GATEWAY_CONNECT_TIMEOUT_MS`.
-    pub connect_timeout: Duration,
-    /// `GATEWAY_TIMEOUT_MS`.
-    pub timeout: Duration,
-}
-
-impl GatewaySettings {
-    /// True when no real gateway is configured: the emulator runs in-process, no real money.
-    pub fn is_sandbox(&self) -> bool {
-        self.base_url.is_none()
-    }
-}
-
 /// The shop's side.
 #[derive(Debug, Clone)]
 pub struct MerchantSettings {
@@ -165,33 +149,6 @@ pub struct MerchantSettings {
     pub success_url: Option<String>,
     /// `DECLINE_URL`; `None`: the public base URL.
     pub decline_url: Option<String>,
-}
-
-/// Time limits of sessions and payments.
-#[derive(Debug, Clone, Copy)]
-pub struct Timing {
-    /// `SESSION_TTL_SECONDS`.
-    pub session_ttl: Duration,
-    /// `PAYMENT_FIRST_CHECK_SECONDS`.
-    pub payment_first_check: Duration,
-    /// `PAYMENT_REVIEW_AFTER_SECONDS`.
-    pub payment_review_after: Duration,
-    /// `RECONCILE_INTERVAL_SECONDS`.
-    pub reconcile_interval: Duration,
-}
-
-/// What the configuration falls back to while no gateway is configured (`GATEWAY_BASE_URL`
-/// unset), supplied by whoever mounts the in-process emulator: the credentials it accepts
-/// (unless `GATEWAY_API_KEY`/`GATEWAY_X_API_KEY` are set) and the plans its demo shop sells
-/// (unless the file has a `[plans]` table).
-#[derive(Debug, Clone, Default)]
-pub struct EmulatorDefaults {
-    /// `GATEWAY_API_KEY` without a gateway.
-    pub api_key: String,
-    /// `GATEWAY_X_API_KEY` without a gateway.
-    pub x_api_key: String,
-    /// The plan catalogue without a gateway.
-    pub plans: Vec<PlanTerms>,
 }
 
 /// `LOG_FORMAT`.
@@ -242,7 +199,7 @@ impl Config {
 
     fn resolve(layers: &Layers, emulator: &EmulatorDefaults) -> Result<Self, ConfigError> {
         let get = |key| layers.get(key);
-        let gateway = gateway_settings(layers, emulator)?;
+        let gateway = gateway::resolve(layers, emulator)?;
         let sandbox = gateway.is_sandbox();
         let (secret_key, secret_key_generated) = match get("MERCHANT_SECRET_KEY") {
             Some(s) => (values::secret(s, MIN_SECRET_CHARS)?, false),
@@ -286,7 +243,7 @@ impl Config {
                 .map(values::ip_ranges)
                 .transpose()?
                 .unwrap_or_default(),
-            timing: timing(layers)?,
+            timing: timing::resolve(layers)?,
             log_format: match get("LOG_FORMAT") {
                 Some(s) => match values::choice(s, &["text", "json"])? {
                     "json" => LogFormat::Json,
@@ -313,102 +270,7 @@ impl Config {
     }
 }
 
-/// What a command that only opens the database (`users`, `keys`) reads: `DATABASE_URL` and
-/// the key for secrets at rest. Nothing else of the file or the environment is checked, so a
-/// configuration written for `serve` on another machine, or half written, still serves.
-#[derive(Debug, Clone)]
-pub struct StoreSettings {
-    /// `DATABASE_URL`.
-    pub database_url: SecretString,
-    /// `SECRETS_KEY`, `SECRETS_KEY_PREVIOUS` or `SECRETS_KEY_FILE`.
-    pub secrets_key: SecretsKeySource,
-}
-
-impl StoreSettings {
-    /// Reads `file` (if given), then the environment.
-    pub fn load(file: Option<&Path>) -> Result<Self, ConfigError> {
-        Self::load_from(file, &|key| std::env::var(key).ok())
-    }
-
-    /// Reads `file` (if given), then the variables `env` returns.
-    pub fn load_from(
-        file: Option<&Path>,
-        env: &dyn Fn(&str) -> Option<String>,
-    ) -> Result<Self, ConfigError> {
-        let layers = Layers::read(file, env)?;
-        let sandbox = layers.get("GATEWAY_BASE_URL").is_none();
-        Ok(Self {
-            database_url: or_default(layers.get("DATABASE_URL"), values::database_url, || {
-                Ok(SecretString::from(DEFAULT_DATABASE_URL))
-            })?,
-            secrets_key: SecretsKeySource::resolve(&layers, sandbox)?,
-        })
-    }
-}
-
-fn gateway_settings(
-    layers: &Layers,
-    emulator: &EmulatorDefaults,
-) -> Result<GatewaySettings, ConfigError> {
-    let get = |key| layers.get(key);
-    let base_url = get("GATEWAY_BASE_URL").map(values::base_url).transpose()?;
-    let required = |key: &'static str, sandbox_default: &str| match get(key) {
-        Some(s) => values::secret(s, 1),
-        None if base_url.is_none() => Ok(SecretString::from(sandbox_default.to_owned())),
-        None => Err(missing(key)),
-    };
-    let api_key = required("GATEWAY_API_KEY", &emulator.api_key)?;
-    let x_api_key = required("GATEWAY_X_API_KEY", &emulator.x_api_key)?;
-    let merchant_id = match get("GATEWAY_MERCHANT_ID") {
-        Some(s) => values::text(s, 128)?,
-        None if base_url.is_none() => SANDBOX_MERCHANT_ID.to_owned(),
-        None => return Err(missing("GATEWAY_MERCHANT_ID")),
-    };
-    Ok(GatewaySettings {
-        api_key,
-        x_api_key,
-        merchant_id,
-        connect_timeout: or_default(
-            get("GATEWAY_CONNECT_TIMEOUT_MS"),
-            |s| values::millis(s, 100, 60_000),
-            || Ok(Duration::from_secs(5)),
-        )?,
-        timeout: or_default(
-            get("GATEWAY_TIMEOUT_MS"),
-            |s| values::millis(s, 100, 300_000),
-            || Ok(Duration::from_secs(30)),
-        )?,
-        base_url,
-    })
-}
-
-fn timing(layers: &Layers) -> Result<Timing, ConfigError> {
-    let secs = |key: &'static str, min: u64, max: u64, default: u64| {
-        or_default(
-            layers.get(key),
-            |s| values::seconds(s, min, max),
-            || Ok(Duration::from_secs(default)),
-        )
-    };
-    let timing = Timing {
-        session_ttl: secs("SESSION_TTL_SECONDS", 60, 7 * 86_400, 3_600)?,
-        payment_first_check: secs("PAYMENT_FIRST_CHECK_SECONDS", 1, 86_400, 60)?,
-        payment_review_after: secs("PAYMENT_REVIEW_AFTER_SECONDS", 60, 30 * 86_400, 1_800)?,
-        reconcile_interval: secs("RECONCILE_INTERVAL_SECONDS", 1, 86_400, 30)?,
-    };
-    if timing.payment_review_after <= timing.payment_first_check {
-        let key = layers
-            .get("PAYMENT_REVIEW_AFTER_SECONDS")
-            .map_or_else(|| "PAYMENT_REVIEW_AFTER_SECONDS".to_owned(), Setting::label);
-        return Err(ConfigError::Invalid {
-            key,
-            reason: "must be longer than PAYMENT_FIRST_CHECK_SECONDS".into(),
-        });
-    }
-    Ok(timing)
-}
-
-fn or_default<T>(
+pub(super) fn or_default<T>(
     setting: Option<&Setting>,
     parse: impl FnOnce(&Setting) -> Result<T, ConfigError>,
     default: impl FnOnce() -> Result<T, ConfigError>,
@@ -416,183 +278,9 @@ fn or_default<T>(
     setting.map_or_else(default, parse)
 }
 
-fn missing(key: &'static str) -> ConfigError {
+pub(super) fn missing(key: &'static str) -> ConfigError {
     ConfigError::Missing {
         key,
         when: "when GATEWAY_BASE_URL is set (a real gateway)",
-    }
-}
-
-#[cfg(test)]
-pub(crate) mod tests {
-    use secrecy::ExposeSecret as _;
-
-    use super::*;
-
-    /// The emulator's defaults as a test supplies them.
-    pub(crate) fn emulator() -> EmulatorDefaults {
-        EmulatorDefaults {
-            api_key: "emulator-key".into(),
-            x_api_key: "emulator-x-key".into(),
-            plans: vec![PlanTerms {
-                id: "pro".into(),
-                name: "Pro".into(),
-                description: String::new(),
-                amount: 5,
-                currency: "JPY".into(),
-                cycle_unit: checkout::contract::CycleUnit::Days,
-                cycle_interval: 1,
-                trial_days: None,
-                discount: None,
-                max_cycles: 1,
-            }],
-        }
-    }
-
-    #[test]
-    fn defaults_run_the_sandbox() {
-        let config = Config::from_pairs(&[], &emulator()).expect("defaults are valid");
-        assert_eq!(config.listen.to_string(), DEFAULT_LISTEN);
-        assert!(config.gateway.is_sandbox());
-        assert!(config.merchant.secret_key_generated);
-        assert!(config.merchant.secret_key.expose_secret().len() >= MIN_SECRET_CHARS);
-        assert_eq!(config.database_url.expose_secret(), DEFAULT_DATABASE_URL);
-        assert!(config.plans.get("pro").is_some());
-        assert_eq!(config.gateway.api_key.expose_secret(), "emulator-key");
-        assert_eq!(config.gateway.x_api_key.expose_secret(), "emulator-x-key");
-        let bound: SocketAddr = "127.0.0.1:4321".parse().expect("addr");
-        assert_eq!(config.public_base_url_for(bound), "http://127.0.0.1:4321");
-    }
-
-    #[test]
-    fn a_real_gateway_needs_the_card_fingerprint_key_and_a_valid_one_anywhere() {
-        let live = [
-            ("GATEWAY_BASE_URL", "https://api.example/"),
-            ("GATEWAY_API_KEY", "k"),
-            ("GATEWAY_X_API_KEY", "x"),
-            ("GATEWAY_MERCHANT_ID", "m-1"),
-            ("MERCHANT_SECRET_KEY", "0123456789abcdef"),
-            (
-                "SECRETS_KEY",
-                "abababababababababababababababababababababababababababababababab",
-            ),
-        ];
-        let err = Config::from_pairs(&live, &emulator()).expect_err("key missing");
-        assert!(
-            err.to_string()
-                .starts_with("CARD_FINGERPRINT_KEY is required"),
-            "{err}"
-        );
-        let sandbox = Config::from_pairs(&[], &emulator()).expect("sandbox");
-        assert!(sandbox.card_fingerprint_key.is_none(), "generated at start");
-        let err = Config::from_pairs(&[("CARD_FINGERPRINT_KEY", "secret-ish")], &emulator())
-            .expect_err("not 32 bytes");
-        assert!(err.to_string().starts_with("CARD_FINGERPRINT_KEY"), "{err}");
-        assert!(!err.to_string().contains("secret-ish"), "{err}");
-    }
-
-    #[test]
-    fn a_real_gateway_needs_its_credentials_and_the_merchant_key() {
-        let err = Config::from_pairs(&[("GATEWAY_BASE_URL", "https://api.example")], &emulator())
-            .expect_err("credentials missing");
-        assert!(
-            err.to_string().starts_with("GATEWAY_API_KEY is required"),
-            "{err}"
-        );
-        let config = Config::from_pairs(
-            &[
-                ("GATEWAY_BASE_URL", "https://api.example/"),
-                ("GATEWAY_API_KEY", "k"),
-                ("GATEWAY_X_API_KEY", "x"),
-                ("GATEWAY_MERCHANT_ID", "m-1"),
-                ("MERCHANT_SECRET_KEY", "0123456789abcdef"),
-                ("SECRETS_KEY", &"ab".repeat(32)),
-                ("CARD_FINGERPRINT_KEY", &"ab".repeat(32)),
-            ],
-            &emulator(),
-        )
-        .expect("complete");
-        assert_eq!(
-            config.gateway.base_url.as_deref(),
-            Some("https://api.example")
-        );
-        assert!(config.plans.is_empty());
-        assert!(!format!("{config:?}").contains("0123456789abcdef"));
-    }
-
-    #[test]
-    fn bad_values_name_their_key() {
-        for (key, value) in [
-            ("LISTEN", "localhost"),
-            ("PUBLIC_BASE_URL", "example.com"),
-            ("SESSION_TTL_SECONDS", "5"),
-            ("MERCHANT_SECRET_KEY", "short"),
-            ("LOG_FORMAT", "yaml"),
-            ("TRUSTED_PROXIES", "proxy.local"),
-            ("GATEWAY_TIMEOUT_MS", "0"),
-            ("PAYMENT_REVIEW_AFTER_SECONDS", "60"),
-        ] {
-            let err = Config::from_pairs(&[(key, value)], &emulator())
-                .expect_err(key)
-                .to_string();
-            assert!(
-                err.starts_with(&format!("{key} (environment)")),
-                "{key}: {err}"
-            );
-        }
-    }
-
-    #[test]
-    fn the_demo_shop_listens_by_default_and_can_be_off() {
-        let config = Config::from_pairs(&[], &emulator()).expect("defaults");
-        assert_eq!(
-            config.demo_listen.map(|a| a.to_string()).as_deref(),
-            Some(DEFAULT_DEMO_LISTEN)
-        );
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("checkout.toml");
-        std::fs::write(&path, "demo_listen = \"off\"\n").expect("write");
-        let config = Config::load_from(Some(&path), &|_| None, &emulator()).expect("valid");
-        assert_eq!(config.demo_listen, None);
-        let error = Config::from_pairs(&[("DEMO_LISTEN", "nowhere")], &emulator())
-            .expect_err("not an address");
-        assert!(error.to_string().starts_with("DEMO_LISTEN"), "{error}");
-    }
-
-    #[test]
-    fn a_command_reads_only_the_database_and_its_key() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("checkout.toml");
-        std::fs::write(
-            &path,
-            "database_url = \"sqlite://elsewhere.db\"\ngateway_base_url = \"https://gw.example\"\nsecrets_key = \"2b7e151628aed2a6abf7158809cf4f3c2b7e151628aed2a6abf7158809cf4f3c\"\nsession_ttl_seconds = 5\n",
-        )
-        .expect("write");
-        // The full configuration refuses this file (no merchant key, a bad lifetime)…
-        assert!(Config::load_from(Some(&path), &|_| None, &emulator()).is_err());
-        // …a command that opens the database reads only what it needs.
-        let store = StoreSettings::load_from(Some(&path), &|_| None).expect("valid");
-        assert_eq!(store.database_url.expose_secret(), "sqlite://elsewhere.db");
-        assert!(store.secrets_key.key_ring("sqlite://elsewhere.db").is_ok());
-        let env = |key: &str| (key == "DATABASE_URL").then(|| "ftp://nowhere".to_owned());
-        let error = StoreSettings::load_from(Some(&path), &env).expect_err("bad url");
-        assert!(error.to_string().starts_with("DATABASE_URL"), "{error}");
-    }
-
-    #[test]
-    fn file_then_environment() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("checkout.toml");
-        std::fs::write(
-            &path,
-            "listen = \"127.0.0.1:9000\"\nsession_ttl_seconds = 120\n\n[plans.gold]\nname = \"Gold\"\namount = 2500\ncurrency = \"EUR\"\ncycle_unit = \"weeks\"\nmax_cycles = 4\n",
-        )
-        .expect("write");
-        let env = |key: &str| (key == "SESSION_TTL_SECONDS").then(|| "300".to_owned());
-        let config = Config::load_from(Some(&path), &env, &emulator()).expect("valid");
-        assert_eq!(config.listen.port(), 9000);
-        assert_eq!(config.timing.session_ttl, Duration::from_secs(300));
-        assert_eq!(config.plans.len(), 1);
-        assert!(config.plans.get("gold").is_some());
     }
 }

@@ -15,8 +15,8 @@ use secrecy::SecretString;
 use super::error::ConfigError;
 use super::source::{Layers, Setting};
 use super::values;
-use crate::events::sign;
-use crate::events::target::is_public;
+use crate::webhook_rules::secret::check_secret;
+use crate::webhook_rules::target::is_public;
 
 /// The fixed id of the endpoint `MERCHANT_WEBHOOK_URL` configures.
 pub const CONFIG_ENDPOINT_ID: &str = "we_config";
@@ -118,7 +118,7 @@ fn endpoint_url(setting: &Setting, allow_private: bool) -> Result<String, Config
 fn signing_secret(setting: &Setting) -> Result<SecretString, ConfigError> {
     let secret = values::secret(setting, 1)?;
     use secrecy::ExposeSecret as _;
-    sign::check_secret(secret.expose_secret()).map_err(|reason| ConfigError::Invalid {
+    check_secret(secret.expose_secret()).map_err(|reason| ConfigError::Invalid {
         key: setting.label(),
         reason: reason.to_owned(),
     })?;

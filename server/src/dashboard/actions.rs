@@ -26,11 +26,11 @@ use super::once::{form_key, refusal, replayed, run_once};
 use super::pages::layout::{csrf_field, page};
 use super::pages::payment::load;
 use super::state::DashboardState;
-use crate::api::idempotency::Reply;
 use crate::payments::adjust::Adjustment;
 use crate::store::model::Payment;
 use crate::store::prelude::StaffRole;
 use crate::views::PaymentView;
+use crate::web::idempotency::Reply;
 
 /// An action form's fields (all strings: an empty one is unset).
 #[derive(Debug, Default, Deserialize)]

@@ -20,10 +20,10 @@ use super::auth::Staff;
 use super::client::Client;
 use super::error::DashboardError;
 use super::state::DashboardState;
-use crate::api::risk_blocks::describe;
 use crate::risk::block_list::{BlockError, BlockTarget};
 use crate::store::model::{BlockEntry, BlockKind};
 use crate::store::prelude::StaffRole;
+use crate::views::blocks::describe;
 
 /// The add form's fields (all strings: an empty one is unset).
 #[derive(Debug, Default, Deserialize)]

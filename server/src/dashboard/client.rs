@@ -1,4 +1,4 @@
-//! The client's address, by the same rule as the merchant API (`api::client_ip`): the peer,
+//! The client's address, by the same rule as the merchant API (`web::client_ip`): the peer,
 //! or behind a trusted proxy (`TRUSTED_PROXIES`) the nearest forwarded address.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -7,7 +7,7 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 
 use super::state::DashboardState;
-use crate::api::client_ip;
+use crate::web::client_ip;
 
 /// The client's address (unspecified when the server was not given peer addresses).
 #[derive(Debug, Clone, Copy)]

@@ -10,7 +10,7 @@ use tokio::net::TcpListener;
 
 use super::auth::accounts::{DEMO_ADMIN_EMAIL, DemoAdmin, demo_admin, retire_demo_admin};
 use super::{DashboardState, app};
-use crate::api::AppState;
+use crate::web::AppState;
 
 /// A bound dashboard, ready to serve.
 pub struct DashboardListener {

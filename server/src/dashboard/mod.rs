@@ -49,7 +49,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::api::protect::headers::{HeaderPolicy, add_security_headers};
+use crate::web::protect::headers::{HeaderPolicy, add_security_headers};
 pub use state::DashboardState;
 
 /// The stylesheet every page links.

@@ -1,5 +1,5 @@
 //! One form, one effect: every dashboard action runs its service call under the merchant
-//! API's idempotency (`api::idempotency::run_idempotent`), keyed by the hidden
+//! API's idempotency (`web::idempotency::run_idempotent`), keyed by the hidden
 //! `idempotency_key` each rendering of a form carries and scoped to the staff member and the
 //! path. A double submit gets the first submit's answer, marked as a replay, and does nothing
 //! more. The answer is the API's JSON; [`refusal`] reads an error answer back.
@@ -12,9 +12,9 @@ use serde_json::Value;
 use super::auth::Staff;
 use super::error::DashboardError;
 use super::state::DashboardState;
-use crate::api::ApiFailure;
-use crate::api::idempotency::{IDEMPOTENCY_KEY, REPLAYED, Reply, run_idempotent};
 use crate::store::prelude::BodyDigest;
+use crate::web::ApiFailure;
+use crate::web::idempotency::{IDEMPOTENCY_KEY, REPLAYED, Reply, run_idempotent};
 
 /// The form's idempotency key, or a refusal naming the field.
 pub fn form_key(text: &str) -> Result<&str, DashboardError> {

@@ -4,7 +4,7 @@
 use std::ops::Deref;
 use std::sync::Arc;
 
-use crate::api::AppState;
+use crate::web::AppState;
 
 use super::auth::limits::LoginLimits;
 

@@ -25,11 +25,11 @@ use super::once::{form_key, refusal, replayed, run_once};
 use super::pages::layout::{csrf_field, page};
 use super::pages::subscription::label;
 use super::state::DashboardState;
-use crate::api::idempotency::Reply;
 use crate::store::model::Subscription;
 use crate::store::prelude::StaffRole;
 use crate::subscriptions::SubscriptionError;
 use crate::views::MerchantSubscription;
+use crate::web::idempotency::Reply;
 
 /// A subscription action's fields (all strings: an empty one is unset).
 #[derive(Debug, Default, Deserialize)]

@@ -31,12 +31,12 @@ use super::pages::event;
 use super::pages::format;
 use super::pages::layout::{csrf_field, page};
 use super::state::DashboardState;
-use crate::api::endpoint_secret::{self, IssuedSecret};
-use crate::api::idempotency::Reply;
 use crate::events::endpoints::{EndpointError, MAX_OVERLAP};
 use crate::store::model::WebhookEndpoint;
 use crate::store::prelude::StaffRole;
 use crate::views::Redelivered;
+use crate::web::endpoint_secret::{self, IssuedSecret};
+use crate::web::idempotency::Reply;
 
 /// How the range's instants are written (`datetime-local`, UTC, seconds included).
 pub const INSTANT_FORMAT: &[BorrowedFormatItem<'static>] =

@@ -3,7 +3,7 @@
 //!
 //! - Only `http` and `https` URLs with a host.
 //! - Unless private targets are allowed (`WEBHOOK_ALLOW_PRIVATE`), every address a host name
-//!   resolves to passes [`target::is_public`](super::target::is_public) in the client's own
+//!   resolves to passes [`target::is_public`](crate::webhook_rules::target::is_public) in the client's own
 //!   DNS resolver ([`PublicOnly`]), so the check applies to the address actually connected to
 //!   (a name cannot pass a check and then resolve elsewhere); an IP-literal host, which the
 //!   client does not resolve, is checked before sending.
@@ -23,7 +23,7 @@ use reqwest::Url;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderValue};
 
-use super::target::is_public;
+use crate::webhook_rules::target::is_public;
 
 /// The `User-Agent` of every delivery.
 pub const USER_AGENT: &str = concat!(

@@ -14,7 +14,6 @@ use reqwest::Url;
 use secrecy::SecretString;
 use time::{Duration, OffsetDateTime};
 
-use super::target::is_public;
 use super::types::{self, BadSelection};
 use crate::config::Config;
 use crate::store::delivery_report::EndpointHealth;
@@ -22,6 +21,7 @@ use crate::store::model::{
     EndpointStatus, EndpointUpdate, EventTypes, NewEndpoint, WebhookEndpoint,
 };
 use crate::store::{Store, StoreError};
+use crate::webhook_rules::target::is_public;
 
 /// Longest URL an endpoint may have, in characters.
 pub const MAX_URL_CHARS: usize = 2048;
@@ -449,7 +449,7 @@ mod tests {
     #[test]
     fn secrets_are_what_the_signer_takes() {
         assert_eq!(
-            crate::events::sign::check_secret(new_secret().expose_secret()),
+            crate::webhook_rules::secret::check_secret(new_secret().expose_secret()),
             Ok(())
         );
     }

@@ -3,8 +3,8 @@
 //! one in configuration: [`configured`]), and delivered to them by the background worker
 //! [`deliver`] (with its [`services`], looped by [`run`], its attempts written by
 //! [`recorder`], its passes told by [`report`]): signed ([`sign`], Standard Webhooks), posted
-//! by a client that reaches only public addresses ([`client`], [`target`]), retried with
-//! [`backoff`].
+//! by a client that reaches only public addresses ([`client`], by
+//! [`crate::webhook_rules::target`]), retried with [`backoff`].
 
 pub mod backoff;
 pub mod client;
@@ -17,7 +17,6 @@ pub mod report;
 pub mod run;
 pub mod services;
 pub mod sign;
-pub mod target;
 pub mod types;
 
 pub use render::{EventBody, render};

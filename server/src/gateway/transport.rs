@@ -160,7 +160,11 @@ impl Transport {
         url: Url,
         body: Option<Vec<u8>>,
     ) -> Result<Reply, AttemptError> {
-        let path = url.path().to_owned();
+        let path = url.path();
+        let path = path
+            .split_once(API_PREFIX)
+            .map_or(path, |(_, tail)| tail)
+            .to_owned();
         let started = Instant::now();
         let result = self.exchange(method, url, body).await;
         let ended = match &result {

@@ -1,6 +1,7 @@
 //! Gateway call metrics: latency histogram and result counts per endpoint. The gateway
-//! client's transport reports every HTTP attempt here ([`observe`]) with the URL path it
-//! called; the path is reduced to a fixed endpoint name so ids never become labels.
+//! client's transport reports every HTTP attempt here ([`observe`]) with the path it called
+//! under the gateway's API prefix; the path is reduced to a fixed endpoint name so ids never
+//! become labels.
 
 use std::time::Duration;
 
@@ -48,7 +49,8 @@ impl CallResult {
     }
 }
 
-/// Records one attempt to `path` (the URL path, API prefix included) that took `elapsed`.
+/// Records one attempt to `path` (the URL path after the gateway's API prefix) that took
+/// `elapsed`.
 /// An endpoint's first attempt also shows its other results at zero, so a rate over them is
 /// defined from the start.
 pub fn observe(path: &str, elapsed: Duration, result: CallResult) {
@@ -80,10 +82,7 @@ pub fn endpoint_label(path: &str) -> &'static str {
 }
 
 fn endpoint_slot(path: &str) -> usize {
-    let tail = path
-        .split_once(crate::gateway::API_PREFIX)
-        .map_or(path, |(_, tail)| tail)
-        .trim_matches('/');
+    let tail = path.trim_matches('/');
     let segments: Vec<&str> = tail.split('/').collect();
     let name = match segments.as_slice() {
         [single] => *single,
@@ -108,7 +107,7 @@ mod tests {
 
     #[test]
     fn paths_become_fixed_names() {
-        let p = |tail: &str| format!("/api/v1/server-to-server-interface/{tail}");
+        let p = |tail: &str| tail.to_owned();
         assert_eq!(endpoint_label(&p("payment")), "payment");
         assert_eq!(endpoint_label(&p("paymentv2")), "paymentv2");
         assert_eq!(
@@ -131,7 +130,7 @@ mod tests {
     #[test]
     fn observations_are_written_per_endpoint() {
         observe(
-            "/api/v1/server-to-server-interface/subscription/x/pause",
+            "subscription/x/pause",
             Duration::from_millis(2),
             CallResult::Status(200),
         );

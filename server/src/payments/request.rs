@@ -10,6 +10,8 @@ use checkout::contract::{self, BillingField};
 use super::PaymentError;
 use checkout::wire;
 
+use crate::store::model::is_email;
+
 /// Longest `Accept` header passed on.
 const MAX_ACCEPT_CHARS: usize = 1024;
 /// Longest user agent passed on.
@@ -220,20 +222,6 @@ pub fn with_address_on_file(
         state: pick(&typed.state, &kept.state),
         postal_code: pick(&typed.postal_code, &kept.postal_code),
     }
-}
-
-/// A plausible e-mail address: one `@`, non-empty local part and a dotted domain, no spaces.
-pub fn is_email(text: &str) -> bool {
-    let Some((local, domain)) = text.split_once('@') else {
-        return false;
-    };
-    text.len() <= 254
-        && !local.is_empty()
-        && domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && !domain.contains('@')
-        && !text.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
 fn optional(value: &str) -> Option<&str> {

@@ -1,7 +1,7 @@
 //! A client's address as the card-testing defence keys it: an IPv4 address whole, an IPv6
 //! address by its /64 (the network one subscriber is usually handed, within which addresses
 //! are chosen freely, so one attacker). Shared by the in-memory pay rate limit
-//! (`api::protect::rate_limit`) and the rules counted in the database.
+//! (`web::protect::rate_limit`) and the rules counted in the database.
 
 use std::fmt::Write as _;
 use std::net::IpAddr;

@@ -12,9 +12,8 @@ use ipnet::IpNet;
 
 use super::address::hex;
 use super::fingerprint::FINGERPRINT_CHARS;
-use crate::payments::request::is_email;
 pub use crate::store::model::BlockKind;
-use crate::store::model::{NewBlock, is_customer_id};
+use crate::store::model::{NewBlock, is_customer_id, is_email};
 
 /// Longest note kept with an entry, in characters.
 pub const MAX_NOTE_CHARS: usize = 500;

@@ -1,5 +1,6 @@
-//! The merchant API's view of block-list entries. A card entry shows the payment it was made
-//! from, never its fingerprint (a keyed hash stays in the database).
+//! The merchant API's view of block-list entries, and the words the audit log says of one
+//! ([`describe`]). A card entry shows the payment it was made from, never its fingerprint (a
+//! keyed hash stays in the database).
 
 use serde::Serialize;
 
@@ -50,4 +51,14 @@ pub struct BlockList {
     pub has_more: bool,
     /// Pass as `after` for the next page; absent on the last.
     pub next_cursor: Option<String>,
+}
+
+/// A short description of `entry` for the audit log: its kind and value (a card's by the
+/// payment it came from, never its fingerprint).
+pub fn describe(entry: &BlockEntry) -> String {
+    match (entry.kind, &entry.payment_id) {
+        (BlockKind::Card, Some(payment)) => format!("card of payment {payment}"),
+        (BlockKind::Card, None) => "card".into(),
+        (kind, _) => format!("{} {}", kind.name(), entry.value),
+    }
 }

@@ -7,7 +7,6 @@ use serde::Serialize;
 use time::OffsetDateTime;
 
 use super::merchant::rfc3339;
-use crate::events::types;
 use crate::store::model::{
     Delivery, DeliveryAttempt, DeliveryState, EndpointStatus, WebhookEndpoint,
 };
@@ -48,7 +47,7 @@ impl EndpointView {
             id: endpoint.id.clone(),
             url: endpoint.url.clone(),
             description: endpoint.description.clone(),
-            event_types: types::names(&endpoint.event_types),
+            event_types: endpoint.event_types.names(),
             status: match endpoint.status {
                 EndpointStatus::Enabled => "enabled",
                 EndpointStatus::Disabled => "disabled",

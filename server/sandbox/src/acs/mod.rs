@@ -1,14 +1,9 @@
-//! The emulated 3-D Secure access control server (ACS): sessions opened by the v2 endpoints,
-//! the cardholder-facing page, and the decision that settles the payment, redirects the
-//! browser and posts the webhook.
+//! The emulated 3-D Secure access control server (ACS) as the cardholder sees it: the page
+//! (`page.rs`) at [`ACS_PATH`](crate::three_ds::ACS_PATH) and its routes. Opening a session
+//! and the decision that settles the payment are `crate::three_ds`; the sessions themselves
+//! are `crate::acs_sessions`.
 
-mod decide;
 mod page;
 mod routes;
-mod session;
-mod start;
 
-pub use decide::{Choice, DecideError, decide};
-pub use routes::{ACS_PATH, routes};
-pub use session::{AcsSession, AcsSessions, DecisionRefused};
-pub use start::{Started, start};
+pub use routes::routes;

@@ -14,14 +14,11 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use serde::Deserialize;
 
-use super::decide::{Choice, DecideError, decide};
 use super::page::{ChallengePage, challenge, message};
-use super::session::{AcsSession, DecisionRefused};
+use crate::acs_sessions::{AcsSession, DecisionRefused};
 use crate::faults::Fault;
 use crate::state::SandboxState;
-
-/// Path of the ACS page, relative to the emulator's base URL.
-pub const ACS_PATH: &str = "/sandbox/acs";
+use crate::three_ds::{ACS_PATH, Choice, DecideError, decide};
 
 /// The ACS routes (no API credentials: the cardholder's browser calls them).
 pub fn routes() -> Router<SandboxState> {

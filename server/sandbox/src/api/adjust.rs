@@ -8,11 +8,11 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::SandboxError;
-use crate::json::WireJson;
 use crate::ledger::TransactionRecord;
 use crate::render::payment_response;
 use crate::state::SandboxState;
 use crate::validate;
+use crate::web::WireJson;
 use checkout::wire::{AmountAdjustmentRequest, VoidRequest};
 
 /// `POST /capture` `{transactionId, amount, merchant_id, notes?}`.

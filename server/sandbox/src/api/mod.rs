@@ -1,5 +1,5 @@
 //! The gateway API under `/api/v1/server-to-server-interface/`: payments, 3DS, capture,
-//! refund, void, status and (from [`subscriptions`](crate::subscriptions)) the
+//! refund, void, status and ([`subscriptions`]) the
 //! subscription endpoints, behind the credential check and fault injection.
 
 mod adjust;
@@ -7,6 +7,7 @@ mod extract;
 mod payment;
 mod request;
 mod status;
+pub mod subscriptions;
 mod three_ds;
 
 use axum::Router;
@@ -16,10 +17,8 @@ use axum::routing::{get, post};
 pub use extract::PeerIp;
 pub use request::{CheckedPayment, check_payment};
 
-use super::auth::require_credentials;
-use super::faults::inject_faults;
 use super::state::SandboxState;
-use super::subscriptions;
+use super::web::{inject_faults, require_credentials};
 
 /// Path prefix of every gateway endpoint.
 pub const API_PREFIX: &str = "/api/v1/server-to-server-interface";

@@ -9,9 +9,9 @@ use super::extract::PeerIp;
 use super::request::check_payment;
 use crate::charge::charge;
 use crate::error::SandboxError;
-use crate::json::WireJson;
 use crate::state::SandboxState;
 use crate::test_cards::CardBehaviour;
+use crate::web::WireJson;
 use checkout::wire::{PaymentRequest, TransactionType};
 
 /// `POST /payment`: authorize and capture (`transaction_type` `CAPTURE`).

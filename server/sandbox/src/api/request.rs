@@ -3,7 +3,8 @@
 //! and the card checked with the shared card rules.
 
 use crate::card_check::ValidatedCard;
-use crate::charge::{ChargePurpose, ChargeRequest, ChargeSource};
+use crate::charge::{ChargeRequest, ChargeSource};
+use crate::charge_card::ChargePurpose;
 use crate::error::SandboxError;
 use crate::state::SandboxState;
 use crate::validate;

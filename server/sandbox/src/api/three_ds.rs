@@ -9,12 +9,12 @@ use axum::{Extension, Json};
 
 use super::extract::PeerIp;
 use super::request::check_payment;
-use crate::acs;
 use crate::error::SandboxError;
-use crate::faults::RequestedWebhookFaults;
-use crate::json::WireJson;
 use crate::state::SandboxState;
 use crate::test_cards::CardBehaviour;
+use crate::three_ds;
+use crate::web::RequestedWebhookFaults;
+use crate::web::WireJson;
 use checkout::wire::{PaymentRequest, TransactionType};
 
 /// `POST /paymentv2`: 3DS purchase.
@@ -51,7 +51,7 @@ async fn start(
     let webhook_faults = faults
         .map(|Extension(RequestedWebhookFaults(faults))| faults)
         .unwrap_or_default();
-    let started = acs::start(&state, &checked.charge, return_url, webhook_faults)?;
+    let started = three_ds::start(&state, &checked.charge, return_url, webhook_faults)?;
     if started.behaviour == CardBehaviour::Hang {
         tokio::time::sleep(state.config.hang).await;
     }

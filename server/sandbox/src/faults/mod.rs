@@ -1,4 +1,4 @@
-//! Fault injection: added latency, 5xx answers, malformed and truncated bodies, dropped and
+//! Fault injection (the HTTP layer that applies it is `crate::web::faults`): added latency, 5xx answers, malformed and truncated bodies, dropped and
 //! duplicated webhooks, before or after the call is processed.
 //!
 //! Three sources, combined for each call: the run's configuration (`SandboxConfig::default_faults`,
@@ -6,10 +6,8 @@
 //! `x-sandbox-fault` header of the call itself.
 
 mod book;
-mod layer;
-mod respond;
+pub mod respond;
 mod spec;
 
 pub use book::{ACS_ENDPOINT, ArmedFault, FaultBook, WEBHOOK_ENDPOINT, normalise_endpoint};
-pub use layer::{FAULT_HEADER, RequestedWebhookFaults, inject_faults};
 pub use spec::{Fault, FaultParseError, Stage, parse_fault_list};

@@ -14,7 +14,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use uuid::Uuid;
 
-use crate::persist::ChangeCounter;
+use crate::changes::ChangeCounter;
 
 pub use record::{
     Decline, GatewayCode, MerchantContext, MoneyState, Outcome, PENDING_CODE,

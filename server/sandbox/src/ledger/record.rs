@@ -55,7 +55,7 @@ pub struct Decline {
     /// `payment_details.response_code`.
     pub response_code: i64,
     /// `gateway_response.code` (`ERR2001`, `ERR2002`, `ERR3010`).
-    #[serde(with = "crate::persist::fields::gateway_code")]
+    #[serde(with = "crate::snapshot_fields::gateway_code")]
     pub code: GatewayCode,
     /// Short reason (`insufficient funds`).
     pub reason: String,
@@ -109,7 +109,7 @@ pub struct TransactionRecord {
     /// Amount in minor units.
     pub amount: u64,
     /// Currency.
-    #[serde(with = "crate::persist::fields::currency_code")]
+    #[serde(with = "crate::snapshot_fields::currency_code")]
     pub currency: Currency,
     /// Pending, approved or declined.
     pub outcome: Outcome,

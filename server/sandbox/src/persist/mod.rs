@@ -9,17 +9,13 @@
 //!
 //! The snapshot holds full card numbers (the token vault), so it is only ever written sealed
 //! with AES-256-GCM ([`seal`]) under a key kept in a file of its own ([`key`]), atomically and
-//! private ([`file`]). Requests only count changes ([`changes`]); a background task writes at
-//! most once a second and once more at shutdown ([`keeper`]). A file that cannot be opened
+//! private ([`file`]). Requests only count changes (`crate::changes`); a background task writes
+//! at most once a second and once more at shutdown (`crate::keeper`). A file that cannot be opened
 //! stops the start with an error naming it ([`PersistError::Unreadable`]), never silently
 //! starting empty.
 
-pub mod changes;
-pub(crate) mod charge_card;
 pub mod error;
-pub mod fields;
 pub mod file;
-pub mod keeper;
 pub mod key;
 pub mod seal;
 pub mod snapshot;
@@ -28,10 +24,8 @@ use std::fs::File;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-pub use changes::ChangeCounter;
 pub use error::PersistError;
 pub use file::StateFile;
-pub use keeper::StateKeeper;
 pub use key::SnapshotKey;
 pub use snapshot::StateSnapshot;
 
@@ -51,7 +45,8 @@ pub struct Persistence {
     pub interval: Duration,
     /// The state read at start; `None` when there was no file.
     pub restored: Option<Arc<StateSnapshot>>,
-    /// The lock taken at [`Persistence::open`], until the [`StateKeeper`] takes it over.
+    /// The lock taken at [`Persistence::open`], until the `StateKeeper` (`crate::keeper`) takes it
+    /// over.
     lock: Arc<Mutex<Option<File>>>,
 }
 
@@ -83,6 +78,3 @@ impl Persistence {
             .take()
     }
 }
-
-#[cfg(test)]
-mod round_trip_tests;

@@ -3,15 +3,17 @@
 //! cards, full numbers included: the snapshot is only ever written sealed), the subscription
 //! book, the clock's offset and the 3-D Secure sessions still waiting for the cardholder.
 //!
+//! Taken from and put back into a running state by `crate::state` (`StateSnapshot::capture`,
+//! `restore_into`).
+//!
 //! Not kept (each starts empty, as documented in docs/sandbox.md): armed faults, the velocity
 //! rule's recent card uses, the webhook log, and decided 3-D Secure sessions.
 
 use secrecy::zeroize::Zeroizing;
 use serde::{Deserialize, Serialize};
 
-use crate::acs::AcsSession;
+use crate::acs_sessions::AcsSession;
 use crate::ledger::TransactionRecord;
-use crate::state::SandboxShared;
 use crate::subscriptions::SandboxSubscription;
 use crate::tokens::StoredCard;
 
@@ -33,34 +35,6 @@ pub struct StateSnapshot {
 }
 
 impl StateSnapshot {
-    /// A copy of what persists of `state`, taken part by part (each under its own lock).
-    pub fn capture(state: &SandboxShared) -> Self {
-        let offset = state.clock.offset().whole_nanoseconds();
-        Self {
-            clock_offset_nanos: i64::try_from(offset).unwrap_or(i64::MAX),
-            next_reference: state.ledger.peek_next_reference(),
-            transactions: state.ledger.all(),
-            stored_cards: state.tokens.entries(),
-            subscriptions: state.subscriptions.all(),
-            acs_sessions: state.acs.undecided(),
-        }
-    }
-
-    /// Puts this snapshot into a freshly created `state`.
-    pub fn restore_into(&self, state: &SandboxShared) {
-        state
-            .clock
-            .advance(time::Duration::nanoseconds(self.clock_offset_nanos));
-        state
-            .ledger
-            .restore(self.transactions.iter().cloned(), self.next_reference);
-        state.tokens.restore(self.stored_cards.iter().cloned());
-        for subscription in &self.subscriptions {
-            state.subscriptions.insert(subscription.clone());
-        }
-        state.acs.restore(self.acs_sessions.iter().cloned());
-    }
-
     /// The serialized snapshot (JSON), zeroed when dropped: it holds full card numbers, so it
     /// goes nowhere but into [`super::seal`].
     pub fn to_bytes(&self) -> Result<Zeroizing<Vec<u8>>, serde_json::Error> {

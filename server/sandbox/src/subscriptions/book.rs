@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use uuid::Uuid;
 
 use super::subscription::Subscription;
-use crate::persist::ChangeCounter;
+use crate::changes::ChangeCounter;
 
 /// Shared, cloneable map of subscriptions keyed by id; lists in creation order.
 #[derive(Debug)]

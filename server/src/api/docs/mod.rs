@@ -1,5 +1,5 @@
 //! `GET /docs`: the API reference as one HTML page, rendered once from the OpenAPI document
-//! ([`super::ops::OPENAPI_JSON`]) by [`render`]. No script and nothing from other origins: its
+//! ([`super::openapi::OPENAPI_JSON`]) by [`render`]. No script and nothing from other origins: its
 //! CSP allows only its own inline style.
 
 mod html;
@@ -12,8 +12,8 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use super::ops::OPENAPI_JSON;
-use super::state::AppState;
+use super::openapi::OPENAPI_JSON;
+use crate::web::AppState;
 
 /// The page's CSP: its inline `<style>` and nothing else.
 const DOCS_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; \

@@ -14,8 +14,8 @@ use axum::response::{IntoResponse, Response};
 use tower::ServiceExt as _;
 use tower_http::services::ServeDir;
 
-use crate::api::ApiFailure;
-use crate::api::state::AppState;
+use crate::web::ApiFailure;
+use crate::web::AppState;
 
 /// Cache of files that never change under their name.
 const FOREVER: &str = "public, max-age=31536000, immutable";

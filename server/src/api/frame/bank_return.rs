@@ -19,7 +19,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use sha2::{Digest as _, Sha256};
 
 use super::skeleton::escape;
-use crate::api::state::AppState;
+use crate::web::AppState;
 
 /// What the page's script does: tell the framing page, or (opened on its own) leave for the
 /// landing page written into `#cc-landing`.

@@ -24,9 +24,10 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use serde::Deserialize;
 use sha2::{Digest as _, Sha256};
 
-use super::document::{FrameRefusal, allowed, for_a_frame};
+use super::options::{allowed, for_a_frame};
+use super::refusal::FrameRefusal;
 use super::skeleton::escape;
-use crate::api::state::AppState;
+use crate::web::AppState;
 
 /// The page's one script: see the module's header.
 const SCRIPT: &str = r#"(function () {

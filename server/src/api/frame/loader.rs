@@ -14,7 +14,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use sha2::{Digest as _, Sha256};
 
 use super::shell::current_build;
-use crate::api::state::AppState;
+use crate::web::AppState;
 
 /// The loader, minified.
 pub const LOADER_JS: &str = include_str!("../../../../js/loader.min.js");

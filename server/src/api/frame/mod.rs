@@ -29,8 +29,11 @@ pub mod challenge_host;
 mod dialog_texts;
 pub mod document;
 pub mod loader;
+mod options;
 mod outline;
+mod page;
 pub mod policy;
+mod refusal;
 pub mod result;
 mod result_page;
 pub mod session;
@@ -41,7 +44,7 @@ use axum::Router;
 use axum::routing::{get, post};
 use tower_http::compression::CompressionLayer;
 
-use super::state::AppState;
+use crate::web::AppState;
 
 /// The loader, the frame document and the component's files, compressed for browsers that
 /// accept brotli or gzip (the component's files usually come precompressed, and are then sent

@@ -23,11 +23,12 @@ use checkout::i18n::Locale;
 use checkout::outcome::{Report, report};
 use serde::{Deserialize, Serialize};
 
-use super::document::{FrameRefusal, first_language, option};
+use super::options::{first_language, option};
+use super::refusal::FrameRefusal;
 use super::result_page::outcome;
 use crate::api::checkout::verified_session;
-use crate::api::error::ApiFailure;
-use crate::api::state::AppState;
+use crate::web::ApiFailure;
+use crate::web::AppState;
 
 /// What the result page posts.
 #[derive(Debug, Default, Deserialize)]

@@ -6,7 +6,7 @@
 //!
 //! The document takes its styles from the card form's built page (the component's
 //! stylesheet and the frame's, which `scripts/wasm-opt.sh` inlined), so the panel looks the
-//! same; the options go in as for any frame document ([`super::document::with_config`]).
+//! same; the options go in as for any frame document ([`super::page::with_config`]).
 
 use checkout::contract::PaymentResult;
 use checkout::currency::{exponent_or_two, major_text};

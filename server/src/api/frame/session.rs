@@ -20,9 +20,11 @@ use checkout::contract::CheckoutView;
 use checkout::i18n::Locale;
 use serde::{Deserialize, Serialize};
 
-use super::document::{FrameRefusal, carried_view, first_language, form_html, option, theme};
+use super::options::{first_language, option, theme};
+use super::page::{carried_view, form_html};
+use super::refusal::FrameRefusal;
 use super::shell::current_build;
-use crate::api::state::AppState;
+use crate::web::AppState;
 
 /// What the frame posts.
 #[derive(Debug, Default, Deserialize)]

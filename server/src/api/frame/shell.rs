@@ -30,14 +30,13 @@ use serde::Deserialize;
 use sha2::{Digest as _, Sha256};
 
 use super::dialog_texts::DialogTexts;
-use super::document::{
-    FrameConfig, FrameRefusal, allowed, first_language, for_a_frame, mode, option, page, template,
-    theme, title, with_config, with_form,
-};
+use super::options::{allowed, first_language, for_a_frame, mode, option, theme};
+use super::page::{FrameConfig, page, template, title, with_config, with_form};
 use super::policy::frame_policy;
+use super::refusal::FrameRefusal;
 use super::result_page;
 use crate::api::checkout::shell_view;
-use crate::api::state::AppState;
+use crate::web::AppState;
 
 /// A shell whose address names the current build never changes.
 const FOREVER: &str = "private, max-age=31536000, immutable";

@@ -19,9 +19,9 @@ use governor::clock::{Clock as _, DefaultClock};
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 
 use super::hash_gate::HashGate;
-use crate::api::protect::capped_limit::CappedLimit;
-use crate::api::protect::rate_limit::per_minute;
 use crate::risk::address::{ClientKey, address_key};
+use crate::web::protect::capped_limit::CappedLimit;
+use crate::web::protect::rate_limit::per_minute;
 
 /// Login attempts one address may make per minute (a burst of as many). Codes and proofs
 /// to turn two-factor sign-in off take from the same limit.

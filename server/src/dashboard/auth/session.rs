@@ -1,7 +1,7 @@
 //! Staff sessions: a random token in a cookie (`HttpOnly; SameSite=Strict; Path=/`, and
 //! `Secure` with the `__Host-` prefix when the dashboard is https), its SHA-256 in the store.
-//! A session ends after [`IDLE`] without a request, [`ABSOLUTE`] after login, at logout
-//! (deleted server-side), or when its account is disabled.
+//! A session ends after [`SESSION_IDLE`] without a request, [`SESSION_ABSOLUTE`] after login,
+//! at logout (deleted server-side), or when its account is disabled.
 //!
 //! [`Staff`] is the extractor every page takes: no live session is a redirect to the login
 //! page.
@@ -11,18 +11,14 @@ use axum::http::header::COOKIE;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue};
 use secrecy::{ExposeSecret as _, SecretString};
-use time::{Duration, OffsetDateTime};
+use time::OffsetDateTime;
 
 use super::csrf;
 use super::required::must_enrol;
+use crate::config::{SESSION_ABSOLUTE, SESSION_IDLE};
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::state::DashboardState;
 use crate::store::prelude::*;
-
-/// A session ends after this long without a request.
-pub const IDLE: Duration = Duration::minutes(30);
-/// A session ends this long after login, however busy.
-pub const ABSOLUTE: Duration = Duration::hours(12);
 
 /// The cookie's name: `__Host-` prefixed on https (the browser then refuses it unless it is
 /// `Secure`, host-only and `Path=/`).
@@ -83,7 +79,7 @@ pub async fn start(
             token_hash: SecretHash::of(token.expose_secret()),
             staff_id: user.id.clone(),
             created_at: now,
-            expires_at: now + ABSOLUTE,
+            expires_at: now + SESSION_ABSOLUTE,
         })
         .await?;
     HeaderValue::from_str(&session_cookie(state.secure, &token))
@@ -144,7 +140,7 @@ impl Staff {
         let user = state
             .app
             .store
-            .touch_staff_session(&token_hash, OffsetDateTime::now_utc(), IDLE)
+            .touch_staff_session(&token_hash, OffsetDateTime::now_utc(), SESSION_IDLE)
             .await?
             .ok_or(DashboardError::Login)?;
         Ok(Self {

@@ -18,7 +18,6 @@ use crate::dashboard::error::DashboardError;
 use crate::dashboard::state::DashboardState;
 use crate::dashboard::webhooks::{INSTANT_FORMAT, failed};
 use crate::events::endpoints::{DEFAULT_OVERLAP, MAX_OVERLAP};
-use crate::events::types;
 use crate::store::model::{DeliveryAttempt, WebhookEndpoint};
 use crate::store::prelude::*;
 
@@ -76,7 +75,7 @@ pub async fn show(
             dl class="facts" {
                 dt { "Address" } dd { (shown_to(&staff, &endpoint.url)) }
                 dt { "Note" } dd { (endpoint.description.as_deref().unwrap_or("—")) }
-                dt { "Events" } dd { (types::names(&endpoint.event_types).join(", ")) }
+                dt { "Events" } dd { (endpoint.event_types.names().join(", ")) }
                 dt { "Endpoint id" } dd { (endpoint.id) }
                 dt { "Created" } dd { (format::when(endpoint.created_at)) }
             }

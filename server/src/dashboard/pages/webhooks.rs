@@ -15,7 +15,6 @@ use crate::dashboard::error::DashboardError;
 use crate::dashboard::state::DashboardState;
 use crate::dashboard::webhooks::failed;
 use crate::events::endpoints::HEALTH_WINDOW;
-use crate::events::types;
 
 /// `GET /webhooks`.
 pub async fn list(
@@ -56,7 +55,7 @@ pub async fn list(
                                 tr {
                                     td { a href={ "/webhooks/" (endpoint.id) } { (shown_to(&staff, &endpoint.url)) } }
                                     td { (health::status(endpoint)) }
-                                    td { (types::names(&endpoint.event_types).join(", ")) }
+                                    td { (endpoint.event_types.names().join(", ")) }
                                     td { (health::last_success(h)) }
                                     td class="num" { (h.consecutive_failures) }
                                     td { (health::oldest_pending(h)) }

@@ -15,6 +15,20 @@ pub fn is_customer_id(id: &str) -> bool {
     (1..=MAX_CUSTOMER_ID_CHARS).contains(&chars) && !id.chars().any(char::is_control)
 }
 
+/// A plausible e-mail address: one `@`, non-empty local part and a dotted domain, no spaces.
+pub fn is_email(text: &str) -> bool {
+    let Some((local, domain)) = text.split_once('@') else {
+        return false;
+    };
+    text.len() <= 254
+        && !local.is_empty()
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !domain.contains('@')
+        && !text.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
 /// A customer the server has seen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Customer {

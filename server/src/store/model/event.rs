@@ -54,6 +54,17 @@ pub enum EventTypes {
 }
 
 impl EventTypes {
+    /// The selection that means every type, present and future.
+    pub const WILDCARD: &'static str = "*";
+
+    /// How the API shows a selection: `["*"]` or the names.
+    pub fn names(&self) -> Vec<String> {
+        match self {
+            Self::All => vec![Self::WILDCARD.to_owned()],
+            Self::Only(kinds) => kinds.clone(),
+        }
+    }
+
     /// Whether `kind` is among them.
     pub fn includes(&self, kind: &str) -> bool {
         match self {

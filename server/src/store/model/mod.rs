@@ -18,7 +18,7 @@ pub use activity::{
 };
 pub use block::{BlockEntry, BlockKind, NewBlock};
 pub use card::{Bin, CardSummary, Last4, NewSavedCard, SavedCardRecord};
-pub use customer::{Customer, MAX_CUSTOMER_ID_CHARS, NewCustomerToken, is_customer_id};
+pub use customer::{Customer, MAX_CUSTOMER_ID_CHARS, NewCustomerToken, is_customer_id, is_email};
 pub use event::{
     CardOnFile, Delivery, DeliveryAttempt, DeliveryOutcome, DeliveryState, DueDelivery,
     EndpointStatus, EndpointUpdate, EventObject, EventQuery, EventTypes, FinishedAttempt,

@@ -6,7 +6,7 @@ use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::OffsetDateTime;
 
 use super::codec::{ms, time_opt, unsigned};
-use super::events::AttemptRow;
+use super::deliveries::AttemptRow;
 use super::fetch::all_by_key;
 use super::{Dialect, SqlStore};
 use crate::store::delivery_report::{DeliveryReportStore, EndpointHealth};

@@ -16,6 +16,7 @@ mod cards;
 mod checkpoint;
 mod codec;
 mod connect;
+mod deliveries;
 mod delivery_report;
 mod endpoints;
 mod events;

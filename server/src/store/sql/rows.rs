@@ -297,3 +297,40 @@ impl TryFrom<WebhookRow> for WebhookEvent {
 pub(crate) struct IdRow {
     pub(crate) id: String,
 }
+
+/// Columns of [`EventRow`].
+pub(super) const EVENT_COLUMNS: &str =
+    "seq, id, type, object_type, object_id, created_at, snapshot";
+
+#[derive(FromRow)]
+pub(crate) struct EventRow {
+    seq: i64,
+    id: String,
+    #[sqlx(rename = "type")]
+    kind: String,
+    object_type: String,
+    object_id: String,
+    created_at: i64,
+    snapshot: String,
+}
+
+impl TryFrom<EventRow> for StoredEvent {
+    type Error = StoreError;
+
+    fn try_from(row: EventRow) -> StoreResult<Self> {
+        Ok(StoredEvent {
+            created_at: time(row.created_at, "created_at")?,
+            seq: row.seq,
+            id: row.id,
+            kind: row.kind,
+            object_type: row.object_type,
+            object_id: row.object_id,
+            snapshot: row.snapshot,
+        })
+    }
+}
+
+#[derive(FromRow)]
+pub(crate) struct SeqRow {
+    pub(super) seq: i64,
+}

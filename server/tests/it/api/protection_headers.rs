@@ -91,14 +91,14 @@ async fn pages_get_a_strict_csp(h: &Harness) {
         "/page",
         get(|| async { Html("<!doctype html><p>paid</p>") }),
     );
-    let app = checkout_server::api::protect::apply(pages, &h.state).with_state(h.state.clone());
+    let app = checkout_server::web::protect::apply(pages, &h.state).with_state(h.state.clone());
     let response = app
         .oneshot(Request::get("/page").body(Body::empty()).expect("request"))
         .await
         .expect("answer");
     let headers = response.headers();
     let csp = headers["content-security-policy"].to_str().expect("ascii");
-    assert_eq!(csp, checkout_server::api::protect::headers::PAGE_CSP);
+    assert_eq!(csp, checkout_server::web::protect::headers::PAGE_CSP);
     for directive in [
         "default-src 'none'",
         "script-src 'self' 'wasm-unsafe-eval'",

@@ -2,7 +2,7 @@
 //! absolute end, or idle too long) and the login challenges past their end, and keeps the
 //! live ones; the store deletes them in bounded batches.
 
-use checkout_server::dashboard::auth::session::{ABSOLUTE, IDLE};
+use checkout_server::config::{SESSION_ABSOLUTE as ABSOLUTE, SESSION_IDLE as IDLE};
 use checkout_server::reconcile::Reconciler;
 use checkout_server::store::prelude::*;
 use secrecy::ExposeSecret as _;

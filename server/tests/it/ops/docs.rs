@@ -3,7 +3,7 @@
 //! `Error` schema (`x-error-codes`, each with a status, a meaning and what to do), the
 //! payment's `attempts` and that a declined session can be paid again.
 
-use checkout_server::api::ops::OPENAPI_JSON;
+use checkout_server::api::openapi::OPENAPI_JSON;
 use serde_json::Value;
 
 use crate::api::support::Harness;

@@ -11,7 +11,7 @@ use std::path::Path;
 use checkout::contract::routes::{
     CHECKOUT_ROUTE, CUSTOMER_SUBSCRIPTIONS_ROUTE, PAY_ROUTE, RESULT_ROUTE,
 };
-use checkout_server::api::ops::OPENAPI_JSON;
+use checkout_server::api::openapi::OPENAPI_JSON;
 use checkout_server::payments::urls::{RETURN_ROUTE, WEBHOOK_ROUTE};
 use serde_json::Value;
 

@@ -9,10 +9,10 @@ use std::time::Duration;
 use checkout_sandbox::faults::ArmedFault;
 use checkout_sandbox::in_process::PREFIX as SANDBOX_PREFIX;
 use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY};
-use checkout_server::api::AppState;
 use checkout_server::gateway::{GatewayClient, GatewayConfig};
 use checkout_server::reconcile::Reconciler;
 use checkout_server::store::Store;
+use checkout_server::web::AppState;
 use secrecy::SecretString;
 use serde_json::{Value, json};
 use time::OffsetDateTime;
@@ -206,7 +206,7 @@ pub async fn subscribe(
 /// background (the control API's `POST /sandbox/clock/advance`).
 pub fn advance_gateway_clock(h: &Harness, days: i64) {
     h.sandbox.clock.advance(time::Duration::days(days));
-    checkout_sandbox::subscriptions::bill_due(&h.sandbox);
+    checkout_sandbox::billing::bill_due(&h.sandbox);
 }
 
 /// The status the emulator holds for a gateway subscription id.
