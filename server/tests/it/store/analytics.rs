@@ -33,14 +33,6 @@ async fn rows(db: &TestDb, sql: &str) -> Vec<RollupRow> {
     .expect("rows read")
 }
 
-async fn exec(db: &TestDb, sql: &str) {
-    match &db.raw {
-        Raw::Sqlite { pool, .. } => sqlx::query(sql).execute(pool).await.map(|_| ()),
-        Raw::Postgres { pool, .. } => sqlx::query(sql).execute(pool).await.map(|_| ()),
-    }
-    .expect("statement runs");
-}
-
 async fn assert_in_step(db: &TestDb, after: &str) {
     let rollup = rows(db, FROM_ROLLUP).await;
     let recount = rows(db, RECOUNT).await;
@@ -84,9 +76,7 @@ async fn rollup_follows_every_change(db: &TestDb) {
         .expect("asked");
     assert!(!refused.moved());
     // Moved to another slot, another currency (as a data fix would).
-    exec(
-        db,
-        &format!(
+    db.raw.execute(&format!(
             "UPDATE payments SET created_at = created_at - 86400000, currency = 'JPY' WHERE id = '{}'",
             c.id
         ),
@@ -138,14 +128,12 @@ async fn placed(db: &TestDb, at: &str, currency: &str, amount: u64, state: Payme
         .parse::<jiff::Timestamp>()
         .expect("time")
         .as_millisecond();
-    exec(
-        db,
-        &format!(
+    db.raw
+        .execute(&format!(
             "UPDATE payments SET created_at = {ms}, currency = '{currency}' WHERE id = '{}'",
             p.id
-        ),
-    )
-    .await;
+        ))
+        .await;
 }
 
 async fn days_follow_the_time_zone(db: &TestDb) {

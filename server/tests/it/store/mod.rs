@@ -79,6 +79,17 @@ pub enum Raw {
     },
 }
 
+impl Raw {
+    /// Runs `sql` behind the store's back (its triggers still run), which must succeed.
+    pub async fn execute(&self, sql: &str) {
+        match self {
+            Raw::Sqlite { pool, .. } => sqlx::query(sql).execute(pool).await.map(drop),
+            Raw::Postgres { pool, .. } => sqlx::query(sql).execute(pool).await.map(drop),
+        }
+        .unwrap_or_else(|error| panic!("{sql}: {error}"));
+    }
+}
+
 /// A fresh, migrated store on one backend.
 pub struct TestDb {
     pub store: Arc<dyn Store>,

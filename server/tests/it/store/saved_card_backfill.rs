@@ -13,14 +13,6 @@ store_suite!(an_older_saved_card_gets_its_bin_and_fingerprint_from_its_payment);
 /// A fingerprint's length (43 characters of unpadded base64).
 const FINGERPRINT: &str = "fffffffffffffffffffffffffffffffffffffffffff";
 
-async fn exec(db: &TestDb, sql: &str) {
-    match &db.raw {
-        Raw::Sqlite { pool, .. } => sqlx::query(sql).execute(pool).await.map(|_| ()),
-        Raw::Postgres { pool, .. } => sqlx::query(sql).execute(pool).await.map(|_| ()),
-    }
-    .expect(sql);
-}
-
 /// The migration's `UPDATE` statements for `db`'s backend.
 fn backfill(db: &TestDb) -> Vec<String> {
     let backend = match db.raw {
@@ -47,14 +39,12 @@ fn backfill(db: &TestDb) -> Vec<String> {
 async fn an_older_saved_card_gets_its_bin_and_fingerprint_from_its_payment(db: &TestDb) {
     // The suite's typed payment: customer cust-1, the 3DS sample card (400000…3155, 12/2030).
     let typed = new_payment(db, 1_000).await;
-    exec(
-        db,
-        &format!(
+    db.raw
+        .execute(&format!(
             "UPDATE payments SET card_fingerprint = '{FINGERPRINT}' WHERE id = '{}'",
             typed.id
-        ),
-    )
-    .await;
+        ))
+        .await;
     let save = |token: &str, last4: &str| NewSavedCard {
         customer_id: "cust-1".into(),
         gateway_token: SecretString::from(token.to_owned()),
@@ -76,7 +66,7 @@ async fn an_older_saved_card_gets_its_bin_and_fingerprint_from_its_payment(db: &
     let statements = backfill(db);
     assert_eq!(statements.len(), 2, "{statements:?}");
     for statement in &statements {
-        exec(db, statement).await;
+        db.raw.execute(statement).await;
     }
     let cards = db.store.list_cards("cust-1").await.expect("cards");
     let by_token = |token: &str| {

@@ -23,12 +23,7 @@ async fn recorded(raw: &Raw) -> Vec<String> {
 /// Deletes every record of a finished conversion, as in a database from before they were
 /// recorded.
 pub async fn forget_conversions(raw: &Raw) {
-    let sql = "DELETE FROM data_conversions";
-    match raw {
-        Raw::Sqlite { pool, .. } => sqlx::query(sql).execute(pool).await.map(drop),
-        Raw::Postgres { pool, .. } => sqlx::query(sql).execute(pool).await.map(drop),
-    }
-    .expect("data_conversions writable");
+    raw.execute("DELETE FROM data_conversions").await;
 }
 
 async fn the_token_conversion_is_recorded_and_not_run_again(db: &TestDb) {

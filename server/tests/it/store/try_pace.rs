@@ -5,18 +5,9 @@
 use checkout_server::store::card_testing::TryPace;
 use time::Duration;
 
-use super::{Raw, TestDb, new_payment, now};
+use super::{TestDb, new_payment, now};
 
 store_suite!(the_pace_reads_the_last_seconds_and_the_days_busiest_quarter_hour);
-
-/// Runs `sql` behind the store's back (the rollup's triggers follow).
-async fn exec(db: &TestDb, sql: &str) {
-    match &db.raw {
-        Raw::Sqlite { pool, .. } => sqlx::query(sql).execute(pool).await.map(|_| ()),
-        Raw::Postgres { pool, .. } => sqlx::query(sql).execute(pool).await.map(|_| ()),
-    }
-    .expect(sql);
-}
 
 async fn the_pace_reads_the_last_seconds_and_the_days_busiest_quarter_hour(db: &TestDb) {
     let started = now();
@@ -24,21 +15,17 @@ async fn the_pace_reads_the_last_seconds_and_the_days_busiest_quarter_hour(db: &
         new_payment(db, 1_000).await;
     }
     let blocked = new_payment(db, 1_000).await;
-    exec(
-        db,
-        &format!(
+    db.raw
+        .execute(&format!(
             "UPDATE payments SET state = 'blocked' WHERE id = '{}'",
             blocked.id
-        ),
-    )
-    .await;
+        ))
+        .await;
     // All five in the quarter hour `started` falls in, whenever the test runs.
     let started_ms = started.unix_timestamp() * 1_000;
-    exec(
-        db,
-        &format!("UPDATE payments SET created_at = {started_ms}"),
-    )
-    .await;
+    db.raw
+        .execute(&format!("UPDATE payments SET created_at = {started_ms}"))
+        .await;
     let pace = |recent_since, at| db.store.try_pace(recent_since, at);
 
     let today = pace(started - Duration::seconds(10), started)
