@@ -21,7 +21,7 @@ use crate::store::error::{StoreError, StoreResult};
 use crate::store::transitions::parse_state;
 
 /// The rollup's slot: 15 minutes, in milliseconds.
-const SLOT_MS: i64 = 900_000;
+pub(super) const SLOT_MS: i64 = 900_000;
 
 #[derive(FromRow)]
 pub(crate) struct OutcomeRow {

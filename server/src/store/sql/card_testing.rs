@@ -14,6 +14,7 @@ use serde::Deserialize;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::OffsetDateTime;
 
+use super::analytics::SLOT_MS;
 use super::codec::{int, ms, time, time_opt, unsigned};
 use super::{Dialect, SqlStore};
 use crate::store::card_testing::{
@@ -25,8 +26,7 @@ use crate::store::error::{StoreError, StoreResult};
 const ALERT_COLUMNS: &str = "id, started_at, last_seen_at, ended_at, tries, declined, blocked, \
      switched, window_seconds, cause";
 
-/// A rollup slot's length (migration 0008), and the day the busiest one is looked for in.
-const SLOT_MS: i64 = 900_000;
+/// The rollup's slots in the day the busiest one is looked for in.
 const SLOTS_A_DAY: i64 = 96;
 
 /// An alert as the table (and its events' snapshots) hold it.
