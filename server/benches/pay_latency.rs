@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox, SandboxConfig};
 
 #[path = "support/pay_server.rs"]
+#[allow(dead_code)] // `BenchServer::remote`: every server here runs in this process
 mod pay_server;
 
 #[path = "support/cli.rs"]
@@ -32,7 +33,9 @@ mod databases;
 mod rollup;
 
 use cli::ms;
-use pay_server::{BenchServer, Series, charge_body, gateway, start_server, store_card};
+use pay_server::{
+    BenchServer, Series, charge_body, gateway, pays_per_second, start_server, store_card,
+};
 
 const POSTGRES_ENV: &str = "TEST_DATABASE_URL_POSTGRES";
 
@@ -247,26 +250,5 @@ async fn measure(
 /// Pays per second with `clients` shoppers paying at once (sessions created beforehand).
 async fn server_throughput(bench: &Arc<BenchServer>, options: &Options) -> f64 {
     let per_client = options.payments / options.clients;
-    let mut batches = Vec::with_capacity(options.clients);
-    for _ in 0..options.clients {
-        let mut sessions = Vec::with_capacity(per_client);
-        for _ in 0..per_client {
-            sessions.push(bench.session().await);
-        }
-        batches.push(sessions);
-    }
-    let started = Instant::now();
-    let mut tasks = tokio::task::JoinSet::new();
-    for sessions in batches {
-        let bench = bench.clone();
-        tasks.spawn(async move {
-            for session in &sessions {
-                bench.pay(session).await;
-            }
-        });
-    }
-    while let Some(done) = tasks.join_next().await {
-        done.expect("client task");
-    }
-    (per_client * options.clients) as f64 / started.elapsed().as_secs_f64()
+    pays_per_second(std::slice::from_ref(bench), options.clients, per_client).await
 }

@@ -26,7 +26,7 @@ struct Side {
 }
 
 /// Shoppers paying at once, one level after the other.
-const CONCURRENCY: [usize; 2] = [1, 16];
+const CONCURRENCY: [usize; 4] = [1, 8, 16, 64];
 
 /// Measures the rollup's cost on `backend` (a SQLite file in `dir`, or a schema of the
 /// `postgres` server) at each of [`CONCURRENCY`], `--rollup-payments` timed calls per side

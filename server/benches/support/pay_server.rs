@@ -83,35 +83,46 @@ pub struct BenchServer {
     task: Mutex<Option<tokio::task::JoinHandle<anyhow::Result<()>>>>,
 }
 
+/// The settings every benchmark server runs with, on `database_url` with `sandbox` as its
+/// gateway: as `Config` pairs in process, or as the environment of a `serve` process.
+pub fn server_settings(database_url: &str, sandbox: &Sandbox) -> Vec<(&'static str, String)> {
+    [
+        ("DATABASE_URL", database_url),
+        ("GATEWAY_BASE_URL", sandbox.base_url()),
+        (
+            "CARD_FINGERPRINT_KEY",
+            "abababababababababababababababababababababababababababababababab",
+        ),
+        ("GATEWAY_API_KEY", DEFAULT_API_KEY),
+        ("GATEWAY_X_API_KEY", DEFAULT_X_API_KEY),
+        ("GATEWAY_MERCHANT_ID", "bench-merchant"),
+        ("MERCHANT_SECRET_KEY", MERCHANT_KEY),
+        (
+            "SECRETS_KEY",
+            "bench:000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+        ),
+        ("PAY_RATE_LIMIT_PER_IP", "100000"),
+        // Thousands of pays a second from an empty day are a surge by definition: the
+        // card-testing alert would open and ask each pay for a proof of work. Its review
+        // still runs after every try, as in a shop; it is only never raised.
+        ("RISK_ALERT_SURGE_TIMES", "0"),
+        ("RECONCILE_INTERVAL_SECONDS", "86400"),
+        ("DASHBOARD_LISTEN", "off"),
+    ]
+    .into_iter()
+    .map(|(key, value)| (key, value.to_owned()))
+    .collect()
+}
+
 /// A server on `database_url` with `sandbox` as its gateway and the card `token` saved.
 pub async fn start_server(database_url: &str, sandbox: &Sandbox, token: &str) -> BenchServer {
-    let config = Config::from_pairs(
-        &[
-            ("DATABASE_URL", database_url),
-            ("GATEWAY_BASE_URL", sandbox.base_url()),
-            (
-                "CARD_FINGERPRINT_KEY",
-                "abababababababababababababababababababababababababababababababab",
-            ),
-            ("GATEWAY_API_KEY", DEFAULT_API_KEY),
-            ("GATEWAY_X_API_KEY", DEFAULT_X_API_KEY),
-            ("GATEWAY_MERCHANT_ID", "bench-merchant"),
-            ("MERCHANT_SECRET_KEY", MERCHANT_KEY),
-            (
-                "SECRETS_KEY",
-                "bench:000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
-            ),
-            ("PAY_RATE_LIMIT_PER_IP", "100000"),
-            // Thousands of pays a second from an empty day are a surge by definition: the
-            // card-testing alert would open and ask each pay for a proof of work. Its review
-            // still runs after every try, as in a shop; it is only never raised.
-            ("RISK_ALERT_SURGE_TIMES", "0"),
-            ("RECONCILE_INTERVAL_SECONDS", "86400"),
-            ("DASHBOARD_LISTEN", "off"),
-        ],
-        &EmulatorDefaults::default(),
-    )
-    .expect("bench configuration");
+    let settings = server_settings(database_url, sandbox);
+    let pairs: Vec<(&str, &str)> = settings
+        .iter()
+        .map(|(key, value)| (*key, value.as_str()))
+        .collect();
+    let config =
+        Config::from_pairs(&pairs, &EmulatorDefaults::default()).expect("bench configuration");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
@@ -152,6 +163,26 @@ pub async fn start_server(database_url: &str, sandbox: &Sandbox, token: &str) ->
 }
 
 impl BenchServer {
+    /// A server running elsewhere (another process) at `base`, where the customer's card is
+    /// saved as `card_id`.
+    pub fn remote(base: String, card_id: String) -> Self {
+        Self {
+            base,
+            http: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .expect("client"),
+            card_id,
+            shutdown: Mutex::new(None),
+            task: Mutex::new(None),
+        }
+    }
+
+    /// The saved card's id.
+    pub fn card_id(&self) -> &str {
+        &self.card_id
+    }
+
     /// Creates a session (untimed), then times its pay call.
     pub async fn pay_once(&self) -> Duration {
         let session = self.session().await;
@@ -217,4 +248,35 @@ impl BenchServer {
             let _ = task.await;
         }
     }
+}
+
+/// Pays per second with `shoppers` paying at once, `each` pays apiece, shopper `i` paying
+/// through `servers[i % servers.len()]` (its sessions created there beforehand, untimed).
+pub async fn pays_per_second(
+    servers: &[std::sync::Arc<BenchServer>],
+    shoppers: usize,
+    each: usize,
+) -> f64 {
+    let mut batches = Vec::with_capacity(shoppers);
+    for shopper in 0..shoppers {
+        let server = servers[shopper % servers.len()].clone();
+        let mut sessions = Vec::with_capacity(each);
+        for _ in 0..each {
+            sessions.push(server.session().await);
+        }
+        batches.push((server, sessions));
+    }
+    let started = Instant::now();
+    let mut tasks = tokio::task::JoinSet::new();
+    for (server, sessions) in batches {
+        tasks.spawn(async move {
+            for session in &sessions {
+                server.pay(session).await;
+            }
+        });
+    }
+    while let Some(done) = tasks.join_next().await {
+        done.expect("shopper task");
+    }
+    (shoppers * each) as f64 / started.elapsed().as_secs_f64()
 }

@@ -9,6 +9,7 @@
 //! - polls live subscriptions and records new cycles and failed charges (the gateway sends no
 //!   webhook for them) — [`subscriptions`];
 //! - deletes the dashboard's expired staff sessions and login challenges — [`staff_sweep`];
+//! - folds the dashboard rollup's per-connection shards of past slots — [`rollup`];
 //! - reverses a second charge of one session that is still due (the process that recorded it
 //!   died, or the gateway refused the reversal) — [`surplus`];
 //! - reads the card-testing thresholds an admin set in the dashboard, and reviews the
@@ -21,6 +22,7 @@
 //! twice.
 
 pub mod payments;
+pub mod rollup;
 pub mod staff_sweep;
 pub mod subscriptions;
 pub mod surplus;
@@ -97,6 +99,8 @@ pub struct PassReport {
     pub swept: staff_sweep::Swept,
     /// Surplus charges voided or refunded.
     pub surplus_reversed: usize,
+    /// The rollup's shard rows folded.
+    pub rollup_folded: u64,
 }
 
 impl PassReport {
@@ -112,6 +116,7 @@ impl PassReport {
         self.swept.sessions += other.swept.sessions;
         self.swept.challenges += other.swept.challenges;
         self.surplus_reversed += other.surplus_reversed;
+        self.rollup_folded += other.rollup_folded;
     }
 
     fn is_quiet(&self) -> bool {
@@ -151,6 +156,7 @@ impl Reconciler {
         report.add(&self.subscription_batch(now).await);
         report.add(&self.surplus_batch(now).await);
         report.swept = staff_sweep::sweep(self.state.store.as_ref(), now).await;
+        report.rollup_folded = rollup::fold(self.state.store.as_ref(), now).await;
         let risk = self.state.payments.risk();
         if let Err(error) = risk.refresh_overrides().await {
             tracing::error!(%error, "reconciler: cannot read the card-testing thresholds set in the dashboard");

@@ -90,4 +90,8 @@ pub trait AnalyticsStore: Send + Sync {
     /// How many payments the review queue holds: every `needs_review` one and every
     /// `pending` one created before `pending_before`.
     async fn review_queue_size(&self, pending_before: OffsetDateTime) -> StoreResult<u64>;
+    /// Folds the rollup's per-connection shards of the slots that ended before `before` into
+    /// one row a group, changing no sum (PostgreSQL; SQLite keeps one row a group and folds
+    /// nothing): how many shard rows were folded.
+    async fn fold_rollup(&self, before: OffsetDateTime) -> StoreResult<u64>;
 }

@@ -2,7 +2,7 @@
 //! `payment_rollup` grouped by local day (a `CASE` picks the zone's offset for each
 //! 15-minute slot) or by state alone (the period compared with), each with
 //! `Dialect::ROLLUP_READ_SETTINGS`; subscriptions counted by status, and the review queue
-//! counted on `payments_by_state`.
+//! counted on `payments_by_state`; folding the rollup's shards ([`super::rollup_fold`]).
 
 use std::fmt::Write;
 
@@ -58,7 +58,7 @@ pub(crate) struct PlanRow {
 
 #[derive(FromRow)]
 pub(crate) struct CountRow {
-    n: i64,
+    pub(super) n: i64,
 }
 
 /// `(slot * 900 + offset) / 86400`: the local day of each slot, the offset chosen by a `CASE`
@@ -232,6 +232,10 @@ where
         .fetch_one(&self.pool)
         .await?;
         unsigned(row.n, "count")
+    }
+
+    async fn fold_rollup(&self, before: OffsetDateTime) -> StoreResult<u64> {
+        super::rollup_fold::fold(&self.pool, ms(before).div_euclid(SLOT_MS)).await
     }
 }
 

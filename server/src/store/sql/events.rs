@@ -171,35 +171,42 @@ where
         .bind(i64::from(limit))
         .fetch_all(&mut *tx)
         .await?;
-        let (Some(first), Some(last)) = (picked.first(), picked.last()) else {
+        if picked.is_empty() {
             return Ok(Vec::new());
-        };
-        let (first, last) = (first.seq, last.seq);
+        }
+        // Exactly the picked events: on Postgres, one between them may be another instance's
+        // (skipped as locked), and a range would wait for its lock while that instance waits
+        // for one of these (a deadlock, seen with two instances fanning out at once).
+        let listed = picked
+            .iter()
+            .map(|row| row.seq.to_string())
+            .collect::<Vec<_>>()
+            .join(",");
         let now = ms(now);
-        sqlx::query::<DB>(
+        sqlx::query::<DB>(&format!(
             "INSERT INTO event_deliveries (endpoint_id, event_seq, object_id, state, attempts, \
              next_attempt_at, created_at, updated_at) \
-             SELECT w.id, e.seq, e.object_id, 'pending', 0, $3, $3, $3 \
+             SELECT w.id, e.seq, e.object_id, 'pending', 0, $2, $2, $2 \
              FROM events AS e CROSS JOIN webhook_endpoints AS w \
-             WHERE e.seq BETWEEN $1 AND $2 AND e.fanned_out = 0 AND w.status = 'enabled' \
+             WHERE {} AND e.fanned_out = 0 AND w.status = 'enabled' \
              AND (w.event_types = '*' OR w.event_types LIKE '%,' || e.type || ',%') \
              ON CONFLICT (endpoint_id, event_seq) DO NOTHING",
-        )
-        .bind(first)
-        .bind(last)
+            DB::among_listed("e.seq", "$1")
+        ))
+        .bind(listed.clone())
         .bind(now)
         .execute(&mut *tx)
         .await?;
-        let marked = sqlx::query::<DB>(
-            "UPDATE events SET fanned_out = 1 WHERE seq BETWEEN $1 AND $2 AND fanned_out = 0",
-        )
-        .bind(first)
-        .bind(last)
+        let marked = sqlx::query::<DB>(&format!(
+            "UPDATE events SET fanned_out = 1 WHERE {} AND fanned_out = 0",
+            DB::among_listed("seq", "$1")
+        ))
+        .bind(listed)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
         // Every picked event was marked here (locked, or SQLite's one writer), unless another
-        // instance marked the range first: then this one handled none of them.
+        // instance marked them first: then this one handled none of them.
         if DB::rows_affected(&marked) == 0 {
             return Ok(Vec::new());
         }

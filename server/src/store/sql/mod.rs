@@ -36,6 +36,7 @@ mod recent;
 mod retry;
 mod risk;
 mod risk_overrides;
+mod rollup_fold;
 mod rows;
 mod sealed_columns;
 mod sessions;
@@ -111,6 +112,10 @@ pub trait Dialect: Database {
     /// deliveries into a table analysed while empty, as a nested loop re-running the locking
     /// pick for every row (4 s a claim). SQLite: `id IN (pick)`, which it runs once.
     fn id_among(pick: &str) -> String;
+    /// The condition "`column` is one of the integers listed in the text parameter `param`"
+    /// (decimal, separated by commas: `1,2,3`). Postgres: `= ANY` of the list cast to an
+    /// array; SQLite: `IN` the list read as a JSON array.
+    fn among_listed(column: &str, param: &str) -> String;
     /// Where reading many rows costs more per row in the driver than building them into one
     /// value in the database: a statement whose one row and column is a JSON text, an array
     /// holding, for each row of the statement `rows` in the order `order`, the array of
@@ -127,6 +132,16 @@ pub trait Dialect: Database {
     /// it: in one process too, it leaves the days' read a core of its own. SQLite: none (its
     /// sorter gained nothing from more cache; it has no parallel plans).
     const ROLLUP_READ_SETTINGS: Option<&'static str>;
+    /// Whether each connection counts in a shard of the rollup of its own (migration 0024):
+    /// Postgres, where concurrent pays otherwise queue on one row's lock; not SQLite, whose
+    /// one writer never waits on a row.
+    const ROLLUP_SHARDS: bool;
+    /// How the card-testing check's counts are read, when not by their statement itself
+    /// (`risk::counts_sql`). Postgres: through the function `risk_counts` (migration 0025),
+    /// which runs that statement with the plan it made once per connection; as a prepared
+    /// statement it was planned anew at every pay (about 1 ms). SQLite: `None`, it plans at
+    /// preparation only.
+    const RISK_COUNTS_CALL: Option<&'static str>;
 }
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -138,9 +153,15 @@ impl Dialect for Sqlite {
     const BEGIN_WRITE: &'static str = "BEGIN IMMEDIATE";
     const ONE_TRIP: one_trip::OneTrip = one_trip::OneTrip::Transaction;
     const ROLLUP_READ_SETTINGS: Option<&'static str> = None;
+    const ROLLUP_SHARDS: bool = false;
+    const RISK_COUNTS_CALL: Option<&'static str> = None;
 
     fn id_among(pick: &str) -> String {
         format!("id IN ({pick})")
+    }
+
+    fn among_listed(column: &str, param: &str) -> String {
+        format!("{column} IN (SELECT value FROM json_each('[' || {param} || ']'))")
     }
 
     fn json_rows(values: &str, order: &str, rows: &str) -> Option<String> {
@@ -168,6 +189,12 @@ impl Dialect for Postgres {
     const SKIP_LOCKED: &'static str = "FOR UPDATE SKIP LOCKED";
     const BEGIN_WRITE: &'static str = "BEGIN";
     const ONE_TRIP: one_trip::OneTrip = one_trip::OneTrip::Cte;
+    const ROLLUP_SHARDS: bool = true;
+    const RISK_COUNTS_CALL: Option<&'static str> = Some(
+        "SELECT blocked, session_cards, session_declines, card_declines, client_cards, \
+         customer_cards, email_cards \
+         FROM risk_counts($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+    );
     const ROLLUP_READ_SETTINGS: Option<&'static str> = Some(
         "SELECT set_config('work_mem', '16MB', true), \
          set_config('max_parallel_workers_per_gather', '0', true)",
@@ -175,6 +202,10 @@ impl Dialect for Postgres {
 
     fn id_among(pick: &str) -> String {
         format!("id = ANY(ARRAY({pick}))")
+    }
+
+    fn among_listed(column: &str, param: &str) -> String {
+        format!("{column} = ANY(CAST(string_to_array({param}, ',') AS BIGINT[]))")
     }
 
     fn json_rows(_values: &str, _order: &str, _rows: &str) -> Option<String> {

@@ -1,7 +1,9 @@
 //! The overview's store reads: the rollup the triggers keep equals a recount of the payments
 //! after every kind of change (insert, each state step, refunds, a decline with its reason,
 //! a moved creation time, a rolled-back change), and the per-day outcomes follow the
-//! merchant's time zone across a daylight-saving day, counted and summed per currency.
+//! merchant's time zone across a daylight-saving day, counted and summed per currency. On
+//! PostgreSQL, folding the shards that connections count in leaves one row a group of a past
+//! slot and every sum as it was.
 
 use checkout::contract::{DeclineCode, PaymentState};
 use checkout_server::dashboard::overview::range::{RangeForm, epoch_day};
@@ -10,12 +12,20 @@ use checkout_server::store::prelude::*;
 
 use super::{Raw, TestDb, new_payment, step};
 
-store_suite!(rollup_follows_every_change, days_follow_the_time_zone);
+store_suite!(
+    rollup_follows_every_change,
+    folding_the_shards_changes_no_sum,
+    days_follow_the_time_zone
+);
 
 type RollupRow = (i64, String, String, i64, String, i64, i64, i64, i64);
 
-const FROM_ROLLUP: &str = "SELECT slot, currency, state, three_ds, decline_code, n, amount, \
-    captured, refunded FROM payment_rollup WHERE n <> 0 \
+/// The rollup as its readers see it: on PostgreSQL each connection counts in a shard of its
+/// own (migration 0024), summed here as the dashboard sums them.
+const FROM_ROLLUP: &str = "SELECT slot, currency, state, three_ds, decline_code, \
+    CAST(SUM(n) AS BIGINT), CAST(SUM(amount) AS BIGINT), CAST(SUM(captured) AS BIGINT), \
+    CAST(SUM(refunded) AS BIGINT) FROM payment_rollup \
+    GROUP BY slot, currency, state, three_ds, decline_code HAVING SUM(n) <> 0 \
     ORDER BY slot, currency, state, three_ds, decline_code";
 
 const RECOUNT: &str = "SELECT created_at / 900000 AS slot, currency, state, \
@@ -104,6 +114,142 @@ async fn rollup_follows_every_change(db: &TestDb) {
     assert_eq!(rows(db, FROM_ROLLUP).await, before, "after a rollback");
     step(db, &c, Captured, PaymentChanges::default()).await;
     assert_in_step(db, "a capture").await;
+}
+
+/// Stored rows of the rollup per slot and state: `(slot, state, shard, n)`.
+async fn stored_rows(db: &TestDb) -> Vec<(i64, String, i64, i64)> {
+    match &db.raw {
+        Raw::Sqlite { pool, .. } => {
+            sqlx::query_as("SELECT slot, state, 0, n FROM payment_rollup ORDER BY 1, 2, 3")
+                .fetch_all(pool)
+                .await
+        }
+        Raw::Postgres { pool, .. } => {
+            sqlx::query_as(
+                "SELECT slot, state, CAST(shard AS BIGINT), n FROM payment_rollup ORDER BY 1, 2, 3",
+            )
+            .fetch_all(pool)
+            .await
+        }
+    }
+    .expect("rows read")
+}
+
+/// Runs `updates` behind the store's back, on PostgreSQL each on a connection of its own
+/// whose shard (its backend's process id modulo 16) is neither 0 nor another's.
+async fn on_own_shards(db: &TestDb, updates: &[String]) {
+    let Raw::Postgres { pool, .. } = &db.raw else {
+        for sql in updates {
+            db.raw.execute(sql).await;
+        }
+        return;
+    };
+    let mut held = Vec::new();
+    let mut chosen = Vec::new();
+    let mut shards = Vec::new();
+    while chosen.len() < updates.len() {
+        assert!(
+            held.len() < 64,
+            "connections with {} distinct shards",
+            updates.len()
+        );
+        let mut connection = pool.acquire().await.expect("connection");
+        let (shard,): (i32,) = sqlx::query_as("SELECT pg_backend_pid() % 16")
+            .fetch_one(&mut *connection)
+            .await
+            .expect("pid");
+        if shard == 0 || shards.contains(&shard) {
+            held.push(connection.detach());
+        } else {
+            shards.push(shard);
+            chosen.push(connection);
+        }
+    }
+    for (connection, sql) in chosen.iter_mut().zip(updates) {
+        sqlx::query(sql)
+            .execute(&mut **connection)
+            .await
+            .unwrap_or_else(|error| panic!("{sql}: {error}"));
+    }
+}
+
+async fn folding_the_shards_changes_no_sum(db: &TestDb) {
+    use PaymentState::*;
+    let now = time::OffsetDateTime::now_utc();
+    let two_hours_ago = (now - time::Duration::hours(2)).unix_timestamp() * 1000;
+    let old_slot = two_hours_ago.div_euclid(900_000);
+    // Three captured payments and a pending one moved two hours back, each by its own
+    // connection; then the pending one is captured there (by the store's own connection).
+    let mut moved = Vec::new();
+    for amount in [1000, 2500, 700] {
+        let p = new_payment(db, amount).await;
+        let p = step(db, &p, Pending, PaymentChanges::default()).await;
+        moved.push(step(db, &p, Captured, PaymentChanges::default()).await);
+    }
+    let late = step(
+        db,
+        &new_payment(db, 40).await,
+        Pending,
+        PaymentChanges::default(),
+    )
+    .await;
+    let fresh = step(
+        db,
+        &new_payment(db, 5).await,
+        Pending,
+        PaymentChanges::default(),
+    )
+    .await;
+    let updates: Vec<String> = moved
+        .iter()
+        .chain([&late])
+        .map(|p| {
+            format!(
+                "UPDATE payments SET created_at = {two_hours_ago} WHERE id = '{}'",
+                p.id
+            )
+        })
+        .collect();
+    on_own_shards(db, &updates).await;
+    step(db, &late, Captured, PaymentChanges::default()).await;
+    assert_in_step(db, "payments moved back by four connections").await;
+    let before = stored_rows(db).await;
+    let fresh_slot = fresh.created_at.unix_timestamp() * 1000 / 900_000;
+    let in_slot = |rows: &[(i64, String, i64, i64)], slot: i64| -> Vec<(String, i64, i64)> {
+        rows.iter()
+            .filter(|row| row.0 == slot)
+            .map(|row| (row.1.clone(), row.2, row.3))
+            .collect()
+    };
+
+    let folded = db
+        .store
+        .fold_rollup(now - time::Duration::minutes(15))
+        .await
+        .expect("folded");
+
+    assert_in_step(db, "the fold").await;
+    let after = stored_rows(db).await;
+    assert_eq!(
+        in_slot(&after, fresh_slot),
+        in_slot(&before, fresh_slot),
+        "the present slot is left alone"
+    );
+    match &db.raw {
+        Raw::Sqlite { .. } => {
+            assert_eq!(folded, 0, "one writer, no shards");
+            assert_eq!(after, before);
+        }
+        Raw::Postgres { .. } => {
+            // Four connections' +1 captured (and one -1 pending +1 pending) were shards.
+            assert!(folded >= 4, "{folded} shard rows folded: {before:?}");
+            assert_eq!(
+                in_slot(&after, old_slot),
+                vec![("captured".to_owned(), 0, 4)],
+                "one row a group of the past slot, its settled pending row gone: {before:?}"
+            );
+        }
+    }
 }
 
 /// Creates a payment at `at` (RFC 3339) in `currency`, driven to `state`.

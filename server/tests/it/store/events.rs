@@ -19,6 +19,7 @@ store_suite!(
     cards_saved_and_removed_write_their_events,
     endpoints_get_their_types_and_each_objects_events_in_order,
     a_delivery_is_finished_only_by_its_holder,
+    fanning_out_skips_an_event_another_instance_holds,
 );
 
 fn kinds(events: &[StoredEvent]) -> Vec<&str> {
@@ -408,4 +409,56 @@ async fn a_delivery_is_finished_only_by_its_holder(db: &TestDb) {
         .await
         .unwrap();
     assert_eq!(again.len(), 1, "redelivered: due now");
+}
+
+/// Two instances fan out at once on PostgreSQL: each locks the events it picks and skips
+/// those the other holds. An instance must then mark and deliver exactly what it picked; it
+/// marked the range from its first to its last pick, waiting for the other's locks while the
+/// other waited for its own (PostgreSQL found the deadlock, with two `serve` processes).
+async fn fanning_out_skips_an_event_another_instance_holds(db: &TestDb) {
+    let store = &db.store;
+    store
+        .create_endpoint(endpoint("we_all", EventTypes::All))
+        .await
+        .unwrap();
+    for amount in [100, 200, 300] {
+        let payment = pending_payment(db, amount).await;
+        step(db, &payment, Declined, Default::default()).await;
+    }
+    let at = now();
+    let Raw::Postgres { pool, .. } = &db.raw else {
+        // One writer at a time: no event is ever held while another instance picks.
+        assert_eq!(store.fan_out_events(at, 100).await.unwrap(), 3);
+        return;
+    };
+    let seqs: Vec<(i64,)> = sqlx::query_as("SELECT seq FROM events ORDER BY seq")
+        .fetch_all(pool)
+        .await
+        .unwrap();
+    assert_eq!(seqs.len(), 3, "one event a decline");
+    let mut other = pool.begin().await.unwrap();
+    sqlx::query("SELECT seq FROM events WHERE seq = $1 FOR UPDATE")
+        .bind(seqs[1].0)
+        .execute(&mut *other)
+        .await
+        .unwrap();
+    let first = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        store.fan_out_events(at, 100),
+    )
+    .await
+    .expect("the fan-out does not wait for the event another instance holds")
+    .unwrap();
+    assert_eq!(first, 2, "the two events nobody else holds");
+    other.rollback().await.unwrap();
+    assert_eq!(
+        store.fan_out_events(at, 100).await.unwrap(),
+        1,
+        "then the third"
+    );
+    let (deliveries,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM event_deliveries")
+        .fetch_one(pool)
+        .await
+        .unwrap();
+    assert_eq!(deliveries, 3, "each event delivered once");
 }
