@@ -10,9 +10,10 @@
 //!
 //! The emulator runs on its own loopback listener, as a remote gateway would; the server is
 //! configured with it as `GATEWAY_BASE_URL`. Each timed server call pays a fresh session
-//! (created untimed) with the customer's saved card, so it does all a real pay does: session
-//! and secret check, the pay claim, the saved card, the payment recorded before and after the
-//! gateway call, the attempt log.
+//! (created untimed) with its customer's saved card (64 customers pay in turn, so shoppers
+//! paying at once are different customers, as in a shop), so it does all a real pay does:
+//! session and secret check, the pay claim, the saved card, the card-testing check, the
+//! payment recorded before and after the gateway call, the attempt log.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -20,7 +21,7 @@ use std::time::{Duration, Instant};
 use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox, SandboxConfig};
 
 #[path = "support/pay_server.rs"]
-#[allow(dead_code)] // `BenchServer::remote`: every server here runs in this process
+#[allow(dead_code)] // `BenchServer::cards`: every server here runs in this process
 mod pay_server;
 
 #[path = "support/cli.rs"]

@@ -56,8 +56,8 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
-/// Starts `serve` on `database_url` and waits until it answers; `card_id` is the saved card.
-async fn spawn_instance(database_url: &str, sandbox: &Sandbox, card_id: &str) -> Instance {
+/// Starts `serve` on `database_url` and waits until it answers; `cards` are the customers'.
+async fn spawn_instance(database_url: &str, sandbox: &Sandbox, cards: &[String]) -> Instance {
     let port = free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_checkout-server"))
         .arg("serve")
@@ -82,7 +82,7 @@ async fn spawn_instance(database_url: &str, sandbox: &Sandbox, card_id: &str) ->
     }
     Instance {
         child,
-        server: Arc::new(BenchServer::remote(base, card_id.to_owned())),
+        server: Arc::new(BenchServer::remote(base, cards.to_vec())),
     }
 }
 
@@ -105,12 +105,12 @@ async fn run(shoppers: usize, pays: usize, rounds: usize) {
     let token = store_card(&http, &sandbox).await;
     let dir = tempfile::tempdir().expect("temp dir");
     let database = databases::Database::new(dir.path(), "scale", Some(&postgres)).await;
-    // Migrated, and the customer's card saved, by a server in this process.
+    // Migrated, and the customers' cards saved, by a server in this process.
     let setup = start_server(&database.url, &sandbox, &token).await;
-    let card_id = setup.card_id().to_owned();
+    let cards = setup.cards().to_vec();
     setup.stop().await;
-    let first = spawn_instance(&database.url, &sandbox, &card_id).await;
-    let second = spawn_instance(&database.url, &sandbox, &card_id).await;
+    let first = spawn_instance(&database.url, &sandbox, &cards).await;
+    let second = spawn_instance(&database.url, &sandbox, &cards).await;
     let one = [first.server.clone()];
     let two = [first.server.clone(), second.server.clone()];
     // Warm both (connections, statement caches, the session and card memories).

@@ -37,7 +37,7 @@ use secrecy::{ExposeSecret as _, SecretString};
 use tokio_util::sync::CancellationToken;
 
 #[path = "support/pay_server.rs"]
-#[allow(dead_code)] // `BenchServer::remote`, `pays_per_second`: no shoppers pay at once here
+#[allow(dead_code)] // `BenchServer::cards`, `pays_per_second`: no shoppers pay at once here
 mod pay_server;
 
 #[path = "support/cli.rs"]

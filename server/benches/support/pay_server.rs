@@ -15,8 +15,23 @@ use tokio::sync::Mutex;
 
 /// The server's merchant key.
 pub const MERCHANT_KEY: &str = "sk_bench_0123456789abcdef";
-/// The customer whose card is saved.
-pub const CUSTOMER: &str = "bench-customer";
+/// The shop's customers, each with a card saved, who pay in turn: concurrent shoppers are
+/// different customers, as in a shop (one customer for every pay made each payment's
+/// foreign-key check share a lock on that customer's row and its card's).
+pub const CUSTOMERS: usize = 64;
+
+/// The `n`th customer's id.
+fn customer(n: usize) -> String {
+    format!("bench-customer-{n}")
+}
+
+/// A session created for paying, and the saved card of its customer.
+#[derive(Clone)]
+pub struct Checkout {
+    id: String,
+    secret: String,
+    card_id: String,
+}
 
 /// Latencies of one series, sorted.
 pub struct Series(Vec<Duration>);
@@ -78,7 +93,10 @@ pub fn charge_body(token: Option<&str>, reference: &str) -> Value {
 pub struct BenchServer {
     base: String,
     http: reqwest::Client,
-    card_id: String,
+    /// The saved card of each customer, in order.
+    cards: Vec<String>,
+    /// The customer the next session is for.
+    next: std::sync::atomic::AtomicUsize,
     shutdown: Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
     task: Mutex<Option<tokio::task::JoinHandle<anyhow::Result<()>>>>,
 }
@@ -131,56 +149,55 @@ pub async fn start_server(database_url: &str, sandbox: &Sandbox, token: &str) ->
         .await
         .expect("server builds");
     let base = server.base_url().to_owned();
-    let card = server
-        .state()
-        .store
-        .save_card(NewSavedCard {
-            customer_id: CUSTOMER.into(),
-            gateway_token: SecretString::from(token.to_owned()),
-            brand: checkout::card::Brand::Visa,
-            last4: Last4::new("4242").expect("last4"),
-            expiry_month: 12,
-            expiry_year: 2039,
-            card_fingerprint: None,
-            saved_from: None,
-        })
-        .await
-        .expect("card saved");
+    let mut cards = Vec::with_capacity(CUSTOMERS);
+    for n in 0..CUSTOMERS {
+        let card = server
+            .state()
+            .store
+            .save_card(NewSavedCard {
+                customer_id: customer(n),
+                gateway_token: SecretString::from(token.to_owned()),
+                brand: checkout::card::Brand::Visa,
+                last4: Last4::new("4242").expect("last4"),
+                expiry_month: 12,
+                expiry_year: 2039,
+                card_fingerprint: None,
+                saved_from: None,
+            })
+            .await
+            .expect("card saved");
+        cards.push(card.id);
+    }
     let (shutdown, stop) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(server.run(async move {
         let _ = stop.await;
     }));
-    BenchServer {
-        base,
-        http: reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .expect("client"),
-        card_id: card.id,
-        shutdown: Mutex::new(Some(shutdown)),
-        task: Mutex::new(Some(task)),
-    }
+    let mut bench = BenchServer::remote(base, cards);
+    bench.shutdown = Mutex::new(Some(shutdown));
+    bench.task = Mutex::new(Some(task));
+    bench
 }
 
 impl BenchServer {
-    /// A server running elsewhere (another process) at `base`, where the customer's card is
-    /// saved as `card_id`.
-    pub fn remote(base: String, card_id: String) -> Self {
+    /// A server running elsewhere (another process) at `base`, where the customers' cards
+    /// are saved as `cards` (in the customers' order).
+    pub fn remote(base: String, cards: Vec<String>) -> Self {
         Self {
             base,
             http: reqwest::Client::builder()
                 .redirect(reqwest::redirect::Policy::none())
                 .build()
                 .expect("client"),
-            card_id,
+            cards,
+            next: std::sync::atomic::AtomicUsize::new(0),
             shutdown: Mutex::new(None),
             task: Mutex::new(None),
         }
     }
 
-    /// The saved card's id.
-    pub fn card_id(&self) -> &str {
-        &self.card_id
+    /// The customers' saved cards, in order.
+    pub fn cards(&self) -> &[String] {
+        &self.cards
     }
 
     /// Creates a session (untimed), then times its pay call.
@@ -189,14 +206,15 @@ impl BenchServer {
         self.pay(&session).await
     }
 
-    /// A new session for the customer: `(id, client secret)`.
-    pub async fn session(&self) -> (String, String) {
+    /// A new session for the next customer in turn.
+    pub async fn session(&self) -> Checkout {
+        let n = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % self.cards.len();
         let reference = format!("b-{}", &uuid::Uuid::new_v4().simple().to_string()[..20]);
         let session: Value = self
             .http
             .post(format!("{}/v1/sessions", self.base))
             .bearer_auth(MERCHANT_KEY)
-            .json(&json!({"amount": 1000, "currency": "JPY", "reference": reference, "customer_id": CUSTOMER}))
+            .json(&json!({"amount": 1000, "currency": "JPY", "reference": reference, "customer_id": customer(n)}))
             .send()
             .await
             .expect("session sent")
@@ -208,13 +226,22 @@ impl BenchServer {
             .as_str()
             .expect("client secret")
             .to_owned();
-        (id, secret)
+        Checkout {
+            id,
+            secret,
+            card_id: self.cards[n].clone(),
+        }
     }
 
-    /// Pays `session` with the saved card; the time of the pay call alone.
-    pub async fn pay(&self, (id, secret): &(String, String)) -> Duration {
+    /// Pays `checkout` with its customer's saved card; the time of the pay call alone.
+    pub async fn pay(&self, checkout: &Checkout) -> Duration {
+        let Checkout {
+            id,
+            secret,
+            card_id,
+        } = checkout;
         let body = json!({
-            "saved_card_id": self.card_id,
+            "saved_card_id": card_id,
             "billing_address": {"country": "JP", "postal_code": "100-0001"},
             "browser_info": {"screen_width": 1440, "screen_height": 900, "color_depth": 24, "java_enabled": false,
                 "language": "ja-JP", "user_agent": "bench", "time_zone": "Asia/Tokyo",
