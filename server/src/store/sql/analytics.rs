@@ -58,7 +58,7 @@ pub(crate) struct PlanRow {
 
 #[derive(FromRow)]
 pub(crate) struct CountRow {
-    pub(super) n: i64,
+    n: i64,
 }
 
 /// `(slot * 900 + offset) / 86400`: the local day of each slot, the offset chosen by a `CASE`
@@ -122,6 +122,7 @@ where
     for<'r> StatusCountRow: FromRow<'r, DB::Row>,
     for<'r> PlanRow: FromRow<'r, DB::Row>,
     for<'r> CountRow: FromRow<'r, DB::Row>,
+    for<'r> super::rollup_fold::FoldedRow: FromRow<'r, DB::Row>,
 {
     async fn day_outcomes(&self, span: &LocalSpan) -> StoreResult<Vec<DayOutcome>> {
         // The offsets are integers computed by the caller, never text: written into the

@@ -13,12 +13,20 @@
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Pool, Type};
 
 use super::Dialect;
-use super::analytics::CountRow;
 use super::codec::unsigned;
 use crate::store::error::StoreResult;
 
-/// Moves the shards of every slot before `$1` into shard 0; its one row and column is how
-/// many shard rows it moved (a data-modifying `WITH` runs whatever the outer query reads).
+/// What a fold moved: how many shard rows, and the first slot they were of.
+#[derive(FromRow)]
+pub(crate) struct FoldedRow {
+    n: i64,
+    first: Option<i64>,
+}
+
+/// Moves the shards of every slot before `$1` into shard 0 (found by the partial index
+/// `payment_rollup_shards`, which holds only rows not folded yet); its one row is how many
+/// shard rows it moved and the first slot among them (a data-modifying `WITH` runs whatever
+/// the outer query reads).
 const FOLD_SHARDS: &str = "WITH moved AS (\
          DELETE FROM payment_rollup WHERE slot < $1 AND shard <> 0 \
          RETURNING slot, currency, state, three_ds, decline_code, n, amount, captured, refunded), \
@@ -33,13 +41,13 @@ const FOLD_SHARDS: &str = "WITH moved AS (\
              amount = payment_rollup.amount + excluded.amount, \
              captured = payment_rollup.captured + excluded.captured, \
              refunded = payment_rollup.refunded + excluded.refunded) \
-     SELECT COUNT(*) AS n FROM moved";
+     SELECT COUNT(*) AS n, MIN(slot) AS first FROM moved";
 
-/// Deletes the folded rows of slots before `$1` that count nothing (a slot's `pending` once
-/// its payments moved on). A separate statement: one statement cannot both delete a row and
-/// update it through `ON CONFLICT`.
-const DROP_EMPTY: &str = "DELETE FROM payment_rollup WHERE slot < $1 AND shard = 0 \
-     AND n = 0 AND amount = 0 AND captured = 0 AND refunded = 0";
+/// Deletes the rows of the folded slots (`$2` to before `$1`) that count nothing (a slot's
+/// `pending` once its payments moved on). A separate statement: one statement cannot both
+/// delete a row and update it through `ON CONFLICT`.
+const DROP_EMPTY: &str = "DELETE FROM payment_rollup WHERE slot >= $2 AND slot < $1 \
+     AND shard = 0 AND n = 0 AND amount = 0 AND captured = 0 AND refunded = 0";
 
 /// Folds the shards of the slots before `before_slot`; how many shard rows were folded.
 pub(super) async fn fold<DB>(pool: &Pool<DB>, before_slot: i64) -> StoreResult<u64>
@@ -48,20 +56,23 @@ where
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
     for<'q> i64: Encode<'q, DB> + Type<DB>,
-    for<'r> CountRow: FromRow<'r, DB::Row>,
+    for<'r> FoldedRow: FromRow<'r, DB::Row>,
 {
     if !DB::ROLLUP_SHARDS {
         return Ok(0);
     }
     let mut tx = pool.begin().await?;
-    let moved = sqlx::query_as::<DB, CountRow>(FOLD_SHARDS)
+    let moved = sqlx::query_as::<DB, FoldedRow>(FOLD_SHARDS)
         .bind(before_slot)
         .fetch_one(&mut *tx)
         .await?;
-    sqlx::query::<DB>(DROP_EMPTY)
-        .bind(before_slot)
-        .execute(&mut *tx)
-        .await?;
+    if let Some(first) = moved.first {
+        sqlx::query::<DB>(DROP_EMPTY)
+            .bind(before_slot)
+            .bind(first)
+            .execute(&mut *tx)
+            .await?;
+    }
     tx.commit().await?;
     unsigned(moved.n, "count")
 }
