@@ -6,8 +6,7 @@
 -- without an e-mail, a BIN or a fingerprint (a saved card, a shop that sends no e-mail) lets
 -- each custom plan skip those lookups, so the generic one always looked dearer and the
 -- statement was planned anew at every pay: 0.7-1.3 ms of planning (pg_stat_statements:
--- 2,051 plans for 2,050 calls) for 0.04-0.07 ms of execution, most of the checkout's time in
--- the database. Each subquery is served by one index whatever its parameters (risk.rs), so
+-- 2,051 plans for 2,050 calls) for 0.04-0.07 ms of execution. Each subquery is served by one index whatever its parameters (risk.rs), so
 -- one plan fits every try: this function runs the same statement (word for word, which a
 -- unit test of risk.rs checks) with the generic plan, planned once per connection. With
 -- generic plans the pay bench's PostgreSQL p50 fell by about 1 ms.
