@@ -12,7 +12,7 @@
 
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use checkout_sandbox::{Sandbox, SandboxConfig};
 
@@ -31,6 +31,9 @@ mod databases;
 #[path = "scale_out/cpu.rs"]
 mod cpu;
 
+#[path = "../tests/e2e/support/net.rs"]
+mod net;
+
 use pay_server::{BenchServer, pays_per_second, server_settings, start_server, store_card};
 
 const POSTGRES_ENV: &str = "TEST_DATABASE_URL_POSTGRES";
@@ -48,17 +51,9 @@ impl Drop for Instance {
     }
 }
 
-/// A port nobody listens on now.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .map(|address| address.port())
-        .expect("a free port")
-}
-
 /// Starts `serve` on `database_url` and waits until it answers; `cards` are the customers'.
-async fn spawn_instance(database_url: &str, sandbox: &Sandbox, cards: &[String]) -> Instance {
-    let port = free_port();
+fn spawn_instance(database_url: &str, sandbox: &Sandbox, cards: &[String]) -> Instance {
+    let port = net::free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_checkout-server"))
         .arg("serve")
         .envs(server_settings(database_url, sandbox))
@@ -68,22 +63,16 @@ async fn spawn_instance(database_url: &str, sandbox: &Sandbox, cards: &[String])
         .stderr(Stdio::inherit())
         .spawn()
         .expect("checkout-server serve starts");
-    let base = format!("http://127.0.0.1:{port}");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .is_err()
-    {
-        assert!(
-            Instant::now() < deadline,
-            "instance on {port} never listened"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    Instance {
+    let instance = Instance {
         child,
-        server: Arc::new(BenchServer::remote(base, cards.to_vec())),
-    }
+        server: Arc::new(BenchServer::at(
+            format!("http://127.0.0.1:{port}"),
+            cards.to_vec(),
+        )),
+    };
+    tokio::task::block_in_place(|| net::wait_for_port(port, Duration::from_secs(30)))
+        .unwrap_or_else(|error| panic!("instance on {port}: {error}"));
+    instance
 }
 
 fn main() {
@@ -109,8 +98,8 @@ async fn run(shoppers: usize, pays: usize, rounds: usize) {
     let setup = start_server(&database.url, &sandbox, &token).await;
     let cards = setup.cards().to_vec();
     setup.stop().await;
-    let first = spawn_instance(&database.url, &sandbox, &cards).await;
-    let second = spawn_instance(&database.url, &sandbox, &cards).await;
+    let first = spawn_instance(&database.url, &sandbox, &cards);
+    let second = spawn_instance(&database.url, &sandbox, &cards);
     let one = [first.server.clone()];
     let two = [first.server.clone(), second.server.clone()];
     // Warm both (connections, statement caches, the session and card memories).

@@ -172,16 +172,16 @@ pub async fn start_server(database_url: &str, sandbox: &Sandbox, token: &str) ->
     let task = tokio::spawn(server.run(async move {
         let _ = stop.await;
     }));
-    let mut bench = BenchServer::remote(base, cards);
+    let mut bench = BenchServer::at(base, cards);
     bench.shutdown = Mutex::new(Some(shutdown));
     bench.task = Mutex::new(Some(task));
     bench
 }
 
 impl BenchServer {
-    /// A server running elsewhere (another process) at `base`, where the customers' cards
-    /// are saved as `cards` (in the customers' order).
-    pub fn remote(base: String, cards: Vec<String>) -> Self {
+    /// The server at `base` (in this process or another), where the customers' cards are
+    /// saved as `cards` (in the customers' order); stopping it is its owner's business.
+    pub fn at(base: String, cards: Vec<String>) -> Self {
         Self {
             base,
             http: reqwest::Client::builder()

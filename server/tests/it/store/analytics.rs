@@ -35,7 +35,14 @@ const RECOUNT: &str = "SELECT created_at / 900000 AS slot, currency, state, \
     CAST(SUM(refunded_amount) AS BIGINT) AS refunded FROM payments \
     GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5";
 
-async fn rows(db: &TestDb, sql: &str) -> Vec<RollupRow> {
+/// The rows `sql` reads, on either backend.
+async fn rows<T>(db: &TestDb, sql: &str) -> Vec<T>
+where
+    T: for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>
+        + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>
+        + Send
+        + Unpin,
+{
     match &db.raw {
         Raw::Sqlite { pool, .. } => sqlx::query_as(sql).fetch_all(pool).await,
         Raw::Postgres { pool, .. } => sqlx::query_as(sql).fetch_all(pool).await,
@@ -44,8 +51,8 @@ async fn rows(db: &TestDb, sql: &str) -> Vec<RollupRow> {
 }
 
 async fn assert_in_step(db: &TestDb, after: &str) {
-    let rollup = rows(db, FROM_ROLLUP).await;
-    let recount = rows(db, RECOUNT).await;
+    let rollup: Vec<RollupRow> = rows(db, FROM_ROLLUP).await;
+    let recount: Vec<RollupRow> = rows(db, RECOUNT).await;
     assert!(!recount.is_empty(), "{after}: payments exist");
     assert_eq!(rollup, recount, "the rollup after {after}");
 }
@@ -94,7 +101,7 @@ async fn rollup_follows_every_change(db: &TestDb) {
     .await;
     assert_in_step(db, "a moved creation time").await;
     // A change rolled back leaves the rollup as it was.
-    let before = rows(db, FROM_ROLLUP).await;
+    let before: Vec<RollupRow> = rows(db, FROM_ROLLUP).await;
     let sql = format!(
         "UPDATE payments SET state = 'captured', captured_amount = amount WHERE id = '{}'",
         c.id
@@ -111,28 +118,23 @@ async fn rollup_follows_every_change(db: &TestDb) {
             tx.rollback().await.expect("rollback");
         }
     }
-    assert_eq!(rows(db, FROM_ROLLUP).await, before, "after a rollback");
+    assert_eq!(
+        rows::<RollupRow>(db, FROM_ROLLUP).await,
+        before,
+        "after a rollback"
+    );
     step(db, &c, Captured, PaymentChanges::default()).await;
     assert_in_step(db, "a capture").await;
 }
 
 /// Stored rows of the rollup per slot and state: `(slot, state, shard, n)`.
 async fn stored_rows(db: &TestDb) -> Vec<(i64, String, i64, i64)> {
-    match &db.raw {
-        Raw::Sqlite { pool, .. } => {
-            sqlx::query_as("SELECT slot, state, 0, n FROM payment_rollup ORDER BY 1, 2, 3")
-                .fetch_all(pool)
-                .await
-        }
-        Raw::Postgres { pool, .. } => {
-            sqlx::query_as(
-                "SELECT slot, state, CAST(shard AS BIGINT), n FROM payment_rollup ORDER BY 1, 2, 3",
-            )
-            .fetch_all(pool)
-            .await
-        }
-    }
-    .expect("rows read")
+    let shard = match &db.raw {
+        Raw::Sqlite { .. } => "0",
+        Raw::Postgres { .. } => "CAST(shard AS BIGINT)",
+    };
+    let sql = format!("SELECT slot, state, {shard}, n FROM payment_rollup ORDER BY 1, 2, 3");
+    rows(db, &sql).await
 }
 
 /// Runs `updates` behind the store's back, on PostgreSQL each on a connection of its own
