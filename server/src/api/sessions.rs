@@ -112,6 +112,14 @@ pub async fn create_session(
     request: CreateSession,
 ) -> Result<SessionView, ApiFailure> {
     let new = validate(state, request)?;
+    if let Some(plan_id) = &new.plan_id {
+        // A customer whose sign-up to this plan is still unconfirmed, or who holds it already,
+        // is refused here, before a form is shown (the pay call checks again, atomically).
+        state
+            .payments
+            .check_signup(new.customer_id.as_deref(), plan_id)
+            .await?;
+    }
     let secret = client_secret::derive(&state.config.merchant.secret_key, &new.id);
     let session = state
         .store

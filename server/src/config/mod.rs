@@ -23,6 +23,7 @@
 //! | `RECONCILE_INTERVAL_SECONDS` | 30 | reconciler period |
 //! | `LOG_FORMAT` | `text` | `text` or `json` |
 //! | `MAX_BODY_BYTES`, `PAY_RATE_LIMIT_*`, `CUSTOMER_TOKEN_TTL_SECONDS`, `SUBSCRIPTION_POLL_SECONDS` | see [`OpsSettings`] | protection, tokens, polling |
+//! | `SUBSCRIPTION_SEVERAL_PER_PLAN`, `SUBSCRIPTION_LIST_CHECK_SECONDS`, `SUBSCRIPTION_LIST_MAX_BYTES` | see [`SubscriptionSettings`] | several live subscriptions to one plan, the whole-list check |
 //! | `OPS_LISTEN`, `OPS_TOKEN` | sandbox: on `LISTEN`; real gateway: not served | where `/metrics` and `/readyz` are served ([`OpsAccess`]); keep `OPS_LISTEN` internal |
 //! | `SECRETS_KEY`, `SECRETS_KEY_PREVIOUS`, `SECRETS_KEY_FILE` | sandbox: generated into `secrets.key` beside the SQLite file; real gateway: required | the key sealing webhook signing secrets and staff TOTP keys in the database ([`SecretsKeySource`]) |
 //! | `DASHBOARD_LISTEN`, `DASHBOARD_PUBLIC_URL`, `DASHBOARD_REQUIRE_2FA` | `127.0.0.1:8082`, its address, `false` | the merchant dashboard's listener (`off`: none), origin, and whether admins must use two-factor sign-in ([`DashboardSettings`]) |
@@ -35,6 +36,7 @@
 //! ([`plans`]). Without `GATEWAY_BASE_URL`, what the file and environment leave unset comes from
 //! [`EmulatorDefaults`], supplied by whoever mounts the in-process emulator.
 
+pub mod billing_period;
 mod dashboard;
 mod error;
 pub mod fingerprint_key;
@@ -46,6 +48,7 @@ mod risk_alert;
 mod secrets;
 mod source;
 mod store_settings;
+mod subscriptions;
 #[cfg(test)]
 pub(crate) mod tests;
 mod timing;
@@ -72,6 +75,7 @@ pub use risk_alert::{AlertSettings, ProofOfWork};
 pub use secrets::{SecretsKeySource, sandbox_key_path};
 pub use source::KEYS;
 pub use store_settings::StoreSettings;
+pub use subscriptions::SubscriptionSettings;
 pub use timing::Timing;
 pub use webhooks::{CONFIG_ENDPOINT_ID, ConfiguredEndpoint, WebhookSettings};
 
@@ -116,6 +120,8 @@ pub struct Config {
     pub plans: PlanCatalogue,
     /// Protection limits, customer tokens, subscription poll (`config/ops.rs`).
     pub ops: OpsSettings,
+    /// One plan per customer or several, and the whole-list check (`config/subscriptions.rs`).
+    pub subscriptions: SubscriptionSettings,
     /// `OPS_LISTEN`, `OPS_TOKEN`: where `/metrics` and `/readyz` are served (`config/ops.rs`).
     pub ops_access: OpsAccess,
     /// `COMPONENT_DIR`: the built component served under `/frame/`.
@@ -253,6 +259,7 @@ impl Config {
             },
             plans,
             ops: OpsSettings::resolve(layers)?,
+            subscriptions: SubscriptionSettings::resolve(layers)?,
             ops_access: OpsAccess::resolve(layers, sandbox)?,
             webhooks: WebhookSettings::resolve(layers, sandbox)?,
             dashboard: DashboardSettings::resolve(layers)?,

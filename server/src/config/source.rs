@@ -41,6 +41,10 @@ pub const KEYS: &[&str] = &[
     "SUBSCRIPTION_POLL_SECONDS",
     "OPS_LISTEN",
     "OPS_TOKEN",
+    // config/subscriptions.rs
+    "SUBSCRIPTION_SEVERAL_PER_PLAN",
+    "SUBSCRIPTION_LIST_CHECK_SECONDS",
+    "SUBSCRIPTION_LIST_MAX_BYTES",
     // config/fingerprint_key.rs
     "CARD_FINGERPRINT_KEY",
     // config/risk.rs

@@ -141,6 +141,11 @@ pub fn times(setting: &Setting, max: u32) -> Result<u32, ConfigError> {
         .map(|value| u32::try_from(value).unwrap_or(max))
 }
 
+/// A number of bytes within `min..=max`.
+pub fn bytes(setting: &Setting, min: u64, max: u64) -> Result<u64, ConfigError> {
+    bounded_integer(setting, min, max, "bytes")
+}
+
 /// Whole milliseconds within `min..=max`.
 pub fn millis(setting: &Setting, min: u64, max: u64) -> Result<Duration, ConfigError> {
     bounded_integer(setting, min, max, "milliseconds").map(Duration::from_millis)

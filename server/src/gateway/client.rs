@@ -189,6 +189,15 @@ impl GatewayClient {
         outcome::read(reply, |r: &SubscriptionListResponse| r.success)
     }
 
+    /// A read of `path` whose answer is read up to `max_body` bytes (retried).
+    pub(super) async fn get_at_most(
+        &self,
+        path: &str,
+        max_body: usize,
+    ) -> Result<Reply, GatewayError> {
+        self.transport.get_at_most(path, max_body).await
+    }
+
     async fn change_subscription(
         &self,
         subscription_id: &str,

@@ -7,6 +7,7 @@
 mod client;
 mod config;
 mod error;
+pub mod list;
 mod outcome;
 mod retry;
 mod transport;
@@ -14,5 +15,6 @@ mod transport;
 pub use client::GatewayClient;
 pub use config::GatewayConfig;
 pub use error::GatewayError;
+pub use list::ListRead;
 pub use retry::RetryPolicy;
 pub use transport::API_PREFIX;

@@ -84,18 +84,28 @@ pub(crate) fn read<T: DeserializeOwned>(
     reply: Reply,
     accept: impl FnOnce(&T) -> bool,
 ) -> Result<T, GatewayError> {
-    credentials_or_missing(&reply)?;
+    let body = read_with(&reply, |body| serde_json::from_slice::<T>(body))?;
+    if accept(&body) {
+        Ok(body)
+    } else {
+        Err(rejected(&reply))
+    }
+}
+
+/// [`read`] with the 2xx body parsed by `parse` (a streaming reader, say); what `parse`
+/// fails on is `InvalidResponse`.
+pub(crate) fn read_with<T>(
+    reply: &Reply,
+    parse: impl FnOnce(&[u8]) -> Result<T, serde_json::Error>,
+) -> Result<T, GatewayError> {
+    credentials_or_missing(reply)?;
     match class(reply.status) {
-        Class::Success => match serde_json::from_slice::<T>(&reply.body) {
-            Ok(body) if accept(&body) => Ok(body),
-            Ok(_) => Err(rejected(&reply)),
-            Err(e) => Err(GatewayError::InvalidResponse {
-                status: reply.status,
-                reason: e.to_string(),
-            }),
-        },
+        Class::Success => parse(&reply.body).map_err(|e| GatewayError::InvalidResponse {
+            status: reply.status,
+            reason: e.to_string(),
+        }),
         Class::ClientError if reply.status == 429 => Err(GatewayError::Unavailable { status: 429 }),
-        Class::ClientError => Err(rejected(&reply)),
+        Class::ClientError => Err(rejected(reply)),
         Class::Other if reply.status >= 500 => Err(GatewayError::Unavailable {
             status: reply.status,
         }),

@@ -97,7 +97,7 @@ impl Transport {
     /// Sends a `POST` exactly once. `body` is JSON; `None` sends no body and no Content-Type.
     pub async fn post(&self, path: &str, body: Option<Vec<u8>>) -> Result<Reply, GatewayError> {
         let url = self.url(path)?;
-        match self.attempt(Method::POST, url, body).await {
+        match self.attempt(Method::POST, url, body, usize::MAX).await {
             Ok(reply) => Ok(reply),
             Err(AttemptError::NotSent(reason)) => {
                 tracing::warn!(%reason, "gateway not reached; request not sent");
@@ -114,10 +114,16 @@ impl Transport {
     /// After the last attempt a retryable status is returned as a [`Reply`] for `outcome.rs`
     /// to turn into an error; a transport failure becomes `Transport`.
     pub async fn get(&self, path: &str) -> Result<Reply, GatewayError> {
+        self.get_at_most(path, usize::MAX).await
+    }
+
+    /// [`get`](Self::get), reading at most `max_body` bytes of the answer: a longer body is
+    /// not read into memory (`Transport`, retried like any failed read).
+    pub async fn get_at_most(&self, path: &str, max_body: usize) -> Result<Reply, GatewayError> {
         let url = self.url(path)?;
         let mut attempt = 1;
         loop {
-            let result = self.attempt(Method::GET, url.clone(), None).await;
+            let result = self.attempt(Method::GET, url.clone(), None, max_body).await;
             let (should_retry, retry_after) = match &result {
                 Ok(reply) => (is_retryable_status(reply.status), reply.retry_after),
                 Err(_) => (true, None),
@@ -159,6 +165,7 @@ impl Transport {
         method: Method,
         url: Url,
         body: Option<Vec<u8>>,
+        max_body: usize,
     ) -> Result<Reply, AttemptError> {
         let path = url.path();
         let path = path
@@ -166,7 +173,7 @@ impl Transport {
             .map_or(path, |(_, tail)| tail)
             .to_owned();
         let started = Instant::now();
-        let result = self.exchange(method, url, body).await;
+        let result = self.exchange(method, url, body, max_body).await;
         let ended = match &result {
             Ok(reply) => CallResult::Status(reply.status),
             Err(_) => CallResult::Failed,
@@ -180,6 +187,7 @@ impl Transport {
         method: Method,
         url: Url,
         body: Option<Vec<u8>>,
+        max_body: usize,
     ) -> Result<Reply, AttemptError> {
         let started = Instant::now();
         let mut request = self
@@ -205,9 +213,7 @@ impl Transport {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
-        let body = response.bytes().await.map_err(|e| {
-            AttemptError::AfterSend(format!("HTTP {status}, body unreadable: {}", chain(&e)))
-        })?;
+        let body = read_body(response, status, max_body).await?;
         tracing::debug!(
             http_status = status,
             elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
@@ -215,10 +221,40 @@ impl Transport {
         );
         Ok(Reply {
             status,
-            body: body.to_vec(),
+            body,
             retry_after,
         })
     }
+}
+
+/// The whole body of `response`, refused once it passes `max_body` bytes (by its declared
+/// length before anything is read, or as it arrives).
+async fn read_body(
+    mut response: reqwest::Response,
+    status: u16,
+    max_body: usize,
+) -> Result<Vec<u8>, AttemptError> {
+    let too_long = || {
+        AttemptError::AfterSend(format!(
+            "HTTP {status}, body longer than the {max_body} bytes read"
+        ))
+    };
+    let declared = response
+        .content_length()
+        .and_then(|length| usize::try_from(length).ok());
+    if declared.is_some_and(|length| length > max_body) {
+        return Err(too_long());
+    }
+    let mut body = Vec::with_capacity(declared.unwrap_or(0).min(1 << 20));
+    while let Some(chunk) = response.chunk().await.map_err(|e| {
+        AttemptError::AfterSend(format!("HTTP {status}, body unreadable: {}", chain(&e)))
+    })? {
+        if body.len().saturating_add(chunk.len()) > max_body {
+            return Err(too_long());
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
 }
 
 /// HTTP statuses a safe read retries.

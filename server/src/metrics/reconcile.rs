@@ -1,5 +1,6 @@
 //! What the reconciler did, for `/metrics`: passes, payments settled or sent to review,
-//! subscription cycles recorded, failures, and when the last pass finished.
+//! subscription cycles recorded, lost sign-ups found again, subscriptions found in the
+//! gateway's list, failures, and when the last pass finished.
 
 use metrics::{counter, describe_counter, describe_gauge, gauge};
 
@@ -22,9 +23,17 @@ pub enum Event {
     CycleSucceeded,
     /// A new failed cycle was recorded.
     CycleFailed,
+    /// A sign-up whose answer was lost was found in the gateway's list and recorded.
+    SignupRecorded,
+    /// A sign-up whose answer was lost made no subscription (the list proves it): failed.
+    SignupFailed,
+    /// A sign-up whose answer was lost could not be told apart: sent to review.
+    SignupToReview,
+    /// A subscription the gateway bills and the store lacked was recorded for review.
+    SubscriptionFound,
 }
 
-const EVENTS: [(Event, &str); 8] = [
+const EVENTS: [(Event, &str); 12] = [
     (Event::Pass, "pass"),
     (Event::PaymentSettled, "payment_settled"),
     (Event::PaymentToReview, "payment_to_review"),
@@ -33,6 +42,10 @@ const EVENTS: [(Event, &str); 8] = [
     (Event::SubscriptionPolled, "subscription_polled"),
     (Event::CycleSucceeded, "cycle_succeeded"),
     (Event::CycleFailed, "cycle_failed"),
+    (Event::SignupRecorded, "signup_recorded"),
+    (Event::SignupFailed, "signup_failed"),
+    (Event::SignupToReview, "signup_to_review"),
+    (Event::SubscriptionFound, "subscription_found"),
 ];
 
 /// Counts one event.

@@ -18,7 +18,8 @@
 //! [`outcome`] (gateway answers → state steps), [`settle`] (status confirmation),
 //! [`webhook`] (notifications), [`adjust`] (capture, refund, void), [`review`] (the
 //! review queue: staff-supplied transaction ids, resolving as failed), [`subscription`]
-//! (first charge of a plan), [`urls`] (this server's own addresses), [`supersede`] (paying
+//! (first charge of a plan), [`signup`] (a sign-up's record, open until its outcome is known),
+//! [`subscription_record`] (the subscription a sign-up made), [`urls`] (this server's own addresses), [`supersede`] (paying
 //! again while a 3-D Secure payment waits at the bank), [`surplus`] (reversing a second
 //! charge of one session).
 
@@ -32,7 +33,9 @@ pub mod request;
 pub mod review;
 pub mod screen;
 pub mod settle;
+pub mod signup;
 pub mod subscription;
+pub mod subscription_record;
 pub mod supersede;
 pub mod surplus;
 pub mod urls;
@@ -49,7 +52,9 @@ pub use request::Shopper;
 pub use settle::{Hint, HintFrom, Settlement, StatusVerdict};
 pub use urls::{Landing, PublicUrls};
 
-use crate::config::{CardFingerprintKey, PlanCatalogue, RiskSettings, Timing};
+use crate::config::{
+    CardFingerprintKey, PlanCatalogue, RiskSettings, SubscriptionSettings, Timing,
+};
 use crate::gateway::GatewayClient;
 use crate::risk::RiskService;
 use crate::store::Store;
@@ -73,6 +78,8 @@ pub struct PaymentSettings {
     pub risk: RiskSettings,
     /// The card fingerprint's key.
     pub card_fingerprint_key: CardFingerprintKey,
+    /// Whether a customer may hold several live subscriptions to one plan.
+    pub subscriptions: SubscriptionSettings,
 }
 
 /// The payment service. Cloning is one `Arc` increment.

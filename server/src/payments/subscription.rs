@@ -1,7 +1,11 @@
 //! The pay call of a subscription session: `/subscription/payment` with the plan from the
 //! server's catalogue (never from the browser), the card stored at the gateway for later
-//! cycles, and the new subscription recorded with its first cycle. Later cycles are the
-//! reconciler's: the gateway sends no webhook for them.
+//! cycles, and the new subscription recorded with its first cycle
+//! ([`super::subscription_record`]). The sign-up is recorded before the call
+//! ([`super::signup`]): a second sign-up of the customer to the plan is refused meanwhile, and
+//! an answer that is lost leaves it open for the reconciler, which finds the subscription in
+//! the gateway's list (the gateway sends no webhook for this call). Later cycles are the
+//! reconciler's too.
 
 use checkout::contract::{CycleUnit, PlanTerms, SubscriptionStatus};
 
@@ -13,14 +17,11 @@ use super::screen::Screened;
 use super::{PaymentError, PaymentService, now};
 use crate::config::first_charge;
 use crate::risk::TryKind;
-use crate::store::model::{
-    CycleStatus, NewCycle, NewSubscription, Payment, PaymentChanges, PaymentKind, Session,
-};
+use crate::store::model::{PaymentChanges, PaymentKind, Session};
 use checkout::contract::PayResponse;
 use checkout::wire::{
     self, Address, CycleType, PaymentMethod, RequestAmount, SubscriptionDetails,
-    SubscriptionEndType, SubscriptionPaymentRequest, SubscriptionPlanRequest, TransactionResponse,
-    TrialPeriodType,
+    SubscriptionEndType, SubscriptionPaymentRequest, SubscriptionPlanRequest, TrialPeriodType,
 };
 
 impl PaymentService {
@@ -40,6 +41,8 @@ impl PaymentService {
                 "the session's plan is no longer offered",
             )
         })?;
+        self.check_signup(session.customer_id.as_deref(), plan_id)
+            .await?;
         let fingerprint = self.risk().fingerprint(&card.number);
         let facts = self.risk_facts(session, Some(fingerprint), shopper);
         let payment = self
@@ -58,6 +61,7 @@ impl PaymentService {
             Screened::Allowed(payment) => *payment,
             Screened::Blocked(answer) => return Ok(answer),
         };
+        let payment = self.open_signup(session, plan_id, payment).await?;
         let request = SubscriptionPaymentRequest {
             amount: RequestAmount::new(plan.amount),
             currency: plan.currency.clone(),
@@ -77,74 +81,30 @@ impl PaymentService {
         let attempt = Attempt::new("subscription/payment", started);
         let mut extra = PaymentChanges::default();
         if let Ok(response) = &result {
-            extra.subscription_id = self
-                .record_subscription(session, &plan, &payment, response)
-                .await;
+            extra.subscription_id = match &response.subscription_details {
+                Some(details) => {
+                    let first = response.transaction_id();
+                    match self
+                        .record_subscription(session, &plan, &payment, details, first)
+                        .await
+                    {
+                        Ok(subscription) => Some(subscription.id),
+                        Err(error) => {
+                            tracing::error!(payment_id = %payment.id, %error, "could not store a subscription the gateway created; its sign-up stays open for the reconciler");
+                            None
+                        }
+                    }
+                }
+                None => {
+                    tracing::error!(payment_id = %payment.id, "the gateway created a subscription without subscription_details; its sign-up stays open for the reconciler");
+                    None
+                }
+            };
         }
+        self.close_signup(&payment.id, &result, extra.subscription_id.as_deref())
+            .await;
         let payment = self.finish_charge(payment, attempt, &result, extra).await?;
         Ok(answer(&payment))
-    }
-
-    /// Stores the subscription the gateway created and its first cycle; returns its id.
-    /// A storage failure is logged (the charge itself is still recorded): the subscription
-    /// then exists only at the gateway, where the merchant's list shows it.
-    async fn record_subscription(
-        &self,
-        session: &Session,
-        plan: &PlanTerms,
-        payment: &Payment,
-        response: &TransactionResponse,
-    ) -> Option<String> {
-        let Some(details) = &response.subscription_details else {
-            tracing::error!(payment_id = %payment.id, "the gateway created a subscription without subscription_details");
-            return None;
-        };
-        let next_payment_at = details
-            .next_payment_date
-            .as_ref()
-            .and_then(wire::GatewayTimestamp::parse);
-        let new = NewSubscription {
-            gateway_subscription_id: details.id.clone(),
-            customer_id: session.customer_id.clone(),
-            plan_id: plan.id.clone(),
-            session_id: Some(session.id.clone()),
-            first_payment_id: Some(payment.id.clone()),
-            amount: plan.amount,
-            currency: plan.currency.clone(),
-            status: subscription_status(details),
-            completed_cycles: details.completed_payment_cycle,
-            next_payment_at,
-            last_payment_status: details
-                .last_payment_status
-                .as_ref()
-                .map(|s| s.as_str().to_owned()),
-            // Due at once: polled at the reconciler's next pass, then `subscriptions::sync`
-            // schedules it (after each charge date, at least every SUBSCRIPTION_POLL_SECONDS).
-            next_poll_at: now(),
-        };
-        let subscription = match self.store().create_subscription(new).await {
-            Ok(subscription) => subscription,
-            Err(error) => {
-                tracing::error!(payment_id = %payment.id, %error, "could not store a subscription the gateway created");
-                return None;
-            }
-        };
-        if plan.trial_days.is_none() && details.completed_payment_cycle >= 1 {
-            let cycle = NewCycle {
-                subscription_id: subscription.id.clone(),
-                cycle: 1,
-                gateway_transaction_id: response.transaction_id().map(str::to_owned),
-                amount: payment.amount,
-                currency: payment.currency.clone(),
-                status: CycleStatus::Succeeded,
-                charged_at: now(),
-            };
-            if let Err(error) = self.store().upsert_cycle(cycle).await {
-                tracing::error!(subscription_id = %subscription.id, %error, "could not record the first cycle");
-            }
-        }
-        tracing::info!(payment_id = %payment.id, subscription_id = %subscription.id, "subscription started");
-        Some(subscription.id)
     }
 }
 

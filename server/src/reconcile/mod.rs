@@ -8,6 +8,11 @@
 //!   transaction again");
 //! - polls live subscriptions and records new cycles and failed charges (the gateway sends no
 //!   webhook for them) — [`subscriptions`];
+//! - finds the subscription a sign-up made whose answer was lost, in the gateway's list, or
+//!   proves it made none — [`signups`];
+//! - compares the gateway's whole subscription list with the store every
+//!   `SUBSCRIPTION_LIST_CHECK_SECONDS` and records what the gateway bills and the store lacks
+//!   for review — [`gateway_list`];
 //! - deletes the dashboard's expired staff sessions and login challenges — [`staff_sweep`];
 //! - folds the dashboard rollup's per-connection shards of past slots — [`rollup`];
 //! - reverses a second charge of one session that is still due (the process that recorded it
@@ -21,8 +26,10 @@
 //! state step is a compare-and-set besides, so even an expired lease cannot apply an outcome
 //! twice.
 
+pub mod gateway_list;
 pub mod payments;
 pub mod rollup;
+pub mod signups;
 pub mod staff_sweep;
 pub mod subscriptions;
 pub mod surplus;
@@ -101,6 +108,14 @@ pub struct PassReport {
     pub surplus_reversed: usize,
     /// The rollup's shard rows folded.
     pub rollup_folded: u64,
+    /// Sign-ups whose answer was lost, found in the gateway's list and recorded.
+    pub signups_recorded: usize,
+    /// Sign-ups whose answer was lost that made no subscription (failed).
+    pub signups_failed: usize,
+    /// Sign-ups whose answer was lost that could not be told apart (to review).
+    pub signups_to_review: usize,
+    /// Subscriptions the gateway bills that the store lacked, recorded for review.
+    pub subscriptions_found: usize,
 }
 
 impl PassReport {
@@ -117,6 +132,10 @@ impl PassReport {
         self.swept.challenges += other.swept.challenges;
         self.surplus_reversed += other.surplus_reversed;
         self.rollup_folded += other.rollup_folded;
+        self.signups_recorded += other.signups_recorded;
+        self.signups_failed += other.signups_failed;
+        self.signups_to_review += other.signups_to_review;
+        self.subscriptions_found += other.subscriptions_found;
     }
 
     fn is_quiet(&self) -> bool {
@@ -154,6 +173,8 @@ impl Reconciler {
         let mut report = PassReport::default();
         report.add(&self.payment_batch(now).await);
         report.add(&self.subscription_batch(now).await);
+        report.add(&self.signup_batch(now).await);
+        report.add(&self.list_check(now).await);
         report.add(&self.surplus_batch(now).await);
         report.swept = staff_sweep::sweep(self.state.store.as_ref(), now).await;
         report.rollup_folded = rollup::fold(self.state.store.as_ref(), now).await;

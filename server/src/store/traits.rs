@@ -295,6 +295,8 @@ pub trait Store:
     + super::blocks::BlockListStore
     + super::card_testing::CardTestingStore
     + super::risk_overrides::RiskOverrideStore
+    + super::signups::SignupStore
+    + super::gateway_list::GatewayListStore
 {
     /// `"sqlite"` or `"postgres"`.
     fn backend_name(&self) -> &'static str;

@@ -4,6 +4,10 @@
 //! 5xx) the subscription is polled: if it reached the asked-for status the operation
 //! succeeded, otherwise the caller learns the outcome is unknown and may retry safely (a
 //! repeated pause of a paused subscription is refused, never doubled).
+//!
+//! The answer is written against the version of the subscription read before the call, like a
+//! poll's: if another write came first (a poll that learned a new cycle meanwhile), the
+//! subscription is polled again and what the gateway says after the action is written.
 
 use checkout::contract::{SubscriptionAction, SubscriptionStatus};
 use time::OffsetDateTime;
@@ -42,15 +46,18 @@ impl Subscriptions<'_> {
             .await;
         match result {
             Ok(response) => {
-                let (updated, _) = self
-                    .apply(
-                        subscription,
-                        &response.subscription_details,
-                        OffsetDateTime::now_utc(),
-                    )
+                let now = OffsetDateTime::now_utc();
+                let (updated, applied) = self
+                    .apply(subscription, &response.subscription_details, now)
                     .await?;
                 tracing::info!(subscription_id = %subscription.id, action = action.as_str(), "subscription changed");
-                Ok(updated)
+                if !applied.stale {
+                    return Ok(updated);
+                }
+                // Another write came first (a poll that learned a new cycle, another action):
+                // the answer is not written over it; what the gateway says now is.
+                let (polled, _) = self.poll(&updated, now).await?;
+                Ok(polled)
             }
             Err(GatewayError::Rejected {
                 status,
@@ -58,7 +65,7 @@ impl Subscriptions<'_> {
                 message,
             }) if (400..500).contains(&status) && status != 404 => {
                 // Learn the real status so the stored one is right for the next request.
-                if let Err(error) = self.poll(subscription, OffsetDateTime::now_utc()).await {
+                if let Err(error) = self.poll_again(subscription).await {
                     tracing::warn!(subscription_id = %subscription.id, %error, "could not refresh a subscription after a refusal");
                 }
                 Err(SubscriptionError::Refused {
@@ -77,13 +84,25 @@ impl Subscriptions<'_> {
                 | GatewayError::InvalidResponse { .. }),
             ) => {
                 tracing::warn!(subscription_id = %subscription.id, %error, "subscription change outcome unknown; polling");
-                match self.poll(subscription, OffsetDateTime::now_utc()).await {
+                match self.poll_again(subscription).await {
                     Ok((updated, _)) if updated.status == target(action) => Ok(updated),
                     _ => Err(SubscriptionError::Gateway(error)),
                 }
             }
             Err(error) => Err(SubscriptionError::Gateway(error)),
         }
+    }
+}
+
+impl Subscriptions<'_> {
+    /// Polls `subscription` after an action's call, as it is stored now (the version the
+    /// poll's write is checked against is read after the action's call, not before it).
+    async fn poll_again(
+        &self,
+        subscription: &Subscription,
+    ) -> Result<(Subscription, super::Applied), SubscriptionError> {
+        let fresh = self.find(&subscription.id).await?;
+        self.poll(&fresh, OffsetDateTime::now_utc()).await
     }
 }
 

@@ -3,11 +3,16 @@
 //! those). The gateway is the source of truth: every change is asked of the gateway first and
 //! what it answers is then stored ([`Subscriptions::apply`]).
 //!
-//! Files: [`manage`] (pause/resume/cancel), [`sync`] (gateway answer → store), [`view`]
-//! (merchant and customer views), [`error`].
+//! Files: [`manage`] (pause/resume/cancel), [`sync`] (gateway answer → store), [`terms`] (a
+//! plan as the gateway reports it), [`listed`] (the gateway's whole list, summarised),
+//! [`signup_match`] (which listed subscription a lost sign-up made), [`found`] (recording one
+//! the store lacked), [`error`].
 
 pub mod error;
+pub mod found;
+pub mod listed;
 pub mod manage;
+pub mod signup_match;
 pub mod sync;
 pub mod terms;
 
@@ -20,6 +25,7 @@ use time::OffsetDateTime;
 pub use error::SubscriptionError;
 
 use crate::config::PlanCatalogue;
+use crate::failpoint::hold::{SUBSCRIPTION_POLL_BEFORE_WRITE, hold_point};
 use crate::gateway::{GatewayClient, GatewayError};
 use crate::payments::outcome::attempt_outcome;
 use crate::store::Store;
@@ -47,6 +53,9 @@ pub struct Applied {
     pub new_failed_cycles: Vec<u32>,
     /// Whether the status or counters changed.
     pub changed: bool,
+    /// The answer was asked for before another write of the subscription (a pause, say): its
+    /// status and counters were not applied.
+    pub stale: bool,
 }
 
 impl<'a> Subscriptions<'a> {
@@ -144,12 +153,15 @@ impl<'a> Subscriptions<'a> {
         self.log_call(subscription, "subscription", started, &result)
             .await;
         let response = result?;
+        hold_point(SUBSCRIPTION_POLL_BEFORE_WRITE, &subscription.id).await;
         self.apply(subscription, &response.subscription_details, now)
             .await
     }
 
     /// Records the gateway's `details` of `subscription`: status and counters (guarded against
-    /// stale answers by the store), the next poll time, and every cycle in its history.
+    /// stale answers by the store: `subscription` is the row as read before the gateway was
+    /// asked, and a write since then wins), the next poll time, and every cycle in its history
+    /// (facts that no later write can contradict).
     pub async fn apply(
         &self,
         subscription: &Subscription,
@@ -162,14 +174,18 @@ impl<'a> Subscriptions<'a> {
                 reason: "the gateway answered about another subscription".into(),
             }));
         }
-        let sync = sync::sync_from(details);
+        let sync = sync::sync_from(details, subscription.version);
         let next_poll = sync::next_poll_at(&sync, now, self.poll_every);
         let synced = self
             .store
             .sync_subscription(&subscription.id, sync, next_poll)
             .await?;
+        if synced.stale {
+            tracing::info!(subscription_id = %subscription.id, "a write came first since this answer was asked for: not applied, polled again at the next pass");
+        }
         let mut applied = Applied {
             changed: synced.changed,
+            stale: synced.stale,
             ..Applied::default()
         };
         let known: HashMap<u32, CycleStatus> = self
@@ -179,7 +195,8 @@ impl<'a> Subscriptions<'a> {
             .into_iter()
             .map(|cycle| (cycle.cycle, cycle.status))
             .collect();
-        for cycle in sync::cycles_from(&subscription.id, details) {
+        let first_payment_id = subscription.first_payment_id.as_deref();
+        for cycle in sync::cycles_from(&subscription.id, first_payment_id, details) {
             let (number, status) = (cycle.cycle, cycle.status);
             let upsert = self.store.upsert_cycle(cycle).await?;
             // New to this server, or its outcome changed (a failed cycle paid on a retry).

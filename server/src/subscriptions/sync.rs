@@ -11,6 +11,8 @@ use std::time::Duration;
 
 use time::OffsetDateTime;
 
+use super::terms::terms_from_gateway;
+use crate::config::billing_period::period_end;
 use crate::payments::subscription::subscription_status;
 use crate::store::model::subscription::is_final;
 use crate::store::model::{CycleStatus, NewCycle, SubscriptionSync};
@@ -20,9 +22,11 @@ use checkout::wire::{SubscriptionDetails, SubscriptionPaymentStatus, Subscriptio
 /// background around that time).
 const AFTER_DUE: Duration = Duration::from_secs(60);
 
-/// The subscription's status and counters as the gateway reports them.
-pub fn sync_from(details: &SubscriptionDetails) -> SubscriptionSync {
+/// The subscription's status and counters as the gateway reports them, asked for when the
+/// subscription's row was at `read_version`.
+pub fn sync_from(details: &SubscriptionDetails, read_version: u64) -> SubscriptionSync {
     SubscriptionSync {
+        read_version: Some(read_version),
         status: subscription_status(details),
         completed_cycles: details.completed_payment_cycle,
         next_payment_at: details.next_payment_date.as_ref().and_then(|d| d.parse()),
@@ -33,8 +37,17 @@ pub fn sync_from(details: &SubscriptionDetails) -> SubscriptionSync {
     }
 }
 
-/// One cycle per cycle number in the history (numbers from 1), for `subscription_id`.
-pub fn cycles_from(subscription_id: &str, details: &SubscriptionDetails) -> Vec<NewCycle> {
+/// One cycle per cycle number in the history (numbers from 1), for `subscription_id`, whose
+/// sign-up was the payment `first_payment_id` (if the server took it). Each cycle covers the
+/// period from its first charge attempt to one billing period later; cycle 1 of a plan without
+/// a trial was charged by the sign-up's payment, every other cycle by the gateway itself.
+pub fn cycles_from(
+    subscription_id: &str,
+    first_payment_id: Option<&str>,
+    details: &SubscriptionDetails,
+) -> Vec<NewCycle> {
+    let terms = terms_from_gateway("", details);
+    let signup_paid_cycle_1 = first_payment_id.filter(|_| terms.trial_days.is_none());
     let mut by_cycle: BTreeMap<u32, Vec<&SubscriptionTransaction>> = BTreeMap::new();
     for attempt in details.subscription_transaction_details.iter().flatten() {
         if attempt.cycle == 0 {
@@ -55,6 +68,10 @@ pub fn cycles_from(subscription_id: &str, details: &SubscriptionDetails) -> Vec<
                 SubscriptionPaymentStatus::Failed => CycleStatus::Failed,
                 SubscriptionPaymentStatus::Other(_) => return None,
             };
+            let period_start = attempts
+                .iter()
+                .filter_map(|attempt| attempt.transaction_date.parse())
+                .min();
             Some(NewCycle {
                 subscription_id: subscription_id.to_owned(),
                 cycle,
@@ -66,6 +83,12 @@ pub fn cycles_from(subscription_id: &str, details: &SubscriptionDetails) -> Vec<
                     .transaction_date
                     .parse()
                     .unwrap_or(OffsetDateTime::UNIX_EPOCH),
+                payment_id: signup_paid_cycle_1
+                    .filter(|_| cycle == 1)
+                    .map(str::to_owned),
+                period_start,
+                period_end: period_start
+                    .and_then(|start| period_end(start, terms.cycle_unit, terms.cycle_interval)),
             })
         })
         .collect()
@@ -107,6 +130,7 @@ fn span(duration: Duration) -> time::Duration {
 #[cfg(test)]
 mod tests {
     use checkout::contract::SubscriptionStatus;
+    use checkout::wire::TrialPeriodType;
     use serde_json::json;
 
     use super::*;
@@ -146,7 +170,7 @@ mod tests {
             attempt("t5", 3, "FAILED", "2030-03-02T00:00:00Z"),
             attempt("t6", 4, "PENDING", "2030-04-01T00:00:00Z"),
         ]);
-        let cycles = cycles_from("sub-1", &details("ACTIVE", history));
+        let cycles = cycles_from("sub-1", Some("pay-1"), &details("ACTIVE", history));
         let summary: Vec<(u32, CycleStatus, Option<&str>)> = cycles
             .iter()
             .map(|c| (c.cycle, c.status, c.gateway_transaction_id.as_deref()))
@@ -161,11 +185,46 @@ mod tests {
         );
         assert_eq!(cycles[0].amount, 1000);
         assert_eq!(cycles[0].charged_at.year(), 2030);
+        // Cycle 1 of a plan without a trial is the sign-up's payment; the gateway charged the rest.
+        let payers: Vec<Option<&str>> = cycles.iter().map(|c| c.payment_id.as_deref()).collect();
+        assert_eq!(payers, vec![Some("pay-1"), None, None]);
+        // A retried cycle's period starts at its first attempt and lasts the plan's month.
+        let second = &cycles[1];
+        assert_eq!(
+            second.period_start.map(|at| at.date().to_string()),
+            Some("2030-02-01".to_owned())
+        );
+        assert_eq!(
+            second.period_end.map(|at| at.date().to_string()),
+            Some("2030-03-01".to_owned())
+        );
+    }
+
+    #[test]
+    fn after_a_trial_the_gateway_charged_cycle_1_itself() {
+        let mut trial = details(
+            "ACTIVE",
+            json!([attempt("t1", 1, "SUCCESSFUL", "2030-01-15T00:00:00Z")]),
+        );
+        trial.subscription_plan_details.trial_period_duration = "14".into();
+        trial.subscription_plan_details.trial_period_duration_type = TrialPeriodType::Days;
+        let cycles = cycles_from("sub-1", Some("pay-1"), &trial);
+        assert_eq!(cycles.len(), 1);
+        assert_eq!(cycles[0].payment_id, None, "the sign-up charged nothing");
+        let found = cycles_from(
+            "sub-1",
+            None,
+            &details(
+                "ACTIVE",
+                json!([attempt("t1", 1, "SUCCESSFUL", "2030-01-15T00:00:00Z")]),
+            ),
+        );
+        assert_eq!(found[0].payment_id, None, "no sign-up of this server's");
     }
 
     #[test]
     fn status_and_counters() {
-        let sync = sync_from(&details("PAUSED", json!([])));
+        let sync = sync_from(&details("PAUSED", json!([])), 0);
         assert_eq!(sync.status, SubscriptionStatus::Paused);
         assert_eq!(sync.completed_cycles, 3);
         assert_eq!(sync.last_payment_status.as_deref(), Some("FAILED"));
@@ -176,7 +235,7 @@ mod tests {
     fn polls_after_the_charge_date_but_at_least_every_interval() {
         let now = OffsetDateTime::UNIX_EPOCH + time::Duration::days(10_000);
         let every = Duration::from_secs(3600);
-        let mut sync = sync_from(&details("ACTIVE", json!([])));
+        let mut sync = sync_from(&details("ACTIVE", json!([])), 0);
         sync.next_payment_at = Some(now + time::Duration::minutes(5));
         assert_eq!(
             next_poll_at(&sync, now, every),

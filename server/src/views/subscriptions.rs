@@ -38,6 +38,13 @@ pub struct MerchantSubscription {
     pub first_payment_id: Option<String>,
     /// When the server last asked the gateway about it is at most this old; next poll time.
     pub next_poll_at: Option<String>,
+    /// `checkout` (a sign-up through this server) or `gateway_list` (found in the gateway's
+    /// list: billed without this server starting it, or one of several a lost sign-up could
+    /// have made).
+    pub origin: &'static str,
+    /// Why a person must look at it (a subscription found in the gateway's list); `null` for an
+    /// ordinary one and once acknowledged on the dashboard.
+    pub review_note: Option<String>,
     /// Recorded (RFC 3339).
     pub created_at: String,
     /// Last changed (RFC 3339).
@@ -64,6 +71,16 @@ pub struct MerchantCharge {
     pub charged_at: String,
     /// When this server learned of it (RFC 3339).
     pub recorded_at: String,
+    /// The payment that charged it: the sign-up's, for the first cycle of a plan without a
+    /// trial; `null` when the gateway charged it by itself (then, once paid, it is a
+    /// `subscription.renewed` event).
+    pub payment_id: Option<String>,
+    /// Start of the period this cycle pays for: its first charge attempt (RFC 3339); `null`
+    /// for cycles recorded before this was kept.
+    pub period_start: Option<String>,
+    /// End of that period: one billing period after its start (calendar months, the day
+    /// clamped to the month's end), RFC 3339.
+    pub period_end: Option<String>,
 }
 
 impl MerchantSubscription {
@@ -89,6 +106,8 @@ impl MerchantSubscription {
             session_id: subscription.session_id.clone(),
             first_payment_id: subscription.first_payment_id.clone(),
             next_poll_at: subscription.next_poll_at.map(rfc3339),
+            origin: subscription.origin.as_str(),
+            review_note: subscription.review_note.clone(),
             created_at: rfc3339(subscription.created_at),
             updated_at: rfc3339(subscription.updated_at),
             history: cycles.map(|cycles| cycles.iter().map(MerchantCharge::from).collect()),
@@ -109,6 +128,9 @@ impl From<&SubscriptionCycle> for MerchantCharge {
             gateway_transaction_id: cycle.gateway_transaction_id.clone(),
             charged_at: rfc3339(cycle.charged_at),
             recorded_at: rfc3339(cycle.recorded_at),
+            payment_id: cycle.payment_id.clone(),
+            period_start: cycle.period_start.map(rfc3339),
+            period_end: cycle.period_end.map(rfc3339),
         }
     }
 }

@@ -65,6 +65,7 @@ impl AppState {
                 plans: config.plans.clone(),
                 gateway_timeout: config.gateway.timeout,
                 risk: config.risk,
+                subscriptions: config.subscriptions,
                 card_fingerprint_key: config.card_fingerprint_key.clone().unwrap_or_else(|| {
                     tracing::warn!(
                         "no CARD_FINGERPRINT_KEY was resolved; card fingerprints use a key of \

@@ -24,9 +24,11 @@ pub fn spoiling_stage(fault: &Fault) -> Option<Stage> {
         Fault::ServerError { stage, .. } | Fault::Malformed(stage) | Fault::Truncated(stage) => {
             Some(*stage)
         }
-        Fault::Latency(_) | Fault::DropWebhook | Fault::DuplicateWebhook | Fault::RefuseFraming => {
-            None
-        }
+        Fault::Latency(_)
+        | Fault::SlowAnswer(_)
+        | Fault::DropWebhook
+        | Fault::DuplicateWebhook
+        | Fault::RefuseFraming => None,
     }
 }
 
@@ -42,9 +44,11 @@ pub fn before_processing(fault: &Fault) -> Response {
             let body = failure_bytes(StatusCode::INTERNAL_SERVER_ERROR, Stage::Before);
             truncated(StatusCode::INTERNAL_SERVER_ERROR, body)
         }
-        Fault::Latency(_) | Fault::DropWebhook | Fault::DuplicateWebhook | Fault::RefuseFraming => {
-            SandboxError::Internal.into_response()
-        }
+        Fault::Latency(_)
+        | Fault::SlowAnswer(_)
+        | Fault::DropWebhook
+        | Fault::DuplicateWebhook
+        | Fault::RefuseFraming => SandboxError::Internal.into_response(),
     }
 }
 
@@ -67,9 +71,11 @@ pub async fn after_processing(fault: &Fault, response: Response) -> Response {
                 truncated(status, body)
             }
         }
-        Fault::Latency(_) | Fault::DropWebhook | Fault::DuplicateWebhook | Fault::RefuseFraming => {
-            response
-        }
+        Fault::Latency(_)
+        | Fault::SlowAnswer(_)
+        | Fault::DropWebhook
+        | Fault::DuplicateWebhook
+        | Fault::RefuseFraming => response,
     }
 }
 

@@ -5,7 +5,7 @@
 //!
 //! | text | effect |
 //! |---|---|
-//! | `latency:<ms>` | wait `<ms>` milliseconds, then process normally |
+//! | `latency:<ms>[:before\|:after]` | wait `<ms>` milliseconds, then process normally; with `:after`, process first and answer `<ms>` later (a slow gateway whose caller may give up first) |
 //! | `status:<5xx>[:before\|:after]` | answer that 5xx status with a failure body |
 //! | `malformed[:before\|:after]` | answer a body that is not JSON |
 //! | `truncate[:before\|:after]` | declare the full `Content-Length`, send half, close |
@@ -37,6 +37,9 @@ pub enum Stage {
 pub enum Fault {
     /// Added delay before processing.
     Latency(Duration),
+    /// Added delay after processing, before the answer: the call is done (charged, created)
+    /// and its answer is late, so a caller with a shorter time limit never reads it.
+    SlowAnswer(Duration),
     /// A 5xx status with a JSON failure body (code `ERR9000`).
     ServerError {
         /// The status, 500..=599.
@@ -102,11 +105,15 @@ impl FromStr for Fault {
             )),
         };
         let fault = match (kind, args.as_slice()) {
-            ("latency", [ms]) => {
+            ("latency", [ms, rest @ ..]) if rest.len() <= 1 => {
                 let ms: u64 = ms.parse().map_err(|_| {
                     FaultParseError::new(text, "latency takes milliseconds: `latency:250`")
                 })?;
-                Fault::Latency(Duration::from_millis(ms))
+                let delay = Duration::from_millis(ms);
+                match stage(rest.first())? {
+                    Stage::Before => Fault::Latency(delay),
+                    Stage::After => Fault::SlowAnswer(delay),
+                }
             }
             ("status", [code, rest @ ..]) if rest.len() <= 1 => {
                 let status = code
@@ -130,7 +137,7 @@ impl FromStr for Fault {
             _ => {
                 return Err(FaultParseError::new(
                     text,
-                    "expected latency:<ms>, status:<5xx>[:before|:after], malformed[:before|:after], \
+                    "expected latency:<ms>[:before|:after], status:<5xx>[:before|:after], malformed[:before|:after], \
                      truncate[:before|:after], drop-webhook, duplicate-webhook or refuse-framing",
                 ));
             }
@@ -152,6 +159,7 @@ impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Fault::Latency(delay) => write!(f, "latency:{}", delay.as_millis()),
+            Fault::SlowAnswer(delay) => write!(f, "latency:{}:after", delay.as_millis()),
             Fault::ServerError { status, stage } => write!(f, "status:{}:{stage}", status.as_u16()),
             Fault::Malformed(stage) => write!(f, "malformed:{stage}"),
             Fault::Truncated(stage) => write!(f, "truncate:{stage}"),
@@ -195,6 +203,14 @@ mod tests {
                 stage: Stage::After
             })
         );
+        assert_eq!(
+            "latency:250:before".parse(),
+            Ok(Fault::Latency(Duration::from_millis(250)))
+        );
+        assert_eq!(
+            "latency:3000:after".parse(),
+            Ok(Fault::SlowAnswer(Duration::from_millis(3000)))
+        );
         assert_eq!("malformed".parse(), Ok(Fault::Malformed(Stage::Before)));
         assert_eq!(
             "malformed:after".parse(),
@@ -210,6 +226,7 @@ mod tests {
     fn display_round_trips() {
         for text in [
             "latency:5",
+            "latency:5:after",
             "status:502:before",
             "malformed:after",
             "truncate:before",
@@ -227,6 +244,8 @@ mod tests {
             "",
             "latency",
             "latency:x",
+            "latency:5:later",
+            "latency:5:after:x",
             "status:404",
             "status:abc",
             "status:500:later",

@@ -58,31 +58,59 @@ pub async fn inject_faults(
             .extensions_mut()
             .insert(RequestedWebhookFaults(webhook_faults));
     }
-    let latency: Duration = faults
-        .iter()
-        .map(|fault| match fault {
-            Fault::Latency(delay) => *delay,
-            _ => Duration::ZERO,
-        })
-        .sum();
+    let latency = total_delay(&faults, Stage::Before);
     if !latency.is_zero() {
         tokio::time::sleep(latency).await;
     }
     let spoiler = faults
         .iter()
         .find_map(|fault| spoiling_stage(fault).map(|stage| (fault, stage)));
+    let late = total_delay(&faults, Stage::After);
     match spoiler {
-        None => next.run(request).await,
+        None => {
+            let response = next.run(request).await;
+            answer_late(late, &endpoint).await;
+            response
+        }
         Some((fault, Stage::Before)) => {
             tracing::info!(%fault, endpoint, "sandbox fault injected before processing");
             before_processing(fault)
         }
         Some((fault, Stage::After)) => {
             let response = next.run(request).await;
+            answer_late(late, &endpoint).await;
             tracing::info!(%fault, endpoint, "sandbox fault injected after processing");
             after_processing(fault, response).await
         }
     }
+}
+
+/// The delay the call's latency faults add at `stage`: before processing (`latency:<ms>`) or
+/// between processing and the answer (`latency:<ms>:after`).
+fn total_delay(faults: &[Fault], stage: Stage) -> Duration {
+    faults
+        .iter()
+        .map(|fault| match (fault, stage) {
+            (Fault::Latency(delay), Stage::Before) | (Fault::SlowAnswer(delay), Stage::After) => {
+                *delay
+            }
+            _ => Duration::ZERO,
+        })
+        .sum()
+}
+
+/// Holds a processed call's answer for `delay`: whatever it did is recorded already, so a
+/// caller that gives up meanwhile has lost the answer, not the call.
+async fn answer_late(delay: Duration, endpoint: &str) {
+    if delay.is_zero() {
+        return;
+    }
+    tracing::info!(
+        delay_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
+        endpoint,
+        "sandbox fault: call processed, answer held back"
+    );
+    tokio::time::sleep(delay).await;
 }
 
 /// The route template after the API prefix, wherever the router is nested:
@@ -99,6 +127,20 @@ fn endpoint_name(matched_path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn latency_before_and_after_processing_add_up_apart() {
+        let faults = parse_fault_list("latency:10,latency:20:after,latency:5,latency:1:after")
+            .expect("valid");
+        assert_eq!(
+            total_delay(&faults, Stage::Before),
+            Duration::from_millis(15)
+        );
+        assert_eq!(
+            total_delay(&faults, Stage::After),
+            Duration::from_millis(21)
+        );
+    }
 
     #[test]
     fn endpoint_names_ignore_the_mount_prefix() {

@@ -35,5 +35,5 @@ pub use payment_line::PaymentLine;
 pub use session::{CaptureMode, NewSession, Session, new_session_id};
 pub use subscription::{
     CycleStatus, CycleUpsert, NewCycle, NewSubscription, Subscription, SubscriptionCycle,
-    SubscriptionSync, Synced,
+    SubscriptionOrigin, SubscriptionSync, Synced,
 };

@@ -63,6 +63,36 @@ pub struct NewSubscription {
     pub last_payment_status: Option<String>,
     /// When the reconciler should poll it first (ignored for a final status: never polled).
     pub next_poll_at: OffsetDateTime,
+    /// `Some(why)` for a subscription this server did not start, found in the gateway's list
+    /// (origin `gateway_list`): why a person must look at it. Its creation is then the event
+    /// `subscription.needs_review`, not `subscription.created`.
+    pub found_in_list: Option<String>,
+}
+
+/// Where a stored subscription came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SubscriptionOrigin {
+    /// A sign-up through this server (its answer, or its lost answer found again).
+    Checkout,
+    /// Found in the gateway's list, billed without this server knowing.
+    GatewayList,
+}
+
+impl SubscriptionOrigin {
+    /// Stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Checkout => "checkout",
+            Self::GatewayList => "gateway_list",
+        }
+    }
+
+    /// Reads a stored name.
+    pub fn parse(name: &str) -> Option<Self> {
+        [Self::Checkout, Self::GatewayList]
+            .into_iter()
+            .find(|origin| origin.as_str() == name)
+    }
 }
 
 /// A stored subscription.
@@ -102,13 +132,23 @@ pub struct Subscription {
     pub created_at: OffsetDateTime,
     /// Last changed.
     pub updated_at: OffsetDateTime,
+    /// Counts the writes of its status and counters: a poll's write applies only if it is
+    /// still the version read before the poll's gateway call ([`SubscriptionSync::read_version`]).
+    pub version: u64,
+    /// Where it came from.
+    pub origin: SubscriptionOrigin,
+    /// Why a person must look at it (a subscription found in the gateway's list); `None` for
+    /// an ordinary one, and once staff acknowledged it.
+    pub review_note: Option<String>,
 }
 
 /// What a poll (or a pause/resume/cancel answer) says about a subscription now.
 ///
-/// Applied with two guards so an old answer arriving late cannot undo a newer one: a final
-/// status (cancelled, expired) is never left, and a report counting fewer completed cycles
-/// than recorded is stale and changes nothing.
+/// Applied with three guards so an old answer arriving late cannot undo a newer one: a final
+/// status (cancelled, expired) is never left, a report counting fewer completed cycles than
+/// recorded is stale and changes nothing, and so is a report read before the row was last
+/// written (its `read_version` is no longer the row's): a poll that asked the gateway before a
+/// pause never writes its older answer after it.
 #[derive(Clone, Debug)]
 pub struct SubscriptionSync {
     /// Status now.
@@ -119,6 +159,9 @@ pub struct SubscriptionSync {
     pub next_payment_at: Option<OffsetDateTime>,
     /// The gateway's status of the last charge.
     pub last_payment_status: Option<String>,
+    /// The subscription's version read before the gateway was asked; `None` writes whatever
+    /// the version (only for a report nothing else can have overtaken).
+    pub read_version: Option<u64>,
 }
 
 /// The subscription after a sync, and whether the sync changed it.
@@ -128,6 +171,9 @@ pub struct Synced {
     pub subscription: Subscription,
     /// Whether anything changed.
     pub changed: bool,
+    /// The report was read before another write of the row: nothing of it was applied, and
+    /// the subscription is due for a poll at once.
+    pub stale: bool,
 }
 
 /// How a billed cycle went.
@@ -173,6 +219,14 @@ pub struct NewCycle {
     pub status: CycleStatus,
     /// When it was charged.
     pub charged_at: OffsetDateTime,
+    /// The payment that charged it: the sign-up's, for the cycle its own charge paid. `None`
+    /// when the gateway charged it by itself (every later cycle, cycle 1 after a trial): such
+    /// a cycle, once paid, is `subscription.renewed`.
+    pub payment_id: Option<String>,
+    /// The period it pays for: from its first charge attempt...
+    pub period_start: Option<OffsetDateTime>,
+    /// ...to one billing period later.
+    pub period_end: Option<OffsetDateTime>,
 }
 
 /// A stored cycle.
@@ -194,6 +248,12 @@ pub struct SubscriptionCycle {
     pub charged_at: OffsetDateTime,
     /// When the server first recorded it.
     pub recorded_at: OffsetDateTime,
+    /// The payment that charged it (the sign-up's), or `None` when the gateway did by itself.
+    pub payment_id: Option<String>,
+    /// Start of the period it pays for (`None` for cycles recorded before issue 46).
+    pub period_start: Option<OffsetDateTime>,
+    /// End of that period.
+    pub period_end: Option<OffsetDateTime>,
 }
 
 impl From<&SubscriptionCycle> for SubscriptionCharge {
@@ -245,6 +305,9 @@ mod tests {
             status: CycleStatus::Succeeded,
             charged_at: OffsetDateTime::UNIX_EPOCH,
             recorded_at: OffsetDateTime::UNIX_EPOCH,
+            payment_id: None,
+            period_start: None,
+            period_end: None,
         };
         let charge = SubscriptionCharge::from(&cycle);
         assert_eq!(charge.date, "1970-01-01T00:00:00Z");

@@ -22,6 +22,7 @@ mod endpoints;
 mod events;
 mod fetch;
 mod finish;
+mod gateway_list;
 mod hot;
 mod idempotency;
 mod leases;
@@ -40,6 +41,7 @@ mod rollup_fold;
 mod rows;
 mod sealed_columns;
 mod sessions;
+mod signups;
 mod snapshot;
 mod staff;
 mod stats;
@@ -116,6 +118,9 @@ pub trait Dialect: Database {
     /// (decimal, separated by commas: `1,2,3`). Postgres: `= ANY` of the list cast to an
     /// array; SQLite: `IN` the list read as a JSON array.
     fn among_listed(column: &str, param: &str) -> String;
+    /// The condition "`column` is one of the strings of the JSON array in the text parameter
+    /// `param`" (`["a","b"]`). Postgres: `IN` the array's elements; SQLite: `IN` `json_each`.
+    fn among_json_texts(column: &str, param: &str) -> String;
     /// Where reading many rows costs more per row in the driver than building them into one
     /// value in the database: a statement whose one row and column is a JSON text, an array
     /// holding, for each row of the statement `rows` in the order `order`, the array of
@@ -164,6 +169,10 @@ impl Dialect for Sqlite {
         format!("{column} IN (SELECT value FROM json_each('[' || {param} || ']'))")
     }
 
+    fn among_json_texts(column: &str, param: &str) -> String {
+        format!("{column} IN (SELECT value FROM json_each({param}))")
+    }
+
     fn json_rows(values: &str, order: &str, rows: &str) -> Option<String> {
         Some(format!(
             "SELECT json_group_array(json_array({values}) ORDER BY {order}) FROM ({rows})"
@@ -206,6 +215,10 @@ impl Dialect for Postgres {
 
     fn among_listed(column: &str, param: &str) -> String {
         format!("{column} = ANY(CAST(string_to_array({param}, ',') AS BIGINT[]))")
+    }
+
+    fn among_json_texts(column: &str, param: &str) -> String {
+        format!("{column} IN (SELECT jsonb_array_elements_text(CAST({param} AS JSONB)))")
     }
 
     fn json_rows(_values: &str, _order: &str, _rows: &str) -> Option<String> {
@@ -277,7 +290,9 @@ where
         + super::risk::RiskStore
         + super::blocks::BlockListStore
         + super::card_testing::CardTestingStore
-        + super::risk_overrides::RiskOverrideStore,
+        + super::risk_overrides::RiskOverrideStore
+        + super::signups::SignupStore
+        + super::gateway_list::GatewayListStore,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
 {

@@ -16,7 +16,7 @@ use crate::store::model::page::effective_limit;
 use crate::store::model::subscription::{is_final, parse_status, status_name};
 use crate::store::model::{
     CycleStatus, CycleUpsert, NewCycle, NewSubscription, Page, Subscription, SubscriptionCycle,
-    SubscriptionQuery, SubscriptionSync, Synced,
+    SubscriptionOrigin, SubscriptionQuery, SubscriptionSync, Synced,
 };
 use crate::store::traits::SubscriptionStore;
 
@@ -24,7 +24,7 @@ use crate::store::traits::SubscriptionStore;
 pub(crate) const SUBSCRIPTION_COLUMNS: &str = "id, gateway_subscription_id, customer_id, \
      plan_id, session_id, first_payment_id, amount, currency, status, completed_cycles, \
      next_payment_at, last_payment_status, next_poll_at, lease_owner, lease_until, created_at, \
-     updated_at";
+     updated_at, version, origin, review_note";
 
 #[derive(FromRow, Deserialize)]
 pub(crate) struct SubscriptionRow {
@@ -45,6 +45,19 @@ pub(crate) struct SubscriptionRow {
     lease_until: Option<i64>,
     created_at: i64,
     updated_at: i64,
+    /// Absent from the snapshots of events written before migration 0030 (and from every
+    /// snapshot since: the events' triggers leave it out), where it is not read.
+    #[serde(default)]
+    version: i64,
+    /// Absent from snapshots before migration 0033.
+    #[serde(default = "checkout_origin")]
+    origin: String,
+    #[serde(default)]
+    review_note: Option<String>,
+}
+
+fn checkout_origin() -> String {
+    SubscriptionOrigin::Checkout.as_str().to_owned()
 }
 
 impl TryFrom<SubscriptionRow> for Subscription {
@@ -60,6 +73,9 @@ impl TryFrom<SubscriptionRow> for Subscription {
             lease_until: time_opt(row.lease_until, "lease_until")?,
             created_at: time(row.created_at, "created_at")?,
             updated_at: time(row.updated_at, "updated_at")?,
+            version: unsigned(row.version, "version")?,
+            origin: named(&row.origin, "origin", SubscriptionOrigin::parse)?,
+            review_note: row.review_note,
             id: row.id,
             gateway_subscription_id: row.gateway_subscription_id,
             customer_id: row.customer_id,
@@ -74,7 +90,7 @@ impl TryFrom<SubscriptionRow> for Subscription {
 }
 
 const CYCLE_COLUMNS: &str = "subscription_id, cycle, gateway_transaction_id, amount, currency, \
-     status, charged_at, recorded_at";
+     status, charged_at, recorded_at, payment_id, period_start, period_end";
 
 #[derive(FromRow, Deserialize)]
 pub(crate) struct CycleRow {
@@ -86,6 +102,13 @@ pub(crate) struct CycleRow {
     status: String,
     charged_at: i64,
     recorded_at: i64,
+    // Absent from the snapshots of events written before migration 0031.
+    #[serde(default)]
+    payment_id: Option<String>,
+    #[serde(default)]
+    period_start: Option<i64>,
+    #[serde(default)]
+    period_end: Option<i64>,
 }
 
 impl TryFrom<CycleRow> for SubscriptionCycle {
@@ -98,6 +121,9 @@ impl TryFrom<CycleRow> for SubscriptionCycle {
             status: named(&row.status, "status", CycleStatus::parse)?,
             charged_at: time(row.charged_at, "charged_at")?,
             recorded_at: time(row.recorded_at, "recorded_at")?,
+            period_start: time_opt(row.period_start, "period_start")?,
+            period_end: time_opt(row.period_end, "period_end")?,
+            payment_id: row.payment_id,
             subscription_id: row.subscription_id,
             gateway_transaction_id: row.gateway_transaction_id,
             currency: row.currency,
@@ -109,7 +135,9 @@ const FINAL: &str = "('cancelled', 'expired')";
 
 /// The sync's content step: matches only when the report changes something the guards allow.
 /// A report counting fewer cycles than recorded is stale: it changes nothing (the sync then
-/// only reschedules the poll).
+/// only reschedules the poll), and so is a report read before another write of the row
+/// (`$8`, the version it was read against, no longer the row's). Each change adds one to the
+/// version.
 fn sync_changes_sql() -> String {
     let current = format!("($3 >= completed_cycles AND status NOT IN {FINAL})");
     format!(
@@ -121,8 +149,8 @@ fn sync_changes_sql() -> String {
              THEN COALESCE($5, last_payment_status) ELSE last_payment_status END, \
          next_poll_at = CASE WHEN status IN {FINAL} OR ({current} AND $2 IN {FINAL}) \
              THEN NULL ELSE $6 END, \
-         updated_at = $7 \
-         WHERE id = $1 AND ( \
+         updated_at = $7, version = version + 1 \
+         WHERE id = $1 AND ($8 IS NULL OR version = $8) AND ( \
            $3 > completed_cycles \
            OR ({current} AND (status <> $2 OR next_payment_at IS DISTINCT FROM $4)) \
            OR ($3 >= completed_cycles AND $5 IS NOT NULL \
@@ -131,11 +159,14 @@ fn sync_changes_sql() -> String {
     )
 }
 
-/// The sync's scheduling step, when the content step matched nothing.
+/// The sync's scheduling step, when the content step matched nothing: the next poll as asked,
+/// or, when the report was read before another write (`$3`), at once (`$4`): the row changed
+/// since, and what the gateway says now is read again at the next pass.
 fn sync_schedule_sql() -> String {
     format!(
         "UPDATE subscriptions SET \
-         next_poll_at = CASE WHEN status IN {FINAL} THEN NULL ELSE $2 END \
+         next_poll_at = CASE WHEN status IN {FINAL} THEN NULL \
+             WHEN $3 IS NOT NULL AND version <> $3 THEN $4 ELSE $2 END \
          WHERE id = $1 RETURNING {SUBSCRIPTION_COLUMNS}"
     )
 }
@@ -159,8 +190,9 @@ where
         let sql = format!(
             "INSERT INTO subscriptions (id, gateway_subscription_id, customer_id, plan_id, \
              session_id, first_payment_id, amount, currency, status, completed_cycles, \
-             next_payment_at, last_payment_status, next_poll_at, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14) \
+             next_payment_at, last_payment_status, next_poll_at, created_at, updated_at, \
+             origin, review_note) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16) \
              RETURNING {SUBSCRIPTION_COLUMNS}"
         );
         sqlx::query_as::<DB, SubscriptionRow>(&sql)
@@ -178,6 +210,15 @@ where
             .bind(new.last_payment_status)
             .bind((!is_final(new.status)).then(|| ms(new.next_poll_at)))
             .bind(now)
+            .bind(
+                match new.found_in_list {
+                    Some(_) => SubscriptionOrigin::GatewayList,
+                    None => SubscriptionOrigin::Checkout,
+                }
+                .as_str()
+                .to_owned(),
+            )
+            .bind(new.found_in_list)
             .fetch_one(&self.pool)
             .await
             .map_err(|e| StoreError::on_unique(e, "gateway subscription id"))?
@@ -235,6 +276,11 @@ where
         sync: SubscriptionSync,
         next_poll_at: Option<OffsetDateTime>,
     ) -> StoreResult<Synced> {
+        let now = ms(OffsetDateTime::now_utc());
+        let read_version = sync
+            .read_version
+            .map(|version| int(version, "version"))
+            .transpose()?;
         let changed = sqlx::query_as::<DB, SubscriptionRow>(&sync_changes_sql())
             .bind(id.to_owned())
             .bind(status_name(sync.status).to_owned())
@@ -242,24 +288,33 @@ where
             .bind(ms_opt(sync.next_payment_at))
             .bind(sync.last_payment_status)
             .bind(ms_opt(next_poll_at))
-            .bind(ms(OffsetDateTime::now_utc()))
+            .bind(now)
+            .bind(read_version)
             .fetch_optional(&self.pool)
             .await?;
         if let Some(row) = changed {
             return Ok(Synced {
                 subscription: row.try_into()?,
                 changed: true,
+                stale: false,
             });
         }
         let row = sqlx::query_as::<DB, SubscriptionRow>(&sync_schedule_sql())
             .bind(id.to_owned())
             .bind(ms_opt(next_poll_at))
+            .bind(read_version)
+            .bind(now)
             .fetch_optional(&self.pool)
             .await?
             .ok_or(StoreError::NotFound("subscription"))?;
+        let subscription: Subscription = row.try_into()?;
+        let stale = sync
+            .read_version
+            .is_some_and(|read| read != subscription.version);
         Ok(Synced {
-            subscription: row.try_into()?,
+            subscription,
             changed: false,
+            stale,
         })
     }
 
@@ -267,7 +322,7 @@ where
         let now = ms(OffsetDateTime::now_utc());
         let inserted = sqlx::query_as::<DB, IdRow>(&format!(
             "INSERT INTO subscription_cycles ({CYCLE_COLUMNS}) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
              ON CONFLICT (subscription_id, cycle) DO NOTHING RETURNING subscription_id AS id"
         ))
         .bind(cycle.subscription_id.clone())
@@ -278,15 +333,20 @@ where
         .bind(cycle.status.as_str().to_owned())
         .bind(ms(cycle.charged_at))
         .bind(now)
+        .bind(cycle.payment_id.clone())
+        .bind(ms_opt(cycle.period_start))
+        .bind(ms_opt(cycle.period_end))
         .fetch_optional(&self.pool)
         .await?;
         if inserted.is_some() {
             return Ok(CycleUpsert::Inserted);
         }
         // A charge once recorded as succeeded is never turned into a failure by a late report.
+        // Who charged it is kept as first recorded; its period is filled in if it was not known.
         let updated = sqlx::query_as::<DB, IdRow>(
             "UPDATE subscription_cycles SET gateway_transaction_id = $3, amount = $4, \
-             currency = $5, status = $6, charged_at = $7 \
+             currency = $5, status = $6, charged_at = $7, \
+             period_start = COALESCE(period_start, $8), period_end = COALESCE(period_end, $9) \
              WHERE subscription_id = $1 AND cycle = $2 \
              AND NOT (status = 'succeeded' AND $6 = 'failed') \
              AND (gateway_transaction_id IS DISTINCT FROM $3 OR amount <> $4 \
@@ -300,6 +360,8 @@ where
         .bind(cycle.currency)
         .bind(cycle.status.as_str().to_owned())
         .bind(ms(cycle.charged_at))
+        .bind(ms_opt(cycle.period_start))
+        .bind(ms_opt(cycle.period_end))
         .fetch_optional(&self.pool)
         .await?;
         Ok(if updated.is_some() {

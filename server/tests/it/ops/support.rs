@@ -165,22 +165,21 @@ pub async fn merchant_subscription(h: &Harness, id: &str) -> Value {
     reply.json
 }
 
-/// Subscribes `customer_id` to `plan_id` through the merchant and browser APIs (a session of
-/// kind subscription, paid with `card`); returns the session and the server's subscription id.
-pub async fn subscribe(
-    h: &Harness,
-    customer_id: &str,
-    plan_id: &str,
-    card: &str,
-) -> (TestSession, String) {
+/// `POST /v1/sessions` for a subscription of `customer_id` to `plan_id`: the answer as it is.
+pub async fn create_subscription_session(h: &Harness, customer_id: &str, plan_id: &str) -> Reply {
     let body = json!({"reference": unique("sub"), "plan_id": plan_id, "customer_id": customer_id});
-    let reply = send(
+    send(
         h.merchant(reqwest::Method::POST, "/v1/sessions")
             .json(&body),
     )
-    .await;
+    .await
+}
+
+/// A subscription session of `customer_id` to `plan_id`, which must be created.
+pub async fn subscription_session(h: &Harness, customer_id: &str, plan_id: &str) -> TestSession {
+    let reply = create_subscription_session(h, customer_id, plan_id).await;
     assert_eq!(reply.status, 201, "{}", reply.text);
-    let session = TestSession {
+    TestSession {
         id: reply.json["id"].as_str().expect("id").to_owned(),
         secret: reply.json["client_secret"]
             .as_str()
@@ -190,7 +189,18 @@ pub async fn subscribe(
             .as_str()
             .expect("reference")
             .to_owned(),
-    };
+    }
+}
+
+/// Subscribes `customer_id` to `plan_id` through the merchant and browser APIs (a session of
+/// kind subscription, paid with `card`); returns the session and the server's subscription id.
+pub async fn subscribe(
+    h: &Harness,
+    customer_id: &str,
+    plan_id: &str,
+    card: &str,
+) -> (TestSession, String) {
+    let session = subscription_session(h, customer_id, plan_id).await;
     let paid = h.pay(&session, &pay_body(card, "123"), None).await;
     assert_eq!(paid.status, 200, "{}", paid.text);
     assert_eq!(paid.json["next_action"], "none", "{}", paid.text);
@@ -227,6 +237,26 @@ pub async fn gateway_subscription_status(h: &Harness, gateway_id: &str) -> Strin
         .as_str()
         .expect("status")
         .to_owned()
+}
+
+/// The emulator's whole subscription list (the gateway's `GET /subscription/list`).
+pub async fn gateway_subscriptions(h: &Harness) -> Vec<Value> {
+    let url = format!(
+        "{}{SANDBOX_PREFIX}/api/v1/server-to-server-interface/subscription/list",
+        h.base
+    );
+    let reply = send(
+        h.api
+            .get(url)
+            .header("Authorization", crate::sandbox::support::basic_default())
+            .header("x-api-key", DEFAULT_X_API_KEY),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    reply.json["subscription_details"]
+        .as_array()
+        .cloned()
+        .expect("a list")
 }
 
 /// Waits up to `timeout` for `check` to hold, polling every 20 ms.

@@ -8,7 +8,7 @@ mod control;
 mod demo_shop;
 mod faults;
 mod payments;
-mod subscriptions;
+pub mod subscriptions;
 pub mod support;
 mod three_ds;
 mod validation;

@@ -104,6 +104,7 @@ async fn store_everything_about_the_test_card(db: &TestDb) -> String {
             next_payment_at: None,
             last_payment_status: None,
             next_poll_at: now(),
+            found_in_list: None,
         })
         .await
         .unwrap();
@@ -116,6 +117,9 @@ async fn store_everything_about_the_test_card(db: &TestDb) -> String {
             currency: "EUR".into(),
             status: CycleStatus::Succeeded,
             charged_at: now(),
+            payment_id: None,
+            period_start: None,
+            period_end: None,
         })
         .await
         .unwrap();

@@ -217,6 +217,7 @@ async fn two_instances_never_claim_the_same_subscription(db: &TestDb) {
                 next_payment_at: Some(t + Duration::days(30)),
                 last_payment_status: Some("SUCCESSFUL".into()),
                 next_poll_at: t - Duration::seconds(1),
+                found_in_list: None,
             })
             .await
             .unwrap();

@@ -54,8 +54,10 @@ mod saved_card_backfill;
 mod schema;
 mod sealed_secrets;
 mod secrets_at_rest;
+mod signups;
 mod start_up;
 mod state_machine;
+mod subscription_writes;
 mod subscriptions;
 mod try_pace;
 

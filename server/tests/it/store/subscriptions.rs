@@ -9,13 +9,13 @@ use super::{TestDb, now};
 
 store_suite!(
     each_subscription_change_writes_its_event_once,
-    renewed_means_a_later_cycle,
     cycles_are_recorded_once_per_number,
     syncs_never_undo_newer_facts,
     subscriptions_list_by_customer,
 );
 
-async fn subscription(db: &TestDb, gateway_id: &str, customer: &str) -> Subscription {
+/// An active subscription of `customer` on plan `monthly`, with no sign-up payment.
+pub(super) async fn subscription(db: &TestDb, gateway_id: &str, customer: &str) -> Subscription {
     db.store
         .create_subscription(NewSubscription {
             gateway_subscription_id: gateway_id.into(),
@@ -30,12 +30,19 @@ async fn subscription(db: &TestDb, gateway_id: &str, customer: &str) -> Subscrip
             next_payment_at: Some(now() + Duration::days(30)),
             last_payment_status: Some("SUCCESSFUL".into()),
             next_poll_at: now() + Duration::hours(1),
+            found_in_list: None,
         })
         .await
         .expect("subscription stored")
 }
 
-fn cycle(sub: &Subscription, n: u32, status: CycleStatus, at: OffsetDateTime) -> NewCycle {
+/// Cycle `n` of `sub`, charged by the gateway itself at `at`.
+pub(super) fn cycle(
+    sub: &Subscription,
+    n: u32,
+    status: CycleStatus,
+    at: OffsetDateTime,
+) -> NewCycle {
     NewCycle {
         subscription_id: sub.id.clone(),
         cycle: n,
@@ -44,6 +51,9 @@ fn cycle(sub: &Subscription, n: u32, status: CycleStatus, at: OffsetDateTime) ->
         currency: "JPY".into(),
         status,
         charged_at: at,
+        payment_id: None,
+        period_start: None,
+        period_end: None,
     }
 }
 
@@ -57,6 +67,7 @@ async fn each_subscription_change_writes_its_event_once(db: &TestDb) {
         completed_cycles,
         next_payment_at: Some(at + Duration::days(30)),
         last_payment_status: Some("SUCCESSFUL".into()),
+        read_version: None,
     };
     let next_poll = Some(at + Duration::hours(1));
     db.store
@@ -99,58 +110,6 @@ async fn each_subscription_change_writes_its_event_once(db: &TestDb) {
             "subscription.paused",
             "subscription.resumed",
             "subscription.cancelled",
-        ]
-    );
-}
-
-/// The first cycle is the sign-up (`subscription.created` and its payment's own event report
-/// it): only later cycles are `subscription.renewed`, whether they succeed at once or after a
-/// failed charge; a failed cycle is `subscription.payment_failed`, the first one too.
-async fn renewed_means_a_later_cycle(db: &TestDb) {
-    let at = now();
-    let kinds = |sub: Subscription| async move {
-        let events = db.store.object_events(&sub.id).await.unwrap();
-        events
-            .into_iter()
-            .map(|event| {
-                let snapshot: serde_json::Value = serde_json::from_str(&event.snapshot).unwrap();
-                (event.kind, snapshot["cycle"]["cycle"].as_u64())
-            })
-            .collect::<Vec<_>>()
-    };
-    let monthly = subscription(db, "gw-renewed", "fay").await;
-    for (n, status) in [
-        (1, CycleStatus::Succeeded),
-        (2, CycleStatus::Succeeded),
-        (3, CycleStatus::Failed),
-        (3, CycleStatus::Succeeded),
-    ] {
-        db.store
-            .upsert_cycle(cycle(&monthly, n, status, at))
-            .await
-            .unwrap();
-    }
-    assert_eq!(
-        kinds(monthly).await,
-        [
-            ("subscription.created".to_owned(), None),
-            ("subscription.renewed".to_owned(), Some(2)),
-            ("subscription.payment_failed".to_owned(), Some(3)),
-            ("subscription.renewed".to_owned(), Some(3)),
-        ]
-    );
-    let retried_sign_up = subscription(db, "gw-first-retried", "gus").await;
-    for status in [CycleStatus::Failed, CycleStatus::Succeeded] {
-        db.store
-            .upsert_cycle(cycle(&retried_sign_up, 1, status, at))
-            .await
-            .unwrap();
-    }
-    assert_eq!(
-        kinds(retried_sign_up).await,
-        [
-            ("subscription.created".to_owned(), None),
-            ("subscription.payment_failed".to_owned(), Some(1)),
         ]
     );
 }
@@ -227,6 +186,7 @@ async fn syncs_never_undo_newer_facts(db: &TestDb) {
         next_payment_at: None,
         last_payment_status: None,
         next_poll_at: now(),
+        found_in_list: None,
     });
     assert!(matches!(duplicate.await, Err(StoreError::Conflict(_))));
 
@@ -236,6 +196,7 @@ async fn syncs_never_undo_newer_facts(db: &TestDb) {
         completed_cycles: cycles,
         next_payment_at: Some(now() + Duration::days(60)),
         last_payment_status: Some("SUCCESSFUL".into()),
+        read_version: None,
     };
     let synced = db.store.sync_subscription(
         &sub.id,
@@ -277,6 +238,7 @@ async fn syncs_never_undo_newer_facts(db: &TestDb) {
         completed_cycles: same.completed_cycles,
         next_payment_at: same.next_payment_at,
         last_payment_status: same.last_payment_status.clone(),
+        read_version: None,
     };
     let later_poll = next_poll + Duration::hours(1);
     let unchanged = db

@@ -1,5 +1,9 @@
-//! Subscriptions through checkout-server: the merchant's lifecycle calls and the customer's
-//! self-service.
+//! Subscriptions through checkout-server: the merchant's lifecycle calls, the customer's
+//! self-service, and writes that must not overtake one another.
 
 mod customer;
+mod found_at_gateway;
 mod lifecycle;
+mod lost_signup;
+mod paid_periods;
+mod stale_poll;

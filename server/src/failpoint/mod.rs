@@ -6,6 +6,10 @@
 //! | name | where |
 //! |---|---|
 //! | `after_gateway_before_record` | the gateway approved a payment (its answer or a status lookup said so) and the approval is about to be written to the store |
+//!
+//! Beside them, [`hold`]: points where an in-process test pauses a task and lets it go on.
+
+pub mod hold;
 
 use std::sync::OnceLock;
 

@@ -1,0 +1,419 @@
+//! Open sign-ups whose call has ended without an answer this server could record (a timeout, a
+//! 5xx after the gateway processed it, a process that died): each is matched against the
+//! gateway's subscription list (read once a pass for all of them, issue 46), and then
+//!
+//! - the subscription it made is recorded (`subscription.created`), its payment settled
+//!   (`payment.captured`) and its cycles recorded;
+//! - or, when the list holds none it could have made, its payment fails (`payment.failed`);
+//! - or, when several could be its own, its payment goes to review with each of them recorded
+//!   for review (`payment.needs_review`, `subscription.needs_review`);
+//! - or, when a lookup failed, it waits for the next pass.
+//!
+//! Which listed subscription is whose is decided by [`crate::subscriptions::signup_match`].
+
+use std::collections::HashMap;
+
+use checkout::contract::{PaymentState, PlanTerms};
+use time::OffsetDateTime;
+
+use super::{PassReport, Reconciler, count};
+use crate::gateway::GatewayError;
+use crate::metrics::reconcile::Event;
+use crate::payments::PaymentError;
+use crate::store::model::{Payment, PaymentChanges, Session};
+use crate::store::signups::{Signup, SignupEnd};
+use crate::subscriptions::SubscriptionError;
+use crate::subscriptions::listed::{ListedSubscription, Split};
+use crate::subscriptions::signup_match::{CLOCK_SKEW, Evidence, SignupWindow, Verdict, decide};
+use checkout::wire::TransactionResponse;
+
+/// Most open sign-ups read as possible rivals of one another.
+const OPEN_SIGNUPS_READ: u32 = 500;
+/// Most candidates whose first charge one sign-up looks up; more make it ambiguous.
+const MOST_CANDIDATES: usize = 16;
+
+/// What was wrong when a sign-up could not be decided this pass.
+type Failure = Box<dyn std::error::Error + Send + Sync>;
+
+/// A sign-up with what deciding it needs.
+struct Case {
+    signup: Signup,
+    payment: Payment,
+    session: Session,
+    plan: PlanTerms,
+}
+
+impl Reconciler {
+    /// Claims the due open sign-ups and decides each against one read of the gateway's list.
+    pub(super) async fn signup_batch(&self, now: OffsetDateTime) -> PassReport {
+        let store = &self.state.store;
+        let claimed = match store
+            .claim_due_signups(now, &self.owner, self.lease(), super::BATCH)
+            .await
+        {
+            Ok(claimed) => claimed,
+            Err(error) => {
+                tracing::error!(%error, "reconciler: cannot claim due sign-ups");
+                return PassReport::default();
+            }
+        };
+        if claimed.is_empty() {
+            return PassReport::default();
+        }
+        let mut report = PassReport::default();
+        let listed = self.read_for(&claimed).await;
+        let open = store
+            .open_signups(OPEN_SIGNUPS_READ)
+            .await
+            .unwrap_or_default();
+        for signup in claimed {
+            let id = signup.id.clone();
+            let next = match &listed {
+                Ok(split) => match self
+                    .settle_signup(signup, split, &open, now, &mut report)
+                    .await
+                {
+                    Ok(next) => next,
+                    Err(error) => {
+                        tracing::warn!(payment_id = %id, %error, "reconciler: sign-up not decided; retrying later");
+                        report.failures += 1;
+                        Some(now.saturating_add(self.signup_retry_gap()))
+                    }
+                },
+                Err(error) => {
+                    tracing::warn!(payment_id = %id, %error, "reconciler: the gateway's subscription list could not be read; retrying later");
+                    report.failures += 1;
+                    Some(now.saturating_add(self.signup_retry_gap()))
+                }
+            };
+            if let Err(error) = store.release_signup(&id, &self.owner, next).await {
+                tracing::error!(payment_id = %id, %error, "reconciler: could not release a sign-up");
+            }
+        }
+        report
+    }
+
+    /// The list's subscriptions on the plans of `signups`, split by what the store holds.
+    async fn read_for(&self, signups: &[Signup]) -> Result<Split, SubscriptionError> {
+        let plans: Vec<PlanTerms> = signups
+            .iter()
+            .filter_map(|signup| self.state.config.plans.get(&signup.plan_id).cloned())
+            .collect();
+        let subscriptions = self.state.subscriptions();
+        let max_bytes = self.state.config.subscriptions.list_max_bytes;
+        let (listed, _) = subscriptions
+            .read_list(max_bytes, |listed| {
+                plans.iter().any(|plan| listed.has_plan(plan))
+            })
+            .await?;
+        subscriptions.unknown(listed).await
+    }
+
+    /// Decides one sign-up; `Some(at)` when it stays open until `at`.
+    async fn settle_signup(
+        &self,
+        signup: Signup,
+        split: &Split,
+        open: &[Signup],
+        now: OffsetDateTime,
+        report: &mut PassReport,
+    ) -> Result<Option<OffsetDateTime>, Failure> {
+        let Some(case) = self.case_of(signup).await? else {
+            return Ok(None);
+        };
+        if let Some(known) = split
+            .known
+            .values()
+            .find(|known| known.first_payment_id.as_deref() == Some(&case.payment.id))
+        {
+            // Its answer was recorded after all (the pay call outlived the check's delay).
+            self.end(&case, SignupEnd::Recorded(known.id.clone()))
+                .await?;
+            return Ok(None);
+        }
+        let window = self.window_of(&case.signup);
+        let mut candidates: Vec<&ListedSubscription> = split
+            .unknown
+            .iter()
+            .filter(|listed| listed.has_plan(&case.plan) && window.contains(listed.started_at))
+            .collect();
+        candidates.sort_by_key(|listed| {
+            listed
+                .started_at
+                .map(|at| (at - case.signup.called_at).abs())
+        });
+        if candidates.len() > MOST_CANDIDATES {
+            let ids = candidates.iter().map(|c| c.gateway_id.clone()).collect();
+            return self.ambiguous(case, ids, now, report).await.map(|()| None);
+        }
+        let (evidence, charges) = self.evidence(&case, &candidates).await;
+        let rivals = open.iter().any(|other| {
+            other.id != case.signup.id
+                && other.plan_id == case.signup.plan_id
+                && self.window_of(other).overlaps(&window)
+        });
+        match decide(&candidates, &evidence, rivals) {
+            Verdict::Made { gateway_id, proven } => {
+                let charge = candidates
+                    .iter()
+                    .find(|c| c.gateway_id == gateway_id)
+                    .and_then(|c| c.first_charge.as_ref())
+                    .and_then(|charge| charges.get(&charge.transaction_id));
+                let charge = charge.filter(|_| proven);
+                self.made(case, &gateway_id, charge, now, report).await?;
+                Ok(None)
+            }
+            Verdict::Ambiguous(ids) => self.ambiguous(case, ids, now, report).await.map(|()| None),
+            Verdict::Absent => self.absent(case, report).await.map(|()| None),
+            Verdict::Wait => Ok(Some(now.saturating_add(self.signup_retry_gap()))),
+        }
+    }
+
+    /// The sign-up's payment, session and plan; `None` (and the sign-up ended) when they
+    /// cannot be had.
+    async fn case_of(&self, signup: Signup) -> Result<Option<Case>, Failure> {
+        let store = &self.state.store;
+        let payment = store.get_payment(&signup.id).await?;
+        let session = store.get_session(&signup.session_id).await?;
+        let (Some(payment), Some(session)) = (payment, session) else {
+            return Err("the sign-up's payment or session is missing".into());
+        };
+        let Some(plan) = self.state.config.plans.get(&signup.plan_id).cloned() else {
+            let note = format!(
+                "plan {} is no longer in the catalogue: the gateway's list cannot be matched \
+                 against its terms",
+                signup.plan_id
+            );
+            self.signup_to_review(&payment, &signup, &note).await?;
+            return Ok(None);
+        };
+        Ok(Some(Case {
+            signup,
+            payment,
+            session,
+            plan,
+        }))
+    }
+
+    /// The window in which `signup`'s subscription may have been created.
+    fn window_of(&self, signup: &Signup) -> SignupWindow {
+        SignupWindow {
+            called_at: signup.called_at,
+            call_limit: time::Duration::try_from(self.state.config.gateway.timeout)
+                .unwrap_or(time::Duration::MINUTE),
+        }
+    }
+
+    /// Looks up the first charge of each candidate that has one: whether it names the
+    /// sign-up's reference and currency. Keeps the answers, by transaction id.
+    async fn evidence(
+        &self,
+        case: &Case,
+        candidates: &[&ListedSubscription],
+    ) -> (
+        HashMap<String, Evidence>,
+        HashMap<String, TransactionResponse>,
+    ) {
+        let mut evidence = HashMap::new();
+        let mut answers = HashMap::new();
+        for charge in candidates.iter().filter_map(|c| c.first_charge.as_ref()) {
+            let id = &charge.transaction_id;
+            let found = match self.state.gateway.transaction_status(id).await {
+                Ok(response) => {
+                    let ours = names_the_sign_up(&response, &case.session, &case.plan);
+                    if ours {
+                        answers.insert(id.clone(), response);
+                    }
+                    if ours {
+                        Evidence::Ours
+                    } else {
+                        Evidence::NotOurs
+                    }
+                }
+                Err(GatewayError::NotFound) => Evidence::NotOurs,
+                Err(error) => {
+                    tracing::warn!(payment_id = %case.payment.id, transaction_id = %id, %error, "reconciler: a candidate's first charge could not be looked up");
+                    Evidence::Unknown
+                }
+            };
+            evidence.insert(id.clone(), found);
+        }
+        (evidence, answers)
+    }
+
+    /// The sign-up made `gateway_id`: record it with its cycles, settle the payment (with the
+    /// sign-up's own charge `charge`, when one proves it), end the sign-up.
+    async fn made(
+        &self,
+        case: Case,
+        gateway_id: &str,
+        charge: Option<&TransactionResponse>,
+        now: OffsetDateTime,
+        report: &mut PassReport,
+    ) -> Result<(), Failure> {
+        let details = self.state.gateway.subscription_get(gateway_id).await?;
+        let details = details.subscription_details;
+        let first = charge.and_then(TransactionResponse::transaction_id);
+        let payments = &self.state.payments;
+        let subscription = payments
+            .record_subscription(&case.session, &case.plan, &case.payment, &details, first)
+            .await?;
+        self.state
+            .subscriptions()
+            .apply(&subscription, &details, now)
+            .await?;
+        let mut changes = PaymentChanges {
+            subscription_id: Some(subscription.id.clone()),
+            ..PaymentChanges::default()
+        };
+        // The sign-up's own charge settles its payment's id and figures; a charge that is not
+        // the sign-up's (cycle 1 after a trial, the sign-up charged 0) is left out.
+        if let Some(response) = charge.filter(|response| {
+            first.is_some_and(|id| {
+                crate::payments::settle::matches_record(&case.payment, id, response).is_ok()
+            })
+        }) {
+            changes = PaymentChanges {
+                gateway_transaction_id: first.map(str::to_owned),
+                ..crate::payments::outcome::changes_from(response)
+            };
+            changes.subscription_id = Some(subscription.id.clone());
+        }
+        self.step_payment(&case.payment, PaymentState::Captured, changes)
+            .await?;
+        self.end(&case, SignupEnd::Recorded(subscription.id.clone()))
+            .await?;
+        tracing::info!(payment_id = %case.payment.id, subscription_id = %subscription.id, gateway_subscription_id = gateway_id, "reconciler: a sign-up whose answer was lost was found in the gateway's list and recorded");
+        report.signups_recorded += 1;
+        count(Event::SignupRecorded, 1);
+        Ok(())
+    }
+
+    /// Several listed subscriptions could be the sign-up's: each is recorded for review and
+    /// the payment goes to review.
+    async fn ambiguous(
+        &self,
+        case: Case,
+        gateway_ids: Vec<String>,
+        now: OffsetDateTime,
+        report: &mut PassReport,
+    ) -> Result<(), Failure> {
+        let note = format!(
+            "the sign-up of payment {} (customer {}, plan {}) may have made any of {} \
+             subscriptions in the gateway's list ({}); the list cannot tell which",
+            case.payment.id,
+            case.signup.customer_id.as_deref().unwrap_or("none"),
+            case.plan.id,
+            gateway_ids.len(),
+            gateway_ids.join(", ")
+        );
+        let subscriptions = self.state.subscriptions();
+        for gateway_id in &gateway_ids {
+            let details = self.state.gateway.subscription_get(gateway_id).await?;
+            let (_, recorded) = subscriptions
+                .record_found(&details.subscription_details, note.clone(), now)
+                .await?;
+            if recorded {
+                report.subscriptions_found += 1;
+                count(Event::SubscriptionFound, 1);
+            }
+        }
+        self.signup_to_review(&case.payment, &case.signup, &note)
+            .await?;
+        report.signups_to_review += 1;
+        Ok(())
+    }
+
+    /// The list holds no subscription the sign-up could have made: its payment fails.
+    async fn absent(&self, case: Case, report: &mut PassReport) -> Result<(), Failure> {
+        self.step_payment(
+            &case.payment,
+            PaymentState::Failed,
+            PaymentChanges::default(),
+        )
+        .await?;
+        let note = format!(
+            "the gateway's list holds no subscription on plan {} created between {} and the \
+             end of the call: the gateway made none",
+            case.plan.id,
+            case.signup.called_at.saturating_sub(CLOCK_SKEW)
+        );
+        self.end(&case, SignupEnd::Failed(note)).await?;
+        tracing::info!(payment_id = %case.payment.id, "reconciler: a sign-up whose answer was lost made no subscription: failed");
+        report.signups_failed += 1;
+        count(Event::SignupFailed, 1);
+        Ok(())
+    }
+
+    /// The sign-up `signup` of `payment` needs a person: its payment goes to review.
+    async fn signup_to_review(
+        &self,
+        payment: &Payment,
+        signup: &Signup,
+        note: &str,
+    ) -> Result<(), Failure> {
+        self.step_payment(
+            payment,
+            PaymentState::NeedsReview,
+            PaymentChanges::default(),
+        )
+        .await?;
+        let end = SignupEnd::Review(note.to_owned());
+        self.state.store.end_signup(&signup.id, end).await?;
+        tracing::warn!(payment_id = %payment.id, note, "reconciler: a sign-up whose answer was lost needs review");
+        count(Event::SignupToReview, 1);
+        Ok(())
+    }
+
+    /// Moves the sign-up's payment (as stored now) to `to`, unless it is settled already.
+    async fn step_payment(
+        &self,
+        payment: &Payment,
+        to: PaymentState,
+        changes: PaymentChanges,
+    ) -> Result<(), PaymentError> {
+        let payments = &self.state.payments;
+        let current = payments
+            .store()
+            .get_payment(&payment.id)
+            .await?
+            .ok_or(PaymentError::NotFound("payment"))?;
+        if current.outcome_is_final() {
+            return Ok(());
+        }
+        payments.step(current, to, changes).await?;
+        Ok(())
+    }
+
+    async fn end(&self, case: &Case, end: SignupEnd) -> Result<(), Failure> {
+        self.state.store.end_signup(&case.signup.id, end).await?;
+        Ok(())
+    }
+
+    /// The wait before deciding a sign-up again after a failed read.
+    fn signup_retry_gap(&self) -> time::Duration {
+        time::Duration::try_from(self.state.config.timing.reconcile_interval)
+            .unwrap_or(time::Duration::MINUTE)
+            .max(time::Duration::MINUTE)
+    }
+}
+
+/// Whether the status lookup `response` names `session`'s reference and `plan`'s currency.
+fn names_the_sign_up(response: &TransactionResponse, session: &Session, plan: &PlanTerms) -> bool {
+    let reference = response
+        .transaction_details
+        .as_ref()
+        .and_then(|d| d.merchant_txn_ref.as_deref())
+        .or_else(|| {
+            response
+                .merchant_details
+                .as_ref()
+                .and_then(|m| m.merchant_txn_ref.as_deref())
+        });
+    let currency = response
+        .payment_details
+        .as_ref()
+        .map(|d| d.currency.as_str());
+    reference == Some(session.reference.as_str())
+        && currency.is_some_and(|c| c.eq_ignore_ascii_case(&plan.currency))
+}
