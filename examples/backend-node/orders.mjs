@@ -84,7 +84,7 @@ export class Orders {
     let payments;
     if (object.object === "session") [sessionId, payments] = [object.id, object.payments || []];
     else if (object.object === "payment") [sessionId, payments] = [object.session_id, [object]];
-    else return true; // subscriptions, saved cards: not this shop's business
+    else return true; // saved cards: not this shop's business (subscriptions: memberships.mjs)
     const order = this.bySession(sessionId);
     if (!order || payments.length === 0) return true;
     const means = this.#apply(order, payments[0]);

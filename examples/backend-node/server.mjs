@@ -9,6 +9,8 @@
 //   POST /checkout/events            checkout-server's signed events (Standard Webhooks)
 //   GET  /admin/orders               the back office: every order (Bearer ADMIN_TOKEN)
 //   POST /admin/orders/{id}/refund   refund an order's payment (Bearer ADMIN_TOKEN)
+//   GET  /admin/memberships          every membership, moved on by subscription events
+//                                    (Bearer ADMIN_TOKEN)
 //
 // Configuration (environment): CHECKOUT_SERVER, MERCHANT_SECRET_KEY, CHECKOUT_WEBHOOK_SECRET,
 // LISTEN (default 127.0.0.1:8000), ADMIN_TOKEN (the back office is closed without it).
@@ -19,6 +21,7 @@ import { createServer } from "node:http";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 
 import { CheckoutApi, CheckoutError } from "./checkout-api.mjs";
+import { Memberships, SUBSCRIPTION_EVENTS } from "./memberships.mjs";
 import { Orders } from "./orders.mjs";
 
 // What the shop sells: the backend decides every price; the page only names the item.
@@ -47,6 +50,7 @@ const api = new CheckoutApi(process.env.CHECKOUT_SERVER || "http://127.0.0.1:808
 const webhook = new Webhook(required("CHECKOUT_WEBHOOK_SECRET"));
 const adminToken = process.env.ADMIN_TOKEN || "";
 const orders = new Orders();
+const memberships = new Memberships();
 const page = readFileSync(new URL("index.html", STATIC), "utf8").replace(
   "{{CHECKOUT_SERVER}}",
   escapeHtml(api.baseUrl),
@@ -74,6 +78,10 @@ async function handle(request, response) {
   if (route === "GET /admin/orders") {
     admin(request);
     return sendJson(response, 200, { orders: orders.all() });
+  }
+  if (route === "GET /admin/memberships") {
+    admin(request);
+    return sendJson(response, 200, { memberships: memberships.all() });
   }
   if (request.method === "POST" && parts.length === 4 && parts[0] === "admin" && parts[1] === "orders" && parts[3] === "refund") {
     admin(request);
@@ -131,7 +139,9 @@ async function event(request, response) {
     console.error(`refused an event: ${error.message}`);
     throw new HttpError(400, "invalid signature");
   }
-  const fresh = orders.recordEvent(verified);
+  const fresh = SUBSCRIPTION_EVENTS.includes(verified.type)
+    ? memberships.recordEvent(verified)
+    : orders.recordEvent(verified);
   console.log(`event ${verified.id} ${verified.type}${fresh ? "" : " (again)"}`);
   send(response, 204, "", null);
 }

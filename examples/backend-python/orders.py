@@ -100,7 +100,7 @@ class Orders:
         elif obj.get("object") == "payment":
             session_id, payments = obj.get("session_id"), [obj]
         else:
-            return True  # subscriptions, saved cards: not this shop's business
+            return True  # saved cards: not this shop's business (subscriptions: memberships.py)
         order = self.by_session(session_id)
         if order is None or not payments:
             return True

@@ -9,6 +9,8 @@ checkout-server:
   POST /checkout/events            checkout-server's signed events (Standard Webhooks)
   GET  /admin/orders               the back office: every order (Bearer ADMIN_TOKEN)
   POST /admin/orders/{id}/refund   refund an order's payment (Bearer ADMIN_TOKEN)
+  GET  /admin/memberships          every membership, moved on by subscription events
+                                   (Bearer ADMIN_TOKEN)
 
 Configuration (environment): CHECKOUT_SERVER, MERCHANT_SECRET_KEY, CHECKOUT_WEBHOOK_SECRET,
 LISTEN (default 127.0.0.1:8000), ADMIN_TOKEN (the back office is closed without it).
@@ -26,6 +28,7 @@ from pathlib import Path
 from standardwebhooks import Webhook, WebhookVerificationError
 
 from checkout_api import CheckoutAPI, CheckoutError
+from memberships import SUBSCRIPTION_EVENTS, Memberships
 from orders import Orders
 
 # What the shop sells: the backend decides every price; the page only names the item.
@@ -57,6 +60,7 @@ class Shop:
         self.webhook = Webhook(required("CHECKOUT_WEBHOOK_SECRET"))
         self.admin_token = os.environ.get("ADMIN_TOKEN", "")
         self.orders = Orders()
+        self.memberships = Memberships()
         page = (STATIC / "index.html").read_text(encoding="utf-8")
         self.page = page.replace(
             "{{CHECKOUT_SERVER}}", html.escape(self.api.base_url, quote=True)
@@ -79,6 +83,9 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/admin/orders":
             if self.is_admin():
                 self.send_json(200, {"orders": self.shop.orders.all()})
+        elif path == "/admin/memberships":
+            if self.is_admin():
+                self.send_json(200, {"memberships": self.shop.memberships.all()})
         else:
             self.send_json(404, {"error": "not found"})
 
@@ -141,7 +148,10 @@ class Handler(BaseHTTPRequestHandler):
         except WebhookVerificationError as error:
             self.log_message("refused an event: %s", error)
             return self.send_json(400, {"error": "invalid signature"})
-        fresh = self.shop.orders.record_event(event)
+        if event["type"] in SUBSCRIPTION_EVENTS:
+            fresh = self.shop.memberships.record_event(event)
+        else:
+            fresh = self.shop.orders.record_event(event)
         self.log_message("event %s %s%s", event["id"], event["type"], "" if fresh else " (again)")
         self.send(204, b"", None)
 

@@ -14,7 +14,8 @@
 //! `/payments`, `/payments/export.csv` ([`export`]), `/payments/{id}`, `/payments/{id}/refund|capture|void`,
 //! `/review`, `/payments/{id}/lookup|attach|resolve` (the review queue, [`review`]),
 //! `/subscriptions`, `/subscriptions/{id}`, `/subscriptions/{id}/pause|resume|cancel`
-//! ([`subscriptions`]), `/webhooks`, `/webhooks/{id}`, `/webhooks/{id}/redeliver_failed|rotate`,
+//! ([`subscriptions`]), `/subscriptions/{id}/acknowledge` (a subscription found in the
+//! gateway's list looked at, [`found_review`]), `/webhooks`, `/webhooks/{id}`, `/webhooks/{id}/redeliver_failed|rotate`,
 //! `/webhooks/events`, `/webhooks/events/{id}`, `/webhooks/events/{id}/redeliver`
 //! ([`webhooks`]), `/risk/blocks`, `/risk/blocks/{id}/remove`,
 //! `/payments/{id}/block_card|block_address` (the block lists, [`blocks`]), `/audit`,
@@ -28,6 +29,7 @@ pub mod client;
 pub mod endpoint_address;
 pub mod error;
 pub mod export;
+pub mod found_review;
 pub mod listener;
 pub mod money;
 pub mod once;
@@ -89,6 +91,10 @@ pub fn app(state: DashboardState) -> Router {
         .route("/subscriptions/{id}/pause", post(subscriptions::pause))
         .route("/subscriptions/{id}/resume", post(subscriptions::resume))
         .route("/subscriptions/{id}/cancel", post(subscriptions::cancel))
+        .route(
+            "/subscriptions/{id}/acknowledge",
+            post(found_review::acknowledge),
+        )
         .route("/webhooks", get(pages::webhooks::list))
         .route("/webhooks/{id}", get(pages::webhook::show))
         .route(

@@ -59,6 +59,18 @@ impl Subscriptions<'_> {
         Ok((subscription, true))
     }
 
+    /// A person looked at `subscription` (found in the gateway's list): it leaves the review
+    /// queue. Whether it was in it.
+    pub async fn acknowledge(
+        &self,
+        subscription: &Subscription,
+    ) -> Result<bool, SubscriptionError> {
+        Ok(self
+            .store
+            .acknowledge_subscription(&subscription.id)
+            .await?)
+    }
+
     /// The catalogue's plan with exactly `listed`'s terms, or, when none (or several) has
     /// them, an id made of the gateway's plan name (`gateway-<name>`).
     fn plan_id_of(&self, listed: &ListedSubscription) -> String {

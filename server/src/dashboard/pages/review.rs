@@ -1,6 +1,7 @@
 //! `GET /review`: the review queue — every `needs_review` payment and every `pending` one
 //! older than `REVIEW_PENDING_AFTER_MINUTES`, oldest first, with its age and the gateway's
-//! last answer (the newest call in the payment's log). Operators get the review actions of
+//! last answer (the newest call in the payment's log); then the subscriptions the gateway
+//! bills that checkout-server did not start ([`super::review_found`]). Operators get the review actions of
 //! [`review_forms`] on each row; a viewer sees the queue read-only.
 
 use axum::extract::State;
@@ -40,6 +41,7 @@ pub async fn list(
         rows.push((payment, last));
     }
     let operator = staff.can(StaffRole::Operator);
+    let subscriptions = super::review_found::section(&state, &staff).await?;
     Ok(page(
         "Review queue",
         Some(&staff),
@@ -76,6 +78,7 @@ pub async fn list(
                     }
                 }
             }
+            (subscriptions)
         },
     ))
 }

@@ -45,6 +45,7 @@ pub async fn show(
         "pause" => Some("Paused."),
         "resume" => Some("Resumed."),
         "cancel" => Some("Cancelled."),
+        "acknowledged" => Some("Marked as looked at: it left the review queue."),
         "repeat" => Some("That form was already submitted; it was done once."),
         _ => None,
     };
@@ -57,7 +58,10 @@ pub async fn show(
         html! {
             @if let Some(done) = done { p role="status" class="notice" { (done) } }
             (facts(&subscription))
-            @if staff.can(StaffRole::Operator) { (actions(&staff, &subscription)) }
+            @if staff.can(StaffRole::Operator) {
+                (actions(&staff, &subscription))
+                (super::review_found::acknowledge_form(&staff, &subscription))
+            }
             h2 { "Billing history" }
             (history(&charges))
             h2 { "Staff actions" }
@@ -111,6 +115,13 @@ fn facts(s: &Subscription) -> Markup {
             dt { "First payment" } dd {
                 @if let Some(id) = &s.first_payment_id { a href={ "/payments/" (id) } { (id) } } @else { "—" }
             }
+            @if let Some(note) = &s.review_note {
+                dt { "To review" } dd class="warning" { (note) }
+            }
+            dt { "Origin" } dd { (match s.origin {
+                SubscriptionOrigin::Checkout => "a sign-up through checkout-server",
+                SubscriptionOrigin::GatewayList => "found in the gateway's list",
+            }) }
             dt { "Subscription id" } dd { (s.id) }
             dt { "Gateway subscription" } dd { (s.gateway_subscription_id) }
             dt { "Created" } dd { (format::when(s.created_at)) }

@@ -10,6 +10,7 @@ mod blocks;
 mod captures;
 mod crowd;
 mod filters;
+mod found_subscriptions;
 mod guards;
 pub(crate) mod input_limits;
 mod lock_race;

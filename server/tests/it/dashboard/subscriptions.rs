@@ -12,7 +12,8 @@ use crate::ops::support::{
     gateway_subscription_status, merchant_subscription, ops_suite, subscribe, unique,
 };
 
-const CONFIG: &[(&str, &str)] = &[];
+/// One customer holds many subscriptions to one plan here (the pages are filled that way).
+const CONFIG: &[(&str, &str)] = &[("SUBSCRIPTION_SEVERAL_PER_PLAN", "true")];
 
 ops_suite!(
     a_viewer_reads_and_cannot_act,

@@ -259,6 +259,22 @@ pub async fn gateway_subscriptions(h: &Harness) -> Vec<Value> {
         .expect("a list")
 }
 
+/// Waits for the reconciler's pass at start to have compared the gateway's list (its last
+/// step but the card-testing review), so a test's own passes are the ones that find what it
+/// sets up.
+pub async fn after_the_startup_pass(h: &Harness) {
+    use checkout_server::store::prelude::GatewayListStore;
+    wait_until(
+        "the reconciler's pass at start",
+        Duration::from_secs(20),
+        || async {
+            let (last, _) = h.store().list_check_status().await.expect("status");
+            last.ran_at.is_some()
+        },
+    )
+    .await;
+}
+
 /// Waits up to `timeout` for `check` to hold, polling every 20 ms.
 pub async fn wait_until<F, Fut>(what: &str, timeout: Duration, mut check: F)
 where

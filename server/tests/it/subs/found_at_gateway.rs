@@ -8,7 +8,9 @@ use reqwest::Method;
 use serde_json::Value;
 
 use crate::api::support::{Harness, cards};
-use crate::ops::support::{in_seconds, ops_suite, reconciler, send, subscribe, unique};
+use crate::ops::support::{
+    after_the_startup_pass, in_seconds, ops_suite, reconciler, send, subscribe, unique,
+};
 use crate::sandbox::subscriptions::{creation, plan};
 
 const CONFIG: &[(&str, &str)] = &[];
@@ -16,7 +18,10 @@ const CONFIG: &[(&str, &str)] = &[];
 ops_suite!(a_subscription_made_behind_the_servers_back_is_found_and_reported);
 
 /// Creates a subscription directly at the emulator (not through checkout-server); its id.
+/// First waits for the list check of the reconciler's pass at start, so that the test's own
+/// pass is the one to find it.
 pub async fn create_at_gateway(h: &Harness) -> String {
+    after_the_startup_pass(h).await;
     let url = format!(
         "{}{}/api/v1/server-to-server-interface/subscription/payment",
         h.base,

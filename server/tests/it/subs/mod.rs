@@ -2,8 +2,9 @@
 //! self-service, and writes that must not overtake one another.
 
 mod customer;
-mod found_at_gateway;
+pub mod found_at_gateway;
 mod lifecycle;
 mod lost_signup;
 mod paid_periods;
+mod samples;
 mod stale_poll;

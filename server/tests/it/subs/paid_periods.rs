@@ -10,7 +10,8 @@ use time::format_description::well_known::Rfc3339;
 
 use crate::api::support::{Harness, cards};
 use crate::ops::support::{
-    advance_gateway_clock, in_seconds, ops_suite, reconciler, send, subscribe, unique,
+    advance_gateway_clock, after_the_startup_pass, in_seconds, ops_suite, reconciler, send,
+    subscribe, unique,
 };
 
 const CONFIG: &[(&str, &str)] = &[];
@@ -42,6 +43,7 @@ fn at(value: &Value) -> OffsetDateTime {
 }
 
 async fn after_a_trial_cycle_1_is_the_paid_period_event(h: &Harness) {
+    after_the_startup_pass(h).await;
     // demo-trial: 1200 EUR a month after a 7-day trial, 20% off the first two cycles.
     let (_, id) = subscribe(h, &unique("cust"), "demo-trial", cards::VISA_OK).await;
     assert_eq!(types(&events(h, &id).await), ["subscription.created"]);
@@ -77,6 +79,7 @@ async fn after_a_trial_cycle_1_is_the_paid_period_event(h: &Harness) {
 }
 
 async fn a_plain_sign_up_sends_no_paid_period_event_for_cycle_1(h: &Harness) {
+    after_the_startup_pass(h).await;
     let (_, id) = subscribe(h, &unique("cust"), "demo-monthly", cards::VISA_OK).await;
     let sign_up = send(h.merchant(Method::GET, &format!("/v1/subscriptions/{id}"))).await;
     let first = &sign_up.json["history"][0];

@@ -9,8 +9,8 @@ use reqwest::Method;
 
 use crate::api::support::{Harness, cards};
 use crate::ops::support::{
-    gateway_subscription_status, in_seconds, merchant_subscription, ops_suite, reconciler, send,
-    subscribe, unique,
+    after_the_startup_pass, gateway_subscription_status, in_seconds, merchant_subscription,
+    ops_suite, reconciler, send, subscribe, unique,
 };
 
 const CONFIG: &[(&str, &str)] = &[];
@@ -29,6 +29,7 @@ async fn event_kinds(h: &Harness, subscription_id: &str) -> Vec<String> {
 }
 
 async fn a_poll_that_read_before_a_pause_cannot_undo_it(h: &Harness) {
+    after_the_startup_pass(h).await;
     let (_, id) = subscribe(h, &unique("cust"), "demo-monthly", cards::VISA_OK).await;
     let gateway_id = merchant_subscription(h, &id).await["gateway_subscription_id"]
         .as_str()
