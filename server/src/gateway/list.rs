@@ -167,7 +167,7 @@ mod tests {
             "success": true, "extra": {"nested": [1, 2]}
         });
         let (success, seen) = visit(&body);
-        assert_eq!(success.expect("parses"), true);
+        assert!(success.expect("parses"));
         assert_eq!(seen, ["a", "b"]);
     }
 

@@ -263,7 +263,6 @@ pub async fn gateway_subscriptions(h: &Harness) -> Vec<Value> {
 /// step but the card-testing review), so a test's own passes are the ones that find what it
 /// sets up.
 pub async fn after_the_startup_pass(h: &Harness) {
-    use checkout_server::store::prelude::GatewayListStore;
     wait_until(
         "the reconciler's pass at start",
         Duration::from_secs(20),
