@@ -75,6 +75,19 @@ impl TransactionResponse {
         self.transaction_details.as_ref().map(|d| d.id.as_str())
     }
 
+    /// The merchant's reference the transaction carries: `transaction_details`'s, or else
+    /// `merchant_details`'s.
+    pub fn merchant_txn_ref(&self) -> Option<&str> {
+        self.transaction_details
+            .as_ref()
+            .and_then(|d| d.merchant_txn_ref.as_deref())
+            .or_else(|| {
+                self.merchant_details
+                    .as_ref()
+                    .and_then(|m| m.merchant_txn_ref.as_deref())
+            })
+    }
+
     /// `payment_details.response_code`, when present.
     pub fn response_code(&self) -> Option<i64> {
         self.payment_details.as_ref().map(|d| d.response_code)

@@ -343,17 +343,10 @@ pub fn matches_record(
     if !details.currency.eq_ignore_ascii_case(&payment.currency) {
         return Err("currency");
     }
-    let reference = response
-        .transaction_details
-        .as_ref()
-        .and_then(|d| d.merchant_txn_ref.as_deref())
-        .or_else(|| {
-            response
-                .merchant_details
-                .as_ref()
-                .and_then(|m| m.merchant_txn_ref.as_deref())
-        });
-    if reference.is_some_and(|r| r != payment.merchant_txn_ref) {
+    if response
+        .merchant_txn_ref()
+        .is_some_and(|r| r != payment.merchant_txn_ref)
+    {
         return Err("merchant_txn_ref");
     }
     let expected = match approved_state(payment.kind) {

@@ -400,16 +400,7 @@ impl Reconciler {
 
 /// Whether the status lookup `response` names `session`'s reference and `plan`'s currency.
 fn names_the_sign_up(response: &TransactionResponse, session: &Session, plan: &PlanTerms) -> bool {
-    let reference = response
-        .transaction_details
-        .as_ref()
-        .and_then(|d| d.merchant_txn_ref.as_deref())
-        .or_else(|| {
-            response
-                .merchant_details
-                .as_ref()
-                .and_then(|m| m.merchant_txn_ref.as_deref())
-        });
+    let reference = response.merchant_txn_ref();
     let currency = response
         .payment_details
         .as_ref()

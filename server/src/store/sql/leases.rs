@@ -36,6 +36,42 @@ pub(crate) fn claim_sql<DB: Dialect>(table: &str, due: &str, live: &str, columns
     )
 }
 
+/// A claim in one statement: the rows of `table` due by `due` at `now` that `live` accepts and
+/// nobody leases, at most `limit`, leased to `owner` for `lease`, read through the row type
+/// `R`, in the order `order` gives (the statement returns them in none).
+pub(crate) async fn claim_rows<DB, R, T>(
+    pool: &sqlx::Pool<DB>,
+    (table, due, live, columns): (&str, &str, &str, &str),
+    owner: &str,
+    now: OffsetDateTime,
+    lease: Duration,
+    limit: u32,
+    order: impl FnMut(&T, &T) -> std::cmp::Ordering,
+) -> StoreResult<Vec<T>>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    R: for<'r> FromRow<'r, DB::Row> + Send + Unpin,
+    T: TryFrom<R, Error = StoreError>,
+{
+    let sql = claim_sql::<DB>(table, due, live, columns);
+    let mut claimed = sqlx::query_as::<DB, R>(&sql)
+        .bind(owner.to_owned())
+        .bind(lease_end(now, lease)?)
+        .bind(ms(now))
+        .bind(i64::from(limit))
+        .fetch_all(pool)
+        .await?
+        .into_iter()
+        .map(T::try_from)
+        .collect::<StoreResult<Vec<_>>>()?;
+    claimed.sort_by(order);
+    Ok(claimed)
+}
+
 /// The end of a `lease` taken at `now`, in stored milliseconds; a lease must be positive.
 pub(crate) fn lease_end(now: OffsetDateTime, lease: Duration) -> StoreResult<i64> {
     if lease <= Duration::ZERO {
@@ -69,19 +105,17 @@ where
         limit: u32,
     ) -> StoreResult<Vec<Payment>> {
         let live = format!("state IN {UNSETTLED}");
-        let sql = claim_sql::<DB>("payments", "next_check_at", &live, PAYMENT_COLUMNS);
-        let mut claimed = sqlx::query_as::<DB, PaymentRow>(&sql)
-            .bind(owner.to_owned())
-            .bind(lease_end(now, lease)?)
-            .bind(ms(now))
-            .bind(i64::from(limit))
-            .fetch_all(&self.pool)
-            .await?
-            .into_iter()
-            .map(Payment::try_from)
-            .collect::<StoreResult<Vec<_>>>()?;
-        claimed.sort_by(|a, b| (a.next_check_at, &a.id).cmp(&(b.next_check_at, &b.id)));
-        Ok(claimed)
+        let table = ("payments", "next_check_at", live.as_str(), PAYMENT_COLUMNS);
+        claim_rows::<DB, PaymentRow, Payment>(
+            &self.pool,
+            table,
+            owner,
+            now,
+            lease,
+            limit,
+            |a, b| (a.next_check_at, &a.id).cmp(&(b.next_check_at, &b.id)),
+        )
+        .await
     }
 
     async fn lease_payment(
@@ -133,19 +167,22 @@ where
         limit: u32,
     ) -> StoreResult<Vec<Subscription>> {
         let live = format!("status IN {LIVE}");
-        let sql = claim_sql::<DB>("subscriptions", "next_poll_at", &live, SUBSCRIPTION_COLUMNS);
-        let mut claimed = sqlx::query_as::<DB, SubscriptionRow>(&sql)
-            .bind(owner.to_owned())
-            .bind(lease_end(now, lease)?)
-            .bind(ms(now))
-            .bind(i64::from(limit))
-            .fetch_all(&self.pool)
-            .await?
-            .into_iter()
-            .map(Subscription::try_from)
-            .collect::<StoreResult<Vec<_>>>()?;
-        claimed.sort_by(|a, b| (a.next_poll_at, &a.id).cmp(&(b.next_poll_at, &b.id)));
-        Ok(claimed)
+        let table = (
+            "subscriptions",
+            "next_poll_at",
+            live.as_str(),
+            SUBSCRIPTION_COLUMNS,
+        );
+        claim_rows::<DB, SubscriptionRow, Subscription>(
+            &self.pool,
+            table,
+            owner,
+            now,
+            lease,
+            limit,
+            |a, b| (a.next_poll_at, &a.id).cmp(&(b.next_poll_at, &b.id)),
+        )
+        .await
     }
 
     async fn release_subscription(

@@ -8,7 +8,7 @@ use sqlx::{Encode, Executor, FromRow, IntoArguments, Pool, Type};
 use time::{Duration, OffsetDateTime};
 
 use super::codec::{ms, ms_opt, named, time, time_opt};
-use super::leases::{claim_sql, lease_end};
+use super::leases::claim_rows;
 use super::rows::IdRow;
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
@@ -194,24 +194,16 @@ where
         lease: Duration,
         limit: u32,
     ) -> StoreResult<Vec<Signup>> {
-        let sql = claim_sql::<DB>(
+        let table = (
             "subscription_signups",
             "next_check_at",
             "state = 'open'",
             SIGNUP_COLUMNS,
         );
-        let mut claimed = sqlx::query_as::<DB, SignupRow>(&sql)
-            .bind(owner.to_owned())
-            .bind(lease_end(now, lease)?)
-            .bind(ms(now))
-            .bind(i64::from(limit))
-            .fetch_all(&self.pool)
-            .await?
-            .into_iter()
-            .map(Signup::try_from)
-            .collect::<StoreResult<Vec<_>>>()?;
-        claimed.sort_by(|a, b| (a.next_check_at, &a.id).cmp(&(b.next_check_at, &b.id)));
-        Ok(claimed)
+        claim_rows::<DB, SignupRow, Signup>(&self.pool, table, owner, now, lease, limit, |a, b| {
+            (a.next_check_at, &a.id).cmp(&(b.next_check_at, &b.id))
+        })
+        .await
     }
 
     async fn release_signup(

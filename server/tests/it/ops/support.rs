@@ -219,10 +219,11 @@ pub fn advance_gateway_clock(h: &Harness, days: i64) {
     checkout_sandbox::billing::bill_due(&h.sandbox);
 }
 
-/// The status the emulator holds for a gateway subscription id.
-pub async fn gateway_subscription_status(h: &Harness, gateway_id: &str) -> String {
+/// A `GET` of the emulator's subscription endpoint `path` (under the gateway's API prefix),
+/// which must answer 200: its `subscription_details`.
+async fn gateway_subscription_read(h: &Harness, path: &str) -> Value {
     let url = format!(
-        "{}{SANDBOX_PREFIX}/api/v1/server-to-server-interface/subscription/{gateway_id}",
+        "{}{SANDBOX_PREFIX}/api/v1/server-to-server-interface/{path}",
         h.base
     );
     let reply = send(
@@ -233,30 +234,41 @@ pub async fn gateway_subscription_status(h: &Harness, gateway_id: &str) -> Strin
     )
     .await;
     assert_eq!(reply.status, 200, "{}", reply.text);
-    reply.json["subscription_details"]["status"]
-        .as_str()
-        .expect("status")
-        .to_owned()
+    reply.json["subscription_details"].clone()
+}
+
+/// The status the emulator holds for a gateway subscription id.
+pub async fn gateway_subscription_status(h: &Harness, gateway_id: &str) -> String {
+    let details = gateway_subscription_read(h, &format!("subscription/{gateway_id}")).await;
+    details["status"].as_str().expect("status").to_owned()
 }
 
 /// The emulator's whole subscription list (the gateway's `GET /subscription/list`).
 pub async fn gateway_subscriptions(h: &Harness) -> Vec<Value> {
-    let url = format!(
-        "{}{SANDBOX_PREFIX}/api/v1/server-to-server-interface/subscription/list",
-        h.base
-    );
-    let reply = send(
-        h.api
-            .get(url)
-            .header("Authorization", crate::sandbox::support::basic_default())
-            .header("x-api-key", DEFAULT_X_API_KEY),
-    )
+    let list = gateway_subscription_read(h, "subscription/list").await;
+    list.as_array().cloned().expect("a list")
+}
+
+/// The events of `object_id` as the shop receives them (`GET /v1/events`), oldest first.
+pub async fn object_events(h: &Harness, object_id: &str) -> Vec<Value> {
+    let reply = send(h.merchant(
+        reqwest::Method::GET,
+        &format!("/v1/events?object_id={object_id}&limit=100"),
+    ))
     .await;
     assert_eq!(reply.status, 200, "{}", reply.text);
-    reply.json["subscription_details"]
-        .as_array()
-        .cloned()
-        .expect("a list")
+    let mut data = reply.json["data"].as_array().cloned().expect("data");
+    data.reverse();
+    data
+}
+
+/// The types of [`object_events`].
+pub async fn event_kinds(h: &Harness, object_id: &str) -> Vec<String> {
+    object_events(h, object_id)
+        .await
+        .iter()
+        .filter_map(|event| event["type"].as_str().map(str::to_owned))
+        .collect()
 }
 
 /// Waits for the reconciler's pass at start to have compared the gateway's list (its last

@@ -7,7 +7,7 @@ use checkout::contract::SubscriptionStatus;
 use checkout_server::store::prelude::*;
 use time::Duration;
 
-use super::subscriptions::{cycle, subscription};
+use super::subscriptions::{cycle, event_kinds, subscription};
 use super::{TestDb, new_payment, now};
 
 store_suite!(
@@ -154,16 +154,8 @@ async fn a_sync_read_before_another_write_applies_nothing(db: &TestDb) {
         .unwrap();
     assert!(resumed.changed && !resumed.stale);
     assert_eq!(resumed.subscription.version, 2);
-    let kinds: Vec<String> = db
-        .store
-        .object_events(&sub.id)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|event| event.kind)
-        .collect();
     assert_eq!(
-        kinds,
+        event_kinds(db, &sub.id).await,
         [
             "subscription.created",
             "subscription.paused",

@@ -36,6 +36,17 @@ pub(super) async fn subscription(db: &TestDb, gateway_id: &str, customer: &str) 
         .expect("subscription stored")
 }
 
+/// The types of the events written for `object_id`, oldest first.
+pub(super) async fn event_kinds(db: &TestDb, object_id: &str) -> Vec<String> {
+    db.store
+        .object_events(object_id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|event| event.kind)
+        .collect()
+}
+
 /// Cycle `n` of `sub`, charged by the gateway itself at `at`.
 pub(super) fn cycle(
     sub: &Subscription,
@@ -93,16 +104,8 @@ async fn each_subscription_change_writes_its_event_once(db: &TestDb) {
             .await
             .unwrap();
     }
-    let kinds: Vec<String> = db
-        .store
-        .object_events(&sub.id)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|event| event.kind)
-        .collect();
     assert_eq!(
-        kinds,
+        event_kinds(db, &sub.id).await,
         [
             "subscription.created",
             "subscription.payment_failed",

@@ -9,7 +9,8 @@ use serde_json::Value;
 
 use crate::api::support::{Harness, cards};
 use crate::ops::support::{
-    after_the_startup_pass, in_seconds, ops_suite, reconciler, send, subscribe, unique,
+    after_the_startup_pass, in_seconds, object_events, ops_suite, reconciler, send, subscribe,
+    unique,
 };
 use crate::sandbox::subscriptions::{creation, plan};
 
@@ -79,16 +80,9 @@ async fn a_subscription_made_behind_the_servers_back_is_found_and_reported(h: &H
     );
 
     let id = found["id"].as_str().expect("id");
-    let events = send(h.merchant(Method::GET, &format!("/v1/events?object_id={id}"))).await;
-    let mut told: Vec<Value> = events.json["data"].as_array().cloned().expect("events");
-    told.reverse();
+    let told = object_events(h, id).await;
     let kinds: Vec<&str> = told.iter().filter_map(|e| e["type"].as_str()).collect();
-    assert_eq!(
-        kinds,
-        ["subscription.needs_review", "subscription.renewed"],
-        "{}",
-        events.text
-    );
+    assert_eq!(kinds, ["subscription.needs_review", "subscription.renewed"]);
     let charge = &told[1]["data"]["object"]["charge"];
     assert_eq!(
         (charge["cycle"].as_u64(), charge["amount"].as_u64()),

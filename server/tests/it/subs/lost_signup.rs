@@ -11,8 +11,8 @@ use serde_json::Value;
 use crate::api::support::{Harness, cards, pay_body};
 use crate::ops::support::{
     after_the_startup_pass, arm, create_subscription_session, customer, customer_token,
-    gateway_subscription_status, gateway_subscriptions, in_seconds, merchant_subscription,
-    ops_suite, reconciler, send, subscription_session, unique,
+    event_kinds, gateway_subscription_status, gateway_subscriptions, in_seconds,
+    merchant_subscription, ops_suite, reconciler, send, subscription_session, unique,
 };
 
 /// A short time limit, so an answer held back 4 s is lost.
@@ -43,17 +43,6 @@ async fn payment(h: &Harness, id: &str) -> Value {
     let reply = send(h.merchant(Method::GET, &format!("/v1/payments/{id}"))).await;
     assert_eq!(reply.status, 200, "{}", reply.text);
     reply.json
-}
-
-/// The event types written for `object_id`, oldest first.
-async fn kinds(h: &Harness, object_id: &str) -> Vec<String> {
-    h.store()
-        .object_events(object_id)
-        .await
-        .expect("events")
-        .into_iter()
-        .map(|event| event.kind)
-        .collect()
 }
 
 async fn a_lost_answer_is_found_in_the_list_and_the_customer_can_cancel_it(h: &Harness) {
@@ -99,9 +88,9 @@ async fn a_lost_answer_is_found_in_the_list_and_the_customer_can_cancel_it(h: &H
     assert_eq!(recorded["first_payment_id"], payment_id.as_str());
     assert_eq!(recorded["status"], "active");
     assert_eq!(recorded["history"][0]["payment_id"], payment_id.as_str());
-    assert_eq!(kinds(h, &id).await, ["subscription.created"]);
+    assert_eq!(event_kinds(h, &id).await, ["subscription.created"]);
     assert!(
-        kinds(h, &payment_id)
+        event_kinds(h, &payment_id)
             .await
             .contains(&"payment.captured".to_owned())
     );
@@ -217,6 +206,6 @@ async fn sign_ups_that_cannot_be_told_apart_go_to_review(h: &Harness) {
             "{subscription}"
         );
         let id = subscription["id"].as_str().expect("id");
-        assert_eq!(kinds(h, id).await, ["subscription.needs_review"]);
+        assert_eq!(event_kinds(h, id).await, ["subscription.needs_review"]);
     }
 }

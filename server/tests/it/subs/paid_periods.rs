@@ -10,8 +10,8 @@ use time::format_description::well_known::Rfc3339;
 
 use crate::api::support::{Harness, cards};
 use crate::ops::support::{
-    advance_gateway_clock, after_the_startup_pass, in_seconds, ops_suite, reconciler, send,
-    subscribe, unique,
+    advance_gateway_clock, after_the_startup_pass, in_seconds, object_events, ops_suite,
+    reconciler, send, subscribe, unique,
 };
 
 const CONFIG: &[(&str, &str)] = &[];
@@ -20,19 +20,6 @@ ops_suite!(
     after_a_trial_cycle_1_is_the_paid_period_event,
     a_plain_sign_up_sends_no_paid_period_event_for_cycle_1,
 );
-
-/// The events of `subscription_id` as the shop receives them, oldest first.
-async fn events(h: &Harness, subscription_id: &str) -> Vec<Value> {
-    let reply = send(h.merchant(
-        Method::GET,
-        &format!("/v1/events?object_id={subscription_id}&limit=100"),
-    ))
-    .await;
-    assert_eq!(reply.status, 200, "{}", reply.text);
-    let mut data = reply.json["data"].as_array().cloned().expect("data");
-    data.reverse();
-    data
-}
 
 fn types(events: &[Value]) -> Vec<&str> {
     events.iter().filter_map(|e| e["type"].as_str()).collect()
@@ -46,12 +33,15 @@ async fn after_a_trial_cycle_1_is_the_paid_period_event(h: &Harness) {
     after_the_startup_pass(h).await;
     // demo-trial: 1200 EUR a month after a 7-day trial, 20% off the first two cycles.
     let (_, id) = subscribe(h, &unique("cust"), "demo-trial", cards::VISA_OK).await;
-    assert_eq!(types(&events(h, &id).await), ["subscription.created"]);
+    assert_eq!(
+        types(&object_events(h, &id).await),
+        ["subscription.created"]
+    );
 
     advance_gateway_clock(h, 8);
     let report = reconciler(h).run_once_at(in_seconds(7200)).await;
     assert_eq!(report.cycles_paid, 1, "{report:?}");
-    let told = events(h, &id).await;
+    let told = object_events(h, &id).await;
     assert_eq!(
         types(&told),
         ["subscription.created", "subscription.renewed"]
@@ -92,7 +82,7 @@ async fn a_plain_sign_up_sends_no_paid_period_event_for_cycle_1(h: &Harness) {
     advance_gateway_clock(h, 31);
     let report = reconciler(h).run_once_at(in_seconds(7200)).await;
     assert_eq!(report.cycles_paid, 1, "cycle 2: {report:?}");
-    let told = events(h, &id).await;
+    let told = object_events(h, &id).await;
     assert_eq!(
         types(&told),
         ["subscription.created", "subscription.renewed"]

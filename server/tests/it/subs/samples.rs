@@ -8,13 +8,12 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use reqwest::Method;
 use serde_json::Value;
 
 use crate::api::support::{Harness, cards};
 use crate::ops::support::{
-    advance_gateway_clock, after_the_startup_pass, in_seconds, ops_suite, reconciler, send,
-    subscribe, unique,
+    advance_gateway_clock, after_the_startup_pass, in_seconds, object_events, ops_suite,
+    reconciler, subscribe, unique,
 };
 
 const CONFIG: &[(&str, &str)] = &[];
@@ -76,33 +75,20 @@ fn through_the_samples(events: &[Value]) -> [Value; 2] {
     ]
 }
 
-/// The events of `subscription_id` as the shop receives them, oldest first.
-async fn events(h: &Harness, subscription_id: &str) -> Vec<Value> {
-    let reply = send(h.merchant(
-        Method::GET,
-        &format!("/v1/events?object_id={subscription_id}&limit=100"),
-    ))
-    .await;
-    assert_eq!(reply.status, 200, "{}", reply.text);
-    let mut data = reply.json["data"].as_array().cloned().expect("data");
-    data.reverse();
-    data
-}
-
 async fn the_samples_extend_memberships_on_paid_periods(h: &Harness) {
     after_the_startup_pass(h).await;
     let (_, trial) = subscribe(h, &unique("cust"), "demo-trial", cards::VISA_OK).await;
     let (_, plain) = subscribe(h, &unique("cust"), "demo-monthly", cards::VISA_OK).await;
-    let mut told = events(h, &trial).await;
-    told.extend(events(h, &plain).await);
+    let mut told = object_events(h, &trial).await;
+    told.extend(object_events(h, &plain).await);
     advance_gateway_clock(h, 32);
     let report = reconciler(h).run_once_at(in_seconds(7200)).await;
     assert_eq!(
         report.cycles_paid, 2,
         "cycle 1 after the trial, cycle 2 of the plain plan: {report:?}"
     );
-    let trial_events = events(h, &trial).await;
-    let plain_events = events(h, &plain).await;
+    let trial_events = object_events(h, &trial).await;
+    let plain_events = object_events(h, &plain).await;
     let renewed = |events: &[Value]| {
         events
             .iter()

@@ -9,24 +9,13 @@ use reqwest::Method;
 
 use crate::api::support::{Harness, cards};
 use crate::ops::support::{
-    after_the_startup_pass, gateway_subscription_status, in_seconds, merchant_subscription,
-    ops_suite, reconciler, send, subscribe, unique,
+    after_the_startup_pass, event_kinds, gateway_subscription_status, in_seconds,
+    merchant_subscription, ops_suite, reconciler, send, subscribe, unique,
 };
 
 const CONFIG: &[(&str, &str)] = &[];
 
 ops_suite!(a_poll_that_read_before_a_pause_cannot_undo_it);
-
-/// The event types written for `subscription_id`, oldest first.
-async fn event_kinds(h: &Harness, subscription_id: &str) -> Vec<String> {
-    h.store()
-        .object_events(subscription_id)
-        .await
-        .expect("events")
-        .into_iter()
-        .map(|event| event.kind)
-        .collect()
-}
 
 async fn a_poll_that_read_before_a_pause_cannot_undo_it(h: &Harness) {
     after_the_startup_pass(h).await;
