@@ -29,6 +29,7 @@
 pub mod gateway_list;
 pub mod payments;
 pub mod rollup;
+pub mod signup_outcomes;
 pub mod signups;
 pub mod staff_sweep;
 pub mod subscriptions;

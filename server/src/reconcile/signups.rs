@@ -9,22 +9,21 @@
 //!   for review (`payment.needs_review`, `subscription.needs_review`);
 //! - or, when a lookup failed, it waits for the next pass.
 //!
-//! Which listed subscription is whose is decided by [`crate::subscriptions::signup_match`].
+//! Which listed subscription is whose is decided by [`crate::subscriptions::signup_match`];
+//! what each decision does is [`super::signup_outcomes`].
 
 use std::collections::HashMap;
 
-use checkout::contract::{PaymentState, PlanTerms};
+use checkout::contract::PlanTerms;
 use time::OffsetDateTime;
 
-use super::{PassReport, Reconciler, count};
+use super::{PassReport, Reconciler};
 use crate::gateway::GatewayError;
-use crate::metrics::reconcile::Event;
-use crate::payments::PaymentError;
-use crate::store::model::{Payment, PaymentChanges, Session};
+use crate::store::model::{Payment, Session};
 use crate::store::signups::{Signup, SignupEnd};
 use crate::subscriptions::SubscriptionError;
 use crate::subscriptions::listed::{ListedSubscription, Split};
-use crate::subscriptions::signup_match::{CLOCK_SKEW, Evidence, SignupWindow, Verdict, decide};
+use crate::subscriptions::signup_match::{Evidence, SignupWindow, Verdict, decide};
 use checkout::wire::TransactionResponse;
 
 /// Most open sign-ups read as possible rivals of one another.
@@ -33,14 +32,14 @@ const OPEN_SIGNUPS_READ: u32 = 500;
 const MOST_CANDIDATES: usize = 16;
 
 /// What was wrong when a sign-up could not be decided this pass.
-type Failure = Box<dyn std::error::Error + Send + Sync>;
+pub(super) type Failure = Box<dyn std::error::Error + Send + Sync>;
 
 /// A sign-up with what deciding it needs.
-struct Case {
-    signup: Signup,
-    payment: Payment,
-    session: Session,
-    plan: PlanTerms,
+pub(super) struct Case {
+    pub(super) signup: Signup,
+    pub(super) payment: Payment,
+    pub(super) session: Session,
+    pub(super) plan: PlanTerms,
 }
 
 impl Reconciler {
@@ -239,155 +238,6 @@ impl Reconciler {
             evidence.insert(id.clone(), found);
         }
         (evidence, answers)
-    }
-
-    /// The sign-up made `gateway_id`: record it with its cycles, settle the payment (with the
-    /// sign-up's own charge `charge`, when one proves it), end the sign-up.
-    async fn made(
-        &self,
-        case: Case,
-        gateway_id: &str,
-        charge: Option<&TransactionResponse>,
-        now: OffsetDateTime,
-        report: &mut PassReport,
-    ) -> Result<(), Failure> {
-        let details = self.state.gateway.subscription_get(gateway_id).await?;
-        let details = details.subscription_details;
-        let first = charge.and_then(TransactionResponse::transaction_id);
-        let payments = &self.state.payments;
-        let subscription = payments
-            .record_subscription(&case.session, &case.plan, &case.payment, &details, first)
-            .await?;
-        self.state
-            .subscriptions()
-            .apply(&subscription, &details, now)
-            .await?;
-        let mut changes = PaymentChanges {
-            subscription_id: Some(subscription.id.clone()),
-            ..PaymentChanges::default()
-        };
-        // The sign-up's own charge settles its payment's id and figures; a charge that is not
-        // the sign-up's (cycle 1 after a trial, the sign-up charged 0) is left out.
-        if let Some(response) = charge.filter(|response| {
-            first.is_some_and(|id| {
-                crate::payments::settle::matches_record(&case.payment, id, response).is_ok()
-            })
-        }) {
-            changes = PaymentChanges {
-                gateway_transaction_id: first.map(str::to_owned),
-                ..crate::payments::outcome::changes_from(response)
-            };
-            changes.subscription_id = Some(subscription.id.clone());
-        }
-        self.step_payment(&case.payment, PaymentState::Captured, changes)
-            .await?;
-        self.end(&case, SignupEnd::Recorded(subscription.id.clone()))
-            .await?;
-        tracing::info!(payment_id = %case.payment.id, subscription_id = %subscription.id, gateway_subscription_id = gateway_id, "reconciler: a sign-up whose answer was lost was found in the gateway's list and recorded");
-        report.signups_recorded += 1;
-        count(Event::SignupRecorded, 1);
-        Ok(())
-    }
-
-    /// Several listed subscriptions could be the sign-up's: each is recorded for review and
-    /// the payment goes to review.
-    async fn ambiguous(
-        &self,
-        case: Case,
-        gateway_ids: Vec<String>,
-        now: OffsetDateTime,
-        report: &mut PassReport,
-    ) -> Result<(), Failure> {
-        let note = format!(
-            "the sign-up of payment {} (customer {}, plan {}) may have made any of {} \
-             subscriptions in the gateway's list ({}); the list cannot tell which",
-            case.payment.id,
-            case.signup.customer_id.as_deref().unwrap_or("none"),
-            case.plan.id,
-            gateway_ids.len(),
-            gateway_ids.join(", ")
-        );
-        let subscriptions = self.state.subscriptions();
-        for gateway_id in &gateway_ids {
-            let details = self.state.gateway.subscription_get(gateway_id).await?;
-            let (_, recorded) = subscriptions
-                .record_found(&details.subscription_details, note.clone(), now)
-                .await?;
-            if recorded {
-                report.subscriptions_found += 1;
-                count(Event::SubscriptionFound, 1);
-            }
-        }
-        self.signup_to_review(&case.payment, &case.signup, &note)
-            .await?;
-        report.signups_to_review += 1;
-        Ok(())
-    }
-
-    /// The list holds no subscription the sign-up could have made: its payment fails.
-    async fn absent(&self, case: Case, report: &mut PassReport) -> Result<(), Failure> {
-        self.step_payment(
-            &case.payment,
-            PaymentState::Failed,
-            PaymentChanges::default(),
-        )
-        .await?;
-        let note = format!(
-            "the gateway's list holds no subscription on plan {} created between {} and the \
-             end of the call: the gateway made none",
-            case.plan.id,
-            case.signup.called_at.saturating_sub(CLOCK_SKEW)
-        );
-        self.end(&case, SignupEnd::Failed(note)).await?;
-        tracing::info!(payment_id = %case.payment.id, "reconciler: a sign-up whose answer was lost made no subscription: failed");
-        report.signups_failed += 1;
-        count(Event::SignupFailed, 1);
-        Ok(())
-    }
-
-    /// The sign-up `signup` of `payment` needs a person: its payment goes to review.
-    async fn signup_to_review(
-        &self,
-        payment: &Payment,
-        signup: &Signup,
-        note: &str,
-    ) -> Result<(), Failure> {
-        self.step_payment(
-            payment,
-            PaymentState::NeedsReview,
-            PaymentChanges::default(),
-        )
-        .await?;
-        let end = SignupEnd::Review(note.to_owned());
-        self.state.store.end_signup(&signup.id, end).await?;
-        tracing::warn!(payment_id = %payment.id, note, "reconciler: a sign-up whose answer was lost needs review");
-        count(Event::SignupToReview, 1);
-        Ok(())
-    }
-
-    /// Moves the sign-up's payment (as stored now) to `to`, unless it is settled already.
-    async fn step_payment(
-        &self,
-        payment: &Payment,
-        to: PaymentState,
-        changes: PaymentChanges,
-    ) -> Result<(), PaymentError> {
-        let payments = &self.state.payments;
-        let current = payments
-            .store()
-            .get_payment(&payment.id)
-            .await?
-            .ok_or(PaymentError::NotFound("payment"))?;
-        if current.outcome_is_final() {
-            return Ok(());
-        }
-        payments.step(current, to, changes).await?;
-        Ok(())
-    }
-
-    async fn end(&self, case: &Case, end: SignupEnd) -> Result<(), Failure> {
-        self.state.store.end_signup(&case.signup.id, end).await?;
-        Ok(())
     }
 
     /// The wait before deciding a sign-up again after a failed read.
