@@ -44,6 +44,7 @@ macro_rules! store_suite {
 mod analytics;
 mod card_data;
 mod events;
+mod gateway_list;
 mod idempotency;
 mod leases;
 mod login_attempts;

@@ -22,6 +22,7 @@ ops_suite!(
     a_lost_answer_is_found_in_the_list_and_the_customer_can_cancel_it,
     a_slow_answer_is_found_the_same_way,
     a_sign_up_the_gateway_never_made_fails,
+    a_lost_trial_is_taken_when_nothing_else_could_be_it,
     sign_ups_that_cannot_be_told_apart_go_to_review,
 );
 
@@ -173,6 +174,30 @@ async fn a_sign_up_the_gateway_never_made_fails(h: &Harness) {
         201,
         "the customer may sign up again"
     );
+}
+
+async fn a_lost_trial_is_taken_when_nothing_else_could_be_it(h: &Harness) {
+    // A trial charges nothing at sign-up: no charge in the list names its reference. The only
+    // subscription on its plan in its window, with no other open sign-up to the plan, is its.
+    let shopper = unique("cust");
+    let session = subscription_session(h, &shopper, "demo-trial").await;
+    arm(h, "subscription/payment=status:502:after*1");
+    let payment_id = pay_unknown(h, &session).await;
+    let report = reconciler(h).run_once_at(in_seconds(5)).await;
+    assert_eq!(report.signups_recorded, 1, "{report:?}");
+    let paid = payment(h, &payment_id).await;
+    assert_eq!(paid["state"], "captured", "{paid}");
+    assert_eq!(paid["amount"], 0, "the trial's card check");
+    assert_eq!(
+        paid["gateway_transaction_id"],
+        Value::Null,
+        "not in the list"
+    );
+    let id = paid["subscription_id"].as_str().expect("recorded");
+    let recorded = merchant_subscription(h, id).await;
+    assert_eq!(recorded["customer_id"], shopper.as_str());
+    assert_eq!(recorded["completed_cycles"], 0, "the trial runs");
+    assert_eq!(event_kinds(h, id).await, ["subscription.created"]);
 }
 
 async fn sign_ups_that_cannot_be_told_apart_go_to_review(h: &Harness) {

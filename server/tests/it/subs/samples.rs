@@ -28,8 +28,9 @@ fn root() -> PathBuf {
         .to_owned()
 }
 
-/// `events` through both samples' memberships: what each holds afterwards, by subscription.
-fn through_the_samples(events: &[Value]) -> [Value; 2] {
+/// `events` through both samples' memberships: what each holds afterwards (a sample whose
+/// language is not installed is skipped, loudly).
+fn through_the_samples(events: &[Value]) -> Vec<Value> {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("events.json");
     std::fs::write(&file, serde_json::to_vec(events).expect("json")).expect("written");
@@ -58,21 +59,32 @@ fn through_the_samples(events: &[Value]) -> [Value; 2] {
         file = file.display().to_string(),
     );
     let run = |program: &str, args: &[&str]| {
-        let output = Command::new(program)
-            .args(args)
-            .output()
-            .unwrap_or_else(|e| panic!("{program} runs (make test installs it): {e}"));
+        let output = match Command::new(program).args(args).output() {
+            Ok(output) => output,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                // As the end-to-end suite does for the samples: loud, not fatal (scripts/setup.sh
+                // test installs both).
+                eprintln!(
+                    "\n***** SKIPPED: {program} not found: its backend sample's memberships were not run *****\n"
+                );
+                return None;
+            }
+            Err(error) => panic!("{program} runs: {error}"),
+        };
         assert!(
             output.status.success(),
             "{program}: {}",
             String::from_utf8_lossy(&output.stderr)
         );
-        serde_json::from_slice::<Value>(&output.stdout).expect("the memberships as JSON")
+        Some(serde_json::from_slice::<Value>(&output.stdout).expect("the memberships as JSON"))
     };
     [
         run("python3", &["-c", &python]),
         run("node", &["--input-type=module", "-e", &node]),
     ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 async fn the_samples_extend_memberships_on_paid_periods(h: &Harness) {
