@@ -20,7 +20,7 @@ use time::OffsetDateTime;
 use super::{PassReport, Reconciler};
 use crate::gateway::GatewayError;
 use crate::store::model::{Payment, Session};
-use crate::store::signups::{Signup, SignupEnd};
+use crate::store::signups::Signup;
 use crate::subscriptions::SubscriptionError;
 use crate::subscriptions::listed::{ListedSubscription, Split};
 use crate::subscriptions::signup_match::{Evidence, SignupWindow, Verdict, decide};
@@ -120,14 +120,16 @@ impl Reconciler {
         let Some(case) = self.case_of(signup).await? else {
             return Ok(None);
         };
-        if let Some(known) = split
-            .known
-            .values()
-            .find(|known| known.first_payment_id.as_deref() == Some(&case.payment.id))
-        {
-            // Its answer was recorded after all (the pay call outlived the check's delay).
-            self.end(&case, SignupEnd::Recorded(known.id.clone()))
-                .await?;
+        if let Some((_, listed)) = split.signed_up.get(&case.payment.id) {
+            // Recorded already (its answer came after all, or an earlier pass stopped midway):
+            // what is left is done again, each step once.
+            let (_, charges) = self.evidence(&case, &[listed]).await;
+            let charge = listed
+                .first_charge
+                .as_ref()
+                .and_then(|first| charges.get(&first.transaction_id));
+            let gateway_id = listed.gateway_id.clone();
+            self.made(case, &gateway_id, charge, now, report).await?;
             return Ok(None);
         }
         let window = self.window_of(&case.signup);

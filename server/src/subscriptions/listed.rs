@@ -93,8 +93,9 @@ impl ListedSubscription {
 pub struct Split {
     /// Not in the store.
     pub unknown: Vec<ListedSubscription>,
-    /// In the store, by gateway id.
-    pub known: HashMap<String, KnownSubscription>,
+    /// In the store and made by a sign-up of this server's: by that sign-up's payment id, the
+    /// server's subscription id and the listed summary.
+    pub signed_up: HashMap<String, (String, ListedSubscription)>,
 }
 
 impl Subscriptions<'_> {
@@ -118,24 +119,34 @@ impl Subscriptions<'_> {
         Ok((kept, read))
     }
 
-    /// Splits `listed` into what the store lacks and what it knows, asking the store in
-    /// batches.
+    /// Splits `listed` into what the store lacks and what sign-ups of this server's made,
+    /// asking the store in batches.
     pub async fn unknown(
         &self,
         listed: Vec<ListedSubscription>,
     ) -> Result<Split, SubscriptionError> {
-        let mut known = HashMap::new();
+        let mut known: HashMap<String, KnownSubscription> = HashMap::new();
         for batch in listed.chunks(KNOWN_IDS_BATCH) {
             let ids: Vec<String> = batch.iter().map(|l| l.gateway_id.clone()).collect();
             for found in self.store.known_gateway_ids(&ids).await? {
                 known.insert(found.gateway_subscription_id.clone(), found);
             }
         }
-        let unknown = listed
-            .into_iter()
-            .filter(|listed| !known.contains_key(&listed.gateway_id))
-            .collect();
-        Ok(Split { unknown, known })
+        let mut split = Split::default();
+        for listed in listed {
+            match known.remove(&listed.gateway_id) {
+                None => split.unknown.push(listed),
+                Some(KnownSubscription {
+                    id,
+                    first_payment_id: Some(payment_id),
+                    ..
+                }) => {
+                    split.signed_up.insert(payment_id, (id, listed));
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(split)
     }
 }
 

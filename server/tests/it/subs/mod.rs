@@ -5,6 +5,7 @@ mod customer;
 pub mod found_at_gateway;
 mod lifecycle;
 mod lost_signup;
+mod lost_signup_resumed;
 mod paid_periods;
 mod samples;
 mod stale_poll;
