@@ -65,24 +65,38 @@ impl Reconciler {
             .open_signups(OPEN_SIGNUPS_READ)
             .await
             .unwrap_or_default();
+        let review_after = time::Duration::try_from(self.state.config.timing.payment_review_after)
+            .unwrap_or(time::Duration::HOUR);
         for signup in claimed {
             let id = signup.id.clone();
-            let next = match &listed {
-                Ok(split) => match self
-                    .settle_signup(signup, split, &open, now, &mut report)
-                    .await
-                {
-                    Ok(next) => next,
-                    Err(error) => {
-                        tracing::warn!(payment_id = %id, %error, "reconciler: sign-up not decided; retrying later");
-                        report.failures += 1;
-                        Some(now.saturating_add(self.signup_retry_gap()))
+            let deadline = signup.called_at.saturating_add(review_after);
+            let overdue = now >= deadline;
+            let decided = match &listed {
+                Ok(split) => {
+                    self.settle_signup(signup.clone(), split, &open, now, &mut report)
+                        .await
+                }
+                Err(error) => Err(format!(
+                    "the gateway's subscription list could not be read: {error}"
+                )
+                .into()),
+            };
+            let next = match decided {
+                Ok(next) => next,
+                Err(error) if overdue => {
+                    // Not decided by the payment's review deadline: a person decides, and the
+                    // customer is no longer held back.
+                    let note = format!("not decided by its deadline: {error}");
+                    if let Err(failed) = self.review_undecided(&signup, &note).await {
+                        tracing::error!(payment_id = %id, error = %failed, "reconciler: could not send an undecided sign-up to review");
                     }
-                },
+                    report.signups_to_review += 1;
+                    None
+                }
                 Err(error) => {
-                    tracing::warn!(payment_id = %id, %error, "reconciler: the gateway's subscription list could not be read; retrying later");
+                    tracing::warn!(payment_id = %id, %error, "reconciler: sign-up not decided; retrying later");
                     report.failures += 1;
-                    Some(now.saturating_add(self.signup_retry_gap()))
+                    Some(now.saturating_add(self.signup_retry_gap()).min(deadline))
                 }
             };
             if let Err(error) = store.release_signup(&id, &self.owner, next).await {
@@ -90,6 +104,17 @@ impl Reconciler {
             }
         }
         report
+    }
+
+    /// `signup` could not be decided in time: its payment goes to review.
+    async fn review_undecided(&self, signup: &Signup, note: &str) -> Result<(), Failure> {
+        let payment = self
+            .state
+            .store
+            .get_payment(&signup.id)
+            .await?
+            .ok_or("the sign-up's payment is missing")?;
+        self.signup_to_review(&payment, signup, note).await
     }
 
     /// The list's subscriptions on the plans of `signups`, split by what the store holds.
@@ -166,7 +191,7 @@ impl Reconciler {
             }
             Verdict::Ambiguous(ids) => self.ambiguous(case, ids, now, report).await.map(|()| None),
             Verdict::Absent => self.absent(case, report).await.map(|()| None),
-            Verdict::Wait => Ok(Some(now.saturating_add(self.signup_retry_gap()))),
+            Verdict::Wait => Err("a candidate's first charge could not be looked up".into()),
         }
     }
 
