@@ -29,30 +29,37 @@ impl Reconciler {
     ) -> Result<(), Failure> {
         let details = self.state.gateway.subscription_get(gateway_id).await?;
         let details = details.subscription_details;
-        let first = charge.and_then(TransactionResponse::transaction_id);
-        let payments = &self.state.payments;
-        let subscription = payments
-            .record_subscription(&case.session, &case.plan, &case.payment, &details, first)
+        // The sign-up's own charge: the one proving it, when its amount, currency, reference and
+        // type are the payment's (a charge after a trial proves the subscription, but the
+        // sign-up itself charged 0).
+        let own_charge = charge.and_then(|response| {
+            let id = response.transaction_id()?;
+            matches_record(&case.payment, id, response)
+                .is_ok()
+                .then_some((id, response))
+        });
+        let subscription = self
+            .state
+            .payments
+            .record_subscription(
+                &case.session,
+                &case.plan,
+                &case.payment,
+                &details,
+                own_charge.map(|(id, _)| id),
+            )
             .await?;
         self.state
             .subscriptions()
             .apply(&subscription, &details, now)
             .await?;
-        let mut changes = PaymentChanges {
+        let changes = PaymentChanges {
             subscription_id: Some(subscription.id.clone()),
-            ..PaymentChanges::default()
-        };
-        // The sign-up's own charge settles its payment's id and figures; a charge that is not
-        // the sign-up's (cycle 1 after a trial, the sign-up charged 0) is left out.
-        if let Some(response) = charge.filter(|response| {
-            first.is_some_and(|id| matches_record(&case.payment, id, response).is_ok())
-        }) {
-            changes = PaymentChanges {
-                gateway_transaction_id: first.map(str::to_owned),
+            ..own_charge.map_or_else(PaymentChanges::default, |(id, response)| PaymentChanges {
+                gateway_transaction_id: Some(id.to_owned()),
                 ..changes_from(response)
-            };
-            changes.subscription_id = Some(subscription.id.clone());
-        }
+            })
+        };
         self.step_payment(&case.payment, PaymentState::Captured, changes)
             .await?;
         self.end(&case, SignupEnd::Recorded(subscription.id.clone()))

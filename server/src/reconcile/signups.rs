@@ -245,17 +245,11 @@ impl Reconciler {
         for charge in candidates.iter().filter_map(|c| c.first_charge.as_ref()) {
             let id = &charge.transaction_id;
             let found = match self.state.gateway.transaction_status(id).await {
-                Ok(response) => {
-                    let ours = names_the_sign_up(&response, &case.session, &case.plan);
-                    if ours {
-                        answers.insert(id.clone(), response);
-                    }
-                    if ours {
-                        Evidence::Ours
-                    } else {
-                        Evidence::NotOurs
-                    }
+                Ok(response) if names_the_sign_up(&response, &case.session, &case.plan) => {
+                    answers.insert(id.clone(), response);
+                    Evidence::Ours
                 }
+                Ok(_) => Evidence::NotOurs,
                 Err(GatewayError::NotFound) => Evidence::NotOurs,
                 Err(error) => {
                     tracing::warn!(payment_id = %case.payment.id, transaction_id = %id, %error, "reconciler: a candidate's first charge could not be looked up");
