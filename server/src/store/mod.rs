@@ -46,7 +46,7 @@ pub mod prelude {
     pub use super::delivery_report::{DeliveryReportStore, EndpointHealth};
     pub use super::key_rotation::{KeyRotationStore, ResealReport};
     pub use super::model::*;
-    pub use super::retry::{RetryStore, Supersede};
+    pub use super::retry::{RetryStore, SessionClaim, Supersede};
     pub use super::risk::{BlockProbe, RiskCountQuery, RiskCounts, RiskStore};
     pub use super::risk_overrides::{RiskOverride, RiskOverrideStore};
     pub use super::secret::{BodyDigest, SecretHash, generate_token};

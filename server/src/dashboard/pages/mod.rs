@@ -19,6 +19,7 @@ pub mod payment;
 pub mod payments;
 pub mod qr;
 pub mod review;
+pub mod review_reason;
 pub mod risk;
 pub mod subscription;
 pub mod subscription_filters;
