@@ -11,6 +11,8 @@
 --   gateway sees the shop's reference with `-<attempt_number>` appended, so each attempt of a
 --   session can be told apart in its reports (payments::attempt_reference).
 -- payments.review_reason: why a payment went to `needs_review` (payments::review).
+-- checkout_sessions_by_reference: the payments list's reference filter finds every attempt of
+--   the sessions with the shop's reference (store/sql/payment_list.rs).
 --
 -- `session.completed` is written once per session, naming the keeper: when the step that pays
 -- a payment made it the keeper. The event snapshots now carry every column the merchant API
@@ -28,6 +30,7 @@ ALTER TABLE checkout_sessions ADD COLUMN paid_by TEXT;
 ALTER TABLE checkout_sessions ADD COLUMN paid_at BIGINT;
 ALTER TABLE payments ADD COLUMN attempt_number BIGINT;
 ALTER TABLE payments ADD COLUMN review_reason TEXT;
+CREATE INDEX checkout_sessions_by_reference ON checkout_sessions (reference);
 
 UPDATE checkout_sessions AS s SET paid_by = k.id, paid_at = k.paid_at
 FROM (SELECT DISTINCT ON (session_id) session_id, id, paid_at FROM payments

@@ -107,11 +107,16 @@ async fn assert_reversed_as_surplus(
 ) {
     let events = h.store().object_events(id).await.expect("events");
     assert!(events.iter().any(|e| e.kind == event), "{events:?}");
-    let audit = h.store().payment_audit(id).await.expect("audit");
-    let line = audit
-        .iter()
-        .find(|l| l.entry.action == action)
-        .unwrap_or_else(|| panic!("no {action} line: {audit:?}"));
+    // The audit line is written right after the reversal it reports is recorded.
+    let line = eventually(
+        &format!("a {action} line"),
+        Duration::from_secs(5),
+        || async {
+            let audit = h.store().payment_audit(id).await.expect("audit");
+            audit.into_iter().find(|l| l.entry.action == action)
+        },
+    )
+    .await;
     assert_eq!(line.entry.staff_email, "system");
     assert_eq!(line.entry.outcome, "ok");
     assert_eq!(
