@@ -42,7 +42,7 @@ async fn until_state(h: &Harness, id: &str, state: &str) -> serde_json::Value {
     .await
 }
 
-/// 1. The bank approves attempt A while its webhook is lost and the shopper never returns;
+/// Reproduction 1: the bank approves attempt A while its webhook is lost and the shopper never returns;
 /// the shopper pays again with B, captured. At A's deadline A may hold a charge nothing can
 /// look up: it goes to review (`unverified_at_the_bank`), and the shop hears it. Today's main
 /// closed it as `failed` and kept the second charge.
@@ -111,7 +111,7 @@ async fn a_charge_with_lost_evidence_goes_to_staff_not_to_failed(h: &Harness) {
     );
 }
 
-/// 2. A is left at the bank and superseded by B; the bank approves A, then B is declined.
+/// Reproduction 2: a is left at the bank and superseded by B; the bank approves A, then B is declined.
 /// The session is paid (by A): the decline gives nothing back, and a new pay is refused
 /// before anything reaches the gateway. Today's main took and charged it.
 async fn a_paid_session_takes_no_new_pay_after_its_last_attempt_declines(h: &Harness) {
@@ -142,7 +142,7 @@ async fn a_paid_session_takes_no_new_pay_after_its_last_attempt_declines(h: &Har
     assert_eq!(h.result(&session).await["payment_id"], ids[0].as_str());
 }
 
-/// 3. The merchant voids the payment that paid a session: the session is still paid, for the
+/// Reproduction 3: the merchant voids the payment that paid a session: the session is still paid, for the
 /// merchant view, the retry rules (a new pay is refused even once the claim is gone, as after
 /// a stale claim's take-over) and the surplus rule alike. Today's main took a new pay.
 async fn a_voided_payment_keeps_its_session_paid_everywhere(h: &Harness) {
@@ -180,7 +180,7 @@ async fn a_voided_payment_keeps_its_session_paid_everywhere(h: &Harness) {
     assert_eq!(voided["surplus_of"], serde_json::Value::Null);
 }
 
-/// 4. Two payments of one session paid at the same moment (two transactions, the second
+/// Reproduction 4: two payments of one session paid at the same moment (two transactions, the second
 /// waiting on the first): `session.completed` is written once, naming the first, and the
 /// second is marked surplus of it in its own statement. On SQLite the two run one after the
 /// other (one writer); on PostgreSQL today's main wrote the event twice.
