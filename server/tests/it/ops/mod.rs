@@ -9,6 +9,7 @@ mod health;
 mod listener;
 mod metrics;
 mod openapi;
+mod openapi_links;
 mod ready_cache;
 mod ready_gateway;
 mod secrets_key;
