@@ -7,15 +7,22 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// Runs `checkout-server args` with exactly `env` and `stdin` on standard input.
-pub fn checkout_server(args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_checkout-server"))
+/// `checkout-server args` with exactly `env`, its output captured.
+fn command(args: &[&str], env: &[(&str, &str)]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_checkout-server"));
+    command
         .args(args)
         .env_clear()
         .envs(env.iter().copied())
-        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
+/// Runs `checkout-server args` with exactly `env` and `stdin` on standard input.
+pub fn checkout_server(args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
+    let mut child = command(args, env)
+        .stdin(Stdio::piped())
         .spawn()
         .expect("run checkout-server");
     child
@@ -41,14 +48,9 @@ pub fn checkout_server_stops(
     env: &[(&str, &str)],
     within: Duration,
 ) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_checkout-server"))
-        .args(args)
+    let mut child = command(args, env)
         .current_dir(dir)
-        .env_clear()
-        .envs(env.iter().copied())
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
         .spawn()
         .expect("run checkout-server");
     let started = Instant::now();

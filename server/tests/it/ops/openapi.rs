@@ -22,7 +22,7 @@ use crate::ops::support::{ops_suite, send};
 
 const CONFIG: &[(&str, &str)] = &[];
 
-const METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
+pub(super) const METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
 
 ops_suite!(the_document_is_served);
 
@@ -219,7 +219,7 @@ fn operations_are_complete_and_refs_resolve() {
 }
 
 /// The schema `value` points to, through any `$ref`s.
-fn resolved<'a>(doc: &'a Value, mut value: &'a Value) -> &'a Value {
+pub(super) fn resolved<'a>(doc: &'a Value, mut value: &'a Value) -> &'a Value {
     while let Some(target) = value["$ref"].as_str() {
         value = doc
             .pointer(target.trim_start_matches('#'))

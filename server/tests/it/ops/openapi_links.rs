@@ -9,7 +9,7 @@
 use checkout_server::api::openapi::OPENAPI_JSON;
 use serde_json::Value;
 
-const METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
+use super::openapi::{METHODS, resolved};
 
 /// The links the API's stateful chains need: (from operation, to operation).
 const CHAINS: &[(&str, &str)] = &[
@@ -37,15 +37,6 @@ fn operations(doc: &Value) -> Vec<(&str, &Value, &Value)> {
         }
     }
     found
-}
-
-fn resolved<'a>(doc: &'a Value, mut value: &'a Value) -> &'a Value {
-    while let Some(target) = value["$ref"].as_str() {
-        value = doc
-            .pointer(target.trim_start_matches('#'))
-            .unwrap_or_else(|| panic!("$ref {target} does not resolve"));
-    }
-    value
 }
 
 /// Whether `schema` (or one of its alternatives) has the field at `pointer` (`/a/0/b`).
