@@ -7,7 +7,7 @@ use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::{Duration, OffsetDateTime};
 
 use super::codec::{ms, ms_opt};
-use super::leases::lease_end;
+use super::leases::{take_due, take_due_sql};
 use super::new_payment::{NEW_PAYMENT_COLUMNS, bind_new_payment, new_payment_values, with_token};
 use super::rows::{IdRow, PAYMENT_COLUMNS, PaymentRow};
 use super::{Dialect, SqlStore};
@@ -245,26 +245,18 @@ where
         hold: Duration,
         limit: u32,
     ) -> StoreResult<Vec<Payment>> {
-        let picked = DB::id_among(&format!(
-            "SELECT id FROM payments WHERE surplus_due_at <= $2 \
-             ORDER BY surplus_due_at, id LIMIT $3 {}",
-            DB::SKIP_LOCKED
-        ));
-        let sql = format!(
-            "UPDATE payments SET surplus_due_at = $1 WHERE {picked} AND surplus_due_at <= $2 \
-             RETURNING {PAYMENT_COLUMNS}"
+        // Held by moving the due time past the hold: no owner, the due time is the lease.
+        let sql = take_due_sql::<DB>(
+            "payments",
+            "surplus_due_at = $1",
+            "surplus_due_at <= $2",
+            "surplus_due_at",
+            PAYMENT_COLUMNS,
         );
-        let mut taken = sqlx::query_as::<DB, PaymentRow>(&sql)
-            .bind(lease_end(now, hold)?)
-            .bind(ms(now))
-            .bind(i64::from(limit))
-            .fetch_all(&self.pool)
-            .await?
-            .into_iter()
-            .map(Payment::try_from)
-            .collect::<StoreResult<Vec<_>>>()?;
-        taken.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
-        Ok(taken)
+        take_due::<DB, PaymentRow, Payment>(&self.pool, &sql, (now, hold, limit), None, |a, b| {
+            (a.created_at, &a.id).cmp(&(b.created_at, &b.id))
+        })
+        .await
     }
 
     async fn set_surplus_due(

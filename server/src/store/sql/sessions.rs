@@ -125,7 +125,7 @@ where
             return Ok(None);
         };
         let session = Session::try_from(row.session)?;
-        let card = row.card.into_card()?;
+        let card = row.card.into_card(&self.keys)?;
         self.sessions.keep(id, session.clone());
         if let Some(card) = &card {
             self.cards.keep(card_id, card.clone());
