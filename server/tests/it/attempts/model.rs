@@ -1,6 +1,7 @@
 //! The model test of the attempt rules (issue 45): seeded random walks, each one session
 //! driven through a random sequence of what shoppers, banks, the gateway's webhooks, the
-//! merchant and the reconciler do, against the sandbox's ledger. After each walk settles,
+//! merchant and the reconciler do, against the sandbox's ledger. During the walk, a pay sent
+//! to a session already paid must be refused (a recharge otherwise). After each walk settles,
 //! the invariants ([`super::model_check`]) must hold: at most one live charge per session at
 //! the gateway (any other in front of staff, in review with its reason), and it is the
 //! session's keeper's; `session.completed` once, naming the keeper; the shop's order, made by
@@ -47,7 +48,11 @@ async fn random_walks_keep_one_charge_per_session(h: &Harness) {
         let mut walk = Walk::start(h, &second, seed, &customer, &saved["id"]).await;
         walk.run().await;
         walk.settle().await;
-        if let Err(broken) = check(h, &walk.session, walk.amount).await {
+        let settled = match walk.broken.first() {
+            Some(broken) => Err(broken.clone()),
+            None => check(h, &walk.session, walk.amount).await,
+        };
+        if let Err(broken) = settled {
             panic!("seed {seed}: {broken}\nsteps:\n  {}", walk.log.join("\n  "));
         }
     }
@@ -91,6 +96,8 @@ struct Walk<'a> {
     saved_card: &'a Value,
     at_the_bank: Vec<AtTheBank>,
     log: Vec<String>,
+    /// What broke during the walk itself (a pay a paid session took).
+    broken: Vec<String>,
 }
 
 impl<'a> Walk<'a> {
@@ -116,6 +123,7 @@ impl<'a> Walk<'a> {
             capture,
             saved_card,
             at_the_bank: Vec::new(),
+            broken: Vec::new(),
             log: vec![format!("session {} capture={capture}", json!(amount))],
         }
     }
@@ -159,19 +167,37 @@ impl<'a> Walk<'a> {
     }
 
     async fn pay_typed(&mut self, number: &str, challenge: bool) {
-        let reply = self
-            .h
-            .pay(&self.session, &pay_body(number, "123"), None)
-            .await;
-        self.answered(&format!("pay {number}"), reply, challenge);
+        self.pay(
+            &format!("pay {number}"),
+            &pay_body(number, "123"),
+            challenge,
+        )
+        .await;
     }
 
     async fn pay_saved(&mut self) {
-        let reply = self
-            .h
-            .pay(&self.session, &pay_with_saved(self.saved_card), None)
+        self.pay("pay saved card", &pay_with_saved(self.saved_card), false)
             .await;
-        self.answered("pay saved card", reply, false);
+    }
+
+    /// Pays with `body`. A session already paid when the pay is sent must refuse it: that is
+    /// a recharge, whatever happens to the charge later.
+    async fn pay(&mut self, what: &str, body: &Value, challenge: bool) {
+        let paid_before = self
+            .h
+            .state
+            .payments
+            .is_paid(&self.session.id)
+            .await
+            .expect("keeper");
+        let reply = self.h.pay(&self.session, body, None).await;
+        if paid_before && reply.status != 409 {
+            self.broken.push(format!(
+                "{what} on a paid session was taken: {} {}",
+                reply.status, reply.text
+            ));
+        }
+        self.answered(what, reply, challenge);
     }
 
     /// Notes a pay's answer: a redirect to the bank, a result, or a refusal the rules allow.
