@@ -116,50 +116,9 @@ BEGIN
             'paid_by', s.paid_by,
             'paid_at', s.paid_at
         ),
-            'payment', json_object(
-            'id', NEW.id,
-            'session_id', NEW.session_id,
-            'customer_id', NEW.customer_id,
-            'kind', NEW.kind,
-            'state', NEW.state,
-            'amount', NEW.amount,
-            'currency', NEW.currency,
-            'merchant_txn_ref', NEW.merchant_txn_ref,
-            'gateway_transaction_id', NEW.gateway_transaction_id,
-            'gateway_ref', NEW.gateway_ref,
-            'response_code', NEW.response_code,
-            'decline_code', NEW.decline_code,
-            'card_brand', NEW.card_brand,
-            'card_bin', NEW.card_bin,
-            'card_last4', NEW.card_last4,
-            'card_expiry_month', NEW.card_expiry_month,
-            'card_expiry_year', NEW.card_expiry_year,
-            'saved_card_id', NEW.saved_card_id,
-            'captured_amount', NEW.captured_amount,
-            'refunded_amount', NEW.refunded_amount,
-            'attempts', NEW.attempts,
-            'subscription_id', NEW.subscription_id,
-            'webhook_token_hash', NEW.webhook_token_hash,
-            'pending_since', NEW.pending_since,
-            'review_deadline', NEW.review_deadline,
-            'next_check_at', NEW.next_check_at,
-            'lease_owner', NEW.lease_owner,
-            'lease_until', NEW.lease_until,
-            'created_at', NEW.created_at,
-            'updated_at', NEW.updated_at,
-            'transaction_hint', NEW.transaction_hint,
-            'save_card', NEW.save_card,
-            'redirected_at', NEW.redirected_at,
-            'superseded_by', NEW.superseded_by,
-            'superseded_at', NEW.superseded_at,
-            'paid_at', NEW.paid_at,
-            'surplus_due_at', NEW.surplus_due_at,
-            'surplus_of', NEW.surplus_of,
-            'surplus_failures', NEW.surplus_failures,
-            'risk_rule', NEW.risk_rule,
-            'attempt_number', NEW.attempt_number,
-            'review_reason', NEW.review_reason
-            ))
+            -- The payment as its event just above wrote it.
+            'payment', json((SELECT e.snapshot FROM events AS e WHERE e.object_id = NEW.id
+                ORDER BY e.seq DESC LIMIT 1)))
     FROM checkout_sessions AS s
     WHERE s.id = NEW.session_id AND s.paid_by = NEW.id
         AND NEW.paid_at IS NOT NULL AND OLD.paid_at IS NULL;

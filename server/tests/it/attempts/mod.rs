@@ -6,4 +6,4 @@ mod model;
 mod model_check;
 mod repro;
 mod samples;
-mod support;
+pub(crate) mod support;

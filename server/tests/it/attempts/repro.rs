@@ -7,9 +7,10 @@ use checkout::contract::PaymentState;
 use serde_json::json;
 
 use super::support::{
-    back_from_the_bank, bank_decides_unseen, completions, live_charges, overlapping, shop_events,
+    attempt_ids, back_from_the_bank, bank_decides_unseen, completions, live_charges, overlapping,
+    shop_events, until_state,
 };
-use crate::api::support::{Harness, TestSession, cards, eventually, pay_body};
+use crate::api::support::{Harness, cards, pay_body};
 use crate::ops::support::{in_seconds, ops_suite, reconciler, send};
 
 const CONFIG: &[(&str, &str)] = &[("PAYMENT_REVIEW_AFTER_SECONDS", "600")];
@@ -20,27 +21,6 @@ ops_suite!(
     a_voided_payment_keeps_its_session_paid_everywhere,
     the_session_is_completed_once_by_its_keeper_under_concurrency,
 );
-
-/// The ids of `session`'s payments, oldest first.
-async fn attempt_ids(h: &Harness, session: &TestSession) -> Vec<String> {
-    let mut ids: Vec<String> = h
-        .stored_payments(session)
-        .await
-        .into_iter()
-        .map(|p| p.id)
-        .collect();
-    ids.reverse();
-    ids
-}
-
-/// Waits until payment `id` is in `state`.
-async fn until_state(h: &Harness, id: &str, state: &str) -> serde_json::Value {
-    eventually(&format!("{id} {state}"), Duration::from_secs(5), || async {
-        let view = h.payment(id).await;
-        (view["state"] == state).then_some(view)
-    })
-    .await
-}
 
 /// Reproduction 1: the bank approves attempt A while its webhook is lost and the shopper never returns;
 /// the shopper pays again with B, captured. At A's deadline A may hold a charge nothing can

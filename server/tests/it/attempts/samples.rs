@@ -4,12 +4,10 @@
 //! staff refund of the keeper (the order is refunded). Today's main marked the paid order
 //! refunded in the first case.
 
-use std::time::Duration;
-
 use serde_json::{Value, json};
 
-use super::support::{Sample, back_from_the_bank, replay, shop_events};
-use crate::api::support::{Harness, TestSession, cards, eventually};
+use super::support::{Sample, attempt_ids, back_from_the_bank, replay, shop_events, until_state};
+use crate::api::support::{Harness, TestSession, cards};
 use crate::ops::support::{ops_suite, send};
 
 const CONFIG: &[(&str, &str)] = &[];
@@ -29,18 +27,8 @@ async fn late_approval(h: &Harness) -> (TestSession, String, String) {
     let b = h.pay_to_redirect(&session, cards::CHALLENGE).await;
     h.complete_3ds(&b, "approve").await;
     h.complete_3ds(&a, "approve").await;
-    let mut ids: Vec<String> = h
-        .stored_payments(&session)
-        .await
-        .into_iter()
-        .map(|p| p.id)
-        .collect();
-    ids.reverse();
-    let a_id = ids[0].clone();
-    eventually("A reversed", Duration::from_secs(5), || async {
-        (h.payment(&a_id).await["state"] == "refunded").then_some(())
-    })
-    .await;
+    let ids = attempt_ids(h, &session).await;
+    until_state(h, &ids[0], "refunded").await;
     (session, ids[0].clone(), ids[1].clone())
 }
 

@@ -10,7 +10,7 @@ use checkout_sandbox::ledger::RecordKind;
 use checkout_server::events::render;
 use serde_json::{Value, json};
 
-use crate::api::support::{Harness, TestSession, of_session, param};
+use crate::api::support::{Harness, TestSession, eventually, of_session, param};
 use crate::ops::support::arm;
 use crate::sandbox::support::AcsForm;
 
@@ -45,6 +45,36 @@ pub fn live_charges(h: &Harness, reference: &str) -> Vec<LiveCharge> {
             })
         })
         .collect()
+}
+
+/// What the gateway holds for the session whose reference is `reference`, in all.
+pub fn held(h: &Harness, reference: &str) -> u64 {
+    live_charges(h, reference).iter().map(|c| c.amount).sum()
+}
+
+/// The ids of `session`'s payments, oldest first.
+pub async fn attempt_ids(h: &Harness, session: &TestSession) -> Vec<String> {
+    let mut ids: Vec<String> = h
+        .stored_payments(session)
+        .await
+        .into_iter()
+        .map(|p| p.id)
+        .collect();
+    ids.reverse();
+    ids
+}
+
+/// Waits until payment `id` is in `state` (merchant view) and returns that view.
+pub async fn until_state(h: &Harness, id: &str, state: &str) -> Value {
+    eventually(
+        &format!("payment {id} {state}"),
+        std::time::Duration::from_secs(5),
+        || async {
+            let view = h.payment(id).await;
+            (view["state"] == state).then_some(view)
+        },
+    )
+    .await
 }
 
 /// The shopper's way to the bank and back, without waiting for it: the session's 3-D Secure
