@@ -1,7 +1,11 @@
 """The shop's orders, kept in memory (a real shop keeps them in its database), and the one
-rule that moves an order on: a payment of the order's own session, of the order's own amount
-and currency, in a state that means money was taken (or returned). Both the backend's own
-check (`GET /v1/sessions/{id}`) and the signed events go through it, so they cannot disagree.
+rule that moves an order on (README: "Which event means ship"): the payment that paid the
+order's session (the session's `paid_by`, its keeper), of the order's own amount and
+currency, in a state that means money was taken (or returned). Any other payment of the
+session never moves the order: one marked `surplus_of` is a second charge that
+checkout-server reverses by itself (`reversal_reason: duplicate_attempt`), so its refund is
+not the order's. Both the backend's own check (`GET /v1/sessions/{id}`) and the signed
+events go through it, so they cannot disagree.
 """
 
 import secrets
@@ -15,8 +19,14 @@ PAID = "paid"
 REFUNDED = "refunded"
 _RANK = {AWAITING_PAYMENT: 0, PAID: 1, REFUNDED: 2}
 
-# Payment states (the README's "Is the order paid?" table) and the order status each means.
-_STATUS_OF_STATE = {"captured": PAID, "partially_refunded": PAID, "refunded": REFUNDED}
+# States of the order's paying payment (the README's "Is the order paid?" table) and the order
+# status each means.
+_STATUS_OF_STATE = {
+    "captured": PAID,
+    "partially_refunded": PAID,
+    "refunded": REFUNDED,
+    "voided": REFUNDED,
+}
 
 
 class Orders:
@@ -36,6 +46,7 @@ class Orders:
             "currency": currency,
             "status": AWAITING_PAYMENT,
             "session_id": None,
+            # The payment that paid the order's session (its `paid_by`): the one to refund.
             "payment_id": None,
             # How the backend learned the status: its own lookup and the events it applied.
             "checked": None,
@@ -76,14 +87,15 @@ class Orders:
         return [self.view(order) for order in orders]
 
     def record_check(self, order, session):
-        """Applies what `GET /v1/sessions/{id}` answered: the newest payment decides."""
-        payments = session.get("payments") or []
-        means = self._apply(order, payments[0]) if payments else None
+        """Applies what `GET /v1/sessions/{id}` answered: the payment that paid it decides."""
+        paid_by = session.get("paid_by")
+        keeper = next((p for p in session.get("payments") or [] if p["id"] == paid_by), None)
+        means = self._apply(order, keeper, paid_by) if keeper else None
         with self._lock:
             order["checked"] = {
                 "at": int(time.time()),
                 "session_status": session.get("status"),
-                "payment_state": payments[0]["state"] if payments else None,
+                "payment_state": keeper["state"] if keeper else None,
                 "means": means,
             }
 
@@ -96,31 +108,41 @@ class Orders:
             self._events_seen.add(event["id"])
         obj = event["data"]["object"]
         if obj.get("object") == "session":
-            session_id, payments = obj.get("id"), obj.get("payments") or []
+            # `session.completed`: the session with the payment that paid it.
+            session_id, paid_by = obj.get("id"), obj.get("paid_by")
+            payment = next((p for p in obj.get("payments") or [] if p["id"] == paid_by), None)
         elif obj.get("object") == "payment":
-            session_id, payments = obj.get("session_id"), [obj]
+            # A payment marked `surplus_of` is a second charge checkout-server reverses; a
+            # captured one without it is the one that paid the session.
+            session_id, payment = obj.get("session_id"), obj
+            paid_by = None if obj.get("surplus_of") or obj["state"] != "captured" else obj["id"]
         else:
             return True  # saved cards: not this shop's business (subscriptions: memberships.py)
         order = self.by_session(session_id)
-        if order is None or not payments:
+        if order is None or payment is None:
             return True
-        means = self._apply(order, payments[0])
+        means = self._apply(order, payment, paid_by)
         with self._lock:
             order["events"].append({"id": event["id"], "type": event["type"], "means": means})
         return True
 
-    def _apply(self, order, payment):
-        """Moves the order on if `payment` pays (or refunded) it; the status it means, or None."""
+    def _apply(self, order, payment, paid_by):
+        """Moves the order on if `payment` is the one that paid it (`paid_by` names it when the
+        caller knows, else the order's own record decides) and its state takes or returns
+        money; the status it means, or None."""
         status = _STATUS_OF_STATE.get(payment.get("state"))
         with self._lock:
+            if order["payment_id"] is None and paid_by is not None:
+                order["payment_id"] = paid_by
             if (
                 status is None
+                or payment.get("surplus_of")
+                or payment.get("id") != order["payment_id"]
                 or payment.get("session_id") != order["session_id"]
                 or payment.get("amount") != order["amount"]
                 or payment.get("currency") != order["currency"]
             ):
                 return None
-            order["payment_id"] = payment["id"]
             if _RANK[status] > _RANK[order["status"]]:
                 order["status"] = status
             return status

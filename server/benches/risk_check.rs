@@ -133,44 +133,44 @@ async fn measure(
 /// a typed-card payment.
 async fn seed_and_fill(backend: &str, url: &str, rows: u64) -> String {
     let started = Instant::now();
-    let id: (String,) = if url.starts_with("sqlite") {
+    let id = if url.starts_with("sqlite") {
         let pool = sqlx::SqlitePool::connect(url).await.expect("sqlite");
-        seed::seed_into(backend, &pool, rows, "ANALYZE").await;
-        for statement in facts::fill_statements() {
-            sqlx::query(&statement).execute(&pool).await.expect("facts");
-        }
-        sqlx::query("ANALYZE")
-            .execute(&pool)
-            .await
-            .expect("analyze");
-        let id = sqlx::query_as(FIRST_TYPED)
-            .fetch_one(&pool)
-            .await
-            .expect("id");
-        pool.close().await;
-        id
+        fill(backend, &pool, rows).await
     } else {
         let pool = sqlx::PgPool::connect(url).await.expect("postgres");
-        seed::seed_into(backend, &pool, rows, "ANALYZE").await;
-        for statement in facts::fill_statements() {
-            sqlx::query(&statement).execute(&pool).await.expect("facts");
-        }
-        sqlx::query("ANALYZE")
-            .execute(&pool)
-            .await
-            .expect("analyze");
-        let id = sqlx::query_as(FIRST_TYPED)
-            .fetch_one(&pool)
-            .await
-            .expect("id");
-        pool.close().await;
-        id
+        fill(backend, &pool, rows).await
     };
     println!(
         "{backend:<10} facts filled in, ready in {:.1} s",
         started.elapsed().as_secs_f64()
     );
-    id.0
+    id
+}
+
+/// [`seed_and_fill`] on `pool`, which it closes.
+async fn fill<DB: sqlx::Database>(backend: &str, pool: &sqlx::Pool<DB>, rows: u64) -> String
+where
+    for<'c> &'c mut DB::Connection: sqlx::Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
+    for<'r> (String,): sqlx::FromRow<'r, DB::Row>,
+{
+    seed::seed_into(backend, pool, rows, "ANALYZE").await;
+    for statement in facts::fill_statements() {
+        sqlx::query::<DB>(&statement)
+            .execute(pool)
+            .await
+            .expect("facts");
+    }
+    sqlx::query::<DB>("ANALYZE")
+        .execute(pool)
+        .await
+        .expect("analyze");
+    let (id,): (String,) = sqlx::query_as::<DB, (String,)>(FIRST_TYPED)
+        .fetch_one(pool)
+        .await
+        .expect("id");
+    pool.close().await;
+    id
 }
 
 const FIRST_TYPED: &str = "SELECT id FROM payments WHERE kind = 'payment_v2' LIMIT 1";

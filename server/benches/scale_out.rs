@@ -10,6 +10,7 @@
 //!
 //! Run: `cargo bench -p checkout-server --bench scale_out [-- --shoppers 16 --pays 40 --rounds 3]`.
 
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
@@ -51,12 +52,31 @@ impl Drop for Instance {
     }
 }
 
+/// A `COMPONENT_DIR` for the instances, which `serve` needs to start: the shoppers here pay
+/// through the API and never load the card form, so a page standing in for its build will do.
+fn stand_in_component(dir: &Path) -> PathBuf {
+    let component = dir.join("component");
+    std::fs::create_dir_all(&component).expect("component dir");
+    std::fs::write(
+        component.join("index.html"),
+        "<!doctype html><title>not the card form: scale_out bench</title>",
+    )
+    .expect("stand-in page");
+    component
+}
+
 /// Starts `serve` on `database_url` and waits until it answers; `cards` are the customers'.
-fn spawn_instance(database_url: &str, sandbox: &Sandbox, cards: &[String]) -> Instance {
+fn spawn_instance(
+    database_url: &str,
+    sandbox: &Sandbox,
+    cards: &[String],
+    component: &Path,
+) -> Instance {
     let port = net::free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_checkout-server"))
         .arg("serve")
         .envs(server_settings(database_url, sandbox))
+        .env("COMPONENT_DIR", component)
         .env("LISTEN", format!("127.0.0.1:{port}"))
         .env("RUST_LOG", "error")
         .stdout(Stdio::null())
@@ -98,8 +118,9 @@ async fn run(shoppers: usize, pays: usize, rounds: usize) {
     let setup = start_server(&database.url, &sandbox, &token).await;
     let cards = setup.cards().to_vec();
     setup.stop().await;
-    let first = spawn_instance(&database.url, &sandbox, &cards);
-    let second = spawn_instance(&database.url, &sandbox, &cards);
+    let component = stand_in_component(dir.path());
+    let first = spawn_instance(&database.url, &sandbox, &cards, &component);
+    let second = spawn_instance(&database.url, &sandbox, &cards, &component);
     let one = [first.server.clone()];
     let two = [first.server.clone(), second.server.clone()];
     // Warm both (connections, statement caches, the session and card memories).

@@ -4,6 +4,7 @@
 //! side rather than a silent mismatch. Amounts are integers in the currency's minor units; the
 //! browser displays them and never decides them.
 
+mod absent;
 mod browser_info;
 mod customer;
 mod decline;

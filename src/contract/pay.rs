@@ -1,10 +1,12 @@
 //! The pay call and its answer: `POST /v1/checkout/{session_id}/pay`, `GET .../result`.
 
+use super::absent::null_is_default;
 use super::{BrowserInfo, DeclineCode, ProofOfWork};
 use crate::card::CardSecret;
 use serde::{Deserialize, Serialize};
 
-/// Body of the pay call. Exactly one of `card` and `saved_card_id` is present.
+/// Body of the pay call. Exactly one of `card` and `saved_card_id` is present. Any field but
+/// `browser_info` may be `null`, the same as leaving it out.
 ///
 /// There is no amount here on purpose: the server prices the session itself.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -16,12 +18,12 @@ pub struct PayRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub saved_card_id: Option<String>,
     /// Billing address (only the fields the session asked for need be filled).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_is_default")]
     pub billing_address: Address,
     /// 3D Secure browser data.
     pub browser_info: BrowserInfo,
     /// Store the new card for the session's customer.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_is_default")]
     pub save_card: bool,
     /// The answer to the challenge of a pay call refused with `proof_of_work_required`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -46,29 +48,29 @@ pub struct CardFields {
     pub name: String,
 }
 
-/// Billing address; empty strings are treated as absent.
+/// Billing address; empty strings (and `null`) are treated as absent.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Address {
     /// Two-letter country code.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_is_default")]
     pub country: String,
     /// E-mail address.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_is_default")]
     pub email: String,
     /// Phone number.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_is_default")]
     pub phone_number: String,
     /// Street address.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_is_default")]
     pub address1: String,
     /// City.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_is_default")]
     pub city: String,
     /// State or region.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_is_default")]
     pub state: String,
     /// Postal code.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_is_default")]
     pub postal_code: String,
 }
 
@@ -185,5 +187,28 @@ mod tests {
         assert_eq!(json["number"], "4242 4242 4242 4242");
         assert_eq!(json["cvc"], "987");
         assert_eq!(serde_json::from_value::<CardFields>(json).unwrap(), card);
+    }
+
+    #[test]
+    fn null_is_the_same_as_leaving_a_field_out() {
+        let browser = serde_json::json!({
+            "screen_width": 1280, "screen_height": 800, "color_depth": 24,
+            "java_enabled": false, "language": "en", "user_agent": "test",
+            "time_zone": "UTC", "time_zone_offset_minutes": 0, "challenge_window": "05"
+        });
+        let left_out = serde_json::json!({"saved_card_id": "card_1", "browser_info": browser});
+        let nulls = serde_json::json!({
+            "card": null, "saved_card_id": "card_1", "browser_info": browser,
+            "billing_address": null, "save_card": null, "proof_of_work": null
+        });
+        let expected = serde_json::from_value::<PayRequest>(left_out).expect("valid");
+        assert_eq!(
+            serde_json::from_value::<PayRequest>(nulls).expect("nulls"),
+            expected
+        );
+        let address = serde_json::json!({"country": "DE", "email": null, "city": null});
+        let address = serde_json::from_value::<Address>(address).expect("nulls");
+        assert_eq!(address.country, "DE");
+        assert_eq!(address.email, "");
     }
 }

@@ -20,7 +20,15 @@ pub fn gateway_charges(sandbox: &Sandbox, references: &HashSet<String>) -> usize
         .all()
         .iter()
         .filter(|r| matches!(r.kind, RecordKind::Purchase | RecordKind::Authorization))
-        .filter(|r| references.contains(&r.merchant.merchant_txn_ref))
+        // Each attempt's reference is the session's with `-<attempt number>` appended.
+        .filter(|r| {
+            r.merchant
+                .merchant_txn_ref
+                .rsplit_once('-')
+                .is_some_and(|(session, n)| {
+                    references.contains(session) && n.bytes().all(|b| b.is_ascii_digit())
+                })
+        })
         .count()
 }
 

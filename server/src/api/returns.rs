@@ -4,7 +4,9 @@
 //! Which page the gateway sent the customer to is only a hint, like the `transaction_id` it
 //! appends: the payment is settled through the status endpoint first, and the customer is
 //! then redirected (303) to the shop's configured `SUCCESS_URL` or `DECLINE_URL` with
-//! `checkout=paid|declined|processing`, `session_id` and `payment_id`. The target is never
+//! `checkout=paid|declined|processing`, `session_id` and `payment_id`. Once the session is
+//! paid, the landing is `paid` and names the session's keeper (`payments::keeper`), whichever
+//! attempt's return this was. The target is never
 //! taken from the request, so there is no open redirect.
 //!
 //! In the shop page's 3-D Secure dialog (`Sec-Fetch-Dest: iframe`), the same settling is
@@ -69,15 +71,18 @@ async fn land(
     } else {
         settle(&state, payment, hint).await
     };
-    let landing = match payment.state {
-        state if state.is_paid() || state == PaymentState::Voided => Landing::Paid,
-        PaymentState::Declined | PaymentState::Failed | PaymentState::Blocked => Landing::Declined,
-        _ => Landing::Processing,
+    // A paid session lands as paid, naming its keeper: never a payment being reversed (a
+    // late approval of an attempt the shopper left), whatever this payment's own end.
+    let keeper = state.payments.keeper(&payment.session_id).await?;
+    let (landing, named) = match (&keeper, payment.state) {
+        (Some(keeper), _) => (Landing::Paid, keeper.payment_id.as_str()),
+        (None, PaymentState::Declined | PaymentState::Failed | PaymentState::Blocked) => {
+            (Landing::Declined, payment.id.as_str())
+        }
+        (None, _) => (Landing::Processing, payment.id.as_str()),
     };
-    tracing::info!(payment_id = %payment.id, page = %outcome, landing = ?landing, "customer returned from 3DS");
-    let target = state
-        .urls
-        .landing(landing, &payment.session_id, &payment.id);
+    tracing::info!(payment_id = %payment.id, page = %outcome, landing = ?landing, paid_by = ?keeper.as_ref().map(|k| &k.payment_id), "customer returned from 3DS");
+    let target = state.urls.landing(landing, &payment.session_id, named);
     if is_framed(&headers) {
         return Ok(framed_return(&state, &target));
     }

@@ -98,9 +98,11 @@ async fn show(
         .get_session(&id)
         .await?
         .ok_or(ApiFailure::NotFound("session"))?;
+    let keeper = state.payments.keeper(&id).await?;
     let payments = state.payments.session_payments(&id, 100).await?;
     Ok(Json(SessionView::new(
         &session,
+        keeper.as_ref(),
         Some(&payments.items),
         now(),
     )))
@@ -129,7 +131,7 @@ pub async fn create_session(
         })
         .await?;
     tracing::info!(session_id = %session.id, amount = session.amount, currency = %session.currency, "checkout session created");
-    let mut view = SessionView::new(&session, None, now());
+    let mut view = SessionView::new(&session, None, None, now());
     view.client_secret = Some(secret.expose_secret().to_owned());
     Ok(view)
 }

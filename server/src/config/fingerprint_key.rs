@@ -8,20 +8,21 @@
 //! Postgres), and read from there on later starts; an in-memory database gets a key for the
 //! process only.
 //!
-//! Reading the key's text, where the sandbox keeps it and writing its file are shared with
-//! `SECRETS_KEY` ([`crate::store::key_files`]).
+//! Reading the key's text and keeping its file are the `checkout_key_file` crate's (shared with
+//! `SECRETS_KEY` and the gateway emulator), where the sandbox keeps it
+//! [`crate::store::key_files`]'s.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use rand::RngCore as _;
+use checkout_key_file::{KEY_BYTES, KeyFileError, decode_key};
 use secrecy::ExposeSecret as _;
 
 use super::error::ConfigError;
 use super::missing;
 use super::source::Setting;
-use crate::store::key_files::{KEY_BYTES, decode_key, sandbox_key_path, write_new_private};
+use crate::store::key_files::sandbox_key_path;
 
 /// The configuration key.
 pub const KEY_NAME: &str = "CARD_FINGERPRINT_KEY";
@@ -46,9 +47,7 @@ impl CardFingerprintKey {
 
     /// A fresh random key.
     pub fn generate() -> Self {
-        let mut bytes = [0u8; KEY_BYTES];
-        rand::rng().fill_bytes(&mut bytes);
-        Self::from_bytes(bytes)
+        Self::from_bytes(*checkout_key_file::generate().expose_secret())
     }
 
     /// Reads 32 bytes written as 64 hex digits or as base64; `None` for anything else.
@@ -71,29 +70,14 @@ impl CardFingerprintKey {
             ),
             reason,
         };
-        match std::fs::read_to_string(file) {
-            Ok(text) => {
-                return Self::parse(&text).ok_or_else(|| {
-                    fail(
-                        "the file does not hold 64 hex digits; set the key, or remove the file \
-                          to have a new one generated"
-                            .into(),
-                    )
-                });
-            }
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
-            Err(error) => return Err(fail(format!("cannot be read: {error}"))),
+        match checkout_key_file::load_or_create(file) {
+            Ok(key) => Ok(Self::from_bytes(*key.expose_secret())),
+            Err(KeyFileError::NotAKey) => Err(fail(format!(
+                "{}; set the key, or remove the file to have a new one generated",
+                KeyFileError::NotAKey
+            ))),
+            Err(error) => Err(fail(error.to_string())),
         }
-        let key = Self::generate();
-        let text = format!("{}\n", to_hex(key.bytes()));
-        write_new_private(file, &text).map_err(|error| fail(error.to_string()))?;
-        // Another instance may have written its key first: the file's is the one to use.
-        Self::load_existing(file).map_err(fail)
-    }
-
-    fn load_existing(file: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(file).map_err(|error| error.to_string())?;
-        Self::parse(&text).ok_or_else(|| "the file does not hold 64 hex digits".into())
     }
 }
 
@@ -121,10 +105,6 @@ pub(super) fn resolve(
 /// the default data directory for Postgres; `None` for an in-memory database.
 pub fn sandbox_key_file(database_url: &str) -> Option<PathBuf> {
     sandbox_key_path(database_url, SANDBOX_KEY_FILE)
-}
-
-fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

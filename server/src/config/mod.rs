@@ -14,7 +14,7 @@
 //! | `MERCHANT_SECRET_KEY` | generated per run (sandbox only) | the shop backend's bearer key, ≥ 16 chars |
 //! | `MERCHANT_NAME` | `Demo Shop` | shown on the checkout form |
 //! | `ALLOWED_ORIGINS` | none | comma-separated shop origins allowed to embed the form and call the browser API |
-//! | `COMPONENT_DIR` | `dist` | the component trunk built (`/frame/`, the card form's frame) |
+//! | `COMPONENT_DIR` | `dist` | the component trunk built (`/frame/`, the card form's frame); relative: under the working directory, else beside the executable (`component.rs`) |
 //! | `SUCCESS_URL`, `DECLINE_URL` | `<PUBLIC_BASE_URL>/` | where the customer goes after 3DS |
 //! | `TRUSTED_PROXIES` | none | peers whose `X-Forwarded-For` is believed: addresses and CIDR ranges |
 //! | `SESSION_TTL_SECONDS` | 3600 | how long a checkout session can be paid |
@@ -37,6 +37,7 @@
 //! [`EmulatorDefaults`], supplied by whoever mounts the in-process emulator.
 
 pub mod billing_period;
+pub mod component;
 mod dashboard;
 mod error;
 pub mod fingerprint_key;
@@ -88,7 +89,7 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 pub const DEFAULT_DEMO_LISTEN: &str = "127.0.0.1:8081";
 /// Default `DATABASE_URL`: a SQLite file under `./data/`.
 pub const DEFAULT_DATABASE_URL: &str = "data/checkout.db";
-/// Default `COMPONENT_DIR`: where `trunk build` writes (relative to the working directory).
+/// Default `COMPONENT_DIR`: where `trunk build` writes (`component::locate` finds it).
 pub const DEFAULT_COMPONENT_DIR: &str = "dist";
 /// Default `GATEWAY_MERCHANT_ID` with the emulator.
 pub const SANDBOX_MERCHANT_ID: &str = "sandbox-merchant";

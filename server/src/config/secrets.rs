@@ -1,4 +1,5 @@
-//! The key that seals secrets at rest (webhook signing secrets, staff TOTP keys; see
+//! The key that seals secrets at rest (webhook signing secrets, staff TOTP keys, saved cards'
+//! gateway tokens; see
 //! `store::sealed`).
 //!
 //! | key | default | meaning |
@@ -77,7 +78,8 @@ impl SecretsKeySource {
                 None => Err(ConfigError::Missing {
                     key: "SECRETS_KEY (or SECRETS_KEY_FILE)",
                     when: "when GATEWAY_BASE_URL is set (a real gateway): it seals webhook \
-                           signing secrets and staff TOTP keys in the database",
+                           signing secrets, staff TOTP keys and saved cards' gateway tokens \
+                           in the database",
                 }),
             },
         }

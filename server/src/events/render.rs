@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::config::PlanCatalogue;
-use crate::store::model::{EventObject, StoredEvent, Subscription};
+use crate::store::model::{EventObject, SessionKeeper, StoredEvent, Subscription};
 use crate::store::{StoreError, decode_snapshot};
 use crate::views::{
     CardTestingView, CustomerCard, MerchantCharge, MerchantSubscription, PaymentView, SessionView,
@@ -75,11 +75,19 @@ pub fn render(event: &StoredEvent, plans: &PlanCatalogue) -> Result<EventBody, S
     };
     let object = match decode_snapshot(event)? {
         EventObject::Payment(payment) => EventObjectView::Payment(PaymentView::new(&payment)),
-        EventObject::Session { session, payment } => EventObjectView::Session(SessionView::new(
-            &session,
-            Some(std::slice::from_ref(payment.as_ref())),
-            event.created_at,
-        )),
+        // `session.completed`: the payment is the session's keeper, the one that paid it.
+        EventObject::Session { session, payment } => {
+            let keeper = SessionKeeper {
+                payment_id: payment.id.clone(),
+                paid_at: payment.retry.paid_at.unwrap_or(event.created_at),
+            };
+            EventObjectView::Session(SessionView::new(
+                &session,
+                Some(&keeper),
+                Some(std::slice::from_ref(payment.as_ref())),
+                event.created_at,
+            ))
+        }
         EventObject::Subscription(record) => subscription(record, None),
         EventObject::Cycle {
             subscription: record,

@@ -4,7 +4,9 @@
 //! idempotency record (scope `session-pay`, key = session id), so of two concurrent pays —
 //! double click, two tabs, different idempotency keys — only one charges. The claim is
 //! released when that payment ends declined or failed (the shopper may try another card) and
-//! kept while it is in flight or once it is paid.
+//! kept while it is in flight or once the session is paid. A paid session (one with a keeper,
+//! [`super::keeper`]) is never claimed again: the claim insert itself refuses it, in the same
+//! statement, so no release, however late, can let a second charge in.
 //!
 //! The common case, a free claim, is one round trip: [`PaymentService::claim_and_open`] takes
 //! the claim and records the payment together. A claim held only by 3-D Secure payments whose
@@ -14,13 +16,11 @@
 
 use checkout::contract::PaymentState;
 use checkout::wire::ReturnUrl;
-use time::OffsetDateTime;
 
 use super::pay::unknown_saved_card;
 use super::{PaymentError, PaymentService, abandoned_after, later, now};
 use crate::store::model::{
-    CardSummary, IdempotencyBegin, IdempotencyKey, NewPayment, Payment, PaymentKind, RiskFacts,
-    Session,
+    CardSummary, IdempotencyKey, NewPayment, Payment, PaymentKind, RiskFacts, Session,
 };
 use crate::store::prelude::*;
 
@@ -149,12 +149,14 @@ impl PaymentService {
         let key = claim_key(session_id)?;
         let digest = BodyDigest::of(CLAIM_BODY);
         for _ in 0..CLAIM_TRIES {
-            let since = match self.store().begin_idempotent(&key, &digest, now()).await? {
-                IdempotencyBegin::New => return Ok(()),
-                IdempotencyBegin::InProgress { since } => since,
-                IdempotencyBegin::Completed(_) | IdempotencyBegin::Conflict => {
-                    OffsetDateTime::UNIX_EPOCH
-                }
+            let begun = self
+                .store()
+                .begin_session_claim(&key, session_id, &digest, now())
+                .await?;
+            let since = match begun {
+                SessionClaim::Taken => return Ok(()),
+                SessionClaim::Paid => return Err(super::supersede::session_paid()),
+                SessionClaim::Held { since } => since,
             };
             self.refuse_if_busy(session_id).await?;
             // Nothing in flight and nothing paid: the claimant died before recording its
@@ -171,28 +173,32 @@ impl PaymentService {
         Err(in_progress())
     }
 
-    /// Gives the session back after its payment ended declined or failed. Errors are logged:
-    /// a claim left behind only delays the shopper's next attempt until it is stale.
+    /// Gives the session back after its payment ended declined or failed, unless the session
+    /// is paid (a payment it superseded was approved meanwhile): a paid session keeps its
+    /// claim, and its claim insert refuses it anyway. Errors are logged: a claim left behind
+    /// only delays the shopper's next attempt until it is stale.
     pub async fn release_session(&self, session_id: &str) {
-        let released = match claim_key(session_id) {
-            Ok(key) => self
+        let released = match (claim_key(session_id), self.is_paid(session_id).await) {
+            (Ok(_), Ok(true)) => Ok(()),
+            (Ok(key), Ok(false)) => self
                 .store()
                 .release_idempotent(&key)
                 .await
                 .map_err(PaymentError::from),
-            Err(error) => Err(error),
+            (Err(error), _) | (_, Err(error)) => Err(error),
         };
         if let Err(error) = released {
             tracing::error!(session_id, %error, "could not release the session's pay claim");
         }
     }
 
-    /// `session_paid` or `payment_in_progress` from the session's payments, if either holds.
+    /// `session_paid` when the session is paid, `payment_in_progress` when a payment of it is
+    /// in flight.
     async fn refuse_if_busy(&self, session_id: &str) -> Result<(), PaymentError> {
-        let payments = self.session_payments(session_id, 20).await?;
-        if payments.items.iter().any(|p| p.state.is_paid()) {
+        if self.is_paid(session_id).await? {
             return Err(super::supersede::session_paid());
         }
+        let payments = self.session_payments(session_id, 20).await?;
         // A superseded payment no longer holds the claim (a later one took its place).
         let in_flight = |p: &Payment| {
             matches!(

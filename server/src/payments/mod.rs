@@ -8,9 +8,12 @@
 //! - every hint (return redirect, webhook) is confirmed with the status endpoint, and amount,
 //!   currency, reference and transaction type are checked against the record, before an
 //!   outcome is recorded;
-//! - a session has at most one payment in flight or paid at a time ([`claim`]); a 3-D Secure
-//!   payment left at the bank is superseded, not in flight ([`supersede`]), and a second
-//!   charge that still comes is reversed ([`surplus`]);
+//! - a session is paid once, for good, by its keeper ([`keeper`]: the one answer to "is it
+//!   paid?"); it has at most one payment in flight at a time and none once paid ([`claim`]); a
+//!   3-D Secure payment left at the bank is superseded, not in flight ([`supersede`]), and a
+//!   second charge that still comes is reversed ([`surplus`]);
+//! - an outcome that cannot be proven either way goes to staff with its reason, never to
+//!   `failed` ([`review`]);
 //! - a try the card-testing rules refuse is recorded `blocked`, never sent, and answered as
 //!   an ordinary decline ([`screen`]).
 //!
@@ -19,7 +22,8 @@
 //! [`webhook`] (notifications), [`adjust`] (capture, refund, void), [`review`] (the
 //! review queue: staff-supplied transaction ids, resolving as failed), [`subscription`]
 //! (first charge of a plan), [`signup`] (a sign-up's record, open until its outcome is known),
-//! [`subscription_record`] (the subscription a sign-up made), [`urls`] (this server's own addresses), [`supersede`] (paying
+//! [`subscription_record`] (the subscription a sign-up made), [`keeper`] (whether a session is
+//! paid, and by which payment), [`urls`] (this server's own addresses), [`supersede`] (paying
 //! again while a 3-D Secure payment waits at the bank), [`surplus`] (reversing a second
 //! charge of one session).
 
@@ -27,6 +31,7 @@ pub mod adjust;
 pub mod card_input;
 pub mod claim;
 mod error;
+pub mod keeper;
 pub mod outcome;
 pub mod pay;
 pub mod request;

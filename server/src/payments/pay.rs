@@ -190,16 +190,18 @@ impl PaymentService {
         paid
     }
 
-    /// The payment of `session` the component's result view shows: the one that keeps the
-    /// session's charge if any does (a superseded payment the bank approved late, while the
-    /// newer one was declined, is what the shopper paid with), else the newest.
+    /// The payment of `session` the component's result view shows: its keeper once it is
+    /// paid (a superseded payment the bank approved late, while the newer one was declined,
+    /// is what the shopper paid with), else the newest.
     pub async fn result(&self, session: &Session) -> Result<PaymentResult, PaymentError> {
-        let payments = self.session_payments(&session.id, 20).await?.items;
-        let keeper = payments
-            .iter()
-            .find(|p| p.state.is_paid() && p.retry.surplus_of.is_none());
-        keeper
-            .or(payments.first())
+        if let Some(keeper) = self.keeper(&session.id).await?
+            && let Some(payment) = self.store().get_payment(&keeper.payment_id).await?
+        {
+            return Ok(payment_result(&payment));
+        }
+        self.latest_payment(&session.id)
+            .await?
+            .as_ref()
             .map(payment_result)
             .ok_or(PaymentError::NotFound("payment"))
     }
@@ -319,7 +321,7 @@ impl PaymentService {
             payment_method: save_card.then(|| PaymentMethod::scheme(true)),
             merchant_id: self.settings().merchant_id.clone(),
             billing_address: billing,
-            merchant_txn_ref: session.reference.clone(),
+            merchant_txn_ref: payment.merchant_txn_ref.clone(),
             customer_ip: shopper.ip.to_string(),
             return_url: Some(self.return_url(&payment)?),
             shipping_address: None,
@@ -384,7 +386,7 @@ impl PaymentService {
             payment_method: Some(PaymentMethod::token(card.gateway_token.expose_secret())),
             merchant_id: self.settings().merchant_id.clone(),
             billing_address: billing,
-            merchant_txn_ref: session.reference.clone(),
+            merchant_txn_ref: payment.merchant_txn_ref.clone(),
             customer_ip: shopper.ip.to_string(),
             return_url: None,
             shipping_address: None,
@@ -406,7 +408,8 @@ impl PaymentService {
         Ok(answer(&payment))
     }
 
-    /// Releases the claim when no payment of the session is in flight or paid.
+    /// Releases the claim when no payment of the session is in flight (a paid session keeps
+    /// it: [`release_session`](Self::release_session)).
     pub(crate) async fn release_session_if_idle(&self, session_id: &str) {
         match self.session_payments(session_id, 20).await {
             // A superseded payment still pending at the bank does not hold the claim.
@@ -415,7 +418,7 @@ impl PaymentService {
                     matches!(
                         p.state,
                         PaymentState::Declined | PaymentState::Failed | PaymentState::Blocked
-                    ) || (p.retry.superseded_by.is_some() && !p.state.is_paid())
+                    ) || p.retry.superseded_by.is_some()
                 }) =>
             {
                 self.release_session(session_id).await;

@@ -68,7 +68,7 @@ impl PaymentService {
             card: card.wire(),
             merchant_id: self.settings().merchant_id.clone(),
             billing_address: billing,
-            merchant_txn_ref: session.reference.clone(),
+            merchant_txn_ref: payment.merchant_txn_ref.clone(),
             customer_ip: shopper.ip.to_string(),
             return_url: Some(self.return_url(&payment)?),
             shipping_address: None,

@@ -34,8 +34,8 @@ impl PaymentService {
 
     /// With the session's claim `key` held: records `new` in place of the session's payments
     /// waiting at the bank, when those are all that hold it. `None` when something else holds
-    /// the claim (the caller waits or answers `payment_in_progress`); `session_paid` when a
-    /// payment of the session is paid.
+    /// the claim (the caller waits or answers `payment_in_progress`); `session_paid` when the
+    /// session is paid.
     pub(crate) async fn supersede_at_the_bank(
         &self,
         key: &IdempotencyKey,
@@ -79,10 +79,11 @@ impl PaymentService {
     }
 }
 
-/// The session has been paid.
+/// The session has been paid: it takes no other pay, whatever happened to that payment since.
 pub(crate) fn session_paid() -> PaymentError {
     PaymentError::conflict(
         "session_paid",
-        "this checkout session has already been paid",
+        "this checkout session has already been paid; it accepts no other payment (the shop \
+         can start a new checkout session)",
     )
 }

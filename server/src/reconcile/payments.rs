@@ -1,19 +1,21 @@
 //! One due payment: settle it through the status endpoint when its gateway id is known,
-//! otherwise wait for a hint until its deadline and then hand it to a person (`needs_review`),
-//! unless it is a superseded 3-D Secure payment whose session another payment paid: that one
-//! was abandoned at the bank and ends `failed` without staff.
-//! Nothing here ever calls a money-moving endpoint.
+//! otherwise wait for a hint until its deadline and then hand it to a person (`needs_review`,
+//! with the reason: [`ReviewReason`]). A payment that may have been charged is never closed as
+//! `failed` without evidence, not even a superseded 3-D Secure attempt whose session another
+//! payment paid: the gateway names no transaction for a 3-D Secure start, so nothing can look
+//! it up, and only a late webhook or return visit, or staff, can say whether the bank charged
+//! it (issue 45). Nothing here ever calls a money-moving endpoint.
 
 use std::time::Duration;
 
-use checkout::contract::{DeclineCode, PaymentState};
+use checkout::contract::PaymentState;
 use time::OffsetDateTime;
 
 use super::{PassReport, Reconciler, count};
 use crate::metrics::reconcile::Event;
 use crate::payments::StatusVerdict;
 use crate::payments::settle::GatewayState;
-use crate::store::model::{Payment, PaymentChanges};
+use crate::store::model::{Payment, PaymentChanges, ReviewReason};
 
 /// How often a `needs_review` payment whose gateway id is known is looked up again.
 const REVIEW_RECHECK: Duration = Duration::from_secs(3600);
@@ -126,13 +128,9 @@ impl Reconciler {
                     return Ok(Next::CheckAt(now.saturating_add(span(REVIEW_RECHECK))));
                 }
                 if past_deadline {
-                    return self
-                        .to_review(
-                            after,
-                            Some(now.saturating_add(span(REVIEW_RECHECK))),
-                            report,
-                        )
-                        .await;
+                    let recheck = Some(now.saturating_add(span(REVIEW_RECHECK)));
+                    let reason = ReviewReason::StillPendingAtTheGateway;
+                    return self.to_review(after, reason, recheck, report).await;
                 }
                 Ok(Next::CheckAt(
                     now.saturating_add(self.retry_gap())
@@ -144,7 +142,8 @@ impl Reconciler {
                 if after.state == PaymentState::NeedsReview {
                     return Ok(Next::CheckAt(now.saturating_add(span(REVIEW_IDLE))));
                 }
-                self.to_review(after, Some(now.saturating_add(span(REVIEW_IDLE))), report)
+                let recheck = Some(now.saturating_add(span(REVIEW_IDLE)));
+                self.to_review(after, ReviewReason::GatewayDisagrees, recheck, report)
                     .await
             }
             StatusVerdict::LookupFailed(reason) => {
@@ -159,7 +158,7 @@ impl Reconciler {
 
     /// A payment whose gateway id was never learned: it cannot be looked up and is never sent
     /// again. Before its deadline, wait (a webhook or return visit may still bring the id);
-    /// after it, a person must resolve it.
+    /// after it, a person must resolve it: the bank or the gateway may have charged it.
     async fn without_id(
         &self,
         payment: Payment,
@@ -167,66 +166,31 @@ impl Reconciler {
         report: &mut PassReport,
     ) -> Result<Next, crate::payments::PaymentError> {
         match payment.state {
-            PaymentState::Pending
-                if now >= payment.review_deadline
-                    && payment.retry.superseded_by.is_some()
-                    && self.session_is_paid(&payment.session_id).await? =>
-            {
-                self.abandon_at_the_bank(payment, report).await
-            }
             PaymentState::Pending if now >= payment.review_deadline => {
-                self.to_review(payment, None, report).await
+                let reason = if payment.retry.redirected_at.is_some() {
+                    ReviewReason::UnverifiedAtTheBank
+                } else {
+                    ReviewReason::OutcomeUnknown
+                };
+                self.to_review(payment, reason, None, report).await
             }
             PaymentState::Pending => Ok(Next::CheckAt(payment.review_deadline)),
             _ => Ok(Next::CheckAt(now.saturating_add(span(REVIEW_IDLE)))),
         }
     }
 
-    /// Whether a payment of `session_id` is paid.
-    async fn session_is_paid(
-        &self,
-        session_id: &str,
-    ) -> Result<bool, crate::payments::PaymentError> {
-        let payments = self.state.payments.session_payments(session_id, 20).await?;
-        Ok(payments.items.iter().any(|p| p.state.is_paid()))
-    }
-
-    /// A superseded 3-D Secure payment that never heard back, whose session another payment
-    /// paid: the shopper left it at the bank. Resolved as `failed` (reason
-    /// `authentication_failed`: not completed) without staff; a charge proven on it later is
-    /// still recorded and reversed (`Payment::is_abandoned_at_the_bank`).
-    async fn abandon_at_the_bank(
-        &self,
-        payment: Payment,
-        report: &mut PassReport,
-    ) -> Result<Next, crate::payments::PaymentError> {
-        let changes = PaymentChanges {
-            decline_code: Some(DeclineCode::AuthenticationFailed),
-            ..PaymentChanges::default()
-        };
-        let after = self
-            .state
-            .payments
-            .step(payment, PaymentState::Failed, changes)
-            .await?;
-        if after.state == PaymentState::Failed {
-            tracing::info!(payment_id = %after.id, superseded_by = ?after.retry.superseded_by, "superseded 3DS payment abandoned at the bank; its session is paid: failed, no review");
-            report.payments_abandoned += 1;
-            count(Event::PaymentAbandoned, 1);
-        }
-        Ok(Next::Done)
-    }
-
-    /// Moves a pending payment to `needs_review`, to be looked at again at `recheck` (`None`:
-    /// only when a hint arrives).
+    /// Moves a pending payment to `needs_review` for `reason`, to be looked at again at
+    /// `recheck` (`None`: only when a hint arrives).
     async fn to_review(
         &self,
         payment: Payment,
+        reason: ReviewReason,
         recheck: Option<OffsetDateTime>,
         report: &mut PassReport,
     ) -> Result<Next, crate::payments::PaymentError> {
         let changes = PaymentChanges {
             next_check_at: recheck,
+            review_reason: Some(reason),
             ..PaymentChanges::default()
         };
         let after = self
@@ -237,6 +201,7 @@ impl Reconciler {
         if after.state == PaymentState::NeedsReview {
             tracing::warn!(
                 payment_id = %after.id,
+                reason = reason.as_str(),
                 gateway_id_known = after.gateway_transaction_id.is_some(),
                 "payment outcome not learned by its deadline: needs review (it is never charged again automatically)"
             );

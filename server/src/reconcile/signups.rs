@@ -245,7 +245,9 @@ impl Reconciler {
         for charge in candidates.iter().filter_map(|c| c.first_charge.as_ref()) {
             let id = &charge.transaction_id;
             let found = match self.state.gateway.transaction_status(id).await {
-                Ok(response) if names_the_sign_up(&response, &case.session, &case.plan) => {
+                Ok(response)
+                    if names_the_sign_up(&response, &case.payment.merchant_txn_ref, &case.plan) =>
+                {
                     answers.insert(id.clone(), response);
                     Evidence::Ours
                 }
@@ -269,13 +271,15 @@ impl Reconciler {
     }
 }
 
-/// Whether the status lookup `response` names `session`'s reference and `plan`'s currency.
-fn names_the_sign_up(response: &TransactionResponse, session: &Session, plan: &PlanTerms) -> bool {
+/// Whether the status lookup `response` names the sign-up's payment's reference (the session's
+/// with its attempt number, as the gateway saw it) and `plan`'s currency.
+fn names_the_sign_up(response: &TransactionResponse, reference: &str, plan: &PlanTerms) -> bool {
+    let expected = reference;
     let reference = response.merchant_txn_ref();
     let currency = response
         .payment_details
         .as_ref()
         .map(|d| d.currency.as_str());
-    reference == Some(session.reference.as_str())
+    reference == Some(expected)
         && currency.is_some_and(|c| c.eq_ignore_ascii_case(&plan.currency))
 }

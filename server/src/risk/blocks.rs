@@ -17,6 +17,25 @@ use crate::store::model::{NewBlock, is_customer_id, is_email};
 
 /// Longest note kept with an entry, in characters.
 pub const MAX_NOTE_CHARS: usize = 500;
+/// Longest e-mail domain, in characters (the API's `maxLength`).
+pub const MAX_DOMAIN_CHARS: usize = 240;
+
+/// What the API's patterns take for space around a value (ECMAScript's `\s`): Unicode white
+/// space and the byte-order mark.
+fn is_space(c: char) -> bool {
+    c.is_whitespace() || c == '\u{feff}'
+}
+
+/// Whether `domain` is an e-mail domain: two labels or more, none empty, of characters that
+/// are neither `@`, space nor control characters; at most [`MAX_DOMAIN_CHARS`].
+fn is_email_domain(domain: &str) -> bool {
+    let label_char = |c: char| c != '@' && !is_space(c) && !c.is_control();
+    domain.chars().count() <= MAX_DOMAIN_CHARS
+        && domain.contains('.')
+        && domain
+            .split('.')
+            .all(|label| !label.is_empty() && label.chars().all(label_char))
+}
 
 /// An entry's value, normalised, ready to store.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,7 +56,8 @@ pub struct BadBlockValue(pub &'static str);
 impl BlockValue {
     /// `text` as a value of `kind` (a card's is a fingerprint: see [`BlockValue::card`]).
     pub fn parse(kind: BlockKind, text: &str) -> Result<Self, BadBlockValue> {
-        let text = text.trim();
+        let given = text;
+        let text = text.trim_matches(is_space);
         let value = match kind {
             BlockKind::Card => return Self::card(text),
             BlockKind::Bin => {
@@ -54,18 +74,22 @@ impl BlockValue {
                 text.to_lowercase()
             }
             BlockKind::EmailDomain => {
-                let domain = text.trim_start_matches('@').to_lowercase();
-                if !is_email(&format!("shopper@{domain}")) || !domain.contains('.') {
+                // One `@` may stand before it, as in "@example.com"; anything else that is not
+                // a domain is refused, never trimmed into one.
+                let domain = text.strip_prefix('@').unwrap_or(text);
+                if !is_email_domain(domain) {
                     return Err(BadBlockValue(
                         "must be an e-mail domain such as example.com",
                     ));
                 }
-                domain
+                domain.to_lowercase()
             }
             BlockKind::Customer => {
-                if !is_customer_id(text) {
+                // Taken as given: " c1" is another customer than "c1", not one to trim into it.
+                if !is_customer_id(given) || given != text {
                     return Err(BadBlockValue(
-                        "must be a customer id (1 to 64 characters, no control character)",
+                        "must be a customer id (1 to 64 characters, no control character, no \
+                         space at either end)",
                     ));
                 }
                 text.to_owned()
@@ -180,6 +204,11 @@ mod tests {
             "example.com"
         );
         assert_eq!(parsed(BlockKind::Bin, "424242"), "424242");
+        // Space as the API's patterns see it, around a value; characters, not bytes, counted.
+        assert_eq!(parsed(BlockKind::EmailDomain, "\u{feff}\u{b}@x.y\r"), "x.y");
+        let long = format!("{}.y", "é".repeat(MAX_DOMAIN_CHARS - 2));
+        assert_eq!(parsed(BlockKind::EmailDomain, &long), long);
+        assert!(BlockValue::parse(BlockKind::EmailDomain, &format!("é{long}")).is_err());
         assert_eq!(parsed(BlockKind::Address, "192.0.2.7/24"), "192.0.2.0/24");
         assert_eq!(parsed(BlockKind::Address, "192.0.2.7"), "192.0.2.7/32");
         assert_eq!(
@@ -217,7 +246,13 @@ mod tests {
             (BlockKind::Address, "example.com"),
             (BlockKind::Email, "not-an-email"),
             (BlockKind::EmailDomain, "localhost"),
+            (BlockKind::EmailDomain, "@@@@@x.y"),
+            (BlockKind::EmailDomain, "@@x.y"),
+            (BlockKind::EmailDomain, "x..y"),
+            (BlockKind::EmailDomain, "x.y@"),
+            (BlockKind::EmailDomain, "x.\u{feff}y"),
             (BlockKind::Customer, ""),
+            (BlockKind::Customer, " c1"),
             (BlockKind::Card, "4242424242424242"),
         ] {
             assert!(BlockValue::parse(kind, text).is_err(), "{kind:?} {text}");

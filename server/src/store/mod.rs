@@ -49,7 +49,7 @@ pub mod prelude {
     pub use super::gateway_list::{GatewayListStore, KnownSubscription, ListCheckRun};
     pub use super::key_rotation::{KeyRotationStore, ResealReport};
     pub use super::model::*;
-    pub use super::retry::{RetryStore, Supersede};
+    pub use super::retry::{RetryStore, SessionClaim, Supersede};
     pub use super::risk::{BlockProbe, RiskCountQuery, RiskCounts, RiskStore};
     pub use super::risk_overrides::{RiskOverride, RiskOverrideStore};
     pub use super::secret::{BodyDigest, SecretHash, generate_token};

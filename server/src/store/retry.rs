@@ -10,6 +10,7 @@ use time::{Duration, OffsetDateTime};
 
 use super::error::StoreResult;
 use super::model::{IdempotencyKey, NewPayment, Payment};
+use super::secret::BodyDigest;
 
 /// What [`RetryStore::supersede_and_create_pending_payment`] did.
 #[derive(Debug)]
@@ -24,16 +25,40 @@ pub enum Supersede {
     },
     /// The claim is not held (any more): take it the ordinary way.
     ClaimFree,
-    /// A payment of the session is paid: nothing was written.
+    /// The session is paid (its keeper is set): nothing was written.
     Paid,
     /// A payment of the session is in flight and cannot be superseded (its gateway call may
     /// not have been answered, or its outcome is unknown): nothing was written.
     Busy,
 }
 
+/// What [`RetryStore::begin_session_claim`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SessionClaim {
+    /// The claim was free and the session not paid: this caller holds it now.
+    Taken,
+    /// The session is paid (its keeper is set): nothing was written.
+    Paid,
+    /// Another payment holds the claim, taken at `since`.
+    Held {
+        /// When the claim was taken.
+        since: OffsetDateTime,
+    },
+}
+
 /// Writes and reads for paying a session again.
 #[async_trait]
 pub trait RetryStore: Send + Sync {
+    /// Takes the pay claim `claim` of session `session_id` (digest `digest`, at `now`) in one
+    /// statement that refuses a paid session, as the claim-and-insert of the pay call does
+    /// ([`PaymentStore::claim_and_create_pending_payment`](super::traits::PaymentStore::claim_and_create_pending_payment)).
+    async fn begin_session_claim(
+        &self,
+        claim: &IdempotencyKey,
+        session_id: &str,
+        digest: &BodyDigest,
+        now: OffsetDateTime,
+    ) -> StoreResult<SessionClaim>;
     /// Notes that the 3-D Secure start of `payment_id` (still `pending`) was answered with a
     /// redirect: the shopper was sent to the bank. Whether it was noted.
     async fn note_three_ds_redirect(
@@ -41,8 +66,8 @@ pub trait RetryStore: Send + Sync {
         payment_id: &str,
         now: OffsetDateTime,
     ) -> StoreResult<bool>;
-    /// Under the session's pay claim `claim` (held, `in_progress`), atomically: when no
-    /// payment of `new`'s session is paid, and every unsettled one is either superseded or a
+    /// Under the session's pay claim `claim` (held, `in_progress`), atomically: when `new`'s
+    /// session is not paid (no keeper), and every unsettled one is either superseded or a
     /// 3-D Secure payment `pending` at the bank (redirected before `redirected_before`: one
     /// redirected since counts as in flight, the same click twice), and at least one is the
     /// latter, marks those superseded by the new payment and records `new` in `pending`; the
@@ -57,9 +82,10 @@ pub trait RetryStore: Send + Sync {
         redirected_before: OffsetDateTime,
     ) -> StoreResult<Supersede>;
     /// The surplus rule's check of `session_id`, in one statement: of its payments that were
-    /// ever authorized or captured (subscriptions aside), the one first paid (`paid_at`, then
-    /// id) keeps the charge and its check is done; every other one not yet marked is marked
-    /// surplus of it and made due at `now`. Returns the payments the statement changed.
+    /// ever authorized or captured (subscriptions aside), the session's keeper keeps the
+    /// charge and its check is done; every other one is marked surplus of it (if the step that
+    /// paid it did not already) and stays due (made due at `now` if it was not) until its
+    /// reversal is recorded. Returns the payments whose work was due, and any newly marked.
     async fn mark_surplus(
         &self,
         session_id: &str,

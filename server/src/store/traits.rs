@@ -32,6 +32,9 @@ pub trait SessionStore: Send + Sync {
         id: &str,
         card_id: &str,
     ) -> StoreResult<Option<(Session, Option<SavedCardRecord>)>>;
+    /// The keeper of session `id`: its first payment paid, if any. Always read from the
+    /// database (unlike the session itself, it changes once: when the session is paid).
+    async fn session_keeper(&self, id: &str) -> StoreResult<Option<SessionKeeper>>;
 }
 
 /// Payments and their forward-only state machine.

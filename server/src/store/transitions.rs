@@ -30,8 +30,8 @@ pub const ALL_STATES: [PaymentState; 11] = [
 /// `Failed → Authorized/Captured` is the one way out of a final state, and the payment service
 /// takes it only for a payment abandoned at the bank
 /// ([`Payment::is_abandoned_at_the_bank`](super::model::Payment::is_abandoned_at_the_bank)):
-/// resolved as failed without word from the bank because its session was paid by another
-/// payment, then proven charged after all. The charge is recorded so the surplus rule
+/// resolved as failed without word from the bank by a version before issue 45 (which sends
+/// such a payment to review instead), then proven charged after all. The charge is recorded so the surplus rule
 /// reverses it, rather than being lost behind a final state.
 pub fn successors(from: PaymentState) -> &'static [PaymentState] {
     use PaymentState::*;

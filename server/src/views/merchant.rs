@@ -7,7 +7,9 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::store::model::{CaptureMode, CardSummary, Payment, Session, WebhookEvent};
+use crate::store::model::{
+    CaptureMode, CardSummary, Payment, ReviewReason, Session, SessionKeeper, WebhookEvent,
+};
 use checkout::currency::Currency;
 
 /// A checkout session as the merchant sees it.
@@ -36,8 +38,16 @@ pub struct SessionView {
     pub plan_id: Option<String>,
     /// Shown on the form.
     pub description: Option<String>,
-    /// `open`, `processing`, `paid` or `expired`.
+    /// `open`, `processing`, `paid` or `expired`. `paid` is for good: once a payment of the
+    /// session was authorized or captured the session takes no other pay, whatever happens
+    /// to that payment later (a refund or void of it is the order's, told by its own events).
     pub status: &'static str,
+    /// The payment that paid the session (its keeper), once paid: the one whose refunds and
+    /// voids are the order's. Any other charge of the session is reversed as a duplicate
+    /// (`surplus_of` names this one).
+    pub paid_by: Option<String>,
+    /// When it was paid.
+    pub paid_at: Option<String>,
     /// Creation time.
     pub created_at: String,
     /// Last moment it can be paid.
@@ -50,9 +60,15 @@ pub struct SessionView {
 }
 
 impl SessionView {
-    /// The view of `session` with `payments` (newest first), at `now`.
-    pub fn new(session: &Session, payments: Option<&[Payment]>, now: OffsetDateTime) -> Self {
-        let status = session_status(session, payments.unwrap_or_default(), now);
+    /// The view of `session`, paid by `keeper` if it is, with `payments` (newest first), at
+    /// `now`.
+    pub fn new(
+        session: &Session,
+        keeper: Option<&SessionKeeper>,
+        payments: Option<&[Payment]>,
+        now: OffsetDateTime,
+    ) -> Self {
+        let status = session_status(session, keeper, payments.unwrap_or_default(), now);
         Self {
             id: session.id.clone(),
             client_secret: None,
@@ -66,6 +82,8 @@ impl SessionView {
             plan_id: session.plan_id.clone(),
             description: session.description.clone(),
             status,
+            paid_by: keeper.map(|k| k.payment_id.clone()),
+            paid_at: keeper.map(|k| rfc3339(k.paid_at)),
             created_at: rfc3339(session.created_at),
             expires_at: rfc3339(session.expires_at),
             checkout_path: checkout::contract::routes::checkout_path(&session.id),
@@ -74,11 +92,13 @@ impl SessionView {
     }
 }
 
-fn session_status(session: &Session, payments: &[Payment], now: OffsetDateTime) -> &'static str {
-    if payments
-        .iter()
-        .any(|p| p.state.is_paid() || p.state == PaymentState::Voided)
-    {
+fn session_status(
+    session: &Session,
+    keeper: Option<&SessionKeeper>,
+    payments: &[Payment],
+    now: OffsetDateTime,
+) -> &'static str {
+    if keeper.is_some() {
         "paid"
     } else if payments.iter().any(|p| {
         // A superseded payment waits at the bank for nobody: the session is payable again.
@@ -118,6 +138,10 @@ pub struct PaymentView {
     pub refundable_amount: u64,
     /// `merchant_txn_ref`.
     pub reference: String,
+    /// Its place among the session's payments (1, 2, …); the gateway saw `reference`, the
+    /// session's reference with `-<attempt_number>` appended. `null` for payments recorded
+    /// before attempts were numbered.
+    pub attempt_number: Option<u32>,
     /// The gateway's transaction id, once known.
     pub gateway_transaction_id: Option<String>,
     /// Why it was declined.
@@ -137,9 +161,18 @@ pub struct PaymentView {
     /// The later payment of the same session that took its place while this one waited at
     /// the bank (3-D Secure); `null` when none did.
     pub superseded_by: Option<String>,
-    /// The payment of the same session that keeps the charge, when this one was a second
-    /// charge of the session and is (to be) voided or refunded; `null` otherwise.
+    /// The payment of the same session that keeps the charge (the session's `paid_by`), when
+    /// this one was a second charge of the session and is (to be) voided or refunded; `null`
+    /// otherwise. Such a payment's events never mean the order was paid or refunded.
     pub surplus_of: Option<String>,
+    /// Why it was voided or refunded, once it was: `duplicate_attempt` for a second charge
+    /// of the session reversed by the server itself (`surplus_of` is set; the order stays
+    /// paid by `surplus_of`), `requested_by_merchant` for a refund or void the shop or its
+    /// staff asked for (it is the order's). `null` while nothing was reversed.
+    pub reversal_reason: Option<&'static str>,
+    /// Why it waits for a person (`needs_review`): `unverified_at_the_bank`,
+    /// `outcome_unknown`, `still_pending_at_the_gateway` or `gateway_disagrees`.
+    pub review_reason: Option<&'static str>,
     /// Recorded.
     pub created_at: String,
     /// Last changed.
@@ -161,6 +194,7 @@ impl PaymentView {
             refunded_amount: payment.refunded_amount,
             refundable_amount: payment.refundable(),
             reference: payment.merchant_txn_ref.clone(),
+            attempt_number: payment.attempt_number,
             gateway_transaction_id: payment.gateway_transaction_id.clone(),
             decline_code: payment.decline_code,
             risk_rule: payment.risk_rule.clone(),
@@ -171,9 +205,21 @@ impl PaymentView {
             attempts: payment.attempts,
             superseded_by: payment.retry.superseded_by.clone(),
             surplus_of: payment.retry.surplus_of.clone(),
+            reversal_reason: reversal_reason(payment),
+            review_reason: payment.review_reason.map(ReviewReason::as_str),
             created_at: rfc3339(payment.created_at),
             updated_at: rfc3339(payment.updated_at),
         }
+    }
+}
+
+/// Why `payment` was voided or refunded (wholly or in part), if it was.
+fn reversal_reason(payment: &Payment) -> Option<&'static str> {
+    let reversed = payment.refunded_amount > 0 || payment.state == PaymentState::Voided;
+    match (reversed, &payment.retry.surplus_of) {
+        (false, _) => None,
+        (true, Some(_)) => Some("duplicate_attempt"),
+        (true, None) => Some("requested_by_merchant"),
     }
 }
 

@@ -6,6 +6,7 @@
 mod compose;
 
 mod api;
+mod attempts;
 mod card_testing;
 mod cli;
 mod dashboard;

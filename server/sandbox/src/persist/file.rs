@@ -10,6 +10,7 @@ use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+use checkout_key_file::{create_private, temporary_beside};
 use secrecy::zeroize::Zeroizing;
 
 use super::error::PersistError;
@@ -131,22 +132,6 @@ impl StateFile {
         }
         renamed.map_err(fail)
     }
-}
-
-/// A fresh temporary name in `file`'s directory (same file system, so a rename is atomic).
-pub(super) fn temporary_beside(file: &Path) -> PathBuf {
-    let mut name = file.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp-{}", uuid::Uuid::new_v4().simple()));
-    file.with_file_name(name)
-}
-
-/// Creates a new file readable and writable by its owner only.
-pub(super) fn create_private(path: &Path) -> std::io::Result<File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path)
 }
 
 #[cfg(test)]

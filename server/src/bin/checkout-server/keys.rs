@@ -1,6 +1,6 @@
 //! `checkout-server keys generate`: print a fresh key for `SECRETS_KEY`.
 //! `checkout-server keys rotate`: re-seal every secret at rest (webhook signing secrets, staff
-//! TOTP keys) under the current key, after a new key became `SECRETS_KEY` and the old one
+//! TOTP keys, saved cards' gateway tokens) under the current key, after a new key became `SECRETS_KEY` and the old one
 //! moved to `SECRETS_KEY_PREVIOUS` (or the key file's later lines). Idempotent; audited. Once
 //! it reports nothing left under an older key, the old key can be dropped.
 

@@ -24,7 +24,7 @@ use checkout_sandbox::api::API_PREFIX;
 use checkout_sandbox::faults::ArmedFault;
 use checkout_sandbox::persist::{Persistence, StateFile};
 use checkout_sandbox::{self as sandbox, DEFAULT_API_KEY, DEFAULT_X_API_KEY, SandboxConfig};
-use checkout_server::config::{Config, LogFormat};
+use checkout_server::config::{Config, LogFormat, component};
 use checkout_server::serve::{Server, shutdown_signal};
 use clap::{Args, Parser, Subcommand};
 use secrecy::{ExposeSecret, SecretString};
@@ -147,12 +147,14 @@ async fn main() -> anyhow::Result<()> {
     }
 }
 
-/// Loads the configuration (a bad value stops here, naming its key), starts logging in the
-/// configured format, binds the server (and, in the sandbox, the demo shop) and serves until
-/// SIGTERM or Ctrl-C.
+/// Loads the configuration (a bad value, or no card form's build where `COMPONENT_DIR` says,
+/// stops here, naming its key), starts logging in the configured format, binds the server
+/// (and, in the sandbox, the demo shop) and serves until SIGTERM or Ctrl-C.
 async fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
     let mut config = Config::load(args.config.as_deref(), &compose::emulator_defaults())
         .context("configuration")?;
+    config.component_dir =
+        component::locate_here(&config.component_dir).context("configuration")?;
     checkout_server::logging::init(config.log_format).context("cannot start logging")?;
     let persistence = compose::emulator_persistence(&config, &args.sandbox_state)?;
     let state_file = persistence

@@ -39,12 +39,16 @@ struct Counts {
 }
 
 /// The right to run one hash; released when dropped.
+///
+/// Fields drop in order: the work area goes back to the pool before the permit is released,
+/// so the waiter the permit goes to finds it there. The other way round a waiter could take
+/// the permit, find no free area and make another 19 MiB one, which the pool keeps for good.
 #[derive(Debug)]
 pub struct HashPermit {
+    area: WorkArea,
     _running: OwnedSemaphorePermit,
     _admitted: OwnedSemaphorePermit,
     counts: Arc<Counts>,
-    area: WorkArea,
 }
 
 impl HashGate {
@@ -70,10 +74,10 @@ impl HashGate {
         let running = Arc::clone(&self.running).acquire_owned();
         match tokio::time::timeout(self.longest_wait, running).await {
             Ok(Ok(running)) => Ok(HashPermit {
+                area: self.areas.lend(),
                 _running: running,
                 _admitted: admitted,
                 counts: Arc::clone(&self.counts),
-                area: self.areas.lend(),
             }),
             // The semaphore is never closed; a wait that ran out is the usual refusal.
             Ok(Err(_)) | Err(_) => Err(COME_BACK_AFTER),
@@ -105,7 +109,55 @@ impl HashPermit {
 
 #[cfg(test)]
 mod tests {
+    use std::pin::pin;
+    use std::sync::Mutex;
+    use std::task::{Context, Poll, Wake, Waker};
+
     use super::*;
+
+    /// A waiter that takes its area the instant it is woken (as one on another thread can,
+    /// while the permit that woke it is still being dropped).
+    struct LendOnWake {
+        areas: Arc<WorkAreas>,
+        lent: Mutex<Vec<WorkArea>>,
+    }
+
+    impl Wake for LendOnWake {
+        fn wake(self: Arc<Self>) {
+            self.wake_by_ref();
+        }
+
+        fn wake_by_ref(self: &Arc<Self>) {
+            let area = self.areas.lend();
+            self.lent.lock().expect("lent").push(area);
+        }
+    }
+
+    #[tokio::test]
+    async fn a_released_permit_leaves_its_area_to_the_next_hash() {
+        let gate = HashGate::new(1, 1, Duration::from_secs(60));
+        let first = gate.enter().await.expect("a free permit");
+        let waiter = Arc::new(LendOnWake {
+            areas: Arc::clone(&gate.areas),
+            lent: Mutex::default(),
+        });
+        let waker = Waker::from(Arc::clone(&waiter));
+        let mut second = pin!(gate.enter());
+        let polled = second.as_mut().poll(&mut Context::from_waker(&waker));
+        assert!(polled.is_pending(), "the one permit is taken");
+        first.run(|area| area.blocks(1).len());
+        assert_eq!(waiter.lent.lock().expect("lent").len(), 1, "woken once");
+        assert!(
+            gate.areas.made() <= gate.permits(),
+            "{} areas for {} permit",
+            gate.areas.made(),
+            gate.permits()
+        );
+        assert!(matches!(
+            second.as_mut().poll(&mut Context::from_waker(&waker)),
+            Poll::Ready(Ok(_))
+        ));
+    }
 
     #[tokio::test]
     async fn the_line_is_short_and_the_wait_bounded() {

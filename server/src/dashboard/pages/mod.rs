@@ -20,6 +20,7 @@ pub mod payments;
 pub mod qr;
 pub mod review;
 pub mod review_found;
+pub mod review_reason;
 pub mod risk;
 pub mod subscription;
 pub mod subscription_filters;

@@ -15,7 +15,7 @@ use crate::dashboard::auth::Staff;
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::money;
 use crate::dashboard::state::DashboardState;
-use crate::store::model::Payment;
+use crate::store::model::{Payment, SessionKeeper};
 use crate::store::prelude::*;
 
 /// `?done=`: the action that just succeeded, to say so.
@@ -41,6 +41,12 @@ pub async fn show(
 ) -> Result<Html<String>, DashboardError> {
     let payment = load(&state, &id).await?;
     let timeline = timeline(&state, &payment).await?;
+    let keeper = state
+        .app
+        .payments
+        .keeper(&payment.session_id)
+        .await
+        .map_err(|e| DashboardError::Internal(e.to_string()))?;
     let done = match notice.done.as_str() {
         "refund" => Some("Refund done."),
         "capture" => Some("Capture done."),
@@ -63,13 +69,16 @@ pub async fn show(
         Some(&staff),
         html! {
             @if let Some(done) = done { p role="status" class="notice" { (done) } }
-            (facts(&payment))
-            @if staff.can(StaffRole::Operator) {
-                (actions(&staff, &payment))
-                @if matches!(payment.state, PaymentState::Pending | PaymentState::NeedsReview) {
-                    h2 { "Review" }
+            (facts(&payment, keeper.as_ref()))
+            @if matches!(payment.state, PaymentState::Pending | PaymentState::NeedsReview) {
+                h2 id="review" { "Review" }
+                (super::review_reason::explain(&payment))
+                @if staff.can(StaffRole::Operator) {
                     (super::review::review_forms(&staff, &payment))
                 }
+            }
+            @if staff.can(StaffRole::Operator) {
+                (actions(&staff, &payment))
             }
             @if staff.can(StaffRole::Admin) {
                 (block_buttons(&staff, &payment))
@@ -95,7 +104,7 @@ pub async fn load(state: &DashboardState, id: &str) -> Result<Payment, Dashboard
         .ok_or(DashboardError::NotFound("payment"))
 }
 
-fn facts(p: &Payment) -> Markup {
+fn facts(p: &Payment, keeper: Option<&SessionKeeper>) -> Markup {
     let money = |minor| money::format(minor, &p.currency);
     html! {
         dl class="facts" {
@@ -108,8 +117,18 @@ fn facts(p: &Payment) -> Markup {
             dt { "Refunded" } dd { (money(p.refunded_amount)) }
             dt { "Card" } dd { (format::card(p.card.as_ref())) }
             dt { "Customer" } dd { (p.customer_id.as_deref().unwrap_or("—")) }
-            dt { "Reference" } dd { (p.merchant_txn_ref) }
-            dt { "Session" } dd { (p.session_id) }
+            dt { "Reference (as the gateway saw it)" } dd { (p.merchant_txn_ref) }
+            @if let Some(keeper) = &p.retry.surplus_of {
+                dt { "Duplicate of" } dd { a href={ "/payments/" (keeper) } { (keeper) } " (this second charge of the session is reversed)" }
+            }
+            dt { "Session" } dd {
+                (p.session_id)
+                @match keeper {
+                    Some(k) if k.payment_id == p.id => { " (paid by this payment)" }
+                    Some(k) => { " (paid by " a href={ "/payments/" (k.payment_id) } { (k.payment_id) } ")" }
+                    None => { " (not paid)" }
+                }
+            }
             dt { "Payment id" } dd { (p.id) }
             dt { "Gateway transaction" } dd { (p.gateway_transaction_id.as_deref().unwrap_or("—")) }
             dt { "Created" } dd { (format::when(p.created_at)) }

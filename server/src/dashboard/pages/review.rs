@@ -59,6 +59,7 @@ pub async fn list(
                             th scope="col" { "Reference" }
                             th scope="col" class="num" { "Amount" }
                             th scope="col" { "State" }
+                            th scope="col" { "Why" }
                             th scope="col" { "Last gateway answer" }
                             @if operator { th scope="col" { "Actions" } }
                         } }
@@ -70,6 +71,7 @@ pub async fn list(
                                     td { (p.merchant_txn_ref) }
                                     td class="num" { (money::format(p.amount, &p.currency)) }
                                     td { (format::state(p.state)) }
+                                    td { a href={ "/payments/" (p.id) "#review" } { (super::review_reason::headline(p)) } }
                                     td { (last) }
                                     @if operator { td { (review_forms(&staff, p)) } }
                                 }

@@ -15,12 +15,13 @@ pub fn is_customer_id(id: &str) -> bool {
     (1..=MAX_CUSTOMER_ID_CHARS).contains(&chars) && !id.chars().any(char::is_control)
 }
 
-/// A plausible e-mail address: one `@`, non-empty local part and a dotted domain, no spaces.
+/// A plausible e-mail address: one `@`, non-empty local part and a dotted domain, no spaces;
+/// at most 254 characters (as the API's `maxLength` counts them, not bytes).
 pub fn is_email(text: &str) -> bool {
     let Some((local, domain)) = text.split_once('@') else {
         return false;
     };
-    text.len() <= 254
+    text.chars().count() <= 254
         && !local.is_empty()
         && domain.contains('.')
         && !domain.starts_with('.')

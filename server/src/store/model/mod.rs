@@ -9,6 +9,7 @@ pub mod idempotency;
 pub mod page;
 pub mod payment;
 pub mod payment_line;
+pub mod review;
 pub mod session;
 pub mod subscription;
 
@@ -32,6 +33,7 @@ pub use payment::{
     Advance, NewPayment, Payment, PaymentChanges, PaymentKind, RetryMarks, RiskFacts,
 };
 pub use payment_line::PaymentLine;
+pub use review::{ReviewReason, SessionKeeper};
 pub use session::{CaptureMode, NewSession, Session, new_session_id};
 pub use subscription::{
     CycleStatus, CycleUpsert, NewCycle, NewSubscription, Subscription, SubscriptionCycle,

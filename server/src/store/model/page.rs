@@ -82,7 +82,8 @@ pub struct PaymentQuery {
     pub amount_max: Option<u64>,
     /// Only in this currency (ISO 4217 code).
     pub currency: Option<String>,
-    /// Only with this `merchant_txn_ref`.
+    /// Only of sessions with this reference, or the attempt whose `merchant_txn_ref` (what the
+    /// gateway saw: `<reference>-<attempt number>`) it is.
     pub reference: Option<String>,
     /// Only paid with a card ending in these four digits.
     pub card_last4: Option<String>,

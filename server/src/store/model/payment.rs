@@ -7,6 +7,7 @@ use secrecy::SecretString;
 use time::OffsetDateTime;
 
 use super::card::CardSummary;
+use super::review::ReviewReason;
 use super::session::CaptureMode;
 use crate::store::secret::SecretHash;
 
@@ -81,7 +82,8 @@ pub struct NewPayment {
     pub amount: u64,
     /// ISO 4217 code.
     pub currency: String,
-    /// Sent as `merchant_txn_ref` (≤ 45).
+    /// The session's reference: the store sends it as `merchant_txn_ref` with the payment's
+    /// attempt number appended, within 45 characters (`store::sql::new_payment`).
     pub merchant_txn_ref: String,
     /// The card, as far as it may be kept.
     pub card: Option<CardSummary>,
@@ -129,8 +131,13 @@ pub struct Payment {
     pub amount: u64,
     /// ISO 4217 code.
     pub currency: String,
-    /// Sent as `merchant_txn_ref`.
+    /// Sent as `merchant_txn_ref`: the session's reference with `-<attempt_number>` appended
+    /// (migration 0026; payments recorded before it carry the session's reference alone).
     pub merchant_txn_ref: String,
+    /// Its place among its session's payments, from 1 (`None` before migration 0026).
+    pub attempt_number: Option<u32>,
+    /// Why it went to `needs_review`, once it has.
+    pub review_reason: Option<ReviewReason>,
     /// `transaction_details.id`, once a status lookup confirmed it is this payment's.
     pub gateway_transaction_id: Option<String>,
     /// A transaction id a return visit or webhook named while no lookup could confirm it:
@@ -222,11 +229,12 @@ impl Payment {
             && !self.is_abandoned_at_the_bank()
     }
 
-    /// A superseded 3-D Secure payment resolved as failed at its review deadline because its
-    /// session was paid by another payment and it never heard back (decline reason
-    /// `authentication_failed`: the shopper never completed it). The bank may still prove a
-    /// charge on it; that is recorded (`failed → authorized/captured`) and reversed as
-    /// surplus, so it is not final.
+    /// A superseded 3-D Secure payment that an earlier version resolved as failed at its review
+    /// deadline because its session was paid by another payment and it never heard back
+    /// (decline reason `authentication_failed`). Since issue 45 such a payment goes to review
+    /// instead (`unverified_at_the_bank`); rows resolved before still exist. The bank may still
+    /// prove a charge on one; that is recorded (`failed → authorized/captured`) and reversed
+    /// as surplus, so it is not final.
     pub fn is_abandoned_at_the_bank(&self) -> bool {
         self.state == PaymentState::Failed
             && self.retry.superseded_by.is_some()
@@ -280,6 +288,8 @@ pub struct PaymentChanges {
     /// current time; on a step to a settled state the value is taken as is, so `None` means
     /// "nothing left to check" (set a time to have a `needs_review` payment looked at again).
     pub next_check_at: Option<OffsetDateTime>,
+    /// Why, on a step to `needs_review`; kept as it is otherwise.
+    pub review_reason: Option<ReviewReason>,
 }
 
 /// The answer of a compare-and-set state step.

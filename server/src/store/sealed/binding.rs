@@ -21,6 +21,11 @@ impl Binding {
         Self(format!("staff_users.totp:{staff_id}"))
     }
 
+    /// The gateway token of saved card `card_id` (what charges the card again).
+    pub fn saved_card_token(card_id: &str) -> Self {
+        Self(format!("saved_cards.gateway_token:{card_id}"))
+    }
+
     /// The associated data the cipher authenticates.
     pub(super) fn as_bytes(&self) -> &[u8] {
         self.0.as_bytes()
@@ -35,5 +40,9 @@ mod tests {
     fn bindings_differ_by_row_and_kind() {
         assert_ne!(Binding::endpoint_secret("a"), Binding::endpoint_secret("b"));
         assert_ne!(Binding::endpoint_secret("a"), Binding::staff_totp("a"));
+        assert_ne!(
+            Binding::saved_card_token("a"),
+            Binding::endpoint_secret("a")
+        );
     }
 }

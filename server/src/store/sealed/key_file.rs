@@ -8,10 +8,10 @@
 
 use std::path::{Path, PathBuf};
 
+use checkout_key_file::write_new_private;
 use secrecy::ExposeSecret as _;
 
 use super::{KeyError, KeyRing, SecretsKey};
-use crate::store::key_files::write_new_private;
 
 /// The sandbox's key file name, in the data directory.
 pub const SANDBOX_KEY_FILE: &str = "secrets.key";

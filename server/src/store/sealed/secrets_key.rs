@@ -8,12 +8,11 @@ use std::fmt;
 use aes_gcm::{Aes256Gcm, KeyInit as _};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD_NO_PAD;
-use rand::RngCore as _;
+use checkout_key_file::{KEY_BYTES, decode_key};
 use secrecy::{ExposeSecret as _, SecretBox, SecretString};
 use sha2::{Digest as _, Sha256};
 
 use super::error::KeyError;
-use crate::store::key_files::{KEY_BYTES, decode_key};
 
 /// Longest key id.
 const MAX_ID_CHARS: usize = 32;
@@ -41,9 +40,7 @@ impl SecretsKey {
 
     /// A fresh random key, named by its fingerprint.
     pub fn generate() -> Self {
-        let mut material = Box::new([0u8; KEY_BYTES]);
-        rand::rng().fill_bytes(material.as_mut());
-        Self::unnamed(SecretBox::new(material))
+        Self::unnamed(checkout_key_file::generate())
     }
 
     /// The id stored with every value sealed under this key.

@@ -1,6 +1,12 @@
 //! Customers, their saved cards (gateway token + brand, last four, expiry) and their
 //! self-service tokens (stored as hashes). Cards written or read are kept in memory for the
 //! pay call ([`super::recent`]); [`CustomerStore::get_card`] always reads the database.
+//!
+//! A card's gateway token charges it again, so it is sealed at rest like the other secrets
+//! (`store/sealed/`, bound to the card's row): sealing is randomised, so a card saved again is
+//! found by opening the customer's tokens, not by the column's old `UNIQUE (customer_id,
+//! gateway_token)`, which now holds for ciphertexts only. The customer's row, written first in
+//! the same transaction, keeps two saves of one customer's cards from passing each other.
 
 use async_trait::async_trait;
 use checkout::card::Brand;
@@ -10,10 +16,11 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::codec::{ms, named, time, unsigned};
-use super::fetch::all_by_key;
+use super::sealed_columns::SealedRow;
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::{Bin, Customer, Last4, NewCustomerToken, NewSavedCard, SavedCardRecord};
+use crate::store::sealed::{Binding, KeyRing};
 use crate::store::secret::SecretHash;
 use crate::store::traits::CustomerStore;
 
@@ -54,17 +61,38 @@ pub(crate) struct SavedCardRow {
     card_bin: Option<String>,
 }
 
-impl TryFrom<SavedCardRow> for SavedCardRecord {
-    type Error = StoreError;
+/// Where a sealed token's errors point.
+const TOKEN_COLUMN: &str = "saved_cards.gateway_token";
 
-    fn try_from(row: SavedCardRow) -> StoreResult<Self> {
+/// `token` sealed for card `card_id`'s row.
+fn seal_token(keys: &KeyRing, token: &SecretString, card_id: &str) -> StoreResult<String> {
+    keys.seal(token.expose_secret(), &Binding::saved_card_token(card_id))
+        .map_err(|source| StoreError::Sealed {
+            column: TOKEN_COLUMN,
+            source,
+        })
+}
+
+/// The token `stored` seals for card `card_id`.
+fn open_token(keys: &KeyRing, stored: &str, card_id: &str) -> StoreResult<SecretString> {
+    keys.open(stored, &Binding::saved_card_token(card_id))
+        .map_err(|source| StoreError::Sealed {
+            column: TOKEN_COLUMN,
+            source,
+        })
+}
+
+impl SavedCardRow {
+    /// The card this row holds, its token opened with `keys`.
+    pub(crate) fn open(self, keys: &KeyRing) -> StoreResult<SavedCardRecord> {
+        let row = self;
         Ok(SavedCardRecord {
             brand: named(&row.brand, "brand", Brand::from_id)?,
             last4: Last4::new(&row.last4).map_err(|_| StoreError::Corrupt("last4"))?,
             expiry_month: unsigned(row.expiry_month, "expiry_month")?,
             expiry_year: unsigned(row.expiry_year, "expiry_year")?,
             created_at: time(row.created_at, "created_at")?,
-            gateway_token: SecretString::from(row.gateway_token),
+            gateway_token: open_token(keys, &row.gateway_token, &row.id)?,
             id: row.id,
             customer_id: row.customer_id,
             card_fingerprint: row.card_fingerprint,
@@ -108,8 +136,8 @@ pub(crate) struct JoinedCardRow {
 }
 
 impl JoinedCardRow {
-    /// The card, or `None` when the join found none.
-    pub(crate) fn into_card(self) -> StoreResult<Option<SavedCardRecord>> {
+    /// The card, or `None` when the join found none; its token opened with `keys`.
+    pub(crate) fn into_card(self, keys: &KeyRing) -> StoreResult<Option<SavedCardRecord>> {
         let Some(id) = self.sc_id else {
             return Ok(None);
         };
@@ -127,10 +155,28 @@ impl JoinedCardRow {
             billing_address: self.sc_billing_address,
             card_bin: self.sc_card_bin,
         }
-        .try_into()
+        .open(keys)
         .map(Some)
     }
 }
+
+/// A new saved card: `$1` its id, `$2` the customer, `$3` the sealed token, `$4` now, then
+/// as in [`SAVE_AGAIN`] from `$5`: brand, last four, expiry month and year, the fingerprint,
+/// the payment it is saved from.
+const SAVE_NEW: &str = "INSERT INTO saved_cards (id, customer_id, gateway_token, created_at, \
+     brand, last4, expiry_month, expiry_year, card_fingerprint, billing_address, card_bin) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
+     (SELECT save_card_billing FROM payments WHERE id = $10), \
+     (SELECT card_bin FROM payments WHERE id = $10))";
+
+/// A card saved again (row `$1` of customer `$2`, the same token): the new details (from `$3`,
+/// in [`SAVE_NEW`]'s order from `$5`), keeping what the new payment does not say.
+const SAVE_AGAIN: &str = "UPDATE saved_cards SET brand = $3, last4 = $4, expiry_month = $5, \
+     expiry_year = $6, card_fingerprint = COALESCE($7, card_fingerprint), \
+     billing_address = COALESCE((SELECT save_card_billing FROM payments WHERE id = $8), \
+         billing_address), \
+     card_bin = COALESCE((SELECT card_bin FROM payments WHERE id = $8), card_bin) \
+     WHERE id = $1 AND customer_id = $2";
 
 #[derive(FromRow)]
 pub(crate) struct CustomerIdRow {
@@ -185,6 +231,7 @@ where
     for<'q> Option<String>: Encode<'q, DB>,
     for<'r> CustomerRow: FromRow<'r, DB::Row>,
     for<'r> SavedCardRow: FromRow<'r, DB::Row>,
+    for<'r> SealedRow: FromRow<'r, DB::Row>,
     for<'r> CustomerIdRow: FromRow<'r, DB::Row>,
 {
     async fn upsert_customer(&self, id: &str, email: Option<&str>) -> StoreResult<Customer> {
@@ -197,35 +244,50 @@ where
         let now = ms(OffsetDateTime::now_utc());
         let mut tx = self.pool.begin().await?;
         upsert_customer_on::<DB>(&mut tx, &card.customer_id, None, now).await?;
-        // The billing address and the first six are those of the payment it is saved from
-        // (`$10`).
-        let sql = format!(
-            "INSERT INTO saved_cards ({CARD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
-             (SELECT save_card_billing FROM payments WHERE id = $10), \
-             (SELECT card_bin FROM payments WHERE id = $10)) \
-             ON CONFLICT (customer_id, gateway_token) DO UPDATE SET brand = excluded.brand, \
-             last4 = excluded.last4, expiry_month = excluded.expiry_month, \
-             expiry_year = excluded.expiry_year, \
-             card_fingerprint = COALESCE(excluded.card_fingerprint, saved_cards.card_fingerprint), \
-             billing_address = COALESCE(excluded.billing_address, saved_cards.billing_address), \
-             card_bin = COALESCE(excluded.card_bin, saved_cards.card_bin) \
-             RETURNING {CARD_COLUMNS}"
+        let saved: Vec<SealedRow> = sqlx::query_as(
+            "SELECT id, gateway_token AS stored FROM saved_cards WHERE customer_id = $1",
+        )
+        .bind(card.customer_id.clone())
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut same_token = None;
+        for row in saved {
+            let token = open_token(&self.keys, &row.stored, &row.id)?;
+            if token.expose_secret() == card.gateway_token.expose_secret() {
+                same_token = Some(row.id);
+                break;
+            }
+        }
+        // The billing address and the first six are those of the payment it is saved from;
+        // saved again, a card keeps what the new payment does not say.
+        let (again, new) = (
+            format!("{SAVE_AGAIN} RETURNING {CARD_COLUMNS}"),
+            format!("{SAVE_NEW} RETURNING {CARD_COLUMNS}"),
         );
-        let row = sqlx::query_as::<DB, SavedCardRow>(&sql)
-            .bind(Uuid::new_v4().to_string())
-            .bind(card.customer_id)
-            .bind(card.gateway_token.expose_secret().to_owned())
-            .bind(card.brand.id().to_owned())
-            .bind(card.last4.as_str().to_owned())
-            .bind(i64::from(card.expiry_month))
-            .bind(i64::from(card.expiry_year))
-            .bind(now)
-            .bind(card.card_fingerprint)
-            .bind(card.saved_from)
-            .fetch_one(&mut *tx)
-            .await?;
+        let row = match same_token {
+            Some(id) => sqlx::query_as::<DB, SavedCardRow>(&again)
+                .bind(id)
+                .bind(card.customer_id),
+            None => {
+                let id = Uuid::new_v4().to_string();
+                let token = seal_token(&self.keys, &card.gateway_token, &id)?;
+                sqlx::query_as::<DB, SavedCardRow>(&new)
+                    .bind(id)
+                    .bind(card.customer_id)
+                    .bind(token)
+                    .bind(now)
+            }
+        }
+        .bind(card.brand.id().to_owned())
+        .bind(card.last4.as_str().to_owned())
+        .bind(i64::from(card.expiry_month))
+        .bind(i64::from(card.expiry_year))
+        .bind(card.card_fingerprint)
+        .bind(card.saved_from)
+        .fetch_one(&mut *tx)
+        .await?;
         tx.commit().await?;
-        let card = SavedCardRecord::try_from(row)?;
+        let card = row.open(&self.keys)?;
         self.cards.keep(&card.id, card.clone());
         Ok(card)
     }
@@ -235,8 +297,14 @@ where
             "SELECT {CARD_COLUMNS} FROM saved_cards WHERE customer_id = $1 \
              ORDER BY created_at, id"
         );
-        let cards: Vec<SavedCardRecord> =
-            all_by_key::<DB, SavedCardRow, _>(&self.pool, &sql, customer_id).await?;
+        let rows: Vec<SavedCardRow> = sqlx::query_as(&sql)
+            .bind(customer_id.to_owned())
+            .fetch_all(&self.pool)
+            .await?;
+        let cards = rows
+            .into_iter()
+            .map(|row| row.open(&self.keys))
+            .collect::<StoreResult<Vec<_>>>()?;
         for card in &cards {
             self.cards.keep(&card.id, card.clone());
         }
@@ -255,7 +323,7 @@ where
             .bind(card_id.to_owned())
             .fetch_optional(&self.pool)
             .await?
-            .map(SavedCardRecord::try_from)
+            .map(|row| row.open(&self.keys))
             .transpose()?;
         match &card {
             Some(card) => self.cards.keep(card_id, card.clone()),

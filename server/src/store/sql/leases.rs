@@ -1,9 +1,14 @@
 //! Leases on payments and subscriptions, so several instances never work on the same row at
 //! the same time. Correctness never depends on a lease (every state step is a compare-and-set);
 //! leases only stop two instances from doing the same gateway lookups twice.
+//!
+//! Taking due rows is one statement shape ([`take_due_sql`], [`take_due`]), which the
+//! surplus rule's hold (`retry.rs`) uses too.
+
+use std::cmp::Ordering;
 
 use async_trait::async_trait;
-use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
+use sqlx::{Encode, Executor, FromRow, IntoArguments, Pool, Type};
 use time::{Duration, OffsetDateTime};
 
 use super::codec::{ms, ms_opt};
@@ -19,34 +24,33 @@ const UNSETTLED: &str = "('created', 'pending', 'needs_review')";
 /// Subscription statuses that can still change.
 const LIVE: &str = "('active', 'paused')";
 
-/// One statement that picks due, unleased rows and leases them. The conditions are repeated
-/// outside the sub-select: on Postgres a row another instance leased between our snapshot and
-/// our update is re-checked against them and left alone.
-pub(crate) fn claim_sql<DB: Dialect>(table: &str, due: &str, live: &str, columns: &str) -> String {
-    let free = "(lease_until IS NULL OR lease_until <= $3)";
+/// One statement that takes up to `$3` rows of `table` that are `ready` (a condition reading
+/// now as `$2`), earliest `due` first, skipping rows another transaction holds, and sets `set`
+/// on them (`$1` is the end of the hold; a fourth parameter is the caller's). `ready` is
+/// repeated outside the sub-select: on Postgres a row another instance took between our
+/// snapshot and our update is re-checked against it and left alone.
+pub(crate) fn take_due_sql<DB: Dialect>(
+    table: &str,
+    set: &str,
+    ready: &str,
+    due: &str,
+    columns: &str,
+) -> String {
     let picked = DB::id_among(&format!(
-        "SELECT id FROM {table} WHERE {due} <= $3 AND {live} AND {free} \
-         ORDER BY {due}, id LIMIT $4 {skip}",
+        "SELECT id FROM {table} WHERE {ready} ORDER BY {due}, id LIMIT $3 {skip}",
         skip = DB::SKIP_LOCKED,
     ));
-    format!(
-        "UPDATE {table} SET lease_owner = $1, lease_until = $2 \
-         WHERE {picked} AND {due} <= $3 AND {live} AND {free} \
-         RETURNING {columns}"
-    )
+    format!("UPDATE {table} SET {set} WHERE {picked} AND {ready} RETURNING {columns}")
 }
 
-/// A claim in one statement: the rows of `table` due by `due` at `now` that `live` accepts and
-/// nobody leases, at most `limit`, leased to `owner` for `lease`, read through the row type
-/// `R`, in the order `order` gives (the statement returns them in none).
-pub(crate) async fn claim_rows<DB, R, T>(
-    pool: &sqlx::Pool<DB>,
-    (table, due, live, columns): (&str, &str, &str, &str),
-    owner: &str,
-    now: OffsetDateTime,
-    lease: Duration,
-    limit: u32,
-    order: impl FnMut(&T, &T) -> std::cmp::Ordering,
+/// Runs a [`take_due_sql`] statement holding the rows for `hold` from `now` (with `owner` as
+/// `$4` when given); the rows taken, sorted by `order`.
+pub(crate) async fn take_due<DB, R, T>(
+    pool: &Pool<DB>,
+    sql: &str,
+    (now, hold, limit): (OffsetDateTime, Duration, u32),
+    owner: Option<&str>,
+    order: impl FnMut(&T, &T) -> Ordering,
 ) -> StoreResult<Vec<T>>
 where
     DB: Dialect,
@@ -57,19 +61,33 @@ where
     R: for<'r> FromRow<'r, DB::Row> + Send + Unpin,
     T: TryFrom<R, Error = StoreError>,
 {
-    let sql = claim_sql::<DB>(table, due, live, columns);
-    let mut claimed = sqlx::query_as::<DB, R>(&sql)
-        .bind(owner.to_owned())
-        .bind(lease_end(now, lease)?)
+    let mut query = sqlx::query_as::<DB, R>(sql)
+        .bind(lease_end(now, hold)?)
         .bind(ms(now))
-        .bind(i64::from(limit))
+        .bind(i64::from(limit));
+    if let Some(owner) = owner {
+        query = query.bind(owner.to_owned());
+    }
+    let mut taken = query
         .fetch_all(pool)
         .await?
         .into_iter()
         .map(T::try_from)
         .collect::<StoreResult<Vec<_>>>()?;
-    claimed.sort_by(order);
-    Ok(claimed)
+    taken.sort_by(order);
+    Ok(taken)
+}
+
+/// Leases due rows of `table` that are `live` and not leased to `$4`.
+pub(crate) fn claim_sql<DB: Dialect>(table: &str, due: &str, live: &str, columns: &str) -> String {
+    let ready = format!("{due} <= $2 AND {live} AND (lease_until IS NULL OR lease_until <= $2)");
+    take_due_sql::<DB>(
+        table,
+        "lease_owner = $4, lease_until = $1",
+        &ready,
+        due,
+        columns,
+    )
 }
 
 /// The end of a `lease` taken at `now`, in stored milliseconds; a lease must be positive.
@@ -105,14 +123,12 @@ where
         limit: u32,
     ) -> StoreResult<Vec<Payment>> {
         let live = format!("state IN {UNSETTLED}");
-        let table = ("payments", "next_check_at", live.as_str(), PAYMENT_COLUMNS);
-        claim_rows::<DB, PaymentRow, Payment>(
+        let sql = claim_sql::<DB>("payments", "next_check_at", &live, PAYMENT_COLUMNS);
+        take_due::<DB, PaymentRow, Payment>(
             &self.pool,
-            table,
-            owner,
-            now,
-            lease,
-            limit,
+            &sql,
+            (now, lease, limit),
+            Some(owner),
             |a, b| (a.next_check_at, &a.id).cmp(&(b.next_check_at, &b.id)),
         )
         .await
@@ -167,19 +183,12 @@ where
         limit: u32,
     ) -> StoreResult<Vec<Subscription>> {
         let live = format!("status IN {LIVE}");
-        let table = (
-            "subscriptions",
-            "next_poll_at",
-            live.as_str(),
-            SUBSCRIPTION_COLUMNS,
-        );
-        claim_rows::<DB, SubscriptionRow, Subscription>(
+        let sql = claim_sql::<DB>("subscriptions", "next_poll_at", &live, SUBSCRIPTION_COLUMNS);
+        take_due::<DB, SubscriptionRow, Subscription>(
             &self.pool,
-            table,
-            owner,
-            now,
-            lease,
-            limit,
+            &sql,
+            (now, lease, limit),
+            Some(owner),
             |a, b| (a.next_poll_at, &a.id).cmp(&(b.next_poll_at, &b.id)),
         )
         .await

@@ -16,11 +16,11 @@ use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::{Advance, NewAttempt, Payment, PaymentChanges};
 
-/// The attempt's insert; its values are `$23..$30`, after the step's `$1..$22`.
+/// The attempt's insert; its values are `$24..$31`, after the step's `$1..$23`.
 fn attempt_insert() -> String {
     format!(
         "INSERT INTO gateway_attempts ({NEW_ATTEMPT_COLUMNS}) \
-         SELECT $23, $24, $25, $26, $27, $28, $29, $30"
+         SELECT $24, $25, $26, $27, $28, $29, $30, $31"
     )
 }
 
@@ -84,8 +84,8 @@ where
     })
 }
 
-/// The step (`$1..$22`, see `payments::ADVANCE_SQL`), the count when it does not move
-/// (`$11` is the payment id), and the log row (`$23..$30`) when the payment exists.
+/// The step (`$1..$23`, see `payments::ADVANCE_SQL`), the count when it does not move
+/// (`$11` is the payment id), and the log row (`$24..$31`) when the payment exists.
 fn logged_step_sql<DB: Dialect>() -> String {
     match DB::ONE_TRIP {
         // Every part sees the same snapshot; `counted` and `logged` learn what `stepped` did

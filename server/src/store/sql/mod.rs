@@ -40,6 +40,7 @@ mod risk_overrides;
 mod rollup_fold;
 mod rows;
 mod sealed_columns;
+mod session_claim;
 mod sessions;
 mod signups;
 mod snapshot;
@@ -95,6 +96,10 @@ pub trait Dialect: Database {
     /// Appended to the sub-select of a claim: on Postgres, lock the chosen rows and skip rows
     /// another instance is claiming; SQLite has one writer at a time and needs nothing.
     const SKIP_LOCKED: &'static str;
+    /// Appended to a read of a row whose change the statement must wait for and then see
+    /// (a session's keeper, for a claim): Postgres locks it `FOR SHARE`; SQLite has one
+    /// writer at a time and needs nothing.
+    const FOR_SHARE: &'static str;
     /// Begins a transaction that reads before it writes. SQLite: `BEGIN IMMEDIATE`, taking
     /// the write lock at once (a deferred transaction that read first fails with
     /// `SQLITE_BUSY_SNAPSHOT` when another connection committed in between, which the busy
@@ -155,6 +160,7 @@ static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/postgres");
 impl Dialect for Sqlite {
     const BACKEND: &'static str = "sqlite";
     const SKIP_LOCKED: &'static str = "";
+    const FOR_SHARE: &'static str = "";
     const BEGIN_WRITE: &'static str = "BEGIN IMMEDIATE";
     const ONE_TRIP: one_trip::OneTrip = one_trip::OneTrip::Transaction;
     const ROLLUP_READ_SETTINGS: Option<&'static str> = None;
@@ -196,6 +202,7 @@ impl Dialect for Sqlite {
 impl Dialect for Postgres {
     const BACKEND: &'static str = "postgres";
     const SKIP_LOCKED: &'static str = "FOR UPDATE SKIP LOCKED";
+    const FOR_SHARE: &'static str = "FOR SHARE";
     const BEGIN_WRITE: &'static str = "BEGIN";
     const ONE_TRIP: one_trip::OneTrip = one_trip::OneTrip::Cte;
     const ROLLUP_SHARDS: bool = true;

@@ -18,27 +18,50 @@ use crate::store::model::{IdempotencyKey, NewPayment, Payment};
 use crate::store::secret::{BodyDigest, SecretHash, generate_token};
 use crate::store::transitions::state_name;
 
-/// The claim's insert: `$25` scope, `$26` key, `$27` digest, created now (`$19`). A claim
-/// already held inserts nothing, and so does a payment with a saved card (`$14`) that is no
+/// The claim's insert: `$25` scope, `$26` key, `$27` digest, created now (`$19`). It inserts
+/// nothing when the claim is already held, when the session (`$2`) is paid (its keeper is
+/// set: migration 0026), and when a payment with a saved card (`$14`) names a card that is no
 /// longer the customer's (`$3`) exactly as the payment describes it (`$9`, `$11`..`$13`):
 /// deleted, or saved again with other details, since the caller read it (perhaps from memory,
-/// see `recent`).
-const INSERT_CLAIM: &str = "INSERT INTO idempotency_records \
-     (scope, key, request_digest, status, created_at) SELECT $25, $26, $27, 'in_progress', $19 \
-     WHERE $14 IS NULL OR EXISTS (SELECT 1 FROM saved_cards WHERE id = $14 \
-         AND customer_id = $3 AND brand = $9 AND last4 = $11 AND expiry_month = $12 \
-         AND expiry_year = $13) \
-     ON CONFLICT (scope, key) DO NOTHING";
+/// see `recent`). The session row is read with `lock` ([`Dialect::FOR_SHARE`]), so a claim
+/// waits for a keeper being written at that moment and then sees it.
+fn insert_claim(lock: &str) -> String {
+    format!(
+        "INSERT INTO idempotency_records \
+         (scope, key, request_digest, status, created_at) SELECT $25, $26, $27, 'in_progress', $19 \
+         FROM checkout_sessions WHERE id = $2 AND paid_by IS NULL \
+         AND ($14 IS NULL OR EXISTS (SELECT 1 FROM saved_cards WHERE id = $14 \
+             AND customer_id = $3 AND brand = $9 AND last4 = $11 AND expiry_month = $12 \
+             AND expiry_year = $13)) {lock} \
+         ON CONFLICT (scope, key) DO NOTHING"
+    )
+}
 
-/// Columns an insert of a new payment sets, in the order of [`NEW_PAYMENT_VALUES`].
+/// The attempt number of a payment being inserted into session `$2`: one more than the
+/// session's payments so far (payments of a session are recorded one at a time, under its pay
+/// claim).
+const ATTEMPT_NUMBER: &str =
+    "(SELECT COUNT(*) + 1 FROM payments AS earlier WHERE earlier.session_id = $2)";
+
+/// Columns an insert of a new payment sets, in the order of [`new_payment_values`].
 pub(crate) const NEW_PAYMENT_COLUMNS: &str = "id, session_id, customer_id, kind, state, amount, \
      currency, merchant_txn_ref, card_brand, card_bin, card_last4, card_expiry_month, \
      card_expiry_year, saved_card_id, webhook_token_hash, review_deadline, next_check_at, \
      pending_since, created_at, updated_at, save_card, card_fingerprint, client_key, \
-     shopper_email, save_card_billing";
-/// The parameters [`bind_new_payment`] binds, for [`NEW_PAYMENT_COLUMNS`] (`$19` is now).
-pub(crate) const NEW_PAYMENT_VALUES: &str = "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
-     $15, $16, $17, $18, $19, $19, $20, $21, $22, $23, $24";
+     shopper_email, save_card_billing, attempt_number";
+/// The values of [`NEW_PAYMENT_COLUMNS`], from the parameters [`bind_new_payment`] binds
+/// (`$19` is now). The reference the gateway sees (`merchant_txn_ref`) is the session's (`$8`)
+/// with `-<attempt number>` appended, so the gateway's reports tell a session's attempts
+/// apart; a reference too long for that within the gateway's 45 characters keeps its first
+/// characters.
+pub(crate) fn new_payment_values() -> String {
+    let number = format!("CAST({ATTEMPT_NUMBER} AS TEXT)");
+    format!(
+        "$1, $2, $3, $4, $5, $6, $7, substr($8, 1, 44 - length({number})) || '-' || {number}, \
+         $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19, $20, $21, $22, $23, $24, \
+         {ATTEMPT_NUMBER}"
+    )
+}
 
 /// A query returning a payment row.
 pub(crate) type PaymentQueryAs<'q, DB> =
@@ -61,8 +84,8 @@ where
     for<'r> PaymentRow: FromRow<'r, DB::Row>,
 {
     let sql = format!(
-        "INSERT INTO payments ({NEW_PAYMENT_COLUMNS}) VALUES ({NEW_PAYMENT_VALUES}) \
-         RETURNING {PAYMENT_COLUMNS}"
+        "INSERT INTO payments ({NEW_PAYMENT_COLUMNS}) VALUES ({}) RETURNING {PAYMENT_COLUMNS}",
+        new_payment_values()
     );
     let now = ms(OffsetDateTime::now_utc());
     let token = generate_token("");
@@ -84,7 +107,7 @@ pub(crate) fn with_token(mut payment: Payment, token: SecretString) -> StoreResu
     Ok(payment)
 }
 
-/// Binds `$1..$24` of [`NEW_PAYMENT_VALUES`]: `new` in its first state, `created` or
+/// Binds `$1..$24` of [`new_payment_values`]: `new` in its first state, `created` or
 /// `pending` (then `pending_since` is `now_ms`). The store assigns the id; of the webhook
 /// path secret `token` it keeps only the hash.
 pub(crate) fn bind_new_payment<'q, DB>(
@@ -164,18 +187,20 @@ where
     for<'q> Option<String>: Encode<'q, DB>,
     for<'r> PaymentRow: FromRow<'r, DB::Row>,
 {
+    let values = new_payment_values();
     let sql = match DB::ONE_TRIP {
         // The payment is selected from the claim's RETURNING: no claim, no payment.
         OneTrip::Cte => format!(
-            "WITH claim AS ({INSERT_CLAIM} RETURNING key) \
-             INSERT INTO payments ({NEW_PAYMENT_COLUMNS}) SELECT {NEW_PAYMENT_VALUES} \
-             FROM claim RETURNING {PAYMENT_COLUMNS}"
+            "WITH claim AS ({} RETURNING key) \
+             INSERT INTO payments ({NEW_PAYMENT_COLUMNS}) SELECT {values} \
+             FROM claim RETURNING {PAYMENT_COLUMNS}",
+            insert_claim(DB::FOR_SHARE)
         ),
         // `changes()` is what the claim's insert changed: 0 when the claim was held.
         OneTrip::Transaction => transaction_script(&[
-            INSERT_CLAIM,
+            &insert_claim(DB::FOR_SHARE),
             &format!(
-                "INSERT INTO payments ({NEW_PAYMENT_COLUMNS}) SELECT {NEW_PAYMENT_VALUES} \
+                "INSERT INTO payments ({NEW_PAYMENT_COLUMNS}) SELECT {values} \
                  WHERE changes() = 1 RETURNING {PAYMENT_COLUMNS}"
             ),
         ]),

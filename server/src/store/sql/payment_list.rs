@@ -56,7 +56,6 @@ pub(crate) fn statement(
         ("session_id", query.session_id),
         ("state", query.state.map(|s| state_name(s).to_owned())),
         ("currency", query.currency),
-        ("merchant_txn_ref", query.reference),
         ("card_last4", query.card_last4),
         ("card_brand", query.card_brand.map(|b| b.id().to_owned())),
     ];
@@ -65,6 +64,17 @@ pub(crate) fn statement(
             let slot = bind(Value::Text(value));
             let _ = write!(sql, " AND {column} = {slot}");
         }
+    }
+    // The shop's reference finds every attempt of its sessions; an attempt's own reference
+    // (`<reference>-<n>`, what the gateway saw) finds that attempt.
+    if let Some(reference) = query.reference {
+        let attempt = bind(Value::Text(reference.clone()));
+        let session = bind(Value::Text(reference));
+        let _ = write!(
+            sql,
+            " AND (merchant_txn_ref = {attempt} OR session_id IN \
+             (SELECT id FROM checkout_sessions WHERE reference = {session}))"
+        );
     }
     // After a cursor, the one upper bound on `created_at` is the lower of the range's end and
     // the cursor's time: SQLite takes a single upper bound of a column into its index range,

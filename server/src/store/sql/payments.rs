@@ -24,10 +24,14 @@ use crate::store::transitions::{can_advance, parse_state, state_name};
 pub const EXPECTED_SLOTS: usize = 10;
 
 /// The compare-and-set. `$12..$21` are the expected states (padded by repetition); `$22` is
-/// added to the attempt counter (1 when the step logs the gateway call that led to it); the
-/// guards are documented on `PaymentChanges`. A first step to `authorized`/`captured` stamps
-/// `paid_at`, and, when the session has another payment, makes the surplus rule due in the
-/// same statement (`payments::surplus`), so a crash right after it leaves the work to the
+/// added to the attempt counter (1 when the step logs the gateway call that led to it); `$23`
+/// is the review reason of a step to `needs_review`; the guards are documented on
+/// `PaymentChanges`. A first step to `authorized`/`captured` stamps `paid_at` (which makes it
+/// the session's keeper if it has none: migration 0026's triggers), marks it surplus of the
+/// keeper when the session already has one (SQLite reads it here, with the write lock held;
+/// on PostgreSQL the trigger that takes the session row corrects a keeper written
+/// concurrently), and, when the session has another payment, makes the surplus rule due in
+/// the same statement (`payments::surplus`), so a crash right after it leaves the work to the
 /// reconciler.
 const ADVANCE_SQL: &str = "UPDATE payments SET \
     state = $1, \
@@ -50,6 +54,11 @@ const ADVANCE_SQL: &str = "UPDATE payments SET \
         AND kind <> 'subscription' AND EXISTS (SELECT 1 FROM payments AS other \
             WHERE other.session_id = payments.session_id AND other.id <> payments.id) \
         THEN $9 ELSE surplus_due_at END, \
+    surplus_of = CASE WHEN $1 IN ('authorized', 'captured') AND paid_at IS NULL \
+        AND kind <> 'subscription' THEN (SELECT s.paid_by FROM checkout_sessions AS s \
+            WHERE s.id = payments.session_id) ELSE surplus_of END, \
+    review_reason = CASE WHEN $1 = 'needs_review' THEN COALESCE($23, review_reason) \
+        ELSE review_reason END, \
     updated_at = $9 \
     WHERE id = $11 \
     AND state IN ($12, $13, $14, $15, $16, $17, $18, $19, $20, $21) \
@@ -264,7 +273,7 @@ pub(crate) fn step_sql(returning: &str) -> String {
     format!("{ADVANCE_SQL}{returning}")
 }
 
-/// Binds `$1..$22` of [`ADVANCE_SQL`] for the step of payment `id` from one of `expected` to
+/// Binds `$1..$23` of [`ADVANCE_SQL`] for the step of payment `id` from one of `expected` to
 /// `to`, adding `attempts` to the counter when it moves.
 pub(crate) fn bind_step<'q, DB, R>(
     query: QueryAs<'q, DB, R, <DB as sqlx::Database>::Arguments<'q>>,
@@ -307,7 +316,9 @@ where
         let state = expected.get(slot).unwrap_or(&first);
         query = query.bind(state_name(*state).to_owned());
     }
-    Ok(query.bind(attempts))
+    Ok(query
+        .bind(attempts)
+        .bind(changes.review_reason.map(|r| r.as_str().to_owned())))
 }
 
 /// Checks a requested step against the state machine and the changes it carries, and returns

@@ -7,13 +7,14 @@ use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::{Duration, OffsetDateTime};
 
 use super::codec::{ms, ms_opt};
-use super::leases::lease_end;
-use super::new_payment::{NEW_PAYMENT_COLUMNS, NEW_PAYMENT_VALUES, bind_new_payment, with_token};
+use super::leases::{take_due, take_due_sql};
+use super::new_payment::{NEW_PAYMENT_COLUMNS, bind_new_payment, new_payment_values, with_token};
 use super::rows::{IdRow, PAYMENT_COLUMNS, PaymentRow};
 use super::{Dialect, SqlStore};
 use crate::store::error::StoreResult;
 use crate::store::model::{IdempotencyKey, NewPayment, Payment, PaymentKind};
-use crate::store::retry::{RetryStore, Supersede};
+use crate::store::retry::{RetryStore, SessionClaim, Supersede};
+use crate::store::secret::BodyDigest;
 use crate::store::secret::generate_token;
 use crate::store::transitions::parse_state;
 
@@ -27,17 +28,17 @@ pub(crate) struct SiblingRow {
     superseded_by: Option<String>,
 }
 
-/// What a payment of the session means for a new pay.
+/// What a payment of an unpaid session means for a new pay (a paid session takes none: its
+/// keeper is read first).
 #[derive(Debug, PartialEq, Eq)]
 enum Standing {
-    /// Paid (or reserved), or refunded after: the session is paid.
-    Paid,
     /// In flight and not to be superseded: a gateway call may be running, or its outcome is
     /// unknown.
     InFlight,
     /// A 3-D Secure payment waiting for the shopper at the bank: the new one supersedes it.
     AtTheBank,
-    /// Declined, failed, voided, or already superseded: no obstacle.
+    /// Declined, failed, voided, or already superseded: no obstacle. (A payment paid and then
+    /// voided or refunded has made its session paid for good: never read here.)
     Idle,
 }
 
@@ -50,7 +51,6 @@ fn standing(row: &SiblingRow, redirected_before_ms: i64) -> Standing {
         Some(PaymentKind::PaymentV2 | PaymentKind::AuthorizationV2)
     );
     match state {
-        Some(state) if state.is_paid() => Standing::Paid,
         Some(
             PaymentState::Declined
             | PaymentState::Failed
@@ -72,9 +72,8 @@ fn standing(row: &SiblingRow, redirected_before_ms: i64) -> Standing {
     }
 }
 
-/// The payment of `$1`'s session that keeps the charge: first paid, then lowest id.
-const KEEPER: &str = "(SELECT k.id FROM payments AS k WHERE k.session_id = $1 \
-     AND k.paid_at IS NOT NULL AND k.kind <> 'subscription' ORDER BY k.paid_at, k.id LIMIT 1)";
+/// The payment that keeps the charge of `$1`'s session: its keeper (migration 0026).
+const KEEPER: &str = "(SELECT k.paid_by FROM checkout_sessions AS k WHERE k.id = $1)";
 
 #[async_trait]
 impl<DB> RetryStore for SqlStore<DB>
@@ -89,7 +88,18 @@ where
     for<'r> PaymentRow: FromRow<'r, DB::Row>,
     for<'r> SiblingRow: FromRow<'r, DB::Row>,
     for<'r> IdRow: FromRow<'r, DB::Row>,
+    for<'r> super::session_claim::ClaimLookRow: FromRow<'r, DB::Row>,
 {
+    async fn begin_session_claim(
+        &self,
+        claim: &IdempotencyKey,
+        session_id: &str,
+        digest: &BodyDigest,
+        now: OffsetDateTime,
+    ) -> StoreResult<SessionClaim> {
+        super::session_claim::begin(self, claim, session_id, digest, now).await
+    }
+
     async fn note_three_ds_redirect(
         &self,
         payment_id: &str,
@@ -128,6 +138,17 @@ where
         if held.is_none() {
             return Ok(Supersede::ClaimFree);
         }
+        // Not locked: a keeper written after this read makes the update of the payment it
+        // paid below find it no longer pending, and nothing is recorded.
+        let keeper = sqlx::query_as::<DB, IdRow>(
+            "SELECT paid_by AS id FROM checkout_sessions WHERE id = $1 AND paid_by IS NOT NULL",
+        )
+        .bind(new.session_id.clone())
+        .fetch_optional(&mut *tx)
+        .await?;
+        if keeper.is_some() {
+            return Ok(Supersede::Paid);
+        }
         let siblings = sqlx::query_as::<DB, SiblingRow>(
             "SELECT id, state, kind, redirected_at, superseded_by FROM payments \
              WHERE session_id = $1",
@@ -137,9 +158,6 @@ where
         .await?;
         let before = ms(redirected_before);
         let standings: Vec<Standing> = siblings.iter().map(|row| standing(row, before)).collect();
-        if standings.contains(&Standing::Paid) {
-            return Ok(Supersede::Paid);
-        }
         if standings.contains(&Standing::InFlight) {
             return Ok(Supersede::Busy);
         }
@@ -158,8 +176,8 @@ where
         let now_ms = ms(now);
         let token = generate_token("");
         let insert = format!(
-            "INSERT INTO payments ({NEW_PAYMENT_COLUMNS}) VALUES ({NEW_PAYMENT_VALUES}) \
-             RETURNING {PAYMENT_COLUMNS}"
+            "INSERT INTO payments ({NEW_PAYMENT_COLUMNS}) VALUES ({}) RETURNING {PAYMENT_COLUMNS}",
+            new_payment_values()
         );
         let row = bind_new_payment(
             sqlx::query_as::<DB, PaymentRow>(&insert),
@@ -199,17 +217,16 @@ where
         session_id: &str,
         now: OffsetDateTime,
     ) -> StoreResult<Vec<Payment>> {
-        // One statement, one snapshot: a payment paid after it began is not touched (its own
-        // check, due in the statement that paid it, comes after), and the first paid of all
-        // is never marked by any check, whenever it runs.
+        // One statement, one snapshot: the keeper is never marked, by any check, whenever it
+        // runs. A payment paid after the keeper is usually marked already by the step that
+        // paid it (its events say so); what is still due is returned for its reversal.
         let sql = format!(
             "UPDATE payments SET \
              surplus_of = CASE WHEN id = {KEEPER} THEN NULL ELSE {KEEPER} END, \
              surplus_due_at = CASE WHEN id = {KEEPER} THEN NULL \
                  ELSE COALESCE(surplus_due_at, $2) END \
              WHERE session_id = $1 AND paid_at IS NOT NULL AND kind <> 'subscription' \
-             AND surplus_of IS NULL \
-             AND (surplus_due_at IS NOT NULL OR id <> {KEEPER}) \
+             AND (surplus_due_at IS NOT NULL OR (surplus_of IS NULL AND id <> {KEEPER})) \
              RETURNING {PAYMENT_COLUMNS}"
         );
         sqlx::query_as::<DB, PaymentRow>(&sql)
@@ -228,26 +245,18 @@ where
         hold: Duration,
         limit: u32,
     ) -> StoreResult<Vec<Payment>> {
-        let picked = DB::id_among(&format!(
-            "SELECT id FROM payments WHERE surplus_due_at <= $2 \
-             ORDER BY surplus_due_at, id LIMIT $3 {}",
-            DB::SKIP_LOCKED
-        ));
-        let sql = format!(
-            "UPDATE payments SET surplus_due_at = $1 WHERE {picked} AND surplus_due_at <= $2 \
-             RETURNING {PAYMENT_COLUMNS}"
+        // Held by moving the due time past the hold: no owner, the due time is the lease.
+        let sql = take_due_sql::<DB>(
+            "payments",
+            "surplus_due_at = $1",
+            "surplus_due_at <= $2",
+            "surplus_due_at",
+            PAYMENT_COLUMNS,
         );
-        let mut taken = sqlx::query_as::<DB, PaymentRow>(&sql)
-            .bind(lease_end(now, hold)?)
-            .bind(ms(now))
-            .bind(i64::from(limit))
-            .fetch_all(&self.pool)
-            .await?
-            .into_iter()
-            .map(Payment::try_from)
-            .collect::<StoreResult<Vec<_>>>()?;
-        taken.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
-        Ok(taken)
+        take_due::<DB, PaymentRow, Payment>(&self.pool, &sql, (now, hold, limit), None, |a, b| {
+            (a.created_at, &a.id).cmp(&(b.created_at, &b.id))
+        })
+        .await
     }
 
     async fn set_surplus_due(
@@ -310,10 +319,6 @@ mod tests {
         assert_eq!(
             standing(&row("pending", "payment_v2", true, true), 2),
             Standing::Idle
-        );
-        assert_eq!(
-            standing(&row("captured", "payment_v2", true, true), 2),
-            Standing::Paid
         );
         assert_eq!(
             standing(&row("declined", "token_payment", false, false), 2),

@@ -61,7 +61,7 @@ pub(crate) const PAYMENT_COLUMNS: &str = "id, session_id, customer_id, kind, sta
      webhook_token_hash, transaction_hint, save_card, pending_since, review_deadline, \
      next_check_at, lease_owner, lease_until, created_at, updated_at, redirected_at, \
      superseded_by, superseded_at, paid_at, surplus_due_at, surplus_of, surplus_failures, \
-     risk_rule, card_fingerprint, client_key";
+     risk_rule, card_fingerprint, client_key, attempt_number, review_reason";
 
 #[derive(FromRow, Deserialize)]
 pub(crate) struct PaymentRow {
@@ -119,6 +119,11 @@ pub(crate) struct PaymentRow {
     card_fingerprint: Option<String>,
     #[serde(default)]
     client_key: Option<String>,
+    // Migration 0026.
+    #[serde(default)]
+    attempt_number: Option<i64>,
+    #[serde(default)]
+    review_reason: Option<String>,
 }
 
 impl PaymentRow {
@@ -179,6 +184,15 @@ impl TryFrom<PaymentRow> for Payment {
             captured_amount: unsigned(row.captured_amount, "captured_amount")?,
             refunded_amount: unsigned(row.refunded_amount, "refunded_amount")?,
             attempts: unsigned(row.attempts, "attempts")?,
+            attempt_number: row
+                .attempt_number
+                .map(|n| unsigned(n, "attempt_number"))
+                .transpose()?,
+            review_reason: row
+                .review_reason
+                .as_deref()
+                .map(|name| named(name, "review_reason", ReviewReason::parse))
+                .transpose()?,
             webhook_token_hash: SecretHash::from_hex(&row.webhook_token_hash)
                 .ok_or(StoreError::Corrupt("webhook_token_hash"))?,
             webhook_token: None,

@@ -1,7 +1,9 @@
 //! The columns holding sealed secrets, and the pass that (re-)seals them: at every start for
-//! values an older version wrote in plain text (a handful of rows: at most 16 endpoints and
-//! the staff accounts, so no conversion record is kept), and on `checkout-server keys rotate`
-//! for values under an older key too ([`KeyRotationStore`]).
+//! values an older version wrote in plain text, and on `checkout-server keys rotate` for
+//! values under an older key too ([`KeyRotationStore`]). The start's pass asks the database
+//! for plain values only (no conversion record is kept, so a value an instance of an older
+//! version wrote during an upgrade is sealed at the next start): a scan of the saved cards,
+//! and a handful of rows elsewhere (at most 16 endpoints, the staff accounts).
 //!
 //! Each value is rewritten by a compare-and-set on the exact text read: a secret rotated or a
 //! TOTP key confirmed meanwhile is left as its writer stored it (already sealed, under the
@@ -14,7 +16,7 @@ use sqlx::{Encode, Executor, FromRow, IntoArguments, Pool, Type};
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::key_rotation::{KeyRotationStore, ResealReport};
-use crate::store::sealed::envelope::is_sealed;
+use crate::store::sealed::envelope::{PREFIX, is_sealed};
 use crate::store::sealed::{Binding, KeyRing};
 
 /// A column of sealed secrets: its table (keyed by a text `id`), name, and what binds a value
@@ -28,7 +30,7 @@ struct SealedColumn {
 }
 
 /// Every column holding a sealed secret.
-const SEALED_COLUMNS: [SealedColumn; 4] = [
+const SEALED_COLUMNS: [SealedColumn; 5] = [
     SealedColumn {
         table: "webhook_endpoints",
         column: "secret",
@@ -52,6 +54,12 @@ const SEALED_COLUMNS: [SealedColumn; 4] = [
         column: "totp_pending_secret",
         name: "staff_users.totp_pending_secret",
         binding: Binding::staff_totp,
+    },
+    SealedColumn {
+        table: "saved_cards",
+        column: "gateway_token",
+        name: "saved_cards.gateway_token",
+        binding: Binding::saved_card_token,
     },
 ];
 
@@ -89,8 +97,14 @@ where
     let mut report = ResealReport::default();
     for column in &SEALED_COLUMNS {
         let (table, name) = (column.table, column.column);
+        let only_plain = match which {
+            Reseal::PlainOnly => {
+                format!(" AND substr({name}, 1, {}) <> '{PREFIX}'", PREFIX.len())
+            }
+            Reseal::NotUnderCurrentKey => String::new(),
+        };
         let rows: Vec<SealedRow> = sqlx::query_as(&format!(
-            "SELECT id, {name} AS stored FROM {table} WHERE {name} IS NOT NULL"
+            "SELECT id, {name} AS stored FROM {table} WHERE {name} IS NOT NULL{only_plain}"
         ))
         .fetch_all(pool)
         .await?;

@@ -1,18 +1,20 @@
 //! Checkout sessions, alone or (for the pay call) with the saved card the shopper chose.
 //! Sessions never change once written, so each is kept in memory after it is written or read
-//! ([`super::recent`]), and so is the saved card read with one.
+//! ([`super::recent`]), and so is the saved card read with one. The one column that does
+//! change, the keeper (written once, when the session is paid: migration 0026), is not part
+//! of that record and is always read from the database ([`SessionStore::session_keeper`]).
 
 use async_trait::async_trait;
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::OffsetDateTime;
 
 use super::cards::{JOINED_CARD_COLUMNS, JoinedCardRow, REFRESH_EMAIL};
-use super::codec::{int, ms};
+use super::codec::{int, ms, time};
 use super::one_trip::{OneTrip, fetch_atomic, transaction_script};
 use super::rows::{SESSION_COLUMNS, SessionRow};
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
-use crate::store::model::{NewSession, SavedCardRecord, Session};
+use crate::store::model::{NewSession, SavedCardRecord, Session, SessionKeeper};
 use crate::store::traits::SessionStore;
 
 /// The session's customer (`$7`, e-mail `$8`, now `$11`), created or its e-mail refreshed;
@@ -46,6 +48,7 @@ where
     for<'q> Option<String>: Encode<'q, DB>,
     for<'r> SessionRow: FromRow<'r, DB::Row>,
     for<'r> SessionCardRow: FromRow<'r, DB::Row>,
+    for<'r> KeeperRow: FromRow<'r, DB::Row>,
 {
     async fn create_session(&self, new: NewSession) -> StoreResult<Session> {
         new.validate()?;
@@ -122,11 +125,34 @@ where
             return Ok(None);
         };
         let session = Session::try_from(row.session)?;
-        let card = row.card.into_card()?;
+        let card = row.card.into_card(&self.keys)?;
         self.sessions.keep(id, session.clone());
         if let Some(card) = &card {
             self.cards.keep(card_id, card.clone());
         }
         Ok(Some((session, card)))
     }
+
+    async fn session_keeper(&self, id: &str) -> StoreResult<Option<SessionKeeper>> {
+        let row = sqlx::query_as::<DB, KeeperRow>(
+            "SELECT paid_by, paid_at FROM checkout_sessions WHERE id = $1 AND paid_by IS NOT NULL",
+        )
+        .bind(id.to_owned())
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|row| {
+            Ok(SessionKeeper {
+                payment_id: row.paid_by,
+                paid_at: time(row.paid_at, "paid_at")?,
+            })
+        })
+        .transpose()
+    }
+}
+
+/// A session's keeper columns (migration 0026).
+#[derive(FromRow)]
+pub(crate) struct KeeperRow {
+    paid_by: String,
+    paid_at: i64,
 }

@@ -8,7 +8,7 @@ use sqlx::{Encode, Executor, FromRow, IntoArguments, Pool, Type};
 use time::{Duration, OffsetDateTime};
 
 use super::codec::{ms, ms_opt, named, time, time_opt};
-use super::leases::claim_rows;
+use super::leases::{claim_sql, take_due};
 use super::rows::IdRow;
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
@@ -194,13 +194,13 @@ where
         lease: Duration,
         limit: u32,
     ) -> StoreResult<Vec<Signup>> {
-        let table = (
+        let sql = claim_sql::<DB>(
             "subscription_signups",
             "next_check_at",
             "state = 'open'",
             SIGNUP_COLUMNS,
         );
-        claim_rows::<DB, SignupRow, Signup>(&self.pool, table, owner, now, lease, limit, |a, b| {
+        take_due::<DB, SignupRow, Signup>(&self.pool, &sql, (now, lease, limit), Some(owner), |a, b| {
             (a.next_check_at, &a.id).cmp(&(b.next_check_at, &b.id))
         })
         .await

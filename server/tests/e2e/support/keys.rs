@@ -11,6 +11,11 @@
 //!
 //! Modifier keys in `text` (Shift, Control, Alt, Meta) stay down until the end of `text`, as
 //! in Send Keys, so `"\u{e008}\u{e004}"` is Shift+Tab either way.
+//!
+//! A node can be replaced between finding it and typing into it (the frame's shell taken over
+//! by the component, late under load): the driver then refuses the click or Send Keys as a
+//! stale reference before pressing any key, so [`on_a_fresh_node`] finds it again and types
+//! again, with nothing typed twice.
 
 use fantoccini::Client;
 use fantoccini::actions::{InputSource, KeyAction, KeyActions};
@@ -20,6 +25,36 @@ use fantoccini::key::Key;
 
 use super::engine::Engine;
 use super::pointer;
+
+/// Finds and acts again this many times at most when the node found was replaced.
+const TRIES_ON_REPLACED: usize = 5;
+
+/// Whether `error` says the element was replaced (gone from the document) before the command:
+/// the command did nothing, so it can be tried again on the node found anew.
+fn replaced(error: &CmdError) -> bool {
+    error.is_stale_element_reference() || error.is_no_such_element()
+}
+
+/// `act` on the element `find` gives; when the element turns out replaced, found again and
+/// acted on again, at most [`TRIES_ON_REPLACED`] times.
+pub async fn on_a_fresh_node<E, T, Find, Found, Act, Acted>(
+    mut find: Find,
+    mut act: Act,
+) -> Result<T, CmdError>
+where
+    Find: FnMut() -> Found,
+    Found: Future<Output = E>,
+    Act: FnMut(E) -> Acted,
+    Acted: Future<Output = Result<T, CmdError>>,
+{
+    let mut tries = 1;
+    loop {
+        match act(find().await).await {
+            Err(error) if replaced(&error) && tries < TRIES_ON_REPLACED => tries += 1,
+            done => return done,
+        }
+    }
+}
 
 /// Types `text` into `element` (clicked first), key by key.
 pub async fn type_into(
@@ -62,4 +97,53 @@ async fn press_keys(client: &Client, text: &str) -> Result<(), CmdError> {
     }
     client.perform_actions(keys).await?;
     client.release_actions().await
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+    use std::cell::Cell;
+
+    use fantoccini::error::{ErrorStatus, WebDriver};
+
+    use super::*;
+
+    fn error(status: ErrorStatus) -> CmdError {
+        CmdError::Standard(WebDriver::new(status, Cow::Borrowed("test")))
+    }
+
+    #[tokio::test]
+    async fn a_replaced_node_is_found_again_and_nothing_else_is_retried() {
+        let found = Cell::new(0);
+        let find = || async {
+            found.set(found.get() + 1);
+            found.get()
+        };
+        // Replaced twice, then typed into the third node found.
+        let typed = on_a_fresh_node(find, |node| async move {
+            match node {
+                1 => Err(error(ErrorStatus::StaleElementReference)),
+                2 => Err(error(ErrorStatus::NoSuchElement)),
+                n => Ok(n),
+            }
+        })
+        .await;
+        assert_eq!(typed.ok(), Some(3));
+        // Another failure is the answer at once.
+        found.set(0);
+        let refused = on_a_fresh_node(find, |_| async {
+            Err::<(), _>(error(ErrorStatus::ElementNotInteractable))
+        })
+        .await;
+        assert!(refused.is_err());
+        assert_eq!(found.get(), 1);
+        // Replaced every time: given up after a bound, with the driver's error.
+        found.set(0);
+        let gone = on_a_fresh_node(find, |_| async {
+            Err::<(), _>(error(ErrorStatus::StaleElementReference))
+        })
+        .await;
+        assert!(gone.is_err_and(|e| e.is_stale_element_reference()));
+        assert_eq!(found.get(), TRIES_ON_REPLACED);
+    }
 }

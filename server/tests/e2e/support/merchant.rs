@@ -150,7 +150,8 @@ impl Emulator {
             .clone()
     }
 
-    /// The emulator's transactions whose `merchant_txn_ref` is `reference`.
+    /// The emulator's transactions of the session whose reference is `reference`: each
+    /// attempt's `merchant_txn_ref` is the reference with `-<attempt number>` appended.
     pub async fn transactions_for(&self, reference: &str) -> Vec<Value> {
         let state = self.state().await;
         state["transactions"]
@@ -161,7 +162,9 @@ impl Emulator {
                         find_key(t, "merchant_txn_ref")
                             .as_ref()
                             .and_then(Value::as_str)
-                            == Some(reference)
+                            .and_then(|r| r.strip_prefix(reference))
+                            .and_then(|rest| rest.strip_prefix('-'))
+                            .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
                     })
                     .cloned()
                     .collect()

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use fantoccini::Client;
 use fantoccini::elements::{Element, ElementRef};
+use fantoccini::error::CmdError;
 use fantoccini::key::Key;
 use serde_json::Value;
 
@@ -347,16 +348,24 @@ impl Page {
 
     /// Clicks into `css` and types `text` key by key (support/keys.rs).
     pub async fn type_into(&self, css: &str, text: &str) {
-        let element = self.find_ready(css).await;
-        keys::type_into(&self.client, self.engine, &element, text)
+        self.type_into_fresh(css, text)
             .await
             .unwrap_or_else(|e| panic!("type into {css}: {e}"));
+    }
+
+    /// Types `text` into the element `css` finds, finding it again if it was replaced.
+    async fn type_into_fresh(&self, css: &str, text: &str) -> Result<(), CmdError> {
+        let (client, engine) = (&self.client, self.engine);
+        keys::on_a_fresh_node(
+            || self.find_ready(css),
+            |element| async move { keys::type_into(client, engine, &element, text).await },
+        )
+        .await
     }
 
     /// Deletes the text of `css` with the keyboard: End, then Backspace once per character (a
     /// select-all shortcut is not reliable across WebDriver key handling), and checks it is gone.
     pub async fn clear_by_keys(&self, css: &str) {
-        let element = self.find_ready(css).await;
         let length = self
             .prop(css, "value")
             .await
@@ -367,7 +376,7 @@ impl Page {
         let keys: String = std::iter::once(char::from(Key::End))
             .chain(std::iter::repeat_n(backspace, length))
             .collect();
-        keys::type_into(&self.client, self.engine, &element, &keys)
+        self.type_into_fresh(css, &keys)
             .await
             .unwrap_or_else(|e| panic!("clear {css}: {e}"));
         self.until(&format!("`{css}` empty"), || async {

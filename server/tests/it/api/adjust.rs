@@ -4,7 +4,7 @@
 use checkout_sandbox::ledger::RecordKind;
 use serde_json::{Value, json};
 
-use crate::api::support::{Harness, Reply, TestSession, api_suite, cards};
+use crate::api::support::{Harness, Reply, TestSession, api_suite, cards, of_session};
 
 api_suite!(
     auth_capture_partial_refund_and_void,
@@ -89,7 +89,8 @@ async fn auth_capture_partial_refund_and_void(h: &Harness) {
         .all()
         .into_iter()
         .find(|r| {
-            r.merchant.merchant_txn_ref == session.reference && r.kind == RecordKind::Authorization
+            of_session(&r.merchant.merchant_txn_ref, &session.reference)
+                && r.kind == RecordKind::Authorization
         })
         .expect("authorization at the gateway");
     assert_eq!((record.money.captured, record.money.refunded), (600, 600));

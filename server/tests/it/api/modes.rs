@@ -7,7 +7,7 @@ use checkout_sandbox::{DEFAULT_API_KEY, DEFAULT_X_API_KEY, Sandbox};
 use checkout_server::store::prelude::*;
 use serde_json::json;
 
-use crate::api::support::{Backend, Harness, Reply, api_suite, cards, param, pay_body};
+use crate::api::support::{Backend, Harness, Reply, api_suite, cards, of_session, param, pay_body};
 use crate::sandbox::support::fast_config;
 
 api_suite!(
@@ -46,7 +46,7 @@ async fn an_external_gateway_is_used_when_configured() {
         .ledger
         .all()
         .into_iter()
-        .find(|r| r.merchant.merchant_txn_ref == session.reference)
+        .find(|r| of_session(&r.merchant.merchant_txn_ref, &session.reference))
         .expect("charged");
     assert_eq!(record.merchant.merchant_id, "merchant-42");
     let mounted = h
@@ -87,7 +87,7 @@ async fn customer_ip_trusts_forwarding_only_from_configured_proxies() {
             .ledger
             .all()
             .into_iter()
-            .find(|r| r.merchant.merchant_txn_ref == session.reference)
+            .find(|r| of_session(&r.merchant.merchant_txn_ref, &session.reference))
             .expect("charged");
         assert_eq!(
             record.merchant.customer_ip, expected,

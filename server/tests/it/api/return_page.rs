@@ -11,7 +11,7 @@ use checkout_server::store::model::WebhookVerdict;
 use reqwest::header::LOCATION;
 use serde_json::json;
 
-use crate::api::support::{Harness, api_suite, cards, eventually};
+use crate::api::support::{Harness, api_suite, cards, eventually, of_session};
 use crate::sandbox::support::AcsForm;
 
 api_suite!(
@@ -47,7 +47,7 @@ async fn a_planted_id_does_not_keep_the_real_webhook_from_settling(h: &Harness) 
         .ledger
         .all()
         .into_iter()
-        .find(|r| r.merchant.merchant_txn_ref == session.reference)
+        .find(|r| of_session(&r.merchant.merchant_txn_ref, &session.reference))
         .expect("the pending transaction at the gateway")
         .id
         .to_string();

@@ -9,7 +9,7 @@ use secrecy::SecretString;
 use serde_json::json;
 
 use crate::api::customer_cards::{new_customer, save_card_by_paying};
-use crate::api::support::{Harness, TestSession, api_suite, browser_info};
+use crate::api::support::{Harness, TestSession, api_suite, browser_info, of_session};
 
 api_suite!(
     a_saved_card_pays_with_the_address_it_was_saved_with,
@@ -22,7 +22,8 @@ fn billed(h: &Harness, session: &TestSession) -> (Option<String>, Option<String>
     let record = records
         .iter()
         .find(|r| {
-            r.merchant.merchant_txn_ref == session.reference && r.kind == RecordKind::Purchase
+            of_session(&r.merchant.merchant_txn_ref, &session.reference)
+                && r.kind == RecordKind::Purchase
         })
         .expect("the gateway charged the session");
     let address = &record.merchant.billing_address;

@@ -510,7 +510,7 @@ impl Harness {
             .ledger
             .all()
             .iter()
-            .filter(|r| r.merchant.merchant_txn_ref == reference)
+            .filter(|r| of_session(&r.merchant.merchant_txn_ref, reference))
             .filter(|r| matches!(r.kind, RecordKind::Purchase | RecordKind::Authorization))
             .count()
     }
@@ -521,7 +521,7 @@ impl Harness {
             .ledger
             .all()
             .iter()
-            .filter(|r| r.merchant.merchant_txn_ref == reference && r.kind == kind)
+            .filter(|r| of_session(&r.merchant.merchant_txn_ref, reference) && r.kind == kind)
             .count()
     }
 
@@ -561,6 +561,15 @@ impl Harness {
             .expect("list");
         page.items.into_iter().next().expect("a payment")
     }
+}
+
+/// Whether the gateway's `merchant_txn_ref` is an attempt of the session whose reference is
+/// `reference`: the reference with `-<attempt number>` appended (issue 45).
+pub fn of_session(merchant_txn_ref: &str, reference: &str) -> bool {
+    merchant_txn_ref
+        .strip_prefix(reference)
+        .and_then(|rest| rest.strip_prefix('-'))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// A session as the shop backend holds it.

@@ -55,7 +55,9 @@ async fn challenge_approved_lands_on_success(h: &Harness) {
     assert_eq!(payment["card"]["last4"], "3155");
     assert_eq!(payment["card"]["bin"], "400000");
     assert_eq!(payment["kind"], "payment_v2");
-    assert_eq!(payment["reference"], session.reference.as_str());
+    // The gateway saw the session's reference with the attempt's number (issue 45).
+    assert_eq!(payment["reference"], format!("{}-1", session.reference));
+    assert_eq!(payment["attempt_number"], 1);
     assert!(
         payment["gateway_transaction_id"]
             .as_str()

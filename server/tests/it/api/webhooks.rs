@@ -9,7 +9,7 @@ use checkout_sandbox::webhook::DeliveryState;
 use checkout_server::store::model::{Payment, WebhookVerdict};
 use serde_json::{Value, json};
 
-use crate::api::support::{Harness, Reply, api_suite, cards, eventually, param};
+use crate::api::support::{Harness, Reply, api_suite, cards, eventually, of_session, param};
 
 api_suite!(
     duplicate_webhooks_change_nothing,
@@ -133,7 +133,7 @@ async fn forged_webhooks_change_nothing(h: &Harness) {
         .ledger
         .all()
         .into_iter()
-        .find(|r| r.merchant.merchant_txn_ref == session.reference)
+        .find(|r| of_session(&r.merchant.merchant_txn_ref, &session.reference))
         .expect("pending transaction at the gateway")
         .id
         .to_string();

@@ -9,7 +9,7 @@ use checkout_server::store::prelude::*;
 use serde_json::json;
 
 use super::support::{Browser, backdate, dashboard_suite, location, paid};
-use crate::api::support::{Harness, TestSession, cards};
+use crate::api::support::{Harness, TestSession, cards, of_session};
 use crate::ops::support::arm;
 
 dashboard_suite!(
@@ -37,7 +37,7 @@ async fn unlearned(h: &Harness) -> (TestSession, String, String) {
         .ledger
         .all()
         .into_iter()
-        .find(|r| r.merchant.merchant_txn_ref == session.reference)
+        .find(|r| of_session(&r.merchant.merchant_txn_ref, &session.reference))
         .expect("the emulator's transaction")
         .id
         .to_string();

@@ -1,12 +1,14 @@
 //! A database outage under load: a PostgreSQL of its own (a throwaway cluster in a temporary
-//! directory, from scripts/postgres.sh) is stopped for 2.4 s and started again while four
-//! shoppers create sessions, pay and ask for results, and a staff member reads the
-//! dashboard. Whatever failed only because the database was unreachable answers 503 with
-//! `Retry-After` (code `unavailable` on the APIs), never 500; every pay answered 200 is
-//! recorded once the database is back.
+//! directory, from scripts/postgres.sh) is stopped, and started again only once a request
+//! has been refused (at least 2.4 s later), while four shoppers create sessions, pay and ask
+//! for results, and a staff member reads the dashboard; the load goes on 3 s after. So the
+//! outage is certain however slow the machine, not a matter of timing. Whatever failed only
+//! because the database was unreachable answers 503 with `Retry-After` (code `unavailable`
+//! on the APIs), never 500; every pay answered 200 is recorded once the database is back.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use checkout_server::store::prelude::*;
@@ -16,10 +18,14 @@ use crate::api::support::{Backend, Harness, Reply, TestSession, cards, pay_body}
 use crate::dashboard::support::{Browser, staff};
 use crate::store::POSTGRES_ENV;
 
-/// How long the database is down.
+/// How long the load runs before the outage.
+const BEFORE: Duration = Duration::from_secs(2);
+/// The shortest outage.
 const OUTAGE: Duration = Duration::from_millis(2400);
-/// How long the load runs: before, during and after the outage.
-const LOAD: Duration = Duration::from_secs(8);
+/// How long the database may stay down before some request must have been refused.
+const REFUSAL_WAIT: Duration = Duration::from_secs(60);
+/// How long the load runs after the database is back.
+const AFTER: Duration = Duration::from_secs(3);
 
 /// A cluster of its own: stopping it disturbs no other test.
 struct OwnPostgres {
@@ -61,6 +67,28 @@ impl Drop for OwnPostgres {
     }
 }
 
+/// What the load and the outage tell each other: a request was refused (the outage was
+/// seen), and the load is over.
+#[derive(Default)]
+struct Progress {
+    refused: AtomicBool,
+    over: AtomicBool,
+}
+
+impl Progress {
+    /// Keeps `answer` in `answers`, noting a refusal.
+    fn record(&self, answers: &mut Vec<Answer>, answer: Answer) {
+        if answer.status == 503 {
+            self.refused.store(true, Ordering::SeqCst);
+        }
+        answers.push(answer);
+    }
+
+    fn going_on(&self) -> bool {
+        !self.over.load(Ordering::SeqCst)
+    }
+}
+
 /// What one request answered.
 #[derive(Debug)]
 struct Answer {
@@ -88,12 +116,12 @@ async fn send(request: reqwest::RequestBuilder) -> Option<Reply> {
     Some(Reply::read(request.send().await.ok()?).await)
 }
 
-/// One shopper paying orders until `until`; what each request answered, and the sessions
-/// whose pay call answered 200.
-async fn shopper(h: &Harness, until: Instant) -> (Vec<Answer>, Vec<String>) {
+/// One shopper paying orders while the load goes on; what each request answered, and the
+/// sessions whose pay call answered 200.
+async fn shopper(h: &Harness, progress: &Progress) -> (Vec<Answer>, Vec<String>) {
     let mut answers = Vec::new();
     let mut paid = Vec::new();
-    while Instant::now() < until {
+    while progress.going_on() {
         let reference = format!(
             "outage-{}",
             &uuid::Uuid::new_v4().simple().to_string()[..12]
@@ -107,7 +135,7 @@ async fn shopper(h: &Harness, until: Instant) -> (Vec<Answer>, Vec<String>) {
         else {
             continue;
         };
-        answers.push(Answer::of("create session", &created));
+        progress.record(&mut answers, Answer::of("create session", &created));
         if created.status != 201 {
             tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
@@ -122,29 +150,30 @@ async fn shopper(h: &Harness, until: Instant) -> (Vec<Answer>, Vec<String>) {
         };
         let pay = h.checkout(reqwest::Method::POST, &session, "/pay");
         if let Some(reply) = send(pay.json(&pay_body(cards::VISA_OK, "123"))).await {
-            answers.push(Answer::of("pay", &reply));
+            progress.record(&mut answers, Answer::of("pay", &reply));
             if reply.status == 200 {
                 paid.push(session.id.clone());
             }
         }
         if let Some(reply) = send(h.checkout(reqwest::Method::GET, &session, "")).await {
-            answers.push(Answer::of("read session", &reply));
+            progress.record(&mut answers, Answer::of("read session", &reply));
         }
     }
     (answers, paid)
 }
 
-/// A staff member reloading the payments page until `until`.
-async fn staff_member(browser: &Browser, until: Instant) -> Vec<Answer> {
+/// A staff member reloading the payments page while the load goes on.
+async fn staff_member(browser: &Browser, progress: &Progress) -> Vec<Answer> {
     let mut answers = Vec::new();
-    while Instant::now() < until {
+    while progress.going_on() {
         let page = browser.get("/payments").await;
-        answers.push(Answer {
+        let answer = Answer {
             what: "dashboard",
             status: page.status,
             retry_after: page.headers.contains_key("retry-after"),
             code: String::new(),
-        });
+        };
+        progress.record(&mut answers, answer);
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     answers
@@ -177,20 +206,27 @@ async fn an_outage_answers_503_and_loses_nothing() {
         .await;
     assert_eq!(login.status, 303, "{}", login.text);
 
-    let until = Instant::now() + LOAD;
+    let progress = Progress::default();
     let outage = async {
-        tokio::time::sleep(Duration::from_secs(2)).await;
+        tokio::time::sleep(BEFORE).await;
         let stopped = tokio::task::block_in_place(|| postgres.script("stop"));
         tokio::time::sleep(OUTAGE).await;
+        // Down until the outage has been seen: a request refused, however slow the machine.
+        let deadline = Instant::now() + REFUSAL_WAIT;
+        while !progress.refused.load(Ordering::SeqCst) && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         tokio::task::block_in_place(|| postgres.start());
+        tokio::time::sleep(AFTER).await;
+        progress.over.store(true, Ordering::SeqCst);
         stopped
     };
     let (one, two, three, four, dashboard, _) = tokio::join!(
-        shopper(&h, until),
-        shopper(&h, until),
-        shopper(&h, until),
-        shopper(&h, until),
-        staff_member(&browser, until),
+        shopper(&h, &progress),
+        shopper(&h, &progress),
+        shopper(&h, &progress),
+        shopper(&h, &progress),
+        staff_member(&browser, &progress),
         outage
     );
     let mut answers: Vec<Answer> = dashboard;
@@ -215,7 +251,10 @@ async fn an_outage_answers_503_and_loses_nothing() {
         errors.is_empty(),
         "server errors during the outage: {errors:?}"
     );
-    assert!(refused > 0, "the outage was seen: {answers:?}");
+    assert!(
+        refused > 0,
+        "no request was refused in {REFUSAL_WAIT:?} with the database down: {answers:?}"
+    );
     for answer in answers.iter().filter(|a| a.status == 503) {
         assert!(answer.retry_after, "503 without Retry-After: {answer:?}");
         if answer.what != "dashboard" {

@@ -4,6 +4,8 @@
 //! `.route(PATH, METHODS)` call in `server/src/api/` (path literals and the route constants
 //! they use), each method of it, must be an operation of the document, and the document may
 //! describe nothing else. Every operation must declare responses, and every `$ref` resolve.
+//! And the API's rule that `null` is an absent optional field is stated: every optional field
+//! of a JSON request body, at any depth, admits `null` (issue 49: `endpoint_id` did not).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -20,7 +22,7 @@ use crate::ops::support::{ops_suite, send};
 
 const CONFIG: &[(&str, &str)] = &[];
 
-const METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
+pub(super) const METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
 
 ops_suite!(the_document_is_served);
 
@@ -214,6 +216,85 @@ fn operations_are_complete_and_refs_resolve() {
         }
     }
     check_refs(&doc, &doc, "#");
+}
+
+/// The schema `value` points to, through any `$ref`s.
+pub(super) fn resolved<'a>(doc: &'a Value, mut value: &'a Value) -> &'a Value {
+    while let Some(target) = value["$ref"].as_str() {
+        value = doc
+            .pointer(target.trim_start_matches('#'))
+            .unwrap_or_else(|| panic!("$ref {target} does not resolve"));
+    }
+    value
+}
+
+/// Whether `schema` admits `null`.
+fn admits_null(doc: &Value, schema: &Value) -> bool {
+    let schema = resolved(doc, schema);
+    let typed_null = match &schema["type"] {
+        Value::String(t) => t == "null",
+        Value::Array(types) => types.iter().any(|t| t == "null"),
+        _ => false,
+    };
+    typed_null
+        || schema["const"].is_null() && schema.get("const").is_some()
+        || schema["enum"]
+            .as_array()
+            .is_some_and(|values| values.contains(&Value::Null))
+        || ["anyOf", "oneOf"].iter().any(|key| {
+            schema[key]
+                .as_array()
+                .is_some_and(|options| options.iter().any(|o| admits_null(doc, o)))
+        })
+}
+
+/// `at` of each optional property under `schema` (its branches and nested objects included)
+/// whose schema does not admit `null`, added to `found`.
+fn optional_not_nullable(doc: &Value, schema: &Value, at: &str, found: &mut Vec<String>) {
+    let schema = resolved(doc, schema);
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    for (name, property) in schema["properties"].as_object().into_iter().flatten() {
+        let here = format!("{at}.{name}");
+        if !required.contains(&name.as_str()) && !admits_null(doc, property) {
+            found.push(here.clone());
+        }
+        optional_not_nullable(doc, property, &here, found);
+    }
+    for key in ["allOf", "anyOf", "oneOf"] {
+        for (index, branch) in schema[key].as_array().into_iter().flatten().enumerate() {
+            optional_not_nullable(doc, branch, &format!("{at}[{key} {index}]"), found);
+        }
+    }
+    if let Some(items) = schema.get("items") {
+        optional_not_nullable(doc, items, &format!("{at}[]"), found);
+    }
+}
+
+#[test]
+fn every_optional_field_of_a_json_body_may_be_null() {
+    let doc: Value = serde_json::from_str(OPENAPI_JSON).expect("the document is JSON");
+    let mut found = Vec::new();
+    let mut bodies = 0;
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for method in METHODS {
+            let body = &item[method]["requestBody"]["content"]["application/json"]["schema"];
+            if !body.is_null() {
+                bodies += 1;
+                optional_not_nullable(&doc, body, &format!("{method} {path}"), &mut found);
+            }
+        }
+    }
+    assert!(bodies >= 10, "too few JSON bodies found: {bodies}");
+    assert!(
+        found.is_empty(),
+        "optional fields the document does not let be null (the server reads null as absent): \
+         {found:?}"
+    );
 }
 
 async fn the_document_is_served(h: &Harness) {

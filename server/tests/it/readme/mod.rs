@@ -5,11 +5,14 @@
 //! events snippet with the official `standardwebhooks` package on a delivery that server
 //! really sent, and the `toml` plan as the server's configuration file. The `ts`, `html` and
 //! `js` snippets are type-checked against the packed npm package by
-//! scripts/readme-snippets.mjs (scripts/npm-package.sh); `text` blocks are not code.
+//! scripts/readme-snippets.mjs (scripts/npm-package.sh); `text` blocks are not code. And every
+//! endpoint README.md and docs/*.md name, in code or prose, is one of `/openapi.json`
+//! (`endpoints`).
 
 mod commands;
 mod config_file;
 mod curl;
+mod endpoints;
 mod events;
 mod snippets;
 mod walkthrough;

@@ -4,7 +4,7 @@
 use checkout::contract::PaymentState;
 use checkout_server::reconcile::Reconciler;
 
-use crate::api::support::{Harness, cards};
+use crate::api::support::{Harness, cards, of_session};
 use crate::ops::support::{arm, ops_suite, second_instance};
 use crate::sandbox::support::AcsForm;
 
@@ -38,7 +38,7 @@ async fn two_instances_never_double_process(h: &Harness) {
             .ledger
             .all()
             .into_iter()
-            .find(|r| r.merchant.merchant_txn_ref == session.reference)
+            .find(|r| of_session(&r.merchant.merchant_txn_ref, &session.reference))
             .expect("a gateway transaction")
             .id
             .to_string();

@@ -9,7 +9,7 @@ use checkout_server::store::model::NewWebhookEvent;
 use checkout_server::store::prelude::*;
 use time::OffsetDateTime;
 
-use crate::api::support::{Harness, cards};
+use crate::api::support::{Harness, cards, of_session};
 use crate::ops::support::{arm, ops_suite, reconciler};
 use crate::sandbox::support::AcsForm;
 
@@ -37,7 +37,7 @@ async fn a_webhook_whose_judgement_failed_settles_at_the_next_pass(h: &Harness) 
         .ledger
         .all()
         .into_iter()
-        .find(|record| record.merchant.merchant_txn_ref == session.reference)
+        .find(|record| of_session(&record.merchant.merchant_txn_ref, &session.reference))
         .expect("the gateway's transaction");
 
     let pending = h.stored_payment(&session).await;

@@ -53,6 +53,7 @@ mod payment_pages;
 mod records;
 mod saved_card_backfill;
 mod schema;
+mod sealed_card_tokens;
 mod sealed_secrets;
 mod secrets_at_rest;
 mod signups;

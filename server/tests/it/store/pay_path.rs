@@ -247,8 +247,8 @@ async fn of_concurrent_claims_exactly_one_records_a_payment(db: &TestDb) {
 async fn a_failed_claim_leaves_neither_claim_nor_payment(db: &TestDb) {
     let session = new_session(db, Some("cust-1")).await;
     let mut broken = new_payment_for(&session);
-    // The schema refuses it (reference over 45 characters) after the claim was inserted.
-    broken.merchant_txn_ref = "r".repeat(46);
+    // The schema refuses it (a currency code of four letters) after the claim was inserted.
+    broken.currency = "EURO".into();
     let failed = db
         .store
         .claim_and_create_pending_payment(&claim(&session.id), &claim_digest(), broken)

@@ -184,6 +184,17 @@ async fn bad_entries_name_their_field_and_duplicates_conflict(db: Db) {
             "value",
         ),
         (json!({"kind": "email_domain"}), "missing_field", "value"),
+        // Not a domain: refused, not trimmed into `x.y` (issue 49).
+        (
+            json!({"kind": "email_domain", "value": "@@@@@x.y"}),
+            "invalid_field",
+            "value",
+        ),
+        (
+            json!({"kind": "email_domain", "value": "x..y"}),
+            "invalid_field",
+            "value",
+        ),
         (
             json!({"kind": "bin", "value": "424242", "note": "a".repeat(501)}),
             "invalid_field",
