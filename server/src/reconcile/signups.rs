@@ -280,6 +280,5 @@ fn names_the_sign_up(response: &TransactionResponse, reference: &str, plan: &Pla
         .payment_details
         .as_ref()
         .map(|d| d.currency.as_str());
-    reference == Some(expected)
-        && currency.is_some_and(|c| c.eq_ignore_ascii_case(&plan.currency))
+    reference == Some(expected) && currency.is_some_and(|c| c.eq_ignore_ascii_case(&plan.currency))
 }

@@ -200,9 +200,13 @@ where
             "state = 'open'",
             SIGNUP_COLUMNS,
         );
-        take_due::<DB, SignupRow, Signup>(&self.pool, &sql, (now, lease, limit), Some(owner), |a, b| {
-            (a.next_check_at, &a.id).cmp(&(b.next_check_at, &b.id))
-        })
+        take_due::<DB, SignupRow, Signup>(
+            &self.pool,
+            &sql,
+            (now, lease, limit),
+            Some(owner),
+            |a, b| (a.next_check_at, &a.id).cmp(&(b.next_check_at, &b.id)),
+        )
         .await
     }
 
