@@ -74,15 +74,22 @@ pub fn generate() -> KeyBytes {
 /// The key kept in `file`: read when it exists, otherwise generated and written as 64 hex
 /// digits. Another process may write its key first: the file's key is the one returned.
 pub fn load_or_create(file: &Path) -> Result<KeyBytes, KeyFileError> {
-    match std::fs::read_to_string(file) {
-        Ok(text) => return decode_key(&text).ok_or(KeyFileError::NotAKey),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
-        Err(error) => return Err(KeyFileError::Read(error)),
+    match read(file) {
+        Err(KeyFileError::Read(error)) if error.kind() == std::io::ErrorKind::NotFound => {}
+        found => return found,
     }
     let text =
         secrecy::zeroize::Zeroizing::new(format!("{}\n", to_hex(generate().expose_secret())));
     write_new_private(file, &text).map_err(KeyFileError::Write)?;
-    let text = std::fs::read_to_string(file).map_err(KeyFileError::Read)?;
+    read(file)
+}
+
+/// The key kept in `file` (64 hex digits or base64, surrounding blanks ignored), as an operator
+/// gives it from a secret manager or carries the sandbox's over; never generated.
+pub fn read(file: &Path) -> Result<KeyBytes, KeyFileError> {
+    let text = secrecy::zeroize::Zeroizing::new(
+        std::fs::read_to_string(file).map_err(KeyFileError::Read)?,
+    );
     decode_key(&text).ok_or(KeyFileError::NotAKey)
 }
 

@@ -1,8 +1,10 @@
 //! `CARD_FINGERPRINT_KEY`: the key under which `risk::fingerprint` hashes card numbers.
 //!
-//! Given as 32 bytes in hex (64 digits) or base64 (standard or URL-safe, padded or not). With a
-//! real gateway (`GATEWAY_BASE_URL`) it is required: every instance must use the same key, or
-//! one card gets different fingerprints and the rules count it twice. In the sandbox, when
+//! Given as 32 bytes in hex (64 digits) or base64 (standard or URL-safe, padded or not), or as
+//! `CARD_FINGERPRINT_KEY_FILE`, a file holding it (a secret manager's, or the sandbox's
+//! `card_fingerprint.key` carried over). With a real gateway (`GATEWAY_BASE_URL`) one of them is
+//! required: every instance must use the same key, or one card gets different fingerprints and
+//! the rules count it twice; and a key other than the sandbox's makes its blocks match nothing. In the sandbox, when
 //! unset, a key is generated once and kept in the file `card_fingerprint.key` (64 hex digits,
 //! mode 0600) in the data directory (the directory of the SQLite database, `data/` for
 //! Postgres), and read from there on later starts; an in-memory database gets a key for the
@@ -20,12 +22,13 @@ use checkout_key_file::{KEY_BYTES, KeyFileError, decode_key};
 use secrecy::ExposeSecret as _;
 
 use super::error::ConfigError;
-use super::missing;
 use super::source::Setting;
 use crate::store::key_files::sandbox_key_path;
 
 /// The configuration key.
 pub const KEY_NAME: &str = "CARD_FINGERPRINT_KEY";
+/// The configuration key naming a file that holds the key instead.
+pub const FILE_KEY_NAME: &str = "CARD_FINGERPRINT_KEY_FILE";
 /// The sandbox's generated key file, in the data directory.
 pub const SANDBOX_KEY_FILE: &str = "card_fingerprint.key";
 
@@ -81,23 +84,46 @@ impl CardFingerprintKey {
     }
 }
 
-/// Reads `CARD_FINGERPRINT_KEY`: required with a real gateway; `None` in the sandbox when unset
-/// (the caller then uses [`sandbox_key_file`]).
+/// Reads `CARD_FINGERPRINT_KEY` or `CARD_FINGERPRINT_KEY_FILE` (a file holding the key alone,
+/// such as the sandbox's `card_fingerprint.key` carried over): one of them is required with a
+/// real gateway; `None` in the sandbox when both are unset (the caller then uses
+/// [`sandbox_key_file`]).
 pub(super) fn resolve(
-    setting: Option<&Setting>,
+    key: Option<&Setting>,
+    file: Option<&Setting>,
     sandbox: bool,
 ) -> Result<Option<CardFingerprintKey>, ConfigError> {
-    match setting {
-        Some(setting) => CardFingerprintKey::parse(&setting.value)
+    let invalid = |setting: &Setting, reason: String| ConfigError::Invalid {
+        key: setting.label(),
+        reason,
+    };
+    match (key, file) {
+        (Some(_), Some(file)) => Err(invalid(
+            file,
+            format!("set either {KEY_NAME} or {FILE_KEY_NAME}, not both"),
+        )),
+        (Some(key), None) => CardFingerprintKey::parse(&key.value)
             .map(Some)
-            .ok_or_else(|| ConfigError::Invalid {
-                key: setting.label(),
-                reason: "must be 32 bytes as 64 hex digits or as base64 \
-                         (e.g. `openssl rand -hex 32`)"
-                    .into(),
+            .ok_or_else(|| {
+                invalid(
+                    key,
+                    "must be 32 bytes as 64 hex digits or as base64 \
+                     (e.g. `openssl rand -hex 32`)"
+                        .into(),
+                )
             }),
-        None if sandbox => Ok(None),
-        None => Err(missing(KEY_NAME)),
+        (None, Some(file)) => {
+            let path = Path::new(file.value.trim());
+            checkout_key_file::read(path)
+                .map(|key| Some(CardFingerprintKey::from_bytes(*key.expose_secret())))
+                .map_err(|error| invalid(file, format!("{}: {error}", path.display())))
+        }
+        (None, None) if sandbox => Ok(None),
+        (None, None) => Err(ConfigError::Missing {
+            key: "CARD_FINGERPRINT_KEY (or CARD_FINGERPRINT_KEY_FILE)",
+            when: "when GATEWAY_BASE_URL is set (a real gateway): every instance must key card \
+                   fingerprints alike, and as the sandbox did for its blocks to keep matching",
+        }),
     }
 }
 
@@ -150,6 +176,43 @@ mod tests {
             .expect("list")
             .count();
         assert_eq!(leftovers, 1, "no temporary file is left behind");
+    }
+
+    #[test]
+    fn the_key_file_carries_the_sandbox_key_over_to_a_real_gateway() {
+        use crate::config::Config;
+        use crate::config::tests::emulator;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let sandbox = CardFingerprintKey::load_or_create(&dir.path().join(SANDBOX_KEY_FILE))
+            .expect("sandbox key");
+        let file = dir.path().join(SANDBOX_KEY_FILE);
+        let file = file.to_str().expect("utf-8");
+        let live = [
+            ("GATEWAY_BASE_URL", "https://api.example"),
+            ("GATEWAY_API_KEY", "k"),
+            ("GATEWAY_X_API_KEY", "x"),
+            ("GATEWAY_MERCHANT_ID", "m-1"),
+            ("MERCHANT_SECRET_KEY", "0123456789abcdef"),
+            ("SECRETS_KEY", HEX),
+        ];
+        let error = Config::from_pairs(&live, &emulator()).expect_err("no key");
+        assert!(
+            error
+                .to_string()
+                .starts_with("CARD_FINGERPRINT_KEY (or CARD_FINGERPRINT_KEY_FILE) is required"),
+            "{error}"
+        );
+        let with_file = [live.as_slice(), &[(FILE_KEY_NAME, file)]].concat();
+        let config = Config::from_pairs(&with_file, &emulator()).expect("file read");
+        assert_eq!(config.card_fingerprint_key, Some(sandbox));
+        let both = [with_file.as_slice(), &[(KEY_NAME, HEX)]].concat();
+        let error = Config::from_pairs(&both, &emulator()).expect_err("both");
+        assert!(error.to_string().starts_with(FILE_KEY_NAME), "{error}");
+        let missing = dir.path().join("absent.key");
+        let missing = [(FILE_KEY_NAME, missing.to_str().expect("utf-8"))];
+        let error = Config::from_pairs(&missing, &emulator()).expect_err("unreadable");
+        assert!(error.to_string().starts_with(FILE_KEY_NAME), "{error}");
+        assert!(error.to_string().contains("absent.key"), "{error}");
     }
 
     #[test]

@@ -27,7 +27,7 @@
 //! | `OPS_LISTEN`, `OPS_TOKEN` | sandbox: on `LISTEN`; real gateway: not served | where `/metrics` and `/readyz` are served ([`OpsAccess`]); keep `OPS_LISTEN` internal |
 //! | `SECRETS_KEY`, `SECRETS_KEY_PREVIOUS`, `SECRETS_KEY_FILE` | sandbox: generated into `secrets.key` beside the SQLite file; real gateway: required | the key sealing webhook signing secrets and staff TOTP keys in the database ([`SecretsKeySource`]) |
 //! | `DASHBOARD_LISTEN`, `DASHBOARD_PUBLIC_URL`, `DASHBOARD_REQUIRE_2FA` | `127.0.0.1:8082`, its address, `false` | the merchant dashboard's listener (`off`: none), origin, and whether admins must use two-factor sign-in ([`DashboardSettings`]) |
-//! | `CARD_FINGERPRINT_KEY` | sandbox: generated once, kept in `<data dir>/card_fingerprint.key` | 32 bytes (64 hex digits or base64) keying the card fingerprint; required with `GATEWAY_BASE_URL` ([`fingerprint_key`]) |
+//! | `CARD_FINGERPRINT_KEY`, `CARD_FINGERPRINT_KEY_FILE` | sandbox: generated once, kept in `<data dir>/card_fingerprint.key` | 32 bytes (64 hex digits or base64), or a file holding them, keying the card fingerprint; one is required with `GATEWAY_BASE_URL` ([`fingerprint_key`]) |
 //! | `RISK_MAX_CARDS_PER_SESSION`, `RISK_MAX_*`, `RISK_*_WINDOW_SECONDS` | see [`RiskSettings`] | the card-testing rules' thresholds and windows |
 //! | `RISK_ALERT_*` | see [`AlertSettings`] | when the card-testing thresholds tighten by themselves |
 //! | `WEBHOOK_ALLOW_PRIVATE`, `MERCHANT_WEBHOOK_URL`, `MERCHANT_WEBHOOK_SECRET`, `WEBHOOK_DELIVERY_INTERVAL_MS`, `WEBHOOK_TIMEOUT_SECONDS` | see [`WebhookSettings`] | events to the shop: private targets (sandbox: allowed), one configured endpoint, the delivery worker's period, the endpoint's time to answer |
@@ -267,6 +267,7 @@ impl Config {
             secrets_key: SecretsKeySource::resolve(layers, sandbox)?,
             card_fingerprint_key: fingerprint_key::resolve(
                 get(fingerprint_key::KEY_NAME),
+                get(fingerprint_key::FILE_KEY_NAME),
                 sandbox,
             )?,
             risk: RiskSettings::resolve(layers)?,

@@ -47,6 +47,7 @@ pub const KEYS: &[&str] = &[
     "SUBSCRIPTION_LIST_MAX_BYTES",
     // config/fingerprint_key.rs
     "CARD_FINGERPRINT_KEY",
+    "CARD_FINGERPRINT_KEY_FILE",
     // config/risk.rs
     "RISK_MAX_CARDS_PER_SESSION",
     "RISK_MAX_DECLINES_PER_SESSION",

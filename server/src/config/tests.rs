@@ -59,7 +59,7 @@ fn a_real_gateway_needs_the_card_fingerprint_key_and_a_valid_one_anywhere() {
     let err = Config::from_pairs(&live, &emulator()).expect_err("key missing");
     assert!(
         err.to_string()
-            .starts_with("CARD_FINGERPRINT_KEY is required"),
+            .starts_with("CARD_FINGERPRINT_KEY (or CARD_FINGERPRINT_KEY_FILE) is required"),
         "{err}"
     );
     let sandbox = Config::from_pairs(&[], &emulator()).expect("sandbox");
