@@ -31,7 +31,8 @@ async fn assert_paid_once(shop: &DemoShop, session: &str) {
         payments.iter().all(|p| p["state"] != "needs_review"),
         "{payments:?}"
     );
-    let reference = paid["reference"].as_str().expect("reference");
+    // The session's reference: each attempt's is it with its number appended.
+    let reference = view["reference"].as_str().expect("reference");
     let approved: Vec<Value> = shop
         .emulator
         .transactions_for(reference)
