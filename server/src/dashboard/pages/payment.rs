@@ -70,6 +70,7 @@ pub async fn show(
         html! {
             @if let Some(done) = done { p role="status" class="notice" { (done) } }
             (facts(&payment, keeper.as_ref()))
+            (super::payment_defence::defence(&payment))
             @if matches!(payment.state, PaymentState::Pending | PaymentState::NeedsReview) {
                 h2 id="review" { "Review" }
                 (super::review_reason::explain(&payment))
