@@ -1,6 +1,7 @@
 //! `GET /payments/{id}`: one payment — amount in its currency's format, state, card (brand,
-//! first six, last four, expiry), customer, session, reference — its timeline, and, for
-//! operators, the actions its state allows. A viewer sees no action at all.
+//! first six, last four, expiry), customer, session, reference — what the card-testing defence
+//! recorded of it ([`super::payment_defence`]: the rule that refused it among them), its
+//! timeline, and, for operators, the actions its state allows. A viewer sees no action at all.
 
 use axum::extract::{Path, Query, State};
 use axum::response::Html;
@@ -111,9 +112,6 @@ fn facts(p: &Payment, keeper: Option<&SessionKeeper>) -> Markup {
         dl class="facts" {
             dt { "Amount" } dd { (money(p.amount)) }
             dt { "State" } dd { (format::state(p.state)) }
-            @if let Some(rule) = &p.risk_rule {
-                dt { "Blocked by rule" } dd { (rule) }
-            }
             dt { "Captured" } dd { (money(p.captured_amount)) }
             dt { "Refunded" } dd { (money(p.refunded_amount)) }
             dt { "Card" } dd { (format::card(p.card.as_ref())) }
