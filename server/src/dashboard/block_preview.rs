@@ -41,7 +41,10 @@ pub async fn preview(
         .store
         .count_payments(caught_by(&entry, OffsetDateTime::now_utc() - WINDOW)?)
         .await?;
-    let label = kind_label(kind);
+    let label = match kind {
+        BlockKind::Bin => kind_label(kind).to_owned(),
+        _ => kind_label(kind).to_lowercase(),
+    };
     let list = list_link(&entry);
     Ok(page(
         "Confirm the block",
