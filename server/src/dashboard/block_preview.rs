@@ -23,7 +23,7 @@ use crate::store::model::{BlockKind, PaymentQuery};
 use crate::store::prelude::StaffRole;
 
 /// How far back the preview counts.
-const WINDOW: Duration = Duration::DAY;
+pub const WINDOW: Duration = Duration::DAY;
 
 /// `POST /risk/blocks/preview`.
 pub async fn preview(

@@ -11,6 +11,7 @@ use serde::Deserialize;
 
 use super::format;
 use super::layout::{csrf_field, page};
+use super::payment_defence::{Catches, caught};
 use super::timeline::timeline;
 use crate::dashboard::auth::Staff;
 use crate::dashboard::error::DashboardError;
@@ -48,6 +49,11 @@ pub async fn show(
         .keeper(&payment.session_id)
         .await
         .map_err(|e| DashboardError::Internal(e.to_string()))?;
+    let catches = if staff.can(StaffRole::Admin) {
+        Some(super::payment_defence::catches(&state, &payment).await?)
+    } else {
+        None
+    };
     let done = match notice.done.as_str() {
         "refund" => Some("Refund done."),
         "capture" => Some("Capture done."),
@@ -82,8 +88,8 @@ pub async fn show(
             @if staff.can(StaffRole::Operator) {
                 (actions(&staff, &payment))
             }
-            @if staff.can(StaffRole::Admin) {
-                (block_buttons(&staff, &payment))
+            @if let Some(catches) = catches {
+                (block_buttons(&staff, &payment, catches))
             }
             h2 { "Timeline" }
             (timeline)
@@ -136,8 +142,8 @@ fn facts(p: &Payment, keeper: Option<&SessionKeeper>) -> Markup {
 }
 
 /// "Block this card" (when the payment has a card fingerprint) and "Block this address" (when
-/// it has a client address), for admins.
-fn block_buttons(staff: &Staff, p: &Payment) -> Markup {
+/// it has a client address), for admins, each with what it would have caught.
+fn block_buttons(staff: &Staff, p: &Payment, catches: Catches) -> Markup {
     if p.card_fingerprint.is_none() && p.client_key.is_none() {
         return html! {};
     }
@@ -147,14 +153,14 @@ fn block_buttons(staff: &Staff, p: &Payment) -> Markup {
             @if p.card_fingerprint.is_some() {
                 form method="post" action={ "/payments/" (p.id) "/block_card" } {
                     (csrf_field(staff))
-                    p { "Refuse every later try with this card, before the gateway." }
+                    p { "Refuse every later try with this card, before the gateway." (caught(catches.card)) }
                     button type="submit" class="danger" { "Block this card" }
                 }
             }
             @if p.client_key.is_some() {
                 form method="post" action={ "/payments/" (p.id) "/block_address" } {
                     (csrf_field(staff))
-                    p { "Refuse every later try from this client's address (an IPv6 one by its /64)." }
+                    p { "Refuse every later try from this client's address (an IPv6 one by its /64)." (caught(catches.address)) }
                     button type="submit" class="danger" { "Block this address" }
                 }
             }

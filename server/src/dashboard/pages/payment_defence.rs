@@ -3,15 +3,62 @@
 //! /64), the BIN, the card fingerprint's short form (each a link to the payments that share
 //! it), the rule that refused it, and which of the rules' counts it is in, read from what was
 //! recorded with it (`store/sql/risk.rs` counts typed cards not blocked, by session, address
-//! and customer, and declines by session and by card).
+//! and customer, and declines by session and by card); and, for the block buttons, how many
+//! payments of the last 24 hours blocking its card or its address would have caught.
 
 use checkout::contract::PaymentState;
 use maud::{Markup, html};
+use time::OffsetDateTime;
 
 use super::filters::encode;
+use crate::dashboard::block_preview::{WINDOW, caught_by};
+use crate::dashboard::error::DashboardError;
+use crate::dashboard::state::DashboardState;
 use crate::risk::Rule;
+use crate::risk::blocks::BlockValue;
 use crate::store::model::Payment;
 use crate::store::model::client_key::{short_fingerprint, show};
+
+/// How many payments of the last 24 hours "Block this card" and "Block this address" would
+/// have caught (`None` where the payment has no card fingerprint or no client address).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Catches {
+    /// By the card.
+    pub card: Option<u64>,
+    /// By the address.
+    pub address: Option<u64>,
+}
+
+/// [`Catches`] of `p`, counted as the block form's preview counts.
+pub async fn catches(state: &DashboardState, p: &Payment) -> Result<Catches, DashboardError> {
+    let since = OffsetDateTime::now_utc() - WINDOW;
+    let entries = [
+        p.card_fingerprint.as_deref().map(BlockValue::card),
+        p.client_key.as_deref().map(BlockValue::client_key),
+    ];
+    let mut counts = [None, None];
+    for (count, entry) in counts.iter_mut().zip(entries) {
+        let Some(Ok(entry)) = entry else { continue };
+        *count = Some(
+            state
+                .app
+                .store
+                .count_payments(caught_by(&entry, since)?)
+                .await?,
+        );
+    }
+    let [card, address] = counts;
+    Ok(Catches { card, address })
+}
+
+/// "In the last 24 hours it would have caught N payments.", for a block button.
+pub fn caught(count: Option<u64>) -> Markup {
+    html! {
+        @if let Some(n) = count {
+            " In the last 24 hours it would have caught " strong { (n) } " payment" @if n != 1 { "s" } "."
+        }
+    }
+}
 
 /// The section, or nothing for a payment the defence recorded nothing of.
 pub fn defence(p: &Payment) -> Markup {

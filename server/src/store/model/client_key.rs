@@ -4,6 +4,7 @@
 //! the range of stored keys a typed address or range covers (the payments list's `address`
 //! filter and a block's preview). Also the card fingerprint's short form staff filter by.
 
+use std::fmt::Write as _;
 use std::net::{IpAddr, Ipv6Addr};
 
 use ipnet::IpNet;
@@ -75,7 +76,12 @@ fn octets(key: &str) -> Option<[u8; 16]> {
 }
 
 fn hex(octets: &[u8; 16]) -> String {
-    octets.iter().map(|byte| format!("{byte:02x}")).collect()
+    octets
+        .iter()
+        .fold(String::with_capacity(32), |mut text, byte| {
+            let _ = write!(text, "{byte:02x}");
+            text
+        })
 }
 
 #[cfg(test)]

@@ -2,7 +2,8 @@
 //! as the rules key it, its BIN, its card fingerprint's short form and the rules that counted
 //! it; the payments list (and the merchant API's) filters by address or range, BIN and card;
 //! the block form shows how many payments of the last 24 hours the entry would have caught
-//! before it is confirmed, and only the confirmation adds and audits it.
+//! before it is confirmed, and only the confirmation adds and audits it; the payment page's
+//! "Block this card" and "Block this address" say the same of theirs.
 //!
 //! The harness pays from loopback, so a payment is moved to another client by writing its
 //! stored address key, as a try from 192.0.2.7 would have recorded it.
@@ -126,13 +127,13 @@ async fn the_payment_page_shows_the_defence_facts_and_the_lists_filter_by_them(h
 
     assert_eq!(
         api_ids(h, "client_address=192.0.2.0%2F24").await,
-        [declined_id.clone()]
+        [declined_id.as_str()]
     );
     assert_eq!(
         api_ids(h, "client_address=127.0.0.1").await,
-        [paid_id.clone()]
+        [paid_id.as_str()]
     );
-    assert_eq!(api_ids(h, "card_bin=424242").await, [paid_id]);
+    assert_eq!(api_ids(h, "card_bin=424242").await, [paid_id.as_str()]);
     let bad = Reply::read(
         h.merchant(reqwest::Method::GET, "/v1/payments?client_address=nope")
             .send()
@@ -168,6 +169,26 @@ async fn the_block_form_previews_the_payments_it_would_catch(h: &Harness) {
                 .await
         }
     };
+
+    // The payment page's block buttons say what each would have caught: the address this
+    // payment alone (the older one is past 24 hours), the card both payments of today.
+    let page = admin.get(&format!("/payments/{recent}")).await;
+    let buttons = page
+        .text
+        .split("<h2>Block lists</h2>")
+        .nth(1)
+        .expect("the block buttons");
+    let card = buttons.find("this card").expect("card button");
+    let address = buttons.find("this client").expect("address button");
+    assert!(card < address, "{buttons}");
+    assert!(
+        buttons[card..address].contains("would have caught <strong>2</strong> payments."),
+        "{buttons}"
+    );
+    assert!(
+        buttons[address..].contains("would have caught <strong>1</strong> payment."),
+        "{buttons}"
+    );
 
     let form = admin.get("/risk/blocks").await;
     assert!(
