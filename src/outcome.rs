@@ -8,8 +8,8 @@ use crate::i18n::Msg;
 /// How the panel describes where a payment stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Verdict {
-    /// The panel's `data-state`: `paid`, `declined`, `failed`, `voided`, `refunded`, `review`,
-    /// `pending` or `unknown`.
+    /// The panel's `data-state`: `paid`, `declined`, `failed` (a try refused before the
+    /// gateway too), `voided`, `refunded`, `review`, `pending` or `unknown`.
     pub state: &'static str,
     /// The heading.
     pub heading: Msg,
@@ -54,16 +54,16 @@ pub fn verdict(result: Option<&PaymentResult>, polling: bool) -> Verdict {
     match result.state {
         PaymentState::Refunded => says("refunded", Msg::ResultRefunded, Detail::Nothing),
         state if state.is_paid() => says("paid", Msg::ResultPaid, Detail::Paid),
-        // The server never shows `blocked` to the browser; if it ever did, it is a decline.
-        PaymentState::Declined | PaymentState::Blocked => says(
+        PaymentState::Declined => says(
             "declined",
             Msg::ResultDeclined,
-            Detail::Text(decline_message(result.decline)),
+            Detail::Text(refusal_message(result)),
         ),
-        PaymentState::Failed => says(
+        // Refused before the gateway is no decline (no bank said no), and names no rule.
+        PaymentState::Failed | PaymentState::Blocked => says(
             "failed",
             Msg::ResultFailed,
-            Detail::Text(Msg::ResultFailedDetail),
+            Detail::Text(refusal_message(result)),
         ),
         PaymentState::Voided => says("voided", Msg::ResultVoided, Detail::Nothing),
         PaymentState::NeedsReview => says(
@@ -82,6 +82,17 @@ pub fn verdict(result: Option<&PaymentResult>, polling: bool) -> Verdict {
             Msg::ResultPending,
             Detail::Text(Msg::ResultPendingDetail),
         ),
+    }
+}
+
+/// The sentence for a result the form turns down: a decline's reason (the gateway's raw code
+/// is never shown), the one neutral refusal for a try refused before the gateway, or that the
+/// payment could not be completed.
+pub fn refusal_message(result: &PaymentResult) -> Msg {
+    match result.state {
+        PaymentState::Declined => decline_message(result.decline),
+        PaymentState::Blocked => Msg::CardRefused,
+        _ => Msg::ResultFailedDetail,
     }
 }
 
@@ -106,7 +117,7 @@ pub enum Report {
     Success,
     /// `error` with `code`, and `message` the shopper reads (and the decline reason).
     Error {
-        /// `card_declined` or `payment_failed`.
+        /// `card_declined`, `card_refused` (refused before the gateway) or `payment_failed`.
         code: &'static str,
         /// The sentence.
         message: Msg,
@@ -120,7 +131,11 @@ pub fn report(result: &PaymentResult) -> Option<Report> {
         state if state.is_paid() => Some(Report::Success),
         PaymentState::Declined => Some(Report::Error {
             code: "card_declined",
-            message: decline_message(result.decline),
+            message: refusal_message(result),
+        }),
+        PaymentState::Blocked => Some(Report::Error {
+            code: "card_refused",
+            message: Msg::CardRefused,
         }),
         PaymentState::Failed | PaymentState::Voided => Some(Report::Error {
             code: "payment_failed",
@@ -153,6 +168,10 @@ mod tests {
         assert_eq!(of(PaymentState::Refunded, None).state, "refunded");
         let declined = of(PaymentState::Declined, Some(DeclineCode::ExpiredCard));
         assert_eq!(declined.detail, Detail::Text(Msg::DeclineExpiredCard));
+        let refused = of(PaymentState::Blocked, None);
+        assert_eq!(refused.state, "failed");
+        assert_eq!(refused.detail, Detail::Text(Msg::CardRefused));
+        assert_ne!(refused.heading, Msg::ResultDeclined, "no bank said no");
         assert_eq!(of(PaymentState::NeedsReview, None).state, "review");
         assert_eq!(of(PaymentState::Pending, None).state, "pending");
         let pending = result(PaymentState::Pending, None);
@@ -187,6 +206,13 @@ mod tests {
             Some(Report::Error {
                 code: "payment_failed",
                 message: Msg::ResultFailedDetail
+            })
+        );
+        assert_eq!(
+            report(&result(PaymentState::Blocked, None)),
+            Some(Report::Error {
+                code: "card_refused",
+                message: Msg::CardRefused
             })
         );
         assert_eq!(report(&result(PaymentState::NeedsReview, None)), None);

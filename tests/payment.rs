@@ -253,7 +253,8 @@ async fn server_errors_never_show_raw_codes() {
     fill_card(&root);
     click(&root, "#cc-submit");
     until("429", || {
-        text(&root, "#cc-alert") == "Too many attempts. Please wait a moment and try again."
+        text(&root, "#cc-alert")
+            == "This card can't be used for this payment right now. Try another card or contact the shop."
     })
     .await;
     until("idle", || {

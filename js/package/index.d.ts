@@ -107,7 +107,7 @@ export type SuccessDetail = PaymentSuccessDetail | SubscriptionActionDetail;
 
 /** Why an `error` was sent. */
 export type ErrorCode =
-  | "card_declined" | "payment_failed" | "network" | "server" | "rate_limited"
+  | "card_declined" | "card_refused" | "payment_failed" | "network" | "server" | "rate_limited"
   | "payment_in_progress" | "session_paid" | "three_ds_cancelled"
   | "invalid_redirect" | "invalid_options" | "load_failed" | "action_failed"
   | "frame_unavailable";

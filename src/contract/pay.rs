@@ -137,7 +137,8 @@ pub enum PaymentState {
     /// Outcome unknown past the deadline: a person must look.
     NeedsReview,
     /// Refused by checkout-server's card-testing rules before the gateway was called (the
-    /// merchant sees the rule). Merchant-facing only: the browser is told `declined`.
+    /// merchant sees the rule). The browser is told `blocked` and nothing more: no decline code,
+    /// never the rule, shown as one neutral refusal.
     Blocked,
 }
 

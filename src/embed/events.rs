@@ -37,7 +37,10 @@ pub struct SubmitDetail {
 /// `error`: the attempt or the view failed; `message` is the text the shopper sees.
 #[derive(Clone, Debug, Serialize)]
 pub struct ErrorDetail {
-    /// `card_declined`, `payment_failed`, `network`, `server`, `rate_limited`,
+    /// `card_declined`, `card_refused` (refused before the gateway by a block list or the
+    /// card-testing rules; never which), `payment_failed`, `network`, `server`,
+    /// `rate_limited` (also a proof of work still asked for; the shopper reads the same
+    /// neutral text as for `card_refused`),
     /// `payment_in_progress`, `session_paid`, `three_ds_cancelled`, `load_failed`,
     /// `invalid_redirect`, `action_failed` or `invalid_options`.
     pub code: &'static str,

@@ -145,8 +145,10 @@ messages! {
     NetworkError = "The payment server could not be reached. Check your connection and try again.",
     /// The server failed or answered nonsense.
     ServerError = "Something went wrong. Please try again.",
-    /// Too many attempts (429).
-    RateLimited = "Too many attempts. Please wait a moment and try again.",
+    /// Every refusal before the gateway (a block list, a card-testing rule, a rate limit, a
+    /// proof of work not given): one neutral text that neither names the rule nor sends the
+    /// shopper to their bank.
+    CardRefused = "This card can't be used for this payment right now. Try another card or contact the shop.",
     /// Another payment of this order is still under way (409 `payment_in_progress`).
     PaymentInProgress = "A payment for this order is already under way. Please wait a moment and try again.",
     /// The order has been paid already (409 `session_paid`).

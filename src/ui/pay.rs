@@ -20,7 +20,7 @@ use crate::contract::{
 use crate::embed::events::{ErrorDetail, RedirectDetail, SubmitDetail};
 use crate::form_fields::FieldKind;
 use crate::i18n::{Msg, fill};
-use crate::outcome::decline_message;
+use crate::outcome::refusal_message;
 use any_spawner::Executor;
 use reactive_graph::prelude::*;
 use reactive_graph::signal::RwSignal;
@@ -160,9 +160,13 @@ fn settle(
         }
         Ok(PayResponse::None { result }) => finished(ctx, form, stage, outcome, result),
         Err(FetchError::Network) => fail(ctx, form, "network", Msg::NetworkError),
-        Err(FetchError::Status { status: 429, .. }) => {
+        // A rate limit, or a proof of work still asked for: refused before the gateway, worded
+        // as every such refusal.
+        Err(FetchError::Status {
+            status: 428 | 429, ..
+        }) => {
             form.attempt_key.set_value(None);
-            fail(ctx, form, "rate_limited", Msg::RateLimited);
+            fail(ctx, form, "rate_limited", Msg::CardRefused);
         }
         Err(FetchError::Status { status, .. }) if status >= 500 => {
             // The outcome is unknown: a retry keeps the key, so it cannot charge twice.
@@ -198,16 +202,13 @@ pub(super) fn finished(
     form.attempt_key.set_value(None);
     form.waiting_for_bank.set(false);
     match result.state {
-        // The server shows a blocked try as `declined`; `blocked` is handled the same way.
+        // A decline says why; a try refused before the gateway gets the one neutral text.
         PaymentState::Declined
         | PaymentState::Blocked
         | PaymentState::Failed
         | PaymentState::Voided => {
             form.busy.set(false);
-            form.alert.set(Some(match result.state {
-                PaymentState::Declined | PaymentState::Blocked => decline_message(result.decline),
-                _ => Msg::ResultFailedDetail,
-            }));
+            form.alert.set(Some(refusal_message(&result)));
             report(ctx, &result);
         }
         state => {

@@ -17,6 +17,7 @@ use super::json::{Json, MaybeJson};
 use super::query;
 use crate::payments::adjust::Adjustment;
 use crate::store::model::PaymentQuery;
+use crate::store::model::client_key::key_range;
 use crate::store::transitions::parse_state;
 use crate::views::{PaymentDetail, PaymentList, PaymentView};
 use crate::web::ApiFailure;
@@ -163,6 +164,25 @@ fn payment_query(raw: &str) -> Result<PaymentQuery, ApiFailure> {
                     ApiFailure::invalid("invalid_field", "state", "state: not a payment state")
                 })?);
             }
+            "client_address" => {
+                query.client_keys = Some(key_range(&value).map_err(|reason| {
+                    ApiFailure::invalid(
+                        "invalid_field",
+                        "client_address",
+                        format!("client_address: {reason}"),
+                    )
+                })?);
+            }
+            "card_bin" => {
+                if value.len() != 6 || !value.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(ApiFailure::invalid(
+                        "invalid_field",
+                        "card_bin",
+                        "card_bin: must be exactly six digits",
+                    ));
+                }
+                query.card_bin = Some(value);
+            }
             "limit" => query.limit = query::limit(&value)?,
             "after" => query.after = Some(query::cursor(&value)?),
             other => return Err(query::unknown(other)),
@@ -180,7 +200,18 @@ mod tests {
         let query = payment_query("state=captured&limit=5&customer_id=c%201").expect("valid");
         assert_eq!(query.limit, 5);
         assert_eq!(query.customer_id.as_deref(), Some("c 1"));
+        let query = payment_query("client_address=192.0.2.0%2F24&card_bin=424242").expect("valid");
+        assert_eq!(
+            query.client_keys,
+            Some((
+                "00000000000000000000ffffc0000200".to_owned(),
+                "00000000000000000000ffffc00002ff".to_owned()
+            ))
+        );
+        assert_eq!(query.card_bin.as_deref(), Some("424242"));
         for (raw, field) in [
+            ("client_address=192.0.2", "client_address"),
+            ("card_bin=4242", "card_bin"),
             ("limit=0", "limit"),
             ("state=paid", "state"),
             ("after=x", "after"),

@@ -2,7 +2,7 @@
 //! (`risk::block_list`) and written to the audit log with the entry as its object (and the
 //! payment, for an entry made from one):
 //! - `POST /risk/blocks` `kind, value, note`: adds an entry (not a card: cards are blocked
-//!   from a payment);
+//!   from a payment), the confirmation of the form's preview ([`super::block_preview`]);
 //! - `POST /risk/blocks/{id}/remove`: removes one;
 //! - `POST /payments/{id}/block_card`, `/block_address`: "Block this card" (its fingerprint)
 //!   and "Block this address" (its client's IPv4 address, or IPv6 /64) on a payment's page.
@@ -25,14 +25,33 @@ use crate::store::model::{BlockEntry, BlockKind};
 use crate::store::prelude::StaffRole;
 use crate::views::blocks::describe;
 
-/// The add form's fields (all strings: an empty one is unset).
+/// The add form's fields (all strings: an empty one is unset), for its preview
+/// ([`super::block_preview`]) and its confirmation alike.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct BlockForm {
-    csrf: String,
-    kind: String,
-    value: String,
-    note: String,
+    /// The CSRF token.
+    pub csrf: String,
+    /// The kind's stored name.
+    pub kind: String,
+    /// The value as typed.
+    pub value: String,
+    /// The note.
+    pub note: String,
+}
+
+impl BlockForm {
+    /// The kind chosen: any but a card (blocked from a payment).
+    pub fn kind(&self) -> Result<BlockKind, DashboardError> {
+        BlockKind::from_name(self.kind.trim())
+            .filter(|kind| *kind != BlockKind::Card)
+            .ok_or_else(|| {
+                DashboardError::bad(
+                    "kind",
+                    "choose BIN, address, e-mail, e-mail domain or customer",
+                )
+            })
+    }
 }
 
 /// A form carrying only its CSRF token.
@@ -51,14 +70,7 @@ pub async fn add(
 ) -> Result<Response, DashboardError> {
     staff.check_csrf(&form.csrf)?;
     staff.require(StaffRole::Admin)?;
-    let kind = BlockKind::from_name(form.kind.trim())
-        .filter(|kind| *kind != BlockKind::Card)
-        .ok_or_else(|| {
-            DashboardError::bad(
-                "kind",
-                "choose BIN, address, e-mail, e-mail domain or customer",
-            )
-        })?;
+    let kind = form.kind()?;
     let target = BlockTarget::Value(kind, form.value);
     let actor = Actor::staff(&staff, address);
     add_entry(&state, &actor, target, &form.note, "/risk/blocks?done=").await

@@ -17,13 +17,15 @@
 //! ([`subscriptions`]), `/subscriptions/{id}/acknowledge` (a subscription found in the
 //! gateway's list looked at, [`found_review`]), `/webhooks`, `/webhooks/{id}`, `/webhooks/{id}/redeliver_failed|rotate`,
 //! `/webhooks/events`, `/webhooks/events/{id}`, `/webhooks/events/{id}/redeliver`
-//! ([`webhooks`]), `/risk/blocks`, `/risk/blocks/{id}/remove`,
+//! ([`webhooks`]), `/risk/blocks`, `/risk/blocks/preview` (what a block would catch, before it
+//! is confirmed: [`block_preview`]), `/risk/blocks/{id}/remove`,
 //! `/payments/{id}/block_card|block_address` (the block lists, [`blocks`]), `/audit`,
 //! `/assets/dashboard.css`, `/healthz`.
 
 pub mod actions;
 pub mod audit;
 pub mod auth;
+pub mod block_preview;
 pub mod blocks;
 pub mod client;
 pub mod endpoint_address;
@@ -85,6 +87,7 @@ pub fn app(state: DashboardState) -> Router {
         .route("/payments/{id}/block_address", post(blocks::block_address))
         .route("/review", get(pages::review::list))
         .route("/risk/blocks", get(pages::blocks::list).post(blocks::add))
+        .route("/risk/blocks/preview", post(block_preview::preview))
         .route("/risk/blocks/{id}/remove", post(blocks::remove))
         .route("/subscriptions", get(pages::subscriptions::list))
         .route("/subscriptions/{id}", get(pages::subscription::show))

@@ -24,8 +24,8 @@ pub const PAYMENT_FAILED: &str = "payment.failed";
 /// Carries the payment.
 pub const PAYMENT_NEEDS_REVIEW: &str = "payment.needs_review";
 /// The card-testing rules refused a try before the gateway was called (state `blocked`).
-/// Carries the payment with the rule that fired (`risk_rule`); the shopper was shown an
-/// ordinary decline.
+/// Carries the payment with the rule that fired (`risk_rule`); the shopper was shown the
+/// one neutral refusal, never the rule.
 pub const PAYMENT_BLOCKED: &str = "payment.blocked";
 /// A payment was refunded, fully or in part. Carries the payment with the refunded total.
 pub const PAYMENT_REFUNDED: &str = "payment.refunded";

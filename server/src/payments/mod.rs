@@ -14,8 +14,8 @@
 //!   second charge that still comes is reversed ([`surplus`]);
 //! - an outcome that cannot be proven either way goes to staff with its reason, never to
 //!   `failed` ([`review`]);
-//! - a try the card-testing rules refuse is recorded `blocked`, never sent, and answered as
-//!   an ordinary decline ([`screen`]).
+//! - a try the card-testing rules refuse is recorded `blocked`, never sent, and answered
+//!   `blocked` with no decline code and no rule ([`screen`]).
 //!
 //! Files: [`card_input`] (card rules), [`request`] (wire requests), [`pay`] (the pay call),
 //! [`outcome`] (gateway answers → state steps), [`settle`] (status confirmation),
@@ -49,7 +49,7 @@ pub mod webhook;
 use std::sync::Arc;
 use std::time::Duration;
 
-use checkout::contract::{DeclineCode, PaymentResult, PaymentState};
+use checkout::contract::{PaymentResult, PaymentState};
 use time::OffsetDateTime;
 
 pub use error::PaymentError;
@@ -177,12 +177,14 @@ impl PaymentService {
     }
 }
 
-/// The component's view of a payment. A try the card-testing rules blocked is shown as the
-/// plain issuer decline (`declined`, `do_not_honour`): the browser never learns a rule fired.
+/// The component's view of a payment. A try refused before the gateway (a block list or a
+/// card-testing rule) is `blocked` and nothing more: one generic answer, never the rule (which
+/// would tell a card tester what to rotate), and never an issuer's decline (which would send a
+/// real shopper to their bank for nothing). The rule is for the shop: the merchant API, its
+/// events and the dashboard.
 pub fn payment_result(payment: &Payment) -> PaymentResult {
     let (state, decline) = match payment.state {
         PaymentState::Declined => (PaymentState::Declined, payment.decline_code),
-        PaymentState::Blocked => (PaymentState::Declined, Some(DeclineCode::DoNotHonour)),
         state => (state, None),
     };
     PaymentResult {

@@ -5,8 +5,8 @@
 //! after: its own card is then among those counted, and two tries at the same moment each see
 //! the other, so no burst slips past a threshold between a check and a write. A try a rule
 //! refuses is moved to `blocked` with the rule (its `payment.blocked` event in the same
-//! statement), gives the claim back so the shopper may try again, and is answered as an
-//! ordinary decline (`payment_result`). It never reaches the gateway.
+//! statement), gives the claim back so the shopper may try again, and is answered `blocked`
+//! without the rule (`payment_result`). It never reaches the gateway.
 //!
 //! A count that cannot be read lets the try through, logged: the defence must not take
 //! checkout down with it. Every try asks for a review of the card-testing alert

@@ -13,6 +13,7 @@ use ipnet::IpNet;
 use super::address::hex;
 use super::fingerprint::FINGERPRINT_CHARS;
 pub use crate::store::model::BlockKind;
+use crate::store::model::client_key::show;
 use crate::store::model::{NewBlock, is_customer_id, is_email};
 
 /// Longest note kept with an entry, in characters.
@@ -141,20 +142,8 @@ impl BlockValue {
     /// An address entry for a payment's stored client key: an IPv4 address whole, an IPv6
     /// key as its /64.
     pub fn client_key(key: &str) -> Result<Self, BadBlockValue> {
-        let bad = || BadBlockValue("not a client key");
-        if key.len() != 32 {
-            return Err(bad());
-        }
-        let mut octets = [0u8; 16];
-        for (i, byte) in octets.iter_mut().enumerate() {
-            *byte = u8::from_str_radix(key.get(2 * i..2 * i + 2).ok_or_else(bad)?, 16)
-                .map_err(|_| bad())?;
-        }
-        let v6 = std::net::Ipv6Addr::from(octets);
-        match v6.to_ipv4_mapped() {
-            Some(v4) => Self::address(&v4.to_string()),
-            None => Self::address(&format!("{v6}/64")),
-        }
+        let address = show(key).ok_or(BadBlockValue("not a client key"))?;
+        Self::address(&address)
     }
 }
 

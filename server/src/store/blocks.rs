@@ -1,11 +1,12 @@
-//! Keeping the block lists (`risk_blocks`, migration 0018): add, list a page, read, remove.
+//! Keeping the block lists (`risk_blocks`, migration 0018): add, list a page, read, remove, and
+//! count the payments an entry would have caught.
 //! Matching a try against them is part of the risk counts (`store::risk`).
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use super::error::StoreResult;
-use super::model::{BlockEntry, NewBlock, Page, PageCursor};
+use super::model::{BlockEntry, NewBlock, Page, PageCursor, PaymentQuery};
 
 /// The block-list entries.
 #[async_trait]
@@ -23,4 +24,7 @@ pub trait BlockListStore: Send + Sync {
     async fn get_block(&self, id: &str) -> StoreResult<Option<BlockEntry>>;
     /// Removes the entry with this id and returns it; `None` when there was none.
     async fn delete_block(&self, id: &str) -> StoreResult<Option<BlockEntry>>;
+    /// How many payments `query` selects (its cursor and page size aside): what a block would
+    /// have caught, shown before it is added.
+    async fn count_payments(&self, query: PaymentQuery) -> StoreResult<u64>;
 }

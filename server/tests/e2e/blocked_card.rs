@@ -1,7 +1,8 @@
 //! Scenario: an admin blocks a card from its payment's page in the dashboard ("Block this
 //! card"), and the shopper's next try with that card in the checkout form is refused before
-//! the gateway with the plain decline text, never naming the block list; the merchant sees the
-//! try `blocked` with the rule `blocklist_card`.
+//! the gateway with the one neutral refusal (not a decline: the shopper is not sent to their
+//! bank for nothing), never naming the block list; the merchant sees the try `blocked` with the
+//! rule `blocklist_card`.
 
 use std::time::Duration;
 
@@ -16,8 +17,9 @@ every_engine!(
     "blocked-card"
 );
 
-/// The shopper's text for an issuer's "do not honour", which a blocked try shows too.
-const PLAIN_DECLINE: &str = "Your card was declined. Please use another card or contact your bank.";
+/// The shopper's text for every refusal before the gateway (`Msg::CardRefused`).
+const NEUTRAL_REFUSAL: &str =
+    "This card can't be used for this payment right now. Try another card or contact the shop.";
 
 async fn a_card_blocked_from_its_payment_is_refused_next_time(page: Page) {
     let shop = DemoShop::start();
@@ -45,11 +47,11 @@ async fn a_card_blocked_from_its_payment_is_refused_next_time(page: Page) {
     type_card(&page, Card::test("4242424242424242")).await;
     fill_billing(&page, "JP", "100-0001").await;
     pay(&page).await;
-    let alert = page.wait_text("#cc-alert", PLAIN_DECLINE).await;
-    for word in ["block", "risk", "rule"] {
+    let alert = page.wait_text("#cc-alert", NEUTRAL_REFUSAL).await;
+    for word in ["declined", "bank", "block", "risk", "rule"] {
         assert!(
             !alert.to_lowercase().contains(word),
-            "the plain decline: {alert}"
+            "the neutral refusal: {alert}"
         );
     }
     page.screenshot("refused").await;

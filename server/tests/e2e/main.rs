@@ -20,6 +20,7 @@ mod support;
 
 mod autofill;
 mod backends;
+mod block_preview;
 mod blocked_card;
 mod closed_tab;
 mod console;

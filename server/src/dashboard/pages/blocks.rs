@@ -1,6 +1,6 @@
 //! `GET /risk/blocks`: the card-testing block lists, newest first, 50 entries a page
 //! (`?after=<cursor>`). Every staff member sees them; admins also get the form that adds an
-//! entry and a button removing each ([`crate::dashboard::blocks`]). A card entry is shown by
+//! entry (after a preview of what it would have caught) and a button removing each ([`crate::dashboard::blocks`]). A card entry is shown by
 //! the payment it was blocked from, never by its fingerprint.
 
 use axum::extract::{Query, State};
@@ -64,7 +64,7 @@ pub async fn list(
             @if let Some(done) = done { p role="status" class="notice" { (done) } }
             p {
                 "A payment try matching an entry is refused before the gateway and recorded as "
-                "blocked; the shopper sees the ordinary decline. Cards are blocked from a "
+                "blocked; the shopper sees one neutral refusal, never the rule. Cards are blocked from a "
                 "payment's page."
             }
             @if admin { (add_form(&staff)) }
@@ -135,7 +135,7 @@ fn value(entry: &BlockEntry) -> Markup {
 fn add_form(staff: &Staff) -> Markup {
     html! {
         h2 { "Add an entry" }
-        form method="post" action="/risk/blocks" class="actions" {
+        form method="post" action="/risk/blocks/preview" class="actions" {
             (csrf_field(staff))
             label for="block-kind" { "Kind" }
             select id="block-kind" name="kind" {
@@ -151,7 +151,8 @@ fn add_form(staff: &Staff) -> Markup {
             }
             label for="block-note" { "Note (optional)" }
             input id="block-note" name="note" maxlength="500";
-            button type="submit" class="danger" { "Block" }
+            p { small { "Next: how many payments of the last 24 hours it would have caught, before you confirm." } }
+            button type="submit" { "Preview the block…" }
         }
     }
 }

@@ -51,7 +51,7 @@ pub fn blocked_section(rows: &[RuleCount]) -> Markup {
             } @else {
                 p {
                     (total) (if total == 1 { " try was" } else { " tries were" })
-                    " refused before the gateway was called (no fee; the shopper saw an ordinary decline). "
+                    " refused before the gateway was called (no fee; the shopper saw one neutral refusal, never the rule). "
                     a href="/payments?state=blocked" { "Blocked payments" }
                 }
                 div class="table-wrap" {

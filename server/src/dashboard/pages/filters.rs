@@ -11,6 +11,7 @@ use time::{Date, Duration, OffsetDateTime};
 
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::money::parse_major;
+use crate::store::model::client_key::{is_short_fingerprint, key_range};
 use crate::store::model::{MAX_CUSTOMER_ID_CHARS, PageCursor, PaymentQuery, is_customer_id};
 use crate::store::transitions::parse_state;
 use checkout::card::Brand;
@@ -43,6 +44,12 @@ pub struct Filters {
     pub brand: String,
     /// The shop's customer id.
     pub customer: String,
+    /// The client's address as the rules key it, or a range (`192.0.2.0/24`, an IPv6 /64).
+    pub address: String,
+    /// The card's first six digits.
+    pub bin: String,
+    /// The card fingerprint's short form (the payment page shows it).
+    pub card: String,
     /// The page cursor.
     pub after: String,
 }
@@ -128,8 +135,33 @@ impl Filters {
             }
             query.customer_id = Some(customer.to_owned());
         }
+        self.defence_filters(&mut query)?;
         query.after = set(&self.after).map(page_cursor).transpose()?;
         Ok(query)
+    }
+
+    /// The card-testing defence's keys: address (or range), BIN, card fingerprint's short form.
+    fn defence_filters(&self, query: &mut PaymentQuery) -> Result<(), DashboardError> {
+        if let Some(address) = set(&self.address) {
+            query.client_keys =
+                Some(key_range(address).map_err(|reason| DashboardError::bad("address", reason))?);
+        }
+        if let Some(bin) = set(&self.bin) {
+            if bin.len() != 6 || !bin.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(DashboardError::bad("bin", "must be exactly six digits"));
+            }
+            query.card_bin = Some(bin.to_owned());
+        }
+        if let Some(card) = set(&self.card) {
+            if !is_short_fingerprint(card) {
+                return Err(DashboardError::bad(
+                    "card",
+                    "must be a card's short form as a payment's page shows it (8 characters)",
+                ));
+            }
+            query.card_short = Some(card.to_owned());
+        }
+        Ok(())
     }
 
     /// The query string of these filters continued after `cursor`.
@@ -145,6 +177,9 @@ impl Filters {
             ("last4", &self.last4),
             ("brand", &self.brand),
             ("customer", &self.customer),
+            ("address", &self.address),
+            ("bin", &self.bin),
+            ("card", &self.card),
         ];
         let mut query: Vec<String> = pairs
             .iter()
@@ -170,7 +205,8 @@ fn day_after(field: &str, start: OffsetDateTime) -> Result<OffsetDateTime, Dashb
         .ok_or_else(|| DashboardError::bad(field, "must be a date before 9999-12-31"))
 }
 
-fn encode(value: &str) -> String {
+/// `value` percent-encoded for a query string.
+pub fn encode(value: &str) -> String {
     percent_encoding::utf8_percent_encode(value, percent_encoding::NON_ALPHANUMERIC).to_string()
 }
 

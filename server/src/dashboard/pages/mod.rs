@@ -16,6 +16,7 @@ pub mod login;
 pub mod login_code;
 pub mod overview;
 pub mod payment;
+pub mod payment_defence;
 pub mod payments;
 pub mod qr;
 pub mod review;

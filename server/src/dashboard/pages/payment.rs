@@ -1,6 +1,7 @@
 //! `GET /payments/{id}`: one payment — amount in its currency's format, state, card (brand,
-//! first six, last four, expiry), customer, session, reference — its timeline, and, for
-//! operators, the actions its state allows. A viewer sees no action at all.
+//! first six, last four, expiry), customer, session, reference — what the card-testing defence
+//! recorded of it ([`super::payment_defence`]: the rule that refused it among them), its
+//! timeline, and, for operators, the actions its state allows. A viewer sees no action at all.
 
 use axum::extract::{Path, Query, State};
 use axum::response::Html;
@@ -10,6 +11,7 @@ use serde::Deserialize;
 
 use super::format;
 use super::layout::{csrf_field, page};
+use super::payment_defence::{Catches, caught};
 use super::timeline::timeline;
 use crate::dashboard::auth::Staff;
 use crate::dashboard::error::DashboardError;
@@ -47,6 +49,11 @@ pub async fn show(
         .keeper(&payment.session_id)
         .await
         .map_err(|e| DashboardError::Internal(e.to_string()))?;
+    let catches = if staff.can(StaffRole::Admin) {
+        Some(super::payment_defence::catches(&state, &payment).await?)
+    } else {
+        None
+    };
     let done = match notice.done.as_str() {
         "refund" => Some("Refund done."),
         "capture" => Some("Capture done."),
@@ -70,6 +77,7 @@ pub async fn show(
         html! {
             @if let Some(done) = done { p role="status" class="notice" { (done) } }
             (facts(&payment, keeper.as_ref()))
+            (super::payment_defence::defence(&payment))
             @if matches!(payment.state, PaymentState::Pending | PaymentState::NeedsReview) {
                 h2 id="review" { "Review" }
                 (super::review_reason::explain(&payment))
@@ -80,8 +88,8 @@ pub async fn show(
             @if staff.can(StaffRole::Operator) {
                 (actions(&staff, &payment))
             }
-            @if staff.can(StaffRole::Admin) {
-                (block_buttons(&staff, &payment))
+            @if let Some(catches) = catches {
+                (block_buttons(&staff, &payment, catches))
             }
             h2 { "Timeline" }
             (timeline)
@@ -110,9 +118,6 @@ fn facts(p: &Payment, keeper: Option<&SessionKeeper>) -> Markup {
         dl class="facts" {
             dt { "Amount" } dd { (money(p.amount)) }
             dt { "State" } dd { (format::state(p.state)) }
-            @if let Some(rule) = &p.risk_rule {
-                dt { "Blocked by rule" } dd { (rule) }
-            }
             dt { "Captured" } dd { (money(p.captured_amount)) }
             dt { "Refunded" } dd { (money(p.refunded_amount)) }
             dt { "Card" } dd { (format::card(p.card.as_ref())) }
@@ -137,8 +142,8 @@ fn facts(p: &Payment, keeper: Option<&SessionKeeper>) -> Markup {
 }
 
 /// "Block this card" (when the payment has a card fingerprint) and "Block this address" (when
-/// it has a client address), for admins.
-fn block_buttons(staff: &Staff, p: &Payment) -> Markup {
+/// it has a client address), for admins, each with what it would have caught.
+fn block_buttons(staff: &Staff, p: &Payment, catches: Catches) -> Markup {
     if p.card_fingerprint.is_none() && p.client_key.is_none() {
         return html! {};
     }
@@ -148,14 +153,14 @@ fn block_buttons(staff: &Staff, p: &Payment) -> Markup {
             @if p.card_fingerprint.is_some() {
                 form method="post" action={ "/payments/" (p.id) "/block_card" } {
                     (csrf_field(staff))
-                    p { "Refuse every later try with this card, before the gateway." }
+                    p { "Refuse every later try with this card, before the gateway." (caught(catches.card)) }
                     button type="submit" class="danger" { "Block this card" }
                 }
             }
             @if p.client_key.is_some() {
                 form method="post" action={ "/payments/" (p.id) "/block_address" } {
                     (csrf_field(staff))
-                    p { "Refuse every later try from this client's address (an IPv6 one by its /64)." }
+                    p { "Refuse every later try from this client's address (an IPv6 one by its /64)." (caught(catches.address)) }
                     button type="submit" class="danger" { "Block this address" }
                 }
             }

@@ -1,7 +1,8 @@
 //! `GET /payments`: every payment, newest first, with the filter form (state, date range,
-//! currency and amount range, reference, card last four, card brand, customer) and keyset
-//! pagination (the store's cursor, as the merchant API pages), and a link to the CSV export
-//! of the same filters.
+//! currency and amount range, reference, card last four, card brand, customer, and the
+//! card-testing defence's keys: client address or range, BIN, card fingerprint's short form)
+//! and keyset pagination (the store's cursor, as the merchant API pages), and a link to the CSV
+//! export of the same filters.
 
 use axum::extract::{Query, RawQuery, State};
 use axum::response::Html;
@@ -85,6 +86,9 @@ fn filter_form(filters: &Filters) -> Markup {
                         }
                     }
                     (text("customer", "Customer id", &filters.customer, "text", "cust-1042"))
+                    (text("address", "Client address or range", &filters.address, "text", "192.0.2.0/24"))
+                    (text("bin", "Card BIN (first six)", &filters.bin, "text", "424242"))
+                    (text("card", "Card (short form)", &filters.card, "text", "Ab3_x9Qz"))
                 }
                 p { button type="submit" { "Apply filters" } " " a href="/payments" { "Clear" } }
             }

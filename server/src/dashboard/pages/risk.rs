@@ -96,7 +96,7 @@ impl Rules<'_> {
                 h2 id="rules" { "Rules" }
                 p {
                     "Each try is judged before the gateway is called. A card rule blocks the card that goes above its threshold; a decline rule blocks every try once its count reaches the threshold. "
-                    "A blocked try is recorded as a payment in the state blocked, with its rule, and the shopper sees an ordinary decline. "
+                    "A blocked try is recorded as a payment in the state blocked, with its rule, and the shopper sees one neutral refusal (\"This card can't be used for this payment right now…\"), never the rule. "
                     "Before these, every try is checked against the " a href="/risk/blocks" { "block lists" } "."
                 }
                 div class="table-wrap" {

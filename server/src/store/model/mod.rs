@@ -3,6 +3,7 @@
 pub mod activity;
 pub mod block;
 pub mod card;
+pub mod client_key;
 pub mod customer;
 pub mod event;
 pub mod idempotency;

@@ -89,6 +89,18 @@ pub struct PaymentQuery {
     pub card_last4: Option<String>,
     /// Only paid with a card of this brand.
     pub card_brand: Option<Brand>,
+    /// Only paid with a card of these first six digits.
+    pub card_bin: Option<String>,
+    /// Only paid with a card whose fingerprint starts with this short form
+    /// ([`super::client_key::short_fingerprint`]).
+    pub card_short: Option<String>,
+    /// Only from a client whose stored address key is in this range, both ends included
+    /// ([`super::client_key::key_range`]).
+    pub client_keys: Option<(String, String)>,
+    /// Only of sessions with this e-mail (lower case, as stored for the rules).
+    pub shopper_email: Option<String>,
+    /// Only of sessions whose e-mail is at this domain (lower case).
+    pub email_domain: Option<String>,
     /// Page size; 0 means the default (20), anything above [`MAX_PAGE_SIZE`] is capped.
     pub limit: u32,
     /// A batch of a streamed export, read by the server itself: `limit` is capped at

@@ -12,7 +12,7 @@ use super::{Dialect, SqlStore};
 use crate::store::blocks::BlockListStore;
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::page::effective_limit;
-use crate::store::model::{BlockEntry, BlockKind, NewBlock, Page, PageCursor};
+use crate::store::model::{BlockEntry, BlockKind, NewBlock, Page, PageCursor, PaymentQuery};
 
 /// Columns of [`BlockRow`].
 const BLOCK_COLUMNS: &str = "id, kind, value, note, payment_id, added_by, created_at";
@@ -54,7 +54,12 @@ where
     for<'q> String: Encode<'q, DB> + Type<DB>,
     for<'q> Option<String>: Encode<'q, DB>,
     for<'r> BlockRow: FromRow<'r, DB::Row>,
+    for<'r> (i64,): FromRow<'r, DB::Row>,
 {
+    async fn count_payments(&self, query: PaymentQuery) -> StoreResult<u64> {
+        super::payment_list::count::<DB>(&self.pool, query).await
+    }
+
     async fn add_block(&self, new: NewBlock, now: OffsetDateTime) -> StoreResult<BlockEntry> {
         let (start, end) = new.range.unzip();
         let sql = format!(

@@ -12,10 +12,11 @@ use sqlx::query::QueryAs;
 use sqlx::{Database, Encode, Executor, FromRow, IntoArguments, Pool, Type};
 
 use super::Dialect;
-use super::codec::{int, ms};
+use super::codec::{int, ms, unsigned};
 use super::rows::{PAYMENT_COLUMNS, PaymentRow};
 use crate::store::error::StoreResult;
 use crate::store::model::PaymentQuery;
+use crate::store::model::client_key::FINGERPRINT_SHORT_CHARS;
 use crate::store::transitions::state_name;
 
 /// The rows `query` selects, newest first, one more than `limit` (to learn whether another
@@ -45,6 +46,18 @@ pub(crate) fn statement(
     query: PaymentQuery,
     limit: u32,
 ) -> StoreResult<(String, Vec<Value>)> {
+    let (mut sql, mut values) = filtered(columns, query)?;
+    values.push(Value::Int(i64::from(limit) + 1));
+    let _ = write!(
+        sql,
+        " ORDER BY created_at DESC, id DESC LIMIT ${}",
+        values.len()
+    );
+    Ok((sql, values))
+}
+
+/// `SELECT columns FROM payments WHERE <query's filters and cursor>`, and its values.
+fn filtered(columns: &str, query: PaymentQuery) -> StoreResult<(String, Vec<Value>)> {
     let mut sql = format!("SELECT {columns} FROM payments WHERE 1 = 1");
     let mut values: Vec<Value> = Vec::new();
     let mut bind = |value: Value| {
@@ -58,12 +71,37 @@ pub(crate) fn statement(
         ("currency", query.currency),
         ("card_last4", query.card_last4),
         ("card_brand", query.card_brand.map(|b| b.id().to_owned())),
+        ("card_bin", query.card_bin),
+        ("shopper_email", query.shopper_email),
     ];
     for (column, value) in text {
         if let Some(value) = value {
             let slot = bind(Value::Text(value));
             let _ = write!(sql, " AND {column} = {slot}");
         }
+    }
+    if let Some(short) = query.card_short {
+        let slot = bind(Value::Text(short));
+        let _ = write!(
+            sql,
+            " AND substr(card_fingerprint, 1, {FINGERPRINT_SHORT_CHARS}) = {slot}"
+        );
+    }
+    if let Some((low, high)) = query.client_keys {
+        let low = bind(Value::Text(low));
+        let high = bind(Value::Text(high));
+        let _ = write!(sql, " AND client_key >= {low} AND client_key <= {high}");
+    }
+    if let Some(domain) = query.email_domain {
+        // The e-mail's end, `@domain`: a length written into the statement (no `LIKE`, whose
+        // wildcards a domain may hold; both backends count `length` in characters).
+        let chars = domain.chars().count() + 1;
+        let at_domain = bind(Value::Text(format!("@{domain}")));
+        let _ = write!(
+            sql,
+            " AND length(shopper_email) > {chars} \
+             AND substr(shopper_email, length(shopper_email) - {chars} + 1) = {at_domain}"
+        );
     }
     // The shop's reference finds every attempt of its sessions; an attempt's own reference
     // (`<reference>-<n>`, what the gateway saw) finds that attempt.
@@ -112,9 +150,28 @@ pub(crate) fn statement(
         let id = bind(Value::Text(after.id));
         let _ = write!(sql, " AND (created_at, id) < ({at}, {id})");
     }
-    let slot = bind(Value::Int(i64::from(limit) + 1));
-    let _ = write!(sql, " ORDER BY created_at DESC, id DESC LIMIT {slot}");
     Ok((sql, values))
+}
+
+/// How many payments `query`'s filters select (its cursor and page size aside).
+pub(crate) async fn count<DB>(pool: &Pool<DB>, query: PaymentQuery) -> StoreResult<u64>
+where
+    DB: Dialect,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'r> (i64,): FromRow<'r, DB::Row>,
+{
+    let query = PaymentQuery {
+        after: None,
+        ..query
+    };
+    let (sql, values) = filtered("COUNT(*)", query)?;
+    let (n,) = bind_all(sqlx::query_as::<DB, (i64,)>(&sql), values)
+        .fetch_one(pool)
+        .await?;
+    unsigned(n, "count")
 }
 
 /// `statement` with `values` bound, in order.

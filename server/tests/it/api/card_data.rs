@@ -204,11 +204,7 @@ async fn block_lists(h: &Harness, paid: &TestSession) {
     assert_eq!(listed.json["data"].as_array().map(Vec::len), Some(3));
     let again = h.session(900, json!({})).await;
     let reply = h.pay(&again, &pay_body(cards::CHALLENGE, CVC), None).await;
-    assert_eq!(
-        reply.json["result"]["decline"], "do_not_honour",
-        "{}",
-        reply.text
-    );
+    assert_eq!(reply.json["result"]["state"], "blocked", "{}", reply.text);
     assert_eq!(
         h.stored_payment(&again).await.risk_rule.as_deref(),
         Some("blocklist_card")

@@ -89,11 +89,7 @@ async fn an_admin_adds_and_removes_entries_and_each_change_is_audited(h: &Harnes
     assert!(page.text.contains("bots"));
     let s = h.session(1000, json!({"email": "a@FRAUD.example"})).await;
     let reply = h.pay(&s, &pay_body(&visa(1), "123"), None).await;
-    assert_eq!(
-        reply.json["result"]["decline"], "do_not_honour",
-        "{}",
-        reply.text
-    );
+    assert_eq!(reply.json["result"]["state"], "blocked", "{}", reply.text);
 
     let entry = h
         .state
@@ -249,14 +245,29 @@ async fn the_payment_page_blocks_its_card_and_its_address(h: &Harness) {
     // The same card again: refused before the gateway, the rule on its page and timeline.
     let s = h.session(1000, json!({"currency": "EUR"})).await;
     let reply = h.pay(&s, &pay_body(cards::VISA_OK, "123"), None).await;
+    let try_id = reply.json["result"]["payment_id"].as_str().expect("id");
+    // The browser's answer is the one generic refusal: no decline code, no rule.
     assert_eq!(
-        reply.json["result"]["decline"], "do_not_honour",
+        reply.json,
+        json!({"next_action": "none", "result": {
+            "payment_id": try_id,
+            "state": "blocked",
+            "amount": 1000,
+            "currency": "EUR",
+        }}),
         "{}",
         reply.text
     );
+    assert!(!reply.text.contains("blocklist"), "{}", reply.text);
     assert_eq!(h.gateway_charges(&s.reference), 0);
-    let try_id = reply.json["result"]["payment_id"].as_str().expect("id");
+    let merchant = h.payment(try_id).await;
+    assert_eq!(merchant["risk_rule"], "blocklist_card", "{merchant}");
     let try_page = admin.get(&format!("/payments/{try_id}")).await;
+    assert!(
+        try_page.text.contains("Refused before the gateway by"),
+        "{}",
+        try_page.text
+    );
     assert!(
         try_page.text.contains("blocklist_card"),
         "{}",

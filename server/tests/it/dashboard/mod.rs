@@ -9,6 +9,7 @@
 mod blocks;
 mod captures;
 mod crowd;
+mod defence;
 mod filters;
 mod found_subscriptions;
 mod guards;

@@ -73,11 +73,7 @@ async fn entries_are_created_listed_and_deleted_and_audited(db: Db) {
     // Blocked now: the card, and the address it came from.
     let s = session(&h, json!({})).await;
     let reply = try_card(&h, &s, &visa(2)).await;
-    assert_eq!(
-        reply.json["result"]["decline"], "do_not_honour",
-        "{}",
-        reply.text
-    );
+    assert_eq!(reply.json["result"]["state"], "blocked", "{}", reply.text);
     assert_eq!(
         h.stored_payment(&s).await.risk_rule.as_deref(),
         Some("blocklist_address")

@@ -1,5 +1,5 @@
 //! The card-testing rules end to end (issue 33, phase A): each rule fires at its threshold and
-//! not before, a blocked try never reaches the gateway, the shopper sees the plain decline,
+//! not before, a blocked try never reaches the gateway, the shopper sees one generic refusal,
 //! the merchant sees `blocked` with the rule and a `payment.blocked` event, two instances on
 //! one database count the same tries, and an ordinary shopper is never blocked. The block
 //! lists (item 3): each kind on the pay path, and their merchant API.
@@ -132,8 +132,8 @@ pub async fn session(h: &Harness, extra: Value) -> TestSession {
     h.session(1000, extra).await
 }
 
-/// Asserts `reply` answered a try the rule `rule` blocked: the shopper sees the ordinary
-/// decline (also on `/result`), nothing reached the gateway for it (`charges` is the
+/// Asserts `reply` answered a try the rule `rule` blocked: the shopper sees the one generic
+/// refusal, `blocked` without a decline code or the rule (also on `/result`), nothing reached the gateway for it (`charges` is the
 /// session's count before), the merchant sees `blocked` with the rule, and its
 /// `payment.blocked` event carries the rule.
 pub async fn assert_blocked(
@@ -148,19 +148,18 @@ pub async fn assert_blocked(
         reply.json,
         json!({"next_action": "none", "result": {
             "payment_id": reply.json["result"]["payment_id"],
-            "state": "declined",
+            "state": "blocked",
             "amount": reply.json["result"]["amount"],
             "currency": reply.json["result"]["currency"],
-            "decline": "do_not_honour",
         }}),
-        "the shopper sees the plain decline"
+        "the shopper's answer is the one generic refusal: no decline, no rule"
     );
-    for word in ["blocked", "risk", rule] {
+    for word in ["decline", "risk", rule] {
         assert!(!reply.text.contains(word), "{}", reply.text);
     }
     let result = h.result(session).await;
-    assert_eq!(result["state"], "declined", "{result}");
-    assert_eq!(result["decline"], "do_not_honour", "{result}");
+    assert_eq!(result["state"], "blocked", "{result}");
+    assert_eq!(result.get("decline"), None, "{result}");
     assert_eq!(
         h.gateway_charges(&session.reference),
         charges,
