@@ -12,7 +12,7 @@ mod cli;
 mod dashboard;
 mod events;
 mod gateway;
-mod links;
+pub mod links;
 mod ops;
 mod readme;
 mod reconcile;
