@@ -5,6 +5,7 @@
 
 mod api;
 mod checkout;
+mod demo;
 mod events;
 mod places;
 mod race;
