@@ -7,7 +7,7 @@ use reqwest::Method;
 use serde_json::json;
 
 use super::{create_link, link_session, public_id, start};
-use crate::api::support::{Harness, api_suite, cards, pay_body};
+use crate::api::support::{Harness, TestSession, api_suite, cards, pay_body};
 use crate::events::call;
 
 api_suite!(
@@ -47,12 +47,25 @@ async fn the_server_prices_the_session_and_records_the_link(h: &Harness) {
     assert_eq!(session.json["email"], "payer@example.test");
 
     // The session is an ordinary one: the card form pays it with its client secret.
-    let session = link_session(h, &link, json!({"payer_reference": "INV-8"})).await;
+    let receipt_id = receipt_url.rsplit('/').next().expect("id").to_owned();
+    let links = &h.state.links;
+    assert!(
+        links.receipt(&receipt_id).await.expect("read").is_none(),
+        "nothing paid yet"
+    );
+    let session = TestSession {
+        id: session_id.to_owned(),
+        secret: reply.json["client_secret"]
+            .as_str()
+            .expect("secret")
+            .to_owned(),
+        reference: link["id"].as_str().expect("id").to_owned(),
+    };
     let redirect = h.pay_to_redirect(&session, cards::VISA_OK).await;
     h.complete_3ds(&redirect, "approve").await;
     let result = h.result(&session).await;
     assert_eq!(result["state"], "captured", "{result}");
-    assert_eq!(result["amount"], 1200);
+    assert_eq!(result["amount"], 3600);
     let payment = h.payment(result["payment_id"].as_str().expect("id")).await;
     assert_eq!(payment["payment_link_id"], link["id"]);
     let listed = call(
@@ -74,36 +87,21 @@ async fn the_server_prices_the_session_and_records_the_link(h: &Harness) {
         .collect();
     assert_eq!(ids, vec![payment["id"].clone()]);
 
-    // The receipt, under the id only the payer was given.
-    let receipt_id = receipt_url.rsplit('/').next().expect("id");
-    assert!(
-        h.state
-            .links
-            .receipt(receipt_id)
-            .await
-            .expect("read")
-            .is_none(),
-        "not paid yet"
-    );
-    let paid_receipt = h
-        .state
-        .links
-        .receipt(&reply_receipt_id(h, &link).await)
+    // The receipt, under the id only the payer was given: no card data beyond brand and last four.
+    let receipt = links
+        .receipt(&receipt_id)
         .await
-        .expect("read");
-    assert!(
-        paid_receipt.is_none(),
-        "a session never paid has no receipt"
-    );
-    assert!(h.state.links.receipt("x").await.expect("read").is_none());
-}
-
-/// Starts a session of `link` and returns its receipt id.
-async fn reply_receipt_id(h: &Harness, link: &serde_json::Value) -> String {
-    let reply = start(h, &public_id(link), json!({"payer_reference": "R"})).await;
-    assert_eq!(reply.status, 201, "{}", reply.text);
-    let url = reply.json["receipt_url"].as_str().expect("receipt url");
-    url.rsplit('/').next().expect("id").to_owned()
+        .expect("read")
+        .expect("a receipt");
+    assert_eq!(receipt.payment_id, payment["id"].as_str().expect("id"));
+    assert_eq!((receipt.amount, receipt.currency.as_str()), (3600, "JPY"));
+    assert_eq!(receipt.card_last4.as_deref(), Some("4242"));
+    assert_eq!(receipt.card_brand.map(|b| b.id()), Some("visa"));
+    assert_eq!(receipt.payer_reference.as_deref(), Some("INV-2026-7"));
+    assert_eq!(receipt.description.as_deref(), Some("Invoice 42 × 3"));
+    assert_eq!(receipt.merchant_name, h.state.config.merchant.name);
+    assert_eq!(receipt.status, checkout::contract::PaymentState::Captured);
+    assert!(links.receipt("x").await.expect("read").is_none());
 }
 
 async fn input_outside_the_links_terms_is_refused_naming_the_field(h: &Harness) {

@@ -9,6 +9,7 @@ mod demo;
 mod events;
 mod places;
 mod race;
+mod subscription;
 
 use reqwest::Method;
 use serde_json::{Value, json};
