@@ -3,7 +3,6 @@
 use serde::Serialize;
 
 use super::merchant::rfc3339;
-use crate::payments::PublicUrls;
 use crate::store::model::link::billing_field_name;
 use crate::store::model::{AfterPayment, LinkAmount, PaymentLink};
 
@@ -57,8 +56,8 @@ pub struct PaymentLinkView {
 }
 
 impl PaymentLinkView {
-    /// The view of `link`, whose page is under `urls`.
-    pub fn new(link: &PaymentLink, urls: &PublicUrls) -> Self {
+    /// The view of `link`, whose page is at `url`.
+    pub fn new(link: &PaymentLink, url: String) -> Self {
         let terms = &link.terms;
         let (amount, min_amount, max_amount) = match terms.amount {
             LinkAmount::Fixed { amount } => (Some(amount), None, None),
@@ -70,7 +69,7 @@ impl PaymentLinkView {
         };
         Self {
             id: link.id.clone(),
-            url: urls.link_page(&link.public_id),
+            url,
             description: terms.description.clone(),
             currency: terms.currency.clone(),
             currency_exponent: checkout::currency::Currency::find(&terms.currency)

@@ -94,6 +94,21 @@ impl From<EndpointError> for ApiFailure {
     }
 }
 
+impl From<LinkError> for ApiFailure {
+    fn from(error: LinkError) -> Self {
+        match error {
+            LinkError::Unavailable(LinkUnavailable::NotFound) => {
+                ApiFailure::NotFound("payment_link")
+            }
+            LinkError::Unavailable(why) => ApiFailure::Gone {
+                code: why.code(),
+                message: why.message(),
+            },
+            LinkError::Payment(error) => ApiFailure::from(error),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use axum::http::StatusCode;
@@ -120,20 +135,5 @@ mod tests {
             ApiFailure::from(SubscriptionError::NotFound).status(),
             StatusCode::NOT_FOUND
         );
-    }
-}
-
-impl From<LinkError> for ApiFailure {
-    fn from(error: LinkError) -> Self {
-        match error {
-            LinkError::Unavailable(LinkUnavailable::NotFound) => {
-                ApiFailure::NotFound("payment_link")
-            }
-            LinkError::Unavailable(why) => ApiFailure::Gone {
-                code: why.code(),
-                message: why.message(),
-            },
-            LinkError::Payment(error) => ApiFailure::from(error),
-        }
     }
 }

@@ -19,11 +19,16 @@ use super::request::CreatePaymentLink;
 use crate::api::auth::MerchantAuth;
 use crate::api::json::{Json, JsonWithDigest};
 use crate::api::query;
-use crate::store::model::PageCursor;
+use crate::store::model::PaymentLink;
 use crate::views::{PaymentLinkList, PaymentLinkView};
 use crate::web::ApiFailure;
 use crate::web::AppState;
 use crate::web::idempotency::{Reply, run_idempotent};
+
+/// The API's view of `link`, with its page's address on this server.
+fn view(state: &AppState, link: &PaymentLink) -> PaymentLinkView {
+    PaymentLinkView::new(link, state.urls.link_page(&link.public_id))
+}
 
 /// The merchant's link routes.
 pub fn routes() -> Router<AppState> {
@@ -51,10 +56,7 @@ async fn create(
                 .into_request()?
                 .into_new(&task_state.config.plans)?;
             let link = task_state.links.create(new).await?;
-            Reply::json(
-                StatusCode::CREATED,
-                &PaymentLinkView::new(&link, &task_state.urls),
-            )
+            Reply::json(StatusCode::CREATED, &view(&task_state, &link))
         },
     )
     .await
@@ -66,7 +68,7 @@ async fn show(
     Path(id): Path<String>,
 ) -> Result<Json<PaymentLinkView>, ApiFailure> {
     let link = state.links.get(&id).await?;
-    Ok(Json(PaymentLinkView::new(&link, &state.urls)))
+    Ok(Json(view(&state, &link)))
 }
 
 async fn list(
@@ -74,21 +76,10 @@ async fn list(
     _auth: MerchantAuth,
     RawQuery(raw): RawQuery,
 ) -> Result<Json<PaymentLinkList>, ApiFailure> {
-    let (mut limit, mut after) = (0, None::<PageCursor>);
-    for (name, value) in query::pairs(raw.as_deref().unwrap_or_default())? {
-        match name.as_str() {
-            "limit" => limit = query::limit(&value)?,
-            "after" => after = Some(query::cursor(&value)?),
-            other => return Err(query::unknown(other)),
-        }
-    }
+    let (limit, after) = query::page_only(raw.as_deref())?;
     let page = state.links.list(limit, after).await?;
     Ok(Json(PaymentLinkList {
-        data: page
-            .items
-            .iter()
-            .map(|link| PaymentLinkView::new(link, &state.urls))
-            .collect(),
+        data: page.items.iter().map(|link| view(&state, link)).collect(),
         has_more: page.next.is_some(),
         next_cursor: page.next.map(|cursor| cursor.to_string()),
     }))
@@ -102,5 +93,5 @@ async fn deactivate(
     Path(id): Path<String>,
 ) -> Result<Json<PaymentLinkView>, ApiFailure> {
     let link = state.links.deactivate(&id).await?;
-    Ok(Json(PaymentLinkView::new(&link, &state.urls)))
+    Ok(Json(view(&state, &link)))
 }

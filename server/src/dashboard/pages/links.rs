@@ -14,7 +14,7 @@ use crate::dashboard::error::DashboardError;
 use crate::dashboard::money;
 use crate::dashboard::state::DashboardState;
 use crate::store::model::link::{ALL_BILLING_FIELDS, billing_field_name};
-use crate::store::model::{LinkAmount, PageCursor, PaymentLink};
+use crate::store::model::{LinkAmount, PaymentLink};
 use crate::store::prelude::StaffRole;
 
 /// Links per page.
@@ -33,13 +33,7 @@ pub async fn list(
     staff: Staff,
     Query(query): Query<LinksQuery>,
 ) -> Result<Html<String>, DashboardError> {
-    let after = match query.after.trim() {
-        "" => None,
-        text => Some(
-            text.parse::<PageCursor>()
-                .map_err(|_| DashboardError::bad("after", "not a cursor of this page"))?,
-        ),
-    };
+    let after = format::after(&query.after)?;
     let links = state
         .app
         .links

@@ -47,7 +47,7 @@ impl PaymentLinkService {
 
     /// The link with this id.
     pub async fn get(&self, id: &str) -> Result<PaymentLink, LinkError> {
-        Ok(self.store().get_link(id).await?.ok_or_else(not_found)?)
+        self.store().get_link(id).await?.ok_or_else(not_found)
     }
 
     /// A page of links, newest first.
@@ -73,7 +73,7 @@ impl PaymentLinkService {
 
     /// The link's views, paid sessions, amount paid and places held.
     pub async fn figures(&self, id: &str) -> Result<LinkFigures, LinkError> {
-        Ok(self.store().link_figures(id).await?.ok_or_else(not_found)?)
+        self.store().link_figures(id).await?.ok_or_else(not_found)
     }
 
     /// Up to `limit` payments made through the link, newest first.

@@ -170,11 +170,11 @@ impl NewPaymentLink {
             return Err(invalid("currency", "must be a supported ISO 4217 code"));
         }
         let most = match self.amount {
-            LinkAmount::Fixed { amount } if amount == 0 => {
+            LinkAmount::Fixed { amount: 0 } => {
                 return Err(invalid("amount", "must be at least 1"));
             }
             LinkAmount::Fixed { amount } => amount,
-            LinkAmount::PayerChosen { min, .. } if min == 0 => {
+            LinkAmount::PayerChosen { min: 0, .. } => {
                 return Err(invalid("min_amount", "must be at least 1"));
             }
             LinkAmount::PayerChosen { min, max } if max < min => {
@@ -304,7 +304,8 @@ mod tests {
     #[test]
     fn validation_names_the_field() {
         assert_eq!(field_of(&link()), None);
-        let cases: [(fn(&mut NewPaymentLink), &str); 8] = [
+        type Change = fn(&mut NewPaymentLink);
+        let cases: [(Change, &str); 8] = [
             (|l| l.description = " ".into(), "description"),
             (|l| l.currency = "XXY".into(), "currency"),
             (|l| l.amount = LinkAmount::Fixed { amount: 0 }, "amount"),

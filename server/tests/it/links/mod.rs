@@ -7,6 +7,7 @@ mod api;
 mod checkout;
 mod demo;
 mod events;
+mod limits;
 mod places;
 mod race;
 mod subscription;
