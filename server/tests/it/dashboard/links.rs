@@ -94,6 +94,11 @@ async fn an_operator_makes_and_deactivates_a_link_and_each_change_is_audited(h: 
     );
     let payment = h.stored_payment(&session).await;
     assert!(shown.text.contains(&format!("/payments/{}", payment.id)));
+    let payment_page = operator.get(&format!("/payments/{}", payment.id)).await;
+    assert!(
+        payment_page.text.contains(&format!("href=\"/links/{id}\"")),
+        "the payment names its link"
+    );
 
     let bad = operator
         .post(
