@@ -158,7 +158,16 @@ fn payment_query(raw: &str) -> Result<PaymentQuery, ApiFailure> {
                 query.customer_id = Some(value);
             }
             "session_id" => query.session_id = Some(value),
-            "payment_link_id" => query.payment_link_id = Some(value),
+            "payment_link_id" => {
+                if !super::ids::plausible_id(&value) {
+                    return Err(ApiFailure::invalid(
+                        "invalid_field",
+                        "payment_link_id",
+                        "payment_link_id: not an id this server gave",
+                    ));
+                }
+                query.payment_link_id = Some(value);
+            }
             "state" => {
                 query.state = Some(parse_state(&value).ok_or_else(|| {
                     ApiFailure::invalid("invalid_field", "state", "state: not a payment state")

@@ -47,6 +47,7 @@ impl PaymentLinkService {
 
     /// The link with this id.
     pub async fn get(&self, id: &str) -> Result<PaymentLink, LinkError> {
+        plausible(id)?;
         self.store().get_link(id).await?.ok_or_else(not_found)
     }
 
@@ -62,6 +63,7 @@ impl PaymentLinkService {
     /// Deactivates the link for good: its page shows no form and no payment of it is recorded
     /// any more (not even of a session already started from it).
     pub async fn deactivate(&self, id: &str) -> Result<PaymentLink, LinkError> {
+        plausible(id)?;
         let link = self
             .store()
             .deactivate_link(id, now())
@@ -73,11 +75,13 @@ impl PaymentLinkService {
 
     /// The link's views, paid sessions, amount paid and places held.
     pub async fn figures(&self, id: &str) -> Result<LinkFigures, LinkError> {
+        plausible(id)?;
         self.store().link_figures(id).await?.ok_or_else(not_found)
     }
 
     /// Up to `limit` payments made through the link, newest first.
     pub async fn payments_of(&self, id: &str, limit: u32) -> Result<Page<Payment>, LinkError> {
+        plausible(id)?;
         Ok(self
             .store()
             .list_payments(PaymentQuery {
@@ -92,4 +96,15 @@ impl PaymentLinkService {
 /// "No such payment link", as every lookup by id answers it.
 fn not_found() -> LinkError {
     LinkError::Payment(crate::payments::PaymentError::NotFound("payment_link"))
+}
+
+/// Not found, before any lookup, for an id this server cannot have given (`plink_` and 32
+/// hex digits): a NUL or a megabyte in a path never reaches the database.
+fn plausible(id: &str) -> Result<(), LinkError> {
+    let hex = id.strip_prefix("plink_").unwrap_or_default();
+    if hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(())
+    } else {
+        Err(not_found())
+    }
 }

@@ -137,6 +137,17 @@ async fn bad_links_are_refused_naming_the_field(h: &Harness) {
             reply.text
         );
     }
+    for path in ["/v1/payment_links/plink_%00", "/v1/payment_links/a%20b"] {
+        call(h, Method::GET, path, None)
+            .await
+            .assert_error(404, "not_found", None);
+        let path = format!("{path}/deactivate");
+        call(h, Method::POST, &path, None)
+            .await
+            .assert_error(404, "not_found", None);
+    }
+    let filter = call(h, Method::GET, "/v1/payments?payment_link_id=%00", None).await;
+    filter.assert_error(400, "invalid_field", Some("payment_link_id"));
     let page = call(h, Method::GET, "/v1/payment_links?colour=red", None).await;
     assert_eq!(page.status, 400, "{}", page.text);
     let page = call(h, Method::GET, "/v1/payment_links?after=nonsense", None).await;
