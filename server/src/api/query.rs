@@ -38,6 +38,20 @@ pub fn cursor(value: &str) -> Result<PageCursor, ApiFailure> {
     })
 }
 
+/// The paging pair of a list that takes nothing else (`limit`, `after`); any other parameter
+/// is refused by name.
+pub fn page_only(raw: Option<&str>) -> Result<(u32, Option<PageCursor>), ApiFailure> {
+    let (mut size, mut after) = (0, None);
+    for (name, value) in pairs(raw.unwrap_or_default())? {
+        match name.as_str() {
+            "limit" => size = limit(&value)?,
+            "after" => after = Some(cursor(&value)?),
+            other => return Err(unknown(other)),
+        }
+    }
+    Ok((size, after))
+}
+
 /// A parameter the endpoint does not take.
 pub fn unknown(name: &str) -> ApiFailure {
     ApiFailure::invalid(

@@ -22,7 +22,7 @@ use super::ids::known;
 use super::json::{Json, JsonWithDigest};
 use super::query;
 use crate::risk::block_list::{BlockError, BlockTarget};
-use crate::store::model::{BlockEntry, BlockKind, PageCursor};
+use crate::store::model::{BlockEntry, BlockKind};
 use crate::store::staff::NewAuditEntry;
 use crate::views::blocks::describe;
 use crate::views::{BlockList, BlockView};
@@ -176,14 +176,7 @@ async fn list(
     _auth: MerchantAuth,
     RawQuery(raw): RawQuery,
 ) -> Result<Json<BlockList>, ApiFailure> {
-    let (mut limit, mut after) = (0, None::<PageCursor>);
-    for (name, value) in query::pairs(raw.as_deref().unwrap_or_default())? {
-        match name.as_str() {
-            "limit" => limit = query::limit(&value)?,
-            "after" => after = Some(query::cursor(&value)?),
-            other => return Err(query::unknown(other)),
-        }
-    }
+    let (limit, after) = query::page_only(raw.as_deref())?;
     let page = state.payments.risk().list_blocks(limit, after).await?;
     Ok(Json(BlockList {
         data: page.items.iter().map(BlockView::new).collect(),

@@ -4,6 +4,7 @@
 use crate::events::endpoints::EndpointError;
 use crate::gateway::GatewayError;
 use crate::payments::PaymentError;
+use crate::payments::links::{LinkError, LinkUnavailable};
 use crate::subscriptions::SubscriptionError;
 use crate::web::ApiFailure;
 
@@ -89,6 +90,21 @@ impl From<EndpointError> for ApiFailure {
             },
             EndpointError::NotFound(what) => ApiFailure::NotFound(what),
             EndpointError::Store(error) => ApiFailure::from(error),
+        }
+    }
+}
+
+impl From<LinkError> for ApiFailure {
+    fn from(error: LinkError) -> Self {
+        match error {
+            LinkError::Unavailable(LinkUnavailable::NotFound) => {
+                ApiFailure::NotFound("payment_link")
+            }
+            LinkError::Unavailable(why) => ApiFailure::Gone {
+                code: why.code(),
+                message: why.message(),
+            },
+            LinkError::Payment(error) => ApiFailure::from(error),
         }
     }
 }

@@ -177,3 +177,44 @@ fn host(config: &Config, addresses: &Addresses, shop_url: Option<&str>) -> Host 
         shop_origins: config.merchant.allowed_origins.clone(),
     }
 }
+
+/// What the demo's payment link sells.
+pub const DEMO_LINK_DESCRIPTION: &str = "Demo T-shirt (sandbox: test cards only)";
+
+/// The address of the demo's payment link (issue 48), so a newcomer can pay one at once: made
+/// at the first start, found again at the next (the newest active one of that description).
+/// `None` with a real gateway: nothing of the demo is made in live mode.
+pub async fn demo_link(state: &checkout_server::web::AppState) -> anyhow::Result<Option<String>> {
+    use checkout_server::store::model::{AfterPayment, Ask, LinkAmount, NewPaymentLink};
+    if !state.config.gateway.is_sandbox() {
+        return Ok(None);
+    }
+    let links = state.links.list(100, None).await?;
+    let now = time::OffsetDateTime::now_utc();
+    let found = links.items.into_iter().find(|link| {
+        link.active && !link.is_expired_at(now) && link.terms.description == DEMO_LINK_DESCRIPTION
+    });
+    let link = match found {
+        Some(link) => link,
+        None => {
+            state
+                .links
+                .create(NewPaymentLink {
+                    description: DEMO_LINK_DESCRIPTION.to_owned(),
+                    currency: "EUR".to_owned(),
+                    amount: LinkAmount::Fixed { amount: 2500 },
+                    quantity_max: Some(5),
+                    reusable: true,
+                    payment_limit: None,
+                    expires_at: None,
+                    ask_email: Ask::Optional,
+                    ask_payer_reference: Ask::Optional,
+                    billing_fields: Vec::new(),
+                    after_payment: AfterPayment::Receipt,
+                    plan_id: None,
+                })
+                .await?
+        }
+    };
+    Ok(Some(state.urls.link_page(&link.public_id)))
+}

@@ -188,9 +188,14 @@ async fn run_serve(args: ServeArgs) -> anyhow::Result<()> {
     let shop_task = compose::serve_demo(demo, shop);
     let shop_page =
         shop_url.map(|url| format!("{url}/  (its own origin, embedding the card form)"));
+    let link_page = compose::demo_link(server.state())
+        .await
+        .context("the demo's payment link")?
+        .map(|url| format!("{url}  (a payment link: pay it with a test card)"));
     let beside: Vec<_> = shop_page
         .iter()
         .map(|page| ("demo shop", page.as_str()))
+        .chain(link_page.iter().map(|page| ("payment link", page.as_str())))
         .chain(
             state_file
                 .iter()

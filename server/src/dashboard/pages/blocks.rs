@@ -13,7 +13,7 @@ use super::layout::{csrf_field, page};
 use crate::dashboard::auth::Staff;
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::state::DashboardState;
-use crate::store::model::{BlockEntry, BlockKind, PageCursor};
+use crate::store::model::{BlockEntry, BlockKind};
 use crate::store::prelude::StaffRole;
 
 /// Entries per page.
@@ -42,13 +42,7 @@ pub async fn list(
     staff: Staff,
     Query(query): Query<BlocksQuery>,
 ) -> Result<Html<String>, DashboardError> {
-    let after = match query.after.trim() {
-        "" => None,
-        text => Some(
-            text.parse::<PageCursor>()
-                .map_err(|_| DashboardError::bad("after", "not a cursor of this page"))?,
-        ),
-    };
+    let after = format::after(&query.after)?;
     let entries = state.app.payments.risk().list_blocks(PAGE, after).await?;
     let done = match query.done.as_str() {
         "added" => Some("Added to the block list."),

@@ -1,12 +1,25 @@
 //! How the pages show times, states and cards: UTC to the second, the store's state names,
-//! and a card as brand, first six, last four and expiry (nothing more is kept).
+//! and a card as brand, first six, last four and expiry (nothing more is kept); and how a list
+//! page reads its `?after=` cursor.
 
 use checkout::contract::PaymentState;
 use time::OffsetDateTime;
 use time::macros::format_description;
 
-use crate::store::model::CardSummary;
+use crate::dashboard::error::DashboardError;
+use crate::store::model::{CardSummary, PageCursor};
 use crate::store::transitions::state_name;
+
+/// A list page's `?after=` (empty: the first page).
+pub fn after(text: &str) -> Result<Option<PageCursor>, DashboardError> {
+    match text.trim() {
+        "" => Ok(None),
+        text => text
+            .parse::<PageCursor>()
+            .map(Some)
+            .map_err(|_| DashboardError::bad("after", "not a cursor of this page")),
+    }
+}
 
 /// `2025-01-31 14:05:09 UTC`.
 pub fn when(at: OffsetDateTime) -> String {

@@ -122,6 +122,9 @@ fn facts(p: &Payment, keeper: Option<&SessionKeeper>) -> Markup {
             dt { "Refunded" } dd { (money(p.refunded_amount)) }
             dt { "Card" } dd { (format::card(p.card.as_ref())) }
             dt { "Customer" } dd { (p.customer_id.as_deref().unwrap_or("—")) }
+            @if let Some(link) = &p.payment_link_id {
+                dt { "Payment link" } dd { a href={ "/links/" (link) } { (link) } }
+            }
             dt { "Reference (as the gateway saw it)" } dd { (p.merchant_txn_ref) }
             @if let Some(keeper) = &p.retry.surplus_of {
                 dt { "Duplicate of" } dd { a href={ "/payments/" (keeper) } { (keeper) } " (this second charge of the session is reversed)" }
