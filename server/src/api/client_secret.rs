@@ -7,31 +7,17 @@ use axum::body::{Body, to_bytes};
 use axum::http::StatusCode;
 use axum::http::header::CONTENT_LENGTH;
 use axum::response::{IntoResponse, Response};
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use hmac::{Hmac, Mac};
-use secrecy::{ExposeSecret as _, SecretString};
+use secrecy::ExposeSecret as _;
 use serde_json::Value;
-use sha2::Sha256;
 
 use crate::web::ApiFailure;
 use crate::web::AppState;
 use crate::web::idempotency::REPLAYED;
 
-/// Separates this use of the merchant key from any other.
-const CONTEXT: &[u8] = b"checkout-server client secret\0";
 /// A session view is a few hundred bytes.
 const MAX_VIEW_BYTES: usize = 64 * 1024;
 
-/// The client secret of session `session_id`: `cs_` and 43 URL-safe characters.
-pub fn derive(key: &SecretString, session_id: &str) -> SecretString {
-    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key.expose_secret().as_bytes())
-        .expect("HMAC accepts a key of any length");
-    mac.update(CONTEXT);
-    mac.update(session_id.as_bytes());
-    let tag = mac.finalize().into_bytes();
-    SecretString::from(format!("cs_{}", URL_SAFE_NO_PAD.encode(tag)))
-}
+pub use crate::payments::client_secret::derive;
 
 /// Adds `client_secret` to a 201 answer of `POST /v1/sessions`; other answers pass unchanged.
 ///
@@ -79,24 +65,4 @@ async fn with_secret(state: &AppState, response: Response) -> Result<Response, A
     view["client_secret"] = Value::String(secret.expose_secret().to_owned());
     parts.headers.remove(CONTENT_LENGTH);
     Ok(Response::from_parts(parts, Body::from(view.to_string())))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_secret_depends_on_key_and_session_and_nothing_else() {
-        let key = SecretString::from("sk_test_0123456789abcdef");
-        let other_key = SecretString::from("sk_test_fedcba9876543210");
-        let a = derive(&key, "session-a");
-        assert_eq!(a.expose_secret(), derive(&key, "session-a").expose_secret());
-        assert_ne!(a.expose_secret(), derive(&key, "session-b").expose_secret());
-        assert_ne!(
-            a.expose_secret(),
-            derive(&other_key, "session-a").expose_secret()
-        );
-        assert!(a.expose_secret().starts_with("cs_"));
-        assert_eq!(a.expose_secret().len(), 3 + 43);
-    }
 }

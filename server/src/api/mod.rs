@@ -20,6 +20,7 @@ mod events;
 pub mod frame;
 mod ids;
 mod json;
+pub mod links;
 pub mod openapi;
 pub mod ops;
 mod pay_digest;
@@ -64,6 +65,7 @@ pub fn routes(ops_access: &OpsAccess) -> Router<AppState> {
         .merge(customer_subscriptions::routes())
         .merge(webhook_endpoints::routes())
         .merge(risk_blocks::routes())
+        .merge(links::routes())
         .merge(events::routes())
         .merge(ops::routes(ops_access))
         .merge(docs::routes())

@@ -212,6 +212,7 @@ fn validate(state: &AppState, request: CreateSession) -> Result<NewSession, ApiF
         plan_id: request.plan_id,
         description,
         expires_at: crate::payments::later(state.config.timing.session_ttl),
+        link: None,
     })
 }
 

@@ -25,13 +25,16 @@
 //! [`subscription_record`] (the subscription a sign-up made), [`keeper`] (whether a session is
 //! paid, and by which payment), [`urls`] (this server's own addresses), [`supersede`] (paying
 //! again while a 3-D Secure payment waits at the bank), [`surplus`] (reversing a second
-//! charge of one session).
+//! charge of one session), [`links`] (payment links: a session made when a payer pays a
+//! link), [`client_secret`] (the browser's key to a session, derived).
 
 pub mod adjust;
 pub mod card_input;
 pub mod claim;
+pub mod client_secret;
 mod error;
 pub mod keeper;
+pub mod links;
 pub mod outcome;
 pub mod pay;
 pub mod request;

@@ -13,6 +13,13 @@ pub const WEBHOOK_ROUTE: &str = "/hooks/gateway/{payment_id}/{token}";
 /// Route of the 3DS return pages; `outcome` is `success` or `decline`.
 pub const RETURN_ROUTE: &str = "/checkout/return/{payment_id}/{outcome}";
 
+/// Route of a payment link's hosted page.
+pub const LINK_PAGE_ROUTE: &str = "/pay/{public_id}";
+/// Route the hosted page posts to when the payer presses Pay: starts the link's session.
+pub const LINK_SESSION_ROUTE: &str = "/pay/{public_id}/session";
+/// Route of the receipt page of a session paid through a link.
+pub const RECEIPT_ROUTE: &str = "/receipts/{receipt_id}";
+
 /// How a payment ended, as the landing page is told (`checkout=` query parameter).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Landing {
@@ -68,6 +75,16 @@ impl PublicUrls {
             success_url: format!("{}/checkout/return/{id}/success", self.base),
             decline_url: format!("{}/checkout/return/{id}/decline", self.base),
         })
+    }
+
+    /// The address of a payment link's page, to send to payers.
+    pub fn link_page(&self, public_id: &str) -> String {
+        format!("{}/pay/{public_id}", self.base)
+    }
+
+    /// The address of a receipt page.
+    pub fn receipt_page(&self, receipt_id: &str) -> String {
+        format!("{}/receipts/{receipt_id}", self.base)
     }
 
     /// The shop page to send the customer to: `SUCCESS_URL` unless declined, with

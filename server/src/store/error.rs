@@ -22,7 +22,12 @@ pub enum StoreError {
     },
     /// The database refused or failed a query (connection lost, constraint, ...).
     #[error("database error: {0}")]
-    Database(#[from] sqlx::Error),
+    Database(sqlx::Error),
+    /// A payment of a payment link's session was refused by the link (migration 0038): the
+    /// link is deactivated or expired, or its places are all held by other payers. Nothing
+    /// was written.
+    #[error("the payment link takes no more payments")]
+    PaymentLinkUnavailable,
     /// Applying the schema migrations failed.
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
@@ -68,6 +73,20 @@ pub enum StoreError {
         /// Why.
         source: super::sealed::SealError,
     },
+}
+
+/// The message the payment insert's trigger raises for a link that takes no more payments.
+const LINK_UNAVAILABLE: &str = "payment_link_unavailable";
+
+impl From<sqlx::Error> for StoreError {
+    fn from(error: sqlx::Error) -> Self {
+        match &error {
+            sqlx::Error::Database(db) if db.message() == LINK_UNAVAILABLE => {
+                Self::PaymentLinkUnavailable
+            }
+            _ => Self::Database(error),
+        }
+    }
 }
 
 impl StoreError {

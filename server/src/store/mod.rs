@@ -17,6 +17,7 @@ pub mod error;
 pub mod gateway_list;
 pub mod key_files;
 pub mod key_rotation;
+pub mod links;
 pub mod model;
 pub mod retry;
 pub mod risk;
@@ -48,6 +49,7 @@ pub mod prelude {
     pub use super::delivery_report::{DeliveryReportStore, EndpointHealth};
     pub use super::gateway_list::{GatewayListStore, KnownSubscription, ListCheckRun};
     pub use super::key_rotation::{KeyRotationStore, ResealReport};
+    pub use super::links::PaymentLinkStore;
     pub use super::model::*;
     pub use super::retry::{RetryStore, SessionClaim, Supersede};
     pub use super::risk::{BlockProbe, RiskCountQuery, RiskCounts, RiskStore};

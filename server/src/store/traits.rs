@@ -300,6 +300,7 @@ pub trait Store:
     + super::risk_overrides::RiskOverrideStore
     + super::signups::SignupStore
     + super::gateway_list::GatewayListStore
+    + super::links::PaymentLinkStore
 {
     /// `"sqlite"` or `"postgres"`.
     fn backend_name(&self) -> &'static str;

@@ -38,6 +38,10 @@ pub struct SessionView {
     pub plan_id: Option<String>,
     /// Shown on the form.
     pub description: Option<String>,
+    /// The payment link a payer started it from (`None`: the shop's backend made it).
+    pub payment_link_id: Option<String>,
+    /// The payer's own reference, given on the link's page.
+    pub payer_reference: Option<String>,
     /// `open`, `processing`, `paid` or `expired`. `paid` is for good: once a payment of the
     /// session was authorized or captured the session takes no other pay, whatever happens
     /// to that payment later (a refund or void of it is the order's, told by its own events).
@@ -81,6 +85,11 @@ impl SessionView {
             email: session.email.clone(),
             plan_id: session.plan_id.clone(),
             description: session.description.clone(),
+            payment_link_id: session.link.as_ref().map(|l| l.payment_link_id.clone()),
+            payer_reference: session
+                .link
+                .as_ref()
+                .and_then(|l| l.payer_reference.clone()),
             status,
             paid_by: keeper.map(|k| k.payment_id.clone()),
             paid_at: keeper.map(|k| rfc3339(k.paid_at)),
@@ -122,6 +131,8 @@ pub struct PaymentView {
     pub session_id: String,
     /// The session's customer.
     pub customer_id: Option<String>,
+    /// The payment link its session was started from.
+    pub payment_link_id: Option<String>,
     /// `payment_v2`, `authorization_v2`, `token_payment`, `token_authorization`, `subscription`.
     pub kind: &'static str,
     /// Current state.
@@ -186,6 +197,7 @@ impl PaymentView {
             id: payment.id.clone(),
             session_id: payment.session_id.clone(),
             customer_id: payment.customer_id.clone(),
+            payment_link_id: payment.payment_link_id.clone(),
             kind: payment.kind.as_str(),
             state: payment.state,
             amount: payment.amount,

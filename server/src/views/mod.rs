@@ -4,6 +4,7 @@
 pub mod blocks;
 pub mod card_testing;
 pub mod cards;
+pub mod links;
 pub mod merchant;
 pub mod subscriptions;
 pub mod webhooks;
@@ -11,6 +12,7 @@ pub mod webhooks;
 pub use blocks::{BlockList, BlockView};
 pub use card_testing::CardTestingView;
 pub use cards::CustomerCard;
+pub use links::{PaymentLinkList, PaymentLinkView};
 pub use merchant::*;
 pub use subscriptions::{MerchantCharge, MerchantSubscription, customer_view};
 pub use webhooks::{

@@ -221,6 +221,10 @@ impl From<StoreError> for ApiFailure {
             StoreError::Conflict(what) => {
                 Self::conflict("conflict", format!("conflicts with {what}"))
             }
+            StoreError::PaymentLinkUnavailable => Self::conflict(
+                "payment_link_unavailable",
+                "this payment link takes no more payments",
+            ),
             full @ StoreError::AtLimit { .. } => Self::conflict("limit_reached", full.to_string()),
             other if other.is_unavailable() => Self::Unavailable(other.to_string()),
             other => Self::Internal(other.to_string()),

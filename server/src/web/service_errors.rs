@@ -4,6 +4,7 @@
 use crate::events::endpoints::EndpointError;
 use crate::gateway::GatewayError;
 use crate::payments::PaymentError;
+use crate::payments::links::{LinkError, LinkUnavailable};
 use crate::subscriptions::SubscriptionError;
 use crate::web::ApiFailure;
 
@@ -119,5 +120,20 @@ mod tests {
             ApiFailure::from(SubscriptionError::NotFound).status(),
             StatusCode::NOT_FOUND
         );
+    }
+}
+
+impl From<LinkError> for ApiFailure {
+    fn from(error: LinkError) -> Self {
+        match error {
+            LinkError::Unavailable(LinkUnavailable::NotFound) => {
+                ApiFailure::NotFound("payment_link")
+            }
+            LinkError::Unavailable(why) => ApiFailure::Gone {
+                code: why.code(),
+                message: why.message(),
+            },
+            LinkError::Payment(error) => ApiFailure::from(error),
+        }
     }
 }

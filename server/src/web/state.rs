@@ -12,6 +12,7 @@ use super::merchant_key::MerchantKey;
 use crate::config::{CardFingerprintKey, Config};
 use crate::events::endpoints::{Endpoints, TargetRules};
 use crate::gateway::GatewayClient;
+use crate::payments::links::{LinkSettings, PaymentLinkService};
 use crate::payments::{PaymentService, PaymentSettings, PublicUrls};
 use crate::reconcile::ReconcileServices;
 use crate::store::Store;
@@ -35,6 +36,8 @@ pub struct AppShared {
     pub gateway: GatewayClient,
     /// Payments: pay, settle, webhook, capture/refund/void.
     pub payments: PaymentService,
+    /// Payment links: made by the merchant, a session made when a payer pays one.
+    pub links: PaymentLinkService,
     /// Digest of `MERCHANT_SECRET_KEY`.
     pub merchant_key: MerchantKey,
     /// Work that goes on after its request is answered or its client has left (a pay call's
@@ -75,6 +78,14 @@ impl AppState {
                 }),
             },
         );
+        let links = PaymentLinkService::new(
+            payments.clone(),
+            LinkSettings {
+                merchant_name: config.merchant.name.clone(),
+                secret_key: config.merchant.secret_key.clone(),
+                session_ttl: config.timing.session_ttl,
+            },
+        );
         Self {
             shared: Arc::new(AppShared {
                 merchant_key: MerchantKey::new(&config.merchant.secret_key),
@@ -83,6 +94,7 @@ impl AppState {
                 store,
                 gateway,
                 payments,
+                links,
                 tasks: TaskTracker::new(),
             }),
         }

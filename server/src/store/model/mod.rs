@@ -6,6 +6,7 @@ pub mod card;
 pub mod customer;
 pub mod event;
 pub mod idempotency;
+pub mod link;
 pub mod page;
 pub mod payment;
 pub mod payment_line;
@@ -26,6 +27,7 @@ pub use event::{
     MAX_ENDPOINTS, NewDeliveryAttempt, NewEndpoint, StoredEvent, WebhookEndpoint,
 };
 pub use idempotency::{IdempotencyBegin, IdempotencyKey, StoredResponse};
+pub use link::{AfterPayment, Ask, LinkAmount, LinkFigures, NewPaymentLink, PaymentLink};
 pub use page::{
     BadCursor, MAX_BATCH_SIZE, MAX_PAGE_SIZE, Page, PageCursor, PaymentQuery, SubscriptionQuery,
 };
@@ -34,7 +36,7 @@ pub use payment::{
 };
 pub use payment_line::PaymentLine;
 pub use review::{ReviewReason, SessionKeeper};
-pub use session::{CaptureMode, NewSession, Session, new_session_id};
+pub use session::{CaptureMode, NewSession, Session, SessionLink, new_session_id};
 pub use subscription::{
     CycleStatus, CycleUpsert, NewCycle, NewSubscription, Subscription, SubscriptionCycle,
     SubscriptionOrigin, SubscriptionSync, Synced,

@@ -43,7 +43,9 @@ impl FromStr for PageCursor {
         let created_at_ms = ms.parse().map_err(|_| BadCursor)?;
         let id_ok = !id.is_empty()
             && id.len() <= 64
-            && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
         if !id_ok {
             return Err(BadCursor);
         }
@@ -82,6 +84,8 @@ pub struct PaymentQuery {
     pub amount_max: Option<u64>,
     /// Only in this currency (ISO 4217 code).
     pub currency: Option<String>,
+    /// Only made through this payment link.
+    pub payment_link_id: Option<String>,
     /// Only of sessions with this reference, or the attempt whose `merchant_txn_ref` (what the
     /// gateway saw: `<reference>-<attempt number>`) it is.
     pub reference: Option<String>,

@@ -138,6 +138,8 @@ pub struct Payment {
     pub attempt_number: Option<u32>,
     /// Why it went to `needs_review`, once it has.
     pub review_reason: Option<ReviewReason>,
+    /// The payment link its session was made from (migration 0038).
+    pub payment_link_id: Option<String>,
     /// `transaction_details.id`, once a status lookup confirmed it is this payment's.
     pub gateway_transaction_id: Option<String>,
     /// A transaction id a return visit or webhook named while no lookup could confirm it:

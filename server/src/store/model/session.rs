@@ -64,6 +64,21 @@ pub struct NewSession {
     pub description: Option<String>,
     /// After this the session can no longer be paid.
     pub expires_at: OffsetDateTime,
+    /// The payment link the session was made from (`None`: the shop's backend made it).
+    pub link: Option<SessionLink>,
+}
+
+/// What ties a session to the payment link a payer started it from (migration 0038).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionLink {
+    /// The link's id (`plink_…`).
+    pub payment_link_id: String,
+    /// The payer's own reference (an order or invoice number), if the link asked for it.
+    pub payer_reference: Option<String>,
+    /// The id of the session's receipt page: 43 random URL-safe characters, the payer's to
+    /// keep (whoever holds it can read the receipt, which carries no card data beyond brand
+    /// and last four).
+    pub receipt_id: String,
 }
 
 impl NewSession {
@@ -137,6 +152,8 @@ pub struct Session {
     pub created_at: OffsetDateTime,
     /// When it stops accepting payment.
     pub expires_at: OffsetDateTime,
+    /// The payment link the session was made from.
+    pub link: Option<SessionLink>,
 }
 
 impl Session {
@@ -168,6 +185,7 @@ mod tests {
             plan_id: None,
             description: None,
             expires_at: OffsetDateTime::UNIX_EPOCH,
+            link: None,
         }
     }
 

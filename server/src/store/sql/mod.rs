@@ -27,6 +27,7 @@ mod hot;
 mod idempotency;
 mod leases;
 mod legacy_tokens;
+mod links;
 mod logged_step;
 mod new_payment;
 mod one_trip;
@@ -299,7 +300,8 @@ where
         + super::card_testing::CardTestingStore
         + super::risk_overrides::RiskOverrideStore
         + super::signups::SignupStore
-        + super::gateway_list::GatewayListStore,
+        + super::gateway_list::GatewayListStore
+        + super::links::PaymentLinkStore,
     for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
     for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
 {

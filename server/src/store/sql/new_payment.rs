@@ -43,12 +43,16 @@ fn insert_claim(lock: &str) -> String {
 const ATTEMPT_NUMBER: &str =
     "(SELECT COUNT(*) + 1 FROM payments AS earlier WHERE earlier.session_id = $2)";
 
+/// The payment link of the session `$2` a payment is being inserted into: copied onto the
+/// payment, whose insert then takes one of the link's places (migration 0038's trigger).
+const SESSION_LINK: &str = "(SELECT payment_link_id FROM checkout_sessions WHERE id = $2)";
+
 /// Columns an insert of a new payment sets, in the order of [`new_payment_values`].
 pub(crate) const NEW_PAYMENT_COLUMNS: &str = "id, session_id, customer_id, kind, state, amount, \
      currency, merchant_txn_ref, card_brand, card_bin, card_last4, card_expiry_month, \
      card_expiry_year, saved_card_id, webhook_token_hash, review_deadline, next_check_at, \
      pending_since, created_at, updated_at, save_card, card_fingerprint, client_key, \
-     shopper_email, save_card_billing, attempt_number";
+     shopper_email, save_card_billing, attempt_number, payment_link_id";
 /// The values of [`NEW_PAYMENT_COLUMNS`], from the parameters [`bind_new_payment`] binds
 /// (`$19` is now). The reference the gateway sees (`merchant_txn_ref`) is the session's (`$8`)
 /// with `-<attempt number>` appended, so the gateway's reports tell a session's attempts
@@ -59,7 +63,7 @@ pub(crate) fn new_payment_values() -> String {
     format!(
         "$1, $2, $3, $4, $5, $6, $7, substr($8, 1, 44 - length({number})) || '-' || {number}, \
          $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19, $20, $21, $22, $23, $24, \
-         {ATTEMPT_NUMBER}"
+         {ATTEMPT_NUMBER}, {SESSION_LINK}"
     )
 }
 

@@ -54,6 +54,7 @@ pub(crate) fn statement(
     let text = [
         ("customer_id", query.customer_id),
         ("session_id", query.session_id),
+        ("payment_link_id", query.payment_link_id),
         ("state", query.state.map(|s| state_name(s).to_owned())),
         ("currency", query.currency),
         ("card_last4", query.card_last4),

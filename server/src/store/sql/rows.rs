@@ -13,7 +13,8 @@ use crate::store::transitions::parse_state;
 
 /// Columns of [`SessionRow`].
 pub(crate) const SESSION_COLUMNS: &str = "id, client_secret_hash, amount, currency, reference, \
-     capture_mode, customer_id, email, plan_id, description, created_at, expires_at";
+     capture_mode, customer_id, email, plan_id, description, created_at, expires_at, \
+     payment_link_id, payer_reference, receipt_id";
 
 #[derive(FromRow, Deserialize)]
 pub(crate) struct SessionRow {
@@ -29,6 +30,9 @@ pub(crate) struct SessionRow {
     description: Option<String>,
     created_at: i64,
     expires_at: i64,
+    payment_link_id: Option<String>,
+    payer_reference: Option<String>,
+    receipt_id: Option<String>,
 }
 
 impl TryFrom<SessionRow> for Session {
@@ -49,6 +53,15 @@ impl TryFrom<SessionRow> for Session {
             description: row.description,
             created_at: time(row.created_at, "created_at")?,
             expires_at: time(row.expires_at, "expires_at")?,
+            link: match (row.payment_link_id, row.receipt_id) {
+                (Some(payment_link_id), Some(receipt_id)) => Some(SessionLink {
+                    payment_link_id,
+                    payer_reference: row.payer_reference,
+                    receipt_id,
+                }),
+                (None, None) => None,
+                _ => return Err(StoreError::Corrupt("checkout_sessions.receipt_id")),
+            },
         })
     }
 }
@@ -61,7 +74,7 @@ pub(crate) const PAYMENT_COLUMNS: &str = "id, session_id, customer_id, kind, sta
      webhook_token_hash, transaction_hint, save_card, pending_since, review_deadline, \
      next_check_at, lease_owner, lease_until, created_at, updated_at, redirected_at, \
      superseded_by, superseded_at, paid_at, surplus_due_at, surplus_of, surplus_failures, \
-     risk_rule, card_fingerprint, client_key, attempt_number, review_reason";
+     risk_rule, card_fingerprint, client_key, attempt_number, review_reason, payment_link_id";
 
 #[derive(FromRow, Deserialize)]
 pub(crate) struct PaymentRow {
@@ -124,6 +137,9 @@ pub(crate) struct PaymentRow {
     attempt_number: Option<i64>,
     #[serde(default)]
     review_reason: Option<String>,
+    // Migration 0038.
+    #[serde(default)]
+    payment_link_id: Option<String>,
 }
 
 impl PaymentRow {
@@ -193,6 +209,7 @@ impl TryFrom<PaymentRow> for Payment {
                 .as_deref()
                 .map(|name| named(name, "review_reason", ReviewReason::parse))
                 .transpose()?,
+            payment_link_id: row.payment_link_id,
             webhook_token_hash: SecretHash::from_hex(&row.webhook_token_hash)
                 .ok_or(StoreError::Corrupt("webhook_token_hash"))?,
             webhook_token: None,

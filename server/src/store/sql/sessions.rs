@@ -54,13 +54,14 @@ where
         new.validate()?;
         let insert = format!(
             "INSERT INTO checkout_sessions ({SESSION_COLUMNS}) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
              RETURNING {SESSION_COLUMNS}"
         );
         let sql = match DB::ONE_TRIP {
             OneTrip::Cte => format!("WITH customer AS ({}) {insert}", upsert_session_customer()),
             OneTrip::Transaction => transaction_script(&[&upsert_session_customer(), &insert]),
         };
+        let link = new.link.clone();
         let query = sqlx::query_as::<DB, SessionRow>(&sql)
             .bind(new.id)
             .bind(new.client_secret_hash.to_hex())
@@ -73,7 +74,10 @@ where
             .bind(new.plan_id)
             .bind(new.description)
             .bind(ms(OffsetDateTime::now_utc()))
-            .bind(ms(new.expires_at));
+            .bind(ms(new.expires_at))
+            .bind(link.as_ref().map(|l| l.payment_link_id.clone()))
+            .bind(link.as_ref().and_then(|l| l.payer_reference.clone()))
+            .bind(link.map(|l| l.receipt_id));
         let row = fetch_atomic(self, query)
             .await?
             .into_iter()

@@ -61,7 +61,9 @@ pub async fn check_origin(
         *request.method(),
         Method::GET | Method::HEAD | Method::OPTIONS
     );
-    if changes_state && is_browser_path(request.uri().path()) {
+    let path = request.uri().path();
+    // `/pay/…`: the hosted page's own calls (a payment link's session start).
+    if changes_state && (is_browser_path(path) || path.starts_with("/pay/")) {
         let origin = request.headers().get(ORIGIN).map(|v| v.as_bytes());
         let fetch_site = request
             .headers()

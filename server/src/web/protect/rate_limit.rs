@@ -99,6 +99,13 @@ pub fn pay_segment(path: &str) -> Option<&str> {
     (!id.is_empty() && !id.contains('/')).then_some(id)
 }
 
+/// Whether `path` starts a payment link's session (`/pay/{public_id}/session`).
+pub fn is_link_session_start(path: &str) -> bool {
+    path.strip_prefix("/pay/")
+        .and_then(|rest| rest.strip_suffix("/session"))
+        .is_some_and(|id| !id.is_empty() && !id.contains('/'))
+}
+
 /// The session a path segment names: percent-decoded like axum's `Path`, and `None` unless
 /// it is a session id as the server issues them (a lower-case hyphenated UUID).
 pub fn session_key(segment: &str) -> Option<Uuid> {
@@ -120,8 +127,12 @@ pub async fn limit_pay(
     if request.method() != Method::POST {
         return next.run(request).await;
     }
-    let Some(session) = pay_segment(request.uri().path()).map(session_key) else {
-        return next.run(request).await;
+    let path = request.uri().path();
+    let session = match pay_segment(path) {
+        Some(segment) => session_key(segment),
+        // A payment link's session start (`/pay/{public_id}/session`): the client's limit.
+        None if is_link_session_start(path) => None,
+        None => return next.run(request).await,
     };
     let client = request
         .extensions()

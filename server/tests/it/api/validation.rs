@@ -361,6 +361,7 @@ async fn browser_credentials_are_checked(h: &Harness) {
             plan_id: None,
             description: None,
             expires_at: time::OffsetDateTime::now_utc() - time::Duration::minutes(1),
+            link: None,
         })
         .await
         .expect("stored");

@@ -234,6 +234,7 @@ pub async fn new_session(db: &TestDb, customer_id: Option<&str>) -> Session {
             plan_id: None,
             description: Some("Two books".into()),
             expires_at: now() + Duration::hours(1),
+            link: None,
         })
         .await
         .expect("session stored")

@@ -34,6 +34,7 @@ async fn sessions_keep_only_the_secret_hash(db: &TestDb) {
             plan_id: Some("monthly".into()),
             description: None,
             expires_at: now() + Duration::minutes(30),
+            link: None,
         })
         .await
         .unwrap();
@@ -116,6 +117,7 @@ fn plain_session() -> NewSession {
         plan_id: None,
         description: None,
         expires_at: now(),
+        link: None,
     }
 }
 
