@@ -64,9 +64,6 @@ fn page(receipt: &Receipt, locale: Locale) -> Response {
             money(receipt.amount, &receipt.currency),
         ),
     ];
-    if let Some(item) = &receipt.description {
-        rows.push((locale.text(Msg::ColPayment), escape(item)));
-    }
     if let (Some(brand), Some(last4)) = (receipt.card_brand, &receipt.card_last4) {
         rows.push((
             Text::Card.of(locale),
@@ -92,7 +89,10 @@ fn page(receipt: &Receipt, locale: Locale) -> Response {
     }
     rows.push((
         Text::PaymentId.of(locale),
-        format!("<code dir=\"ltr\">{}</code>", escape(&receipt.payment_id)),
+        format!(
+            "<code id=\"hp-payment-id\" dir=\"ltr\">{}</code>",
+            escape(&receipt.payment_id)
+        ),
     ));
     let rows: String = rows
         .into_iter()
@@ -101,11 +101,12 @@ fn page(receipt: &Receipt, locale: Locale) -> Response {
     let main = format!(
         "{switcher}<article class=\"hp-receipt\"><h1>{heading}</h1>\
          <p id=\"hp-status\" data-state=\"{state}\"><strong>{status}</strong></p>\
-         <dl id=\"hp-receipt\">{rows}</dl></article>\
+         <p class=\"hp-item\">{item}</p><dl id=\"hp-receipt\">{rows}</dl></article>\
          <p><button id=\"hp-print\" class=\"hp-print\" type=\"button\" hidden>{print}</button></p>\
          <p class=\"hp-keep hp-hint\">{keep}</p>",
         switcher = switcher(locale),
         heading = Text::Receipt.of(locale),
+        item = escape(receipt.description.as_deref().unwrap_or_default()),
         state = state_name(receipt.status),
         status = locale.text(status(receipt.status)),
         print = Text::Print.of(locale),
