@@ -197,6 +197,75 @@ export interface CardCheckout {
   configure(config: CardCheckoutConfig): void;
 }
 
+/**
+ * A payment link as your backend reads it from the merchant API (`/v1/payment_links`): a page
+ * on your checkout-server (`url`) where payers pay without a page of yours. Each payment
+ * through it is an ordinary session and payment carrying `payment_link_id`.
+ */
+export interface PaymentLink {
+  /** `plink_…`. */
+  id: string;
+  /** The page to send to payers (`<server>/pay/<256-bit public id>`). */
+  url: string;
+  description: string;
+  currency: string;
+  currency_exponent: number;
+  /** The fixed amount in minor units; `null` when the payer chooses. */
+  amount: number | null;
+  min_amount: number | null;
+  max_amount: number | null;
+  quantity_max: number | null;
+  /** Several payments (a product) or one only (an invoice). */
+  reusable: boolean;
+  payment_limit: number | null;
+  expires_at: string | null;
+  ask_email: PaymentLinkAsk;
+  ask_payer_reference: PaymentLinkAsk;
+  billing_fields: PaymentLinkBillingField[];
+  after_payment: "receipt" | "redirect";
+  redirect_url: string | null;
+  plan_id: string | null;
+  active: boolean;
+  views: number;
+  created_at: string;
+  deactivated_at: string | null;
+}
+
+/** Whether a link's page asks for something. */
+export type PaymentLinkAsk = "off" | "optional" | "required";
+
+/** A billing address field a link's card form asks for. */
+export type PaymentLinkBillingField =
+  | "country" | "email" | "phone" | "address" | "city" | "state" | "postal_code";
+
+/**
+ * The body of `POST /v1/payment_links`: either `amount`, or `min_amount` and `max_amount`
+ * (the payer chooses); with `plan_id`, the plan's amount and currency.
+ */
+export interface CreatePaymentLink {
+  description: string;
+  currency?: string | null;
+  amount?: number | null;
+  min_amount?: number | null;
+  max_amount?: number | null;
+  quantity_max?: number | null;
+  reusable?: boolean | null;
+  payment_limit?: number | null;
+  expires_at?: string | null;
+  ask_email?: PaymentLinkAsk | null;
+  ask_payer_reference?: PaymentLinkAsk | null;
+  billing_fields?: PaymentLinkBillingField[] | null;
+  redirect_url?: string | null;
+  plan_id?: string | null;
+}
+
+/** `GET /v1/payment_links`: a page of links, newest first. */
+export interface PaymentLinkList {
+  data: PaymentLink[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
 /** Names your checkout-server and resolves to the `CardCheckout` API. */
 export function loadCardCheckout(config: CardCheckoutConfig): Promise<CardCheckout>;
 

@@ -8,6 +8,9 @@ import {
   unmount,
   type CardCheckout,
   type CardCheckoutElement,
+  type CreatePaymentLink,
+  type PaymentLink,
+  type PaymentLinkList,
   type ErrorDetail,
   type SuccessDetail,
 } from "./index.js";
@@ -57,3 +60,17 @@ const element = (
 const wrong = <card-checkout sesion="cs_1" />;
 
 export { shop, element, wrong };
+
+// A shop's backend making a link and reading its page's address.
+function links(list: PaymentLinkList): string[] {
+  const invoice: CreatePaymentLink = { description: "Invoice 42", amount: 1500, currency: "EUR" };
+  const donation: CreatePaymentLink = {
+    description: "Donation", currency: "EUR", min_amount: 500, max_amount: 50000,
+    reusable: true, ask_email: "required", billing_fields: ["country", "postal_code"],
+  };
+  // @ts-expect-error: a link asks for a field as off, optional or required only
+  const wrong: CreatePaymentLink = { description: "x", ask_email: "always" };
+  console.log(invoice, donation, wrong);
+  return list.data.filter((link: PaymentLink) => link.active).map((link) => link.url);
+}
+console.log(links);

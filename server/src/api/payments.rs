@@ -1,5 +1,5 @@
 //! Merchant API, payments: list, get, and the money-moving operations.
-//! - `GET /v1/payments?customer_id=&session_id=&state=&limit=&after=` → [`PaymentList`];
+//! - `GET /v1/payments?customer_id=&session_id=&payment_link_id=&state=&limit=&after=` → [`PaymentList`];
 //! - `GET /v1/payments/{id}` → [`PaymentDetail`] (the payment and its webhook deliveries);
 //! - `POST /v1/payments/{id}/capture`, `/refund` (`{amount?}`), `/void` → [`PaymentView`];
 //!   `Idempotency-Key` honoured. A refund above what is left is a 409 naming `amount`.
@@ -158,6 +158,7 @@ fn payment_query(raw: &str) -> Result<PaymentQuery, ApiFailure> {
                 query.customer_id = Some(value);
             }
             "session_id" => query.session_id = Some(value),
+            "payment_link_id" => query.payment_link_id = Some(value),
             "state" => {
                 query.state = Some(parse_state(&value).ok_or_else(|| {
                     ApiFailure::invalid("invalid_field", "state", "state: not a payment state")

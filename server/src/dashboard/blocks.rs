@@ -42,6 +42,13 @@ pub struct CsrfForm {
     csrf: String,
 }
 
+impl CsrfForm {
+    /// The CSRF token the form carried.
+    pub fn token(&self) -> &str {
+        &self.csrf
+    }
+}
+
 /// `POST /risk/blocks`.
 pub async fn add(
     State(state): State<DashboardState>,

@@ -18,7 +18,8 @@
 //! gateway's list looked at, [`found_review`]), `/webhooks`, `/webhooks/{id}`, `/webhooks/{id}/redeliver_failed|rotate`,
 //! `/webhooks/events`, `/webhooks/events/{id}`, `/webhooks/events/{id}/redeliver`
 //! ([`webhooks`]), `/risk/blocks`, `/risk/blocks/{id}/remove`,
-//! `/payments/{id}/block_card|block_address` (the block lists, [`blocks`]), `/audit`,
+//! `/payments/{id}/block_card|block_address` (the block lists, [`blocks`]), `/links`,
+//! `/links/{id}`, `/links/{id}/deactivate` (payment links, [`links`]), `/audit`,
 //! `/assets/dashboard.css`, `/healthz`.
 
 pub mod actions;
@@ -30,6 +31,7 @@ pub mod endpoint_address;
 pub mod error;
 pub mod export;
 pub mod found_review;
+pub mod links;
 pub mod listener;
 pub mod money;
 pub mod once;
@@ -105,6 +107,9 @@ pub fn app(state: DashboardState) -> Router {
         .route("/webhooks/events", get(pages::events::list))
         .route("/webhooks/events/{id}", get(pages::event::show))
         .route("/webhooks/events/{id}/redeliver", post(webhooks::redeliver))
+        .route("/links", get(pages::links::list).post(links::create))
+        .route("/links/{id}", get(pages::link::show))
+        .route("/links/{id}/deactivate", post(links::deactivate))
         .route("/audit", get(pages::audit::list))
         .route("/risk", get(pages::risk::show))
         .route("/risk/rules/{rule}", post(risk_rules::change))

@@ -12,6 +12,7 @@ mod cli;
 mod dashboard;
 mod events;
 mod gateway;
+pub mod links;
 mod ops;
 mod readme;
 mod reconcile;

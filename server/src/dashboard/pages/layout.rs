@@ -36,6 +36,7 @@ pub fn page(title: &str, staff: Option<&Staff>, main: Markup) -> Html<String> {
                                 a href="/webhooks" { "Webhooks" }
                                 a href="/risk" { "Card testing" }
                                 a href="/risk/blocks" { "Block lists" }
+                                a href="/links" { "Payment links" }
                                 @if staff.can(StaffRole::Admin) {
                                     a href="/audit" { "Audit log" }
                                 }

@@ -12,6 +12,8 @@ pub mod filters;
 pub mod format;
 pub mod health;
 pub mod layout;
+pub mod link;
+pub mod links;
 pub mod login;
 pub mod login_code;
 pub mod overview;

@@ -92,7 +92,8 @@ fn filter_form(filters: &Filters) -> Markup {
     }
 }
 
-fn table(payments: &[Payment]) -> Markup {
+/// Payments as a table, newest first (also a payment link's, on its page).
+pub(crate) fn table(payments: &[Payment]) -> Markup {
     html! {
         div class="table-wrap" {
             table {

@@ -52,7 +52,11 @@ pub enum LinkError {
 
 impl From<StoreError> for LinkError {
     fn from(error: StoreError) -> Self {
-        Self::Payment(PaymentError::Store(error))
+        match error {
+            // A rule of the link's record, checked by the store: bad input, naming its field.
+            StoreError::Invalid { field, reason } => invalid(field, reason),
+            other => Self::Payment(PaymentError::Store(other)),
+        }
     }
 }
 

@@ -13,6 +13,7 @@ mod filters;
 mod found_subscriptions;
 mod guards;
 pub(crate) mod input_limits;
+mod links;
 mod lock_race;
 mod login;
 mod login_flood;

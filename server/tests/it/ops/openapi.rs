@@ -14,7 +14,9 @@ use checkout::contract::routes::{
     CHECKOUT_ROUTE, CUSTOMER_SUBSCRIPTIONS_ROUTE, PAY_ROUTE, RESULT_ROUTE,
 };
 use checkout_server::api::openapi::OPENAPI_JSON;
-use checkout_server::payments::urls::{RETURN_ROUTE, WEBHOOK_ROUTE};
+use checkout_server::payments::urls::{
+    LINK_PAGE_ROUTE, LINK_SESSION_ROUTE, RECEIPT_ROUTE, RETURN_ROUTE, WEBHOOK_ROUTE,
+};
 use serde_json::Value;
 
 use crate::api::support::Harness;
@@ -35,6 +37,9 @@ fn constant(name: &str) -> Option<&'static str> {
         "CUSTOMER_SUBSCRIPTIONS_ROUTE" => CUSTOMER_SUBSCRIPTIONS_ROUTE,
         "WEBHOOK_ROUTE" => WEBHOOK_ROUTE,
         "RETURN_ROUTE" => RETURN_ROUTE,
+        "LINK_PAGE_ROUTE" => LINK_PAGE_ROUTE,
+        "LINK_SESSION_ROUTE" => LINK_SESSION_ROUTE,
+        "RECEIPT_ROUTE" => RECEIPT_ROUTE,
         _ => return None,
     })
 }
