@@ -1,11 +1,11 @@
 //! A payment link paid on its hosted page (`/pay/{link}`, checkout-server's own origin, the
-//! card form inline, no frame): staff make the link, a payer opens it, types their e-mail,
-//! reference and a challenge card into the page's HTML form, presses Pay (the session is made
-//! only then), approves the payment in the bank's dialog on that page and lands on the
-//! receipt, which shows again from its own address; the shop's events endpoint gets the
-//! payment's events carrying `payment_link_id`. A deactivated or expired link shows why and
-//! no form. Then the page and the receipt under axe-core, light and dark, in Arabic, on a
-//! 360-px wide phone.
+//! card form inline, no frame): staff make the link in the dashboard, a payer opens it, types
+//! their e-mail, reference and a challenge card into the page's HTML form, presses Pay (the
+//! session is made only then), approves the payment in the bank's dialog on that page and
+//! lands on the receipt, which shows again from its own address; the shop's events endpoint
+//! gets the payment's events carrying `payment_link_id`, and staff see the payment on the
+//! link's page. A deactivated or expired link shows why and no form. Then the page and the
+//! receipt under axe-core, light and dark, in Arabic, on a 360-px wide phone.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -16,6 +16,7 @@ use axum::extract::State;
 use axum::routing::post;
 use serde_json::{Value, json};
 
+use crate::support::dashboard::Dashboard;
 use crate::support::every_engine::every_engine;
 use crate::support::form::{Card, fill_billing, pay, type_card};
 use crate::support::shop::DemoShop;
@@ -102,6 +103,44 @@ async fn tea_link(shop: &DemoShop, extra: Value) -> (String, String) {
     (field("url"), field("id"))
 }
 
+/// Staff make the tea's link in the dashboard's form (`/links`); its hosted page's address
+/// (from the link's page) and its id.
+async fn tea_link_in_the_dashboard(page: &Page, dashboard: &Dashboard) -> (String, String) {
+    dashboard.log_in_as_admin(page).await;
+    page.goto(&format!("{}/links", dashboard.address)).await;
+    page.type_into("#link-description", "Oolong tea, 100 g")
+        .await;
+    page.type_into("#link-amount", "12.50").await;
+    page.click("#link-reusable").await;
+    for (select, value) in [("#link-email", "required"), ("#link-reference", "optional")] {
+        page.find(select)
+            .await
+            .select_by_value(value)
+            .await
+            .unwrap_or_else(|e| panic!("{select}: {e}"));
+    }
+    page.click("#link-billing-country").await;
+    page.click("#link-billing-postal_code").await;
+    page.screenshot("dashboard-form").await;
+    page.click("form[action='/links'] button[type='submit']")
+        .await;
+    let url = page
+        .until("the link's page", || async {
+            let at = page.url().await;
+            let value = page.prop("#link-url", "value").await?;
+            at.contains("/links/plink_").then_some(value)
+        })
+        .await;
+    let at = page.url().await;
+    let id = at
+        .rsplit('/')
+        .next()
+        .and_then(|tail| tail.split('?').next())
+        .expect("the link's id")
+        .to_owned();
+    (url, id)
+}
+
 every_engine!(
     a_payer_pays_a_link_in_the_dialog_and_keeps_the_receipt,
     "payment-link"
@@ -116,7 +155,9 @@ async fn a_payer_pays_a_link_in_the_dialog_and_keeps_the_receipt(page: Page) {
             json!({ "url": inbox.url, "description": "the shop" }),
         )
         .await;
-    let (url, link_id) = tea_link(&shop, json!({})).await;
+    let dashboard = Dashboard::of(&shop.server);
+    let (url, link_id) = tea_link_in_the_dashboard(&page, &dashboard).await;
+    assert!(url.contains("/pay/"), "{url}");
     page.goto(&url).await;
     assert_eq!(page.text("#hp-item").await, "Oolong tea, 100 g");
     assert!(page.text("#hp-price").await.contains("12.50"));
@@ -181,6 +222,16 @@ async fn a_payer_pays_a_link_in_the_dialog_and_keeps_the_receipt(page: Page) {
         .await;
     assert_eq!(payment["state"], "captured", "{payment}");
     assert_eq!(payment["payment_link_id"], link_id.as_str(), "{payment}");
+    // Staff see it under the link.
+    page.goto(&format!("{}/links/{link_id}", dashboard.address))
+        .await;
+    page.wait_text("main", "3155").await;
+    assert_eq!(
+        page.count(&format!("main a[href='/payments/{payment_id}']"))
+            .await,
+        1,
+        "the payment on the link's page"
+    );
     shop.server.assert_no_card_data(&[CHALLENGE_CARD]);
 }
 
