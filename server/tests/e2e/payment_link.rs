@@ -283,13 +283,7 @@ async fn the_hosted_page_and_receipt_pass_axe_light_dark_and_arabic_on_a_phone()
         let mut found = Vec::new();
         let mut receipt = None;
         for theme in ["light", "dark"] {
-            cdp::execute(
-                &page.client,
-                "Emulation.setEmulatedMedia",
-                json!({ "features": [{ "name": "prefers-color-scheme", "value": theme }] }),
-            )
-            .await
-            .expect("emulate the theme");
+            cdp::prefer_color_scheme(&page.client, theme).await;
             for lang in ["en", "ar"] {
                 page.goto(&format!("{url}?lang={lang}")).await;
                 page.find_ready("#cc-number").await;

@@ -9,8 +9,7 @@ use std::collections::BTreeMap;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, VARY};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use checkout::contract::{CheckoutKind, CheckoutView};
 use checkout::form_fields::COUNTRY_CODES;
@@ -22,6 +21,7 @@ use super::super::frame::skeleton::escape;
 use super::document::{Hosted, document, policy};
 use super::languages::{LanguageQuery, chosen, switcher};
 use super::payer_fields::{money, payer_fields};
+use super::plain::html_response;
 use super::unavailable;
 use crate::payments::links::{LinkError, LinkPage};
 use crate::store::model::LinkAmount;
@@ -149,19 +149,8 @@ fn dialog(locale: Locale) -> String {
     )
 }
 
-/// `html` with its policy: never framed, never kept by a shared cache.
+/// `html` with its policy (never framed).
 fn respond(html: String) -> Response {
-    let policy = HeaderValue::from_str(&policy(&html));
-    let mut response = (StatusCode::OK, html).into_response();
-    let headers = response.headers_mut();
-    headers.insert(
-        CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-    );
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static("private, no-cache"));
-    headers.insert(VARY, HeaderValue::from_static("Accept-Language"));
-    if let Ok(policy) = policy {
-        headers.insert(CONTENT_SECURITY_POLICY, policy);
-    }
-    response
+    let policy = policy(&html);
+    html_response(StatusCode::OK, html, &policy)
 }

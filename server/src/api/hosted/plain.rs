@@ -56,17 +56,23 @@ impl Plain<'_> {
              img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; \
              base-uri 'none'; object-src 'none'"
         );
-        let mut response = (status, html).into_response();
-        let headers = response.headers_mut();
-        headers.insert(
-            CONTENT_TYPE,
-            HeaderValue::from_static("text/html; charset=utf-8"),
-        );
-        headers.insert(CACHE_CONTROL, HeaderValue::from_static("private, no-cache"));
-        headers.insert(VARY, HeaderValue::from_static("Accept-Language"));
-        if let Ok(policy) = HeaderValue::from_str(&policy) {
-            headers.insert(CONTENT_SECURITY_POLICY, policy);
-        }
-        response
+        html_response(status, html, &policy)
     }
+}
+
+/// A hosted page's `html` with `status` and its `policy`: never kept by a shared cache, and
+/// varying with the payer's language.
+pub fn html_response(status: StatusCode, html: String, policy: &str) -> Response {
+    let mut response = (status, html).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("private, no-cache"));
+    headers.insert(VARY, HeaderValue::from_static("Accept-Language"));
+    if let Ok(policy) = HeaderValue::from_str(policy) {
+        headers.insert(CONTENT_SECURITY_POLICY, policy);
+    }
+    response
 }

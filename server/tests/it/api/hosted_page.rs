@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use checkout_server::store::model::{AfterPayment, Ask, LinkAmount, NewPaymentLink};
+use checkout_server::store::model::{AfterPayment, Ask, LinkAmount, NewPaymentLink, PaymentLink};
 use reqwest::header::{ACCEPT_LANGUAGE, CONTENT_SECURITY_POLICY};
 
 use super::support::{Backend, Harness};
@@ -47,6 +47,13 @@ fn tea() -> NewPaymentLink {
     }
 }
 
+/// The tea's link, made through the service, and its hosted page's address.
+async fn tea_page(h: &Harness) -> (PaymentLink, String) {
+    let link = h.state.links.create(tea()).await.expect("link made");
+    let url = format!("{}/pay/{}", h.base, link.public_id);
+    (link, url)
+}
+
 /// Rows of `table` in the harness's database.
 async fn rows(h: &Harness, table: &str) -> i64 {
     let sql = format!("SELECT COUNT(*) FROM {table}");
@@ -76,8 +83,7 @@ async fn a_thousand_loads_make_no_session_and_no_payment(backend: Backend) {
     let Some(h) = start(backend, dir.path()).await else {
         return;
     };
-    let link = h.state.links.create(tea()).await.expect("link made");
-    let url = format!("{}/pay/{}", h.base, link.public_id);
+    let (link, url) = tea_page(&h).await;
     let browser = reqwest::Client::new();
     for load in 0..1000 {
         let page = browser.get(&url).send().await.expect("page");
@@ -125,8 +131,7 @@ async fn the_page_speaks_the_browsers_language_or_the_one_chosen(backend: Backen
     let Some(h) = start(backend, dir.path()).await else {
         return;
     };
-    let link = h.state.links.create(tea()).await.expect("link made");
-    let url = format!("{}/pay/{}", h.base, link.public_id);
+    let (_, url) = tea_page(&h).await;
     let browser = reqwest::Client::new();
     let arabic = browser
         .get(&url)
