@@ -3,7 +3,12 @@
 //! starting the same wasm, with the frame's script (`www/frame.js`, which runs only in a
 //! frame) replaced by the page's own ([`SCRIPT`]), the page's language and title, its
 //! styles, and its content in the form's place. Its policy is the frame's, but it frames only
-//! this origin (the 3-D Secure host, `/frame/challenge`) and nothing may frame it.
+//! this origin (the 3-D Secure host, `/frame/challenge`) and nothing may frame it. What only
+//! a frame needs, or only a reader of the sources, does not go to the payer's phone: the
+//! frame's first script (asking the embedding page for its session), the template's HTML
+//! comments and the page script's comment lines.
+
+use std::sync::LazyLock;
 
 use super::super::frame::page::data_block;
 use super::super::frame::policy::page_policy;
@@ -13,6 +18,17 @@ use serde::Serialize;
 pub const SCRIPT: &str = include_str!("hosted.js");
 /// The hosted pages' styles.
 pub const STYLES: &str = include_str!("hosted.css");
+
+/// [`SCRIPT`] as the page carries it: without its comment lines.
+static SHIPPED_SCRIPT: LazyLock<String> = LazyLock::new(|| {
+    SCRIPT
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+});
+/// The frame's first script asks the embedding page for its session (`window.ccSession`).
+const SESSION_SCRIPT_MARK: &str = "window.ccSession";
 
 /// Where the template shows the form.
 const FORM_SLOT: &str = "<main id=\"checkout\"></main>";
@@ -48,12 +64,14 @@ pub fn document<C: Serialize>(template: &str, page: &Hosted<'_, C>) -> Option<St
     );
     let html = replace_between(&html, "<title>", "</title>", page.title)?;
     let html = without_frame_script(&html)?;
+    let html = without_comments(&without_session_script(&html));
     let css_at = html.find(COMPONENT_CSS)?;
     let css_end = html[css_at..].find("</style>")? + css_at;
     let html = [&html[..css_end], NO_COMPONENT_HEADER, &html[css_end..]].concat();
     let head = format!(
-        "<style>{STYLES}</style>{}<script type=\"module\">{SCRIPT}</script>",
-        data_block("hosted-config", page.config)?
+        "<style>{STYLES}</style>{}<script type=\"module\">{}</script>",
+        data_block("hosted-config", page.config)?,
+        *SHIPPED_SCRIPT
     );
     let head_end = html.rfind("</head>")?;
     let html = [&html[..head_end], &head, &html[head_end..]].concat();
@@ -87,11 +105,43 @@ fn without_frame_script(html: &str) -> Option<String> {
     Some([&html[..start], &html[end..]].concat())
 }
 
+/// `html` without the frame's first script, which asks the embedding page for its session:
+/// a page of its own has none to ask.
+fn without_session_script(html: &str) -> String {
+    let Some(mark) = html.find(SESSION_SCRIPT_MARK) else {
+        return html.to_owned();
+    };
+    let start = html[..mark].rfind("<script>");
+    let end = html[mark..]
+        .find("</script>")
+        .map(|at| mark + at + "</script>".len());
+    match (start, end) {
+        (Some(start), Some(end)) => [&html[..start], &html[end..]].concat(),
+        _ => html.to_owned(),
+    }
+}
+
+/// `html` without its `<!-- … -->` comments.
+fn without_comments(html: &str) -> String {
+    let mut kept = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(start) = rest.find("<!--") {
+        kept.push_str(&rest[..start]);
+        match rest[start..].find("-->") {
+            Some(end) => rest = &rest[start + end + "-->".len()..],
+            None => return kept,
+        }
+    }
+    kept.push_str(rest);
+    kept
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const TEMPLATE: &str = "<!doctype html>\n<html lang=\"en\"><head><title>Card payment</title>\
+        <script>(function () { window.ccSession = 1; })();</script><!-- for readers -->\
         <script type=\"module\">import init from '/frame/checkout-1.js'; await init();</script>\
         <style id=\"checkout-css\">.cc-root{}</style>\
         <script src=\"/frame/frame-ab12.js\" integrity=\"sha384-x\" type=\"module\"></script>\
@@ -117,13 +167,22 @@ mod tests {
             html.contains("import init from '/frame/checkout-1.js'"),
             "{html}"
         );
-        assert!(html.contains(SCRIPT), "the page's script inline");
+        assert!(
+            html.contains(SHIPPED_SCRIPT.as_str()),
+            "the page's script inline"
+        );
+        assert!(!html.contains("// "), "without its comments");
+        assert!(
+            !html.contains("ccSession") && !html.contains("for readers"),
+            "{html}"
+        );
         assert!(html.starts_with("<!doctype html>\n<html lang=\"ar\" dir=\"rtl\">"));
         assert!(html.contains("<title>Shop – Tea</title>"));
         assert!(html.contains("<main id=\"checkout\"><p>form</p></main>"));
         assert!(html.contains(".cc-root{}\n:host([data-hosted]) .cc-header{display:none}"));
         let policy = policy(&html);
-        assert_eq!(policy.matches("'sha256-").count(), 2, "{policy}");
+        // The wasm's start, the options block, the page's script.
+        assert_eq!(policy.matches("'sha256-").count(), 3, "{policy}");
         assert!(policy.contains("frame-src 'self';"), "{policy}");
         assert!(policy.contains("frame-ancestors 'none';"), "{policy}");
     }
