@@ -1,6 +1,6 @@
 //! The hosted page's document, made from the card form's built template (`COMPONENT_DIR`'s
-//! `index.html`, the frame document): the same inlined stylesheet and the same module script
-//! starting the same wasm, with the frame's script (`www/frame.js`, which runs only in a
+//! `index.html`, the frame document): the same inlined stylesheet and the same preloaded
+//! wasm, started by the page's own script once the form has painted, with the frame's script (`www/frame.js`, which runs only in a
 //! frame) replaced by the page's own ([`SCRIPT`]), the page's language and title, its
 //! styles, and its content in the form's place. Its policy is the frame's, but it frames only
 //! this origin (the 3-D Secure host, `/frame/challenge`) and nothing may frame it. What only
@@ -29,6 +29,9 @@ static SHIPPED_SCRIPT: LazyLock<String> = LazyLock::new(|| {
 });
 /// The frame's first script asks the embedding page for its session (`window.ccSession`).
 const SESSION_SCRIPT_MARK: &str = "window.ccSession";
+/// Trunk's script starting the wasm as the document is parsed: the page's own script starts it
+/// once the HTML form has painted.
+const WASM_START_MARK: &str = "import init";
 
 /// Where the template shows the form.
 const FORM_SLOT: &str = "<main id=\"checkout\"></main>";
@@ -64,7 +67,8 @@ pub fn document<C: Serialize>(template: &str, page: &Hosted<'_, C>) -> Option<St
     );
     let html = replace_between(&html, "<title>", "</title>", page.title)?;
     let html = without_frame_script(&html)?;
-    let html = without_comments(&without_session_script(&html));
+    let html = without_script(&without_script(&html, SESSION_SCRIPT_MARK), WASM_START_MARK);
+    let html = without_comments(&html);
     let css_at = html.find(COMPONENT_CSS)?;
     let css_end = html[css_at..].find("</style>")? + css_at;
     let html = [&html[..css_end], NO_COMPONENT_HEADER, &html[css_end..]].concat();
@@ -105,16 +109,16 @@ fn without_frame_script(html: &str) -> Option<String> {
     Some([&html[..start], &html[end..]].concat())
 }
 
-/// `html` without the frame's first script, which asks the embedding page for its session:
-/// a page of its own has none to ask.
-fn without_session_script(html: &str) -> String {
-    let Some(mark) = html.find(SESSION_SCRIPT_MARK) else {
+/// `html` without the inline script holding `mark` (the frame's first script, asking the
+/// embedding page for its session: a page of its own has none to ask; trunk's wasm start).
+fn without_script(html: &str, mark: &str) -> String {
+    let Some(at) = html.find(mark) else {
         return html.to_owned();
     };
-    let start = html[..mark].rfind("<script>");
-    let end = html[mark..]
+    let start = html[..at].rfind("<script");
+    let end = html[at..]
         .find("</script>")
-        .map(|at| mark + at + "</script>".len());
+        .map(|end| at + end + "</script>".len());
     match (start, end) {
         (Some(start), Some(end)) => [&html[..start], &html[end..]].concat(),
         _ => html.to_owned(),
@@ -164,8 +168,8 @@ mod tests {
         let html = page();
         assert!(!html.contains("frame-ab12.js"), "{html}");
         assert!(
-            html.contains("import init from '/frame/checkout-1.js'"),
-            "{html}"
+            !html.contains("import init"),
+            "the page's script starts the wasm: {html}"
         );
         assert!(
             html.contains(SHIPPED_SCRIPT.as_str()),
@@ -181,8 +185,8 @@ mod tests {
         assert!(html.contains("<main id=\"checkout\"><p>form</p></main>"));
         assert!(html.contains(".cc-root{}\n:host([data-hosted]) .cc-header{display:none}"));
         let policy = policy(&html);
-        // The wasm's start, the options block, the page's script.
-        assert_eq!(policy.matches("'sha256-").count(), 3, "{policy}");
+        // The options block, the page's script.
+        assert_eq!(policy.matches("'sha256-").count(), 2, "{policy}");
         assert!(policy.contains("frame-src 'self';"), "{policy}");
         assert!(policy.contains("frame-ancestors 'none';"), "{policy}");
     }

@@ -5,8 +5,8 @@
 // There is no session until the payer presses Pay, so a bot loading the page makes none:
 // 1. Pay checks the payer's fields and posts them to /pay/{link}/session, which makes the
 //    session and answers its id and client secret (or a 400 naming the field, shown here).
-// 2. The component (<card-checkout>, defined by the bundle's wasm, which the page's module
-//    script started as it loaded) is made for that session, hidden; once it is ready, what
+// 2. The component (<card-checkout>, defined by the bundle's wasm, which this script starts
+//    once the form has painted) is made for that session, hidden; once it is ready, what
 //    was typed moves into it (as www/frame.js does in the frame) and its Pay is pressed: the
 //    one pay path, with its card-testing defence and rate limits.
 // 3. 3-D Secure: the component's `redirect` is taken over, and the bank's page shown in the
@@ -119,6 +119,14 @@ function minorUnits(text, exponent) {
 function refused(message, field) {
   paying = false;
   busy(false);
+
+// The component's wasm (preloaded by the template's links), started once the HTML form has
+// painted: its compile and start at 4x CPU would otherwise hold the first paint back.
+const glue = document.querySelector('link[rel="modulepreload"][href^="/frame/checkout-"]');
+const wasm = document.querySelector('link[rel="preload"][href$=".wasm"]');
+requestAnimationFrame(() => setTimeout(() => {
+  import(glue.href).then((bindings) => bindings.default({ module_or_path: wasm.href }));
+}, 0));
   say(message);
   const billing = field && Object.keys(ADDRESS).find((id) => field.endsWith(ADDRESS[id]));
   const input = (field && payer && payer.elements.namedItem(field)) ||
@@ -231,3 +239,11 @@ function end(how) {
 }
 
 busy(false);
+
+// The component's wasm (preloaded by the template's links), started once the HTML form has
+// painted: its compile and start at 4x CPU would otherwise hold the first paint back.
+const glue = document.querySelector('link[rel="modulepreload"][href^="/frame/checkout-"]');
+const wasm = document.querySelector('link[rel="preload"][href$=".wasm"]');
+requestAnimationFrame(() => setTimeout(() => {
+  import(glue.href).then((bindings) => bindings.default({ module_or_path: wasm.href }));
+}, 0));
