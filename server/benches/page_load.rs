@@ -2,7 +2,9 @@
 //! shop's page loads `/checkout.js` in its head (script tag), or holds the loader itself (the
 //! inline snippet: the text of `/checkout.js` in a `<script data-server>` after a preconnect,
 //! which is what the npm package's bundle amounts to); optionally (`--with-inline-component`)
-//! the component's wasm in the shop's own page; and a plain HTML card form, the limit. Each
+//! the component's wasm in the shop's own page; the hosted page of a payment link
+//! (`/pay/{link}` on checkout-server's origin: the card form inline, no frame, no session
+//! until Pay); and a plain HTML card form, the limit. Each
 //! unthrottled and throttled like a slow phone (DevTools: 4x CPU, 1.6 Mbps down / 750 Kbps up,
 //! 150 ms RTT), and each twice in the same fresh Chromium profile: the first visit (cold
 //! cache), then the return visit (the same shop again, a new session, after `about:blank`).
@@ -65,6 +67,8 @@ enum Mode {
     Component,
     /// The plain HTML card form: the limit.
     Plain,
+    /// A payment link's hosted page, `/pay/{link}` on checkout-server's origin.
+    Hosted,
 }
 
 impl Mode {
@@ -74,6 +78,7 @@ impl Mode {
             Self::Snippet => "frame, npm / inline",
             Self::Component => "inline component",
             Self::Plain => "plain HTML form",
+            Self::Hosted => "hosted page /pay/…",
         }
     }
 }
@@ -99,7 +104,7 @@ struct Sample {
 }
 
 /// Every sample of one figure, by mode, visit and throttling.
-type Table = [[[Vec<f64>; 2]; 2]; 4];
+type Table = [[[Vec<f64>; 2]; 2]; 5];
 
 /// Adds a sample, when there is one, to the figures of `[mode, visit, throttling]`.
 trait Record {
@@ -125,6 +130,8 @@ struct Rig {
     site: StaticSite,
     server: Process,
     merchant: Merchant,
+    /// The hosted page of a payment link made for the run.
+    hosted: String,
 }
 
 /// The command line: `--runs N` (default 10), `--with-inline-component`.
@@ -149,7 +156,7 @@ fn main() {
 fn args() -> Args {
     let mut parsed = Args {
         runs: 10,
-        modes: vec![Mode::Script, Mode::Snippet, Mode::Plain],
+        modes: vec![Mode::Script, Mode::Snippet, Mode::Hosted, Mode::Plain],
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -188,10 +195,23 @@ async fn measure(tools: &support::engine::Tools, args: &Args) {
             ("/plain.html", scripts::plain_form_page()),
         ],
     );
+    let merchant = Merchant::new(&server.base);
+    let link = merchant
+        .post(
+            "/v1/payment_links",
+            json!({ "description": "Bench tea", "amount": 1850, "currency": "EUR",
+                "reusable": true, "billing_fields": ["country", "postal_code"] }),
+        )
+        .await;
+    let hosted = link["url"]
+        .as_str()
+        .unwrap_or_else(|| panic!("the link's address: {link}"))
+        .to_owned();
     let rig = Rig {
-        merchant: Merchant::new(&server.base),
+        merchant,
         site,
         server,
+        hosted,
     };
     let mut samples = Samples::default();
     let mut bytes = Vec::new();
@@ -264,7 +284,11 @@ async fn load(client: &Client, rig: &Rig, mode: Mode, throttled: bool, visit: Vi
         .await
         .expect("page opens");
     let figures = client
-        .execute_async(scripts::COLLECT, vec![Value::from(mode != Mode::Plain)])
+        .execute_async(
+            scripts::COLLECT,
+            // The hosted page's component starts when Pay is pressed: nothing says `ready`.
+            vec![Value::from(!matches!(mode, Mode::Plain | Mode::Hosted))],
+        )
         .await
         .unwrap_or_else(|error| {
             panic!("{} never became typeable and ready: {error}", mode.label())
@@ -294,6 +318,7 @@ async fn load(client: &Client, rig: &Rig, mode: Mode, throttled: bool, visit: Vi
 async fn url_of(rig: &Rig, mode: Mode) -> String {
     let page = match mode {
         Mode::Plain => return format!("{}/plain.html", rig.site.base),
+        Mode::Hosted => return rig.hosted.clone(),
         Mode::Script => "shop.html",
         Mode::Snippet => "snippet.html",
         Mode::Component => "checkout.html",
@@ -389,6 +414,16 @@ fn report(samples: &Samples, args: &Args, bytes: &[(Mode, Visit, (f64, f64))], b
          <= 1.1x plain, ready <= 400 ms throttled; first visit ready <= 1000 ms throttled; \
          loader start-up (its arrival to the frame's request) <= 30 ms throttled"
     );
+    for (throttle, profile) in ["unthrottled", "throttled"].into_iter().enumerate() {
+        let typeable = |mode: Mode| median(&samples.typeable[mode as usize][0][throttle]);
+        println!(
+            "hosted page, first visit {profile}: typeable {:.0} ms, plain form {:.0} ms: \
+             {:+.0} ms (target: within 50 ms throttled)",
+            typeable(Mode::Hosted),
+            typeable(Mode::Plain),
+            typeable(Mode::Hosted) - typeable(Mode::Plain),
+        );
+    }
     println!(
         "bytes transferred (first unthrottled run; JS {}, wasm {}):",
         bundle.js, bundle.wasm

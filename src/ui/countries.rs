@@ -9,6 +9,7 @@
 //! has no country list to fill, and the shopper's request to fill needs a task of its own.
 
 use super::dom::{El, el};
+use crate::form_fields::COUNTRY_CODES as CODES;
 use crate::i18n::Locale;
 use wasm_bindgen::prelude::wasm_bindgen;
 
@@ -17,16 +18,6 @@ extern "C" {
     #[wasm_bindgen(js_name = fillCountries)]
     fn fill_countries(select: &web_sys::Element, locale: &str, packed_codes: &str, chosen: &str);
 }
-
-/// Every officially assigned code, two letters each, alphabetical.
-const CODES: &str = concat!(
-    "ADAEAFAGAIALAMAOAQARASATAUAWAXAZBABBBDBEBFBGBHBIBJBLBMBNBOBQBRBSBTBVBWBYBZCACCCDCFCGCHCICK",
-    "CLCMCNCOCRCUCVCWCXCYCZDEDJDKDMDODZECEEEGEHERESETFIFJFKFMFOFRGAGBGDGEGFGGGHGIGLGMGNGPGQGRGS",
-    "GTGUGWGYHKHMHNHRHTHUIDIEILIMINIOIQIRISITJEJMJOJPKEKGKHKIKMKNKPKRKWKYKZLALBLCLILKLRLSLTLULV",
-    "LYMAMCMDMEMFMGMHMKMLMMMNMOMPMQMRMSMTMUMVMWMXMYMZNANCNENFNGNINLNONPNRNUNZOMPAPEPFPGPHPKPLPM",
-    "PNPRPSPTPWPYQARERORSRURWSASBSCSDSESGSHSISJSKSLSMSNSOSRSSSTSVSXSYSZTCTDTFTGTHTJTKTLTMTNTOTR",
-    "TTTVTWTZUAUGUMUSUYUZVAVCVEVGVIVNVUWFWSYEYTZAZMZW",
-);
 
 /// `select` with its first option, `choose`, and `current` (a code, or empty) chosen; the rest
 /// of the list follows after the first render, `current` (or what is chosen by then) kept.

@@ -18,6 +18,7 @@ mod customer_tokens;
 mod docs;
 mod events;
 pub mod frame;
+mod hosted;
 mod ids;
 mod json;
 pub mod links;
@@ -70,6 +71,7 @@ pub fn routes(ops_access: &OpsAccess) -> Router<AppState> {
         .merge(ops::routes(ops_access))
         .merge(docs::routes())
         .merge(frame::routes())
+        .merge(hosted::routes())
 }
 
 /// The whole API with fallbacks and layers, ready to serve. Serve it with

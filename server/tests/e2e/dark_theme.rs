@@ -3,8 +3,6 @@
 //! the frame document carries, then the component); with `light dark` it follows the
 //! shopper's setting (emulated through DevTools), and with nothing set it stays light.
 
-use serde_json::json;
-
 use crate::support::cdp;
 use crate::support::form::ids;
 use crate::support::partner::{EmulatorAt, PartnerRig};
@@ -48,13 +46,7 @@ async fn the_dark_preset_and_the_shoppers_setting_reach_the_frame() {
 
         open(&page, &rig, "light%20dark").await;
         assert_eq!(colours(&page).await.0, LIGHT, "follows the shopper: light");
-        cdp::execute(
-            &page.client,
-            "Emulation.setEmulatedMedia",
-            json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] }),
-        )
-        .await
-        .expect("emulate a dark preference");
+        cdp::prefer_color_scheme(&page.client, "dark").await;
         open(&page, &rig, "light%20dark").await;
         assert_eq!(colours(&page).await.0, DARK, "follows the shopper: dark");
         page.screenshot("follows-dark").await;

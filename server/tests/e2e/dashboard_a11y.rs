@@ -84,13 +84,7 @@ async fn every_dashboard_page_passes_axe_in_both_themes() {
         ];
         let mut found = Vec::new();
         for theme in ["light", "dark"] {
-            cdp::execute(
-                &page.client,
-                "Emulation.setEmulatedMedia",
-                json!({ "features": [{ "name": "prefers-color-scheme", "value": theme }] }),
-            )
-            .await
-            .expect("emulate the theme");
+            cdp::prefer_color_scheme(&page.client, theme).await;
             page.goto(&format!("{}/login", dashboard.address)).await;
             for violation in axe::violations(&page, &["body"]).await {
                 found.push(format!("{theme} /login: {violation}"));

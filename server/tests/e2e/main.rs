@@ -39,6 +39,7 @@ mod isolation;
 mod keyboard;
 mod killed_instance;
 mod overview;
+mod payment_link;
 mod rtl;
 mod saved_card;
 mod shadow_dom;

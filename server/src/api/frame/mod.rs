@@ -31,14 +31,14 @@ pub mod document;
 pub mod loader;
 mod options;
 mod outline;
-mod page;
+pub(crate) mod page;
 pub mod policy;
 mod refusal;
 pub mod result;
 mod result_page;
 pub mod session;
 pub mod shell;
-mod skeleton;
+pub(crate) mod skeleton;
 
 use axum::Router;
 use axum::routing::{get, post};

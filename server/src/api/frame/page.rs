@@ -49,7 +49,7 @@ pub(super) fn title(mode: &str, locale: Locale) -> &'static str {
 
 /// The built page of `mode` ([`built`]), read for each frame (a few KB): a rebuilt component is
 /// served without a restart.
-pub(super) async fn template(state: &AppState, mode: &str) -> Result<String, FrameRefusal> {
+pub(crate) async fn template(state: &AppState, mode: &str) -> Result<String, FrameRefusal> {
     tokio::fs::read_to_string(state.config.component_dir.join(built(mode)))
         .await
         .map_err(|_| FrameRefusal::NotBuilt)
@@ -101,7 +101,7 @@ pub(super) fn with_form(
 
 /// The HTML form of `view` (a one-off payment) this month, or else the loading outline of
 /// what `mode` shows (none for a result, which is one short panel).
-pub(super) fn form_html(
+pub(crate) fn form_html(
     mode: &str,
     view: Option<&CheckoutView>,
     locale: Locale,
@@ -161,7 +161,7 @@ pub(super) fn with_config(
 }
 
 /// `<script type="application/json" id="{id}">` holding `value`.
-fn data_block(id: &str, value: &impl Serialize) -> Option<String> {
+pub(crate) fn data_block(id: &str, value: &impl Serialize) -> Option<String> {
     let json = serde_json::to_string(value).ok()?;
     // Inside <script> only `</script` could end the block; escaping every `<`, `>` and `&`
     // leaves the JSON the same to a parser and gives HTML nothing to see.

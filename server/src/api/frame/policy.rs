@@ -10,6 +10,13 @@ use sha2::{Digest as _, Sha256};
 
 /// The CSP of the frame document `html`, framed by `ancestor` (an origin) or by this origin.
 pub fn frame_policy(html: &str, ancestor: &str) -> String {
+    page_policy(html, "'none'", &format!("'self' {ancestor}"))
+}
+
+/// The CSP of a page of this origin built from the component's template `html` (the frame
+/// document, the hosted payment page): its own scripts and `html`'s inline ones by hash,
+/// frames from `frame_src`, framed by `frame_ancestors`.
+pub fn page_policy(html: &str, frame_src: &str, frame_ancestors: &str) -> String {
     let hashes: String = inline_scripts(html)
         .into_iter()
         .map(|script| {
@@ -22,8 +29,8 @@ pub fn frame_policy(html: &str, ancestor: &str) -> String {
     format!(
         "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'{hashes}; \
          style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; \
-         connect-src 'self'; form-action 'none'; frame-ancestors 'self' {ancestor}; \
-         base-uri 'none'; object-src 'none'"
+         connect-src 'self'; frame-src {frame_src}; form-action 'none'; \
+         frame-ancestors {frame_ancestors}; base-uri 'none'; object-src 'none'"
     )
 }
 

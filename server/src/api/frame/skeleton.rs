@@ -185,7 +185,7 @@ pub(super) fn root(mode: &str, locale: Locale, theme: &str) -> String {
 }
 
 /// `text` safe inside an element or a double-quoted attribute.
-pub(super) fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -43,3 +43,15 @@ pub async fn execute(
         .await
         .map_err(|error| format!("{command}: {error}"))
 }
+
+/// Makes the page's `prefers-color-scheme` `scheme` (`light` or `dark`), as the system
+/// setting would.
+pub async fn prefer_color_scheme(client: &Client, scheme: &str) {
+    execute(
+        client,
+        "Emulation.setEmulatedMedia",
+        json!({ "features": [{ "name": "prefers-color-scheme", "value": scheme }] }),
+    )
+    .await
+    .unwrap_or_else(|error| panic!("emulate a {scheme} preference: {error}"));
+}

@@ -1,0 +1,206 @@
+//! The hosted page's document, made from the card form's built template (`COMPONENT_DIR`'s
+//! `index.html`, the frame document): the same inlined stylesheet and the same preloaded
+//! wasm, started by the page's own script once the form has painted, with the frame's script (`www/frame.js`, which runs only in a
+//! frame) replaced by the page's own ([`SCRIPT`]), the page's language and title, its
+//! styles, and its content in the form's place. Its policy is the frame's, but it frames only
+//! this origin (the 3-D Secure host, `/frame/challenge`) and nothing may frame it. What only
+//! a frame needs, or only a reader of the sources, does not go to the payer's phone: the
+//! frame's first script (asking the embedding page for its session), the template's HTML
+//! comments and the page script's comment lines.
+
+use std::sync::LazyLock;
+
+use super::super::frame::page::data_block;
+use super::super::frame::policy::page_policy;
+use serde::Serialize;
+
+/// The page's script: see the file's header.
+pub const SCRIPT: &str = include_str!("hosted.js");
+/// The hosted pages' styles.
+pub const STYLES: &str = include_str!("hosted.css");
+
+/// [`SCRIPT`] as the page carries it: without its comment lines.
+static SHIPPED_SCRIPT: LazyLock<String> = LazyLock::new(|| {
+    SCRIPT
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+});
+/// The frame's first script asks the embedding page for its session (`window.ccSession`).
+const SESSION_SCRIPT_MARK: &str = "window.ccSession";
+/// Trunk's script starting the wasm as the document is parsed: the page's own script starts it
+/// once the HTML form has painted.
+const WASM_START_MARK: &str = "import init";
+
+/// Where the template shows the form.
+const FORM_SLOT: &str = "<main id=\"checkout\"></main>";
+/// The frame's script is the one the template loads from a `frame-….js` file.
+const FRAME_SCRIPT: &str = "src=\"/frame/frame-";
+/// The component's stylesheet, inlined by scripts/wasm-opt.sh (the component copies it into
+/// its shadow root, `stylesheet="#checkout-css"`).
+const COMPONENT_CSS: &str = "<style id=\"checkout-css\">";
+/// Added to the component's stylesheet: the component's header, which the page says above.
+const NO_COMPONENT_HEADER: &str = "\n:host([data-hosted]) .cc-header{display:none}\n";
+
+/// What the page is about, in the payer's language.
+pub struct Hosted<'a, C: Serialize> {
+    /// `lang=`.
+    pub lang: &'a str,
+    /// `dir=`.
+    pub dir: &'a str,
+    /// `<title>`, escaped.
+    pub title: &'a str,
+    /// The content of `<main>`.
+    pub main: &'a str,
+    /// The script's options (`#hosted-config`).
+    pub config: &'a C,
+}
+
+/// The hosted document from the built `template`, `None` when the template lacks a part it
+/// needs (a build this code does not know).
+pub fn document<C: Serialize>(template: &str, page: &Hosted<'_, C>) -> Option<String> {
+    let html = template.replacen(
+        "<html lang=\"en\">",
+        &format!("<html lang=\"{}\" dir=\"{}\">", page.lang, page.dir),
+        1,
+    );
+    let html = replace_between(&html, "<title>", "</title>", page.title)?;
+    let html = without_frame_script(&html)?;
+    let html = without_script(&without_script(&html, SESSION_SCRIPT_MARK), WASM_START_MARK);
+    let html = without_comments(&html);
+    let css_at = html.find(COMPONENT_CSS)?;
+    let css_end = html[css_at..].find("</style>")? + css_at;
+    let html = [&html[..css_end], NO_COMPONENT_HEADER, &html[css_end..]].concat();
+    let head = format!(
+        "<style>{STYLES}</style>{}<script type=\"module\">{}</script>",
+        data_block("hosted-config", page.config)?,
+        *SHIPPED_SCRIPT
+    );
+    let head_end = html.rfind("</head>")?;
+    let html = [&html[..head_end], &head, &html[head_end..]].concat();
+    html.contains(FORM_SLOT).then(|| {
+        html.replacen(
+            FORM_SLOT,
+            &format!("<main id=\"checkout\">{}</main>", page.main),
+            1,
+        )
+    })
+}
+
+/// The Content-Security-Policy of `html`: the frame's, framing only this origin, framed by
+/// nothing.
+pub fn policy(html: &str) -> String {
+    page_policy(html, "'self'", "'none'")
+}
+
+/// `html` with the text between the first `open` and the next `close` replaced.
+fn replace_between(html: &str, open: &str, close: &str, text: &str) -> Option<String> {
+    let start = html.find(open)? + open.len();
+    let end = html[start..].find(close)? + start;
+    Some([&html[..start], text, &html[end..]].concat())
+}
+
+/// `html` without the `<script>` element loading `www/frame.js`.
+fn without_frame_script(html: &str) -> Option<String> {
+    let src = html.find(FRAME_SCRIPT)?;
+    let start = html[..src].rfind("<script")?;
+    let end = html[src..].find("</script>")? + src + "</script>".len();
+    Some([&html[..start], &html[end..]].concat())
+}
+
+/// `html` without the inline script holding `mark` (the frame's first script, asking the
+/// embedding page for its session: a page of its own has none to ask; trunk's wasm start).
+fn without_script(html: &str, mark: &str) -> String {
+    let Some(at) = html.find(mark) else {
+        return html.to_owned();
+    };
+    let start = html[..at].rfind("<script");
+    let end = html[at..]
+        .find("</script>")
+        .map(|end| at + end + "</script>".len());
+    match (start, end) {
+        (Some(start), Some(end)) => [&html[..start], &html[end..]].concat(),
+        _ => html.to_owned(),
+    }
+}
+
+/// `html` without its `<!-- … -->` comments.
+fn without_comments(html: &str) -> String {
+    let mut kept = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(start) = rest.find("<!--") {
+        kept.push_str(&rest[..start]);
+        match rest[start..].find("-->") {
+            Some(end) => rest = &rest[start + end + "-->".len()..],
+            None => return kept,
+        }
+    }
+    kept.push_str(rest);
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEMPLATE: &str = "<!doctype html>\n<html lang=\"en\"><head><title>Card payment</title>\
+        <script>(function () { window.ccSession = 1; })();</script><!-- for readers -->\
+        <script type=\"module\">import init from '/frame/checkout-1.js'; await init();</script>\
+        <style id=\"checkout-css\">.cc-root{}</style>\
+        <script src=\"/frame/frame-ab12.js\" integrity=\"sha384-x\" type=\"module\"></script>\
+        </head><body><main id=\"checkout\"></main></body></html>";
+
+    fn page() -> String {
+        let config = serde_json::json!({ "locale": "ar" });
+        let page = Hosted {
+            lang: "ar",
+            dir: "rtl",
+            title: "Shop – Tea",
+            main: "<p>form</p>",
+            config: &config,
+        };
+        document(TEMPLATE, &page).expect("a known template")
+    }
+
+    #[test]
+    fn the_page_runs_its_own_script_instead_of_the_frames() {
+        let html = page();
+        assert!(!html.contains("frame-ab12.js"), "{html}");
+        assert!(
+            !html.contains("import init"),
+            "the page's script starts the wasm: {html}"
+        );
+        assert!(
+            html.contains(SHIPPED_SCRIPT.as_str()),
+            "the page's script inline"
+        );
+        assert!(!html.contains("// "), "without its comments");
+        assert!(
+            !html.contains("ccSession") && !html.contains("for readers"),
+            "{html}"
+        );
+        assert!(html.starts_with("<!doctype html>\n<html lang=\"ar\" dir=\"rtl\">"));
+        assert!(html.contains("<title>Shop – Tea</title>"));
+        assert!(html.contains("<main id=\"checkout\"><p>form</p></main>"));
+        assert!(html.contains(".cc-root{}\n:host([data-hosted]) .cc-header{display:none}"));
+        let policy = policy(&html);
+        // The options block, the page's script.
+        assert_eq!(policy.matches("'sha256-").count(), 2, "{policy}");
+        assert!(policy.contains("frame-src 'self';"), "{policy}");
+        assert!(policy.contains("frame-ancestors 'none';"), "{policy}");
+    }
+
+    #[test]
+    fn a_template_without_the_forms_place_gives_nothing() {
+        let config = serde_json::json!({});
+        let page = Hosted {
+            lang: "en",
+            dir: "ltr",
+            title: "t",
+            main: "",
+            config: &config,
+        };
+        assert!(document("<html lang=\"en\"><head></head></html>", &page).is_none());
+    }
+}
