@@ -2,7 +2,7 @@
 //! same SQL on both backends (migrations 0019 and 0022).
 //!
 //! The tally and the surge's recent tries read the window's payments through `payments_newest`
-//! (creation time); the day's busiest quarter hour reads the dashboard's `payment_rollup`, a
+//! (creation time), leaving out tries already refused ([`FRESH`]); the day's busiest quarter hour reads the dashboard's `payment_rollup`, a
 //! day being 96 rows per outcome rather than every payment; the counts
 //! by rule read `payments_blocked_by_rule`, partial on `state = 'blocked'`, whose condition is
 //! repeated word for word so both planners use it.
@@ -25,6 +25,14 @@ use crate::store::error::{StoreError, StoreResult};
 /// Columns of [`AlertRow`].
 const ALERT_COLUMNS: &str = "id, started_at, last_seen_at, ended_at, tries, declined, blocked, \
      switched, window_seconds, cause";
+
+/// Whether the try `p` is news to the alert: not one the block list refused (the shop already
+/// knows that traffic), and not one from a checkout a rule had already refused before it (its
+/// bot is already stopped). Only these raise, hold or refresh the alert, so a block-listed bot
+/// cannot keep shoppers under the tightened limits.
+const FRESH: &str = "NOT (p.state = 'blocked' AND p.risk_rule LIKE 'blocklist%') \
+     AND NOT EXISTS (SELECT 1 FROM payments r WHERE r.session_id = p.session_id \
+     AND r.state = 'blocked' AND r.created_at < p.created_at)";
 
 /// The rollup's slots in the day the busiest one is looked for in.
 const SLOTS_A_DAY: i64 = 96;
@@ -112,7 +120,7 @@ where
     for<'r> PaceRow: FromRow<'r, DB::Row>,
 {
     async fn try_tally(&self, since: OffsetDateTime) -> StoreResult<TryTally> {
-        let row = sqlx::query_as::<DB, TallyRow>(
+        let row = sqlx::query_as::<DB, TallyRow>(&format!(
             "SELECT COUNT(*) AS tries, \
              COUNT(CASE WHEN p.state = 'declined' THEN 1 END) AS declined, \
              COUNT(CASE WHEN p.state = 'blocked' THEN 1 END) AS blocked, \
@@ -121,8 +129,8 @@ where
                  AND e.created_at <= p.created_at AND e.id <> p.id \
                  AND e.card_fingerprint IS NOT NULL \
                  AND e.card_fingerprint <> p.card_fingerprint) THEN 1 END) AS switched \
-             FROM payments p WHERE p.created_at >= $1",
-        )
+             FROM payments p WHERE p.created_at >= $1 AND {FRESH}",
+        ))
         .bind(ms(since))
         .fetch_one(&self.pool)
         .await?;
@@ -140,12 +148,13 @@ where
         now: OffsetDateTime,
     ) -> StoreResult<TryPace> {
         let slot = ms(now) / SLOT_MS;
-        let row = sqlx::query_as::<DB, PaceRow>(
-            "SELECT (SELECT COUNT(*) FROM payments WHERE created_at >= $1) AS recent, \
+        let row = sqlx::query_as::<DB, PaceRow>(&format!(
+            "SELECT (SELECT COUNT(*) FROM payments p WHERE p.created_at >= $1 AND {FRESH}) \
+             AS recent, \
              (SELECT CAST(COALESCE(MAX(n), 0) AS BIGINT) FROM (SELECT SUM(n) AS n \
              FROM payment_rollup WHERE slot >= $2 AND slot < $3 AND state <> 'blocked' \
              GROUP BY slot) AS slots) AS busiest",
-        )
+        ))
         .bind(ms(recent_since))
         .bind(slot - SLOTS_A_DAY)
         .bind(slot)

@@ -7,6 +7,7 @@
 //! The harness lifts every rule (`support.rs`); each test sets the thresholds it tests.
 
 mod alert;
+mod alert_noise;
 mod block_lists;
 mod blocks_api;
 mod instances;
