@@ -230,9 +230,19 @@ pub enum TryKind {
 
 /// The first rule (in [`Rule::ALL`]'s order) that `counts` break, if any.
 pub fn first_broken(counts: &RiskCounts, limits: &RiskSettings, kind: TryKind) -> Option<Rule> {
+    first_broken_of(counts, limits, kind, |_| true)
+}
+
+/// The first rule among those `among` picks that `counts` break, if any.
+pub fn first_broken_of(
+    counts: &RiskCounts,
+    limits: &RiskSettings,
+    kind: TryKind,
+    among: impl Fn(Rule) -> bool,
+) -> Option<Rule> {
     Rule::ALL
         .into_iter()
-        .filter(|rule| kind == TryKind::TypedCard || rule.judges_saved_cards())
+        .filter(|rule| (kind == TryKind::TypedCard || rule.judges_saved_cards()) && among(*rule))
         .find(|rule| rule.is_broken(counts, limits))
 }
 

@@ -90,4 +90,7 @@ pub trait RiskStore: Send + Sync {
         rule: &str,
         now: OffsetDateTime,
     ) -> StoreResult<Option<Payment>>;
+    /// Whether the card `card_fingerprint` ever paid (authorized, captured, refunded) from the
+    /// address `client_key` (a stored address key): that card is its shopper's own there.
+    async fn card_paid_from(&self, client_key: &str, card_fingerprint: &str) -> StoreResult<bool>;
 }

@@ -11,8 +11,11 @@ mod alert_noise;
 mod block_lists;
 mod blocks_api;
 mod instances;
+mod returning;
 mod session_rules;
+mod shared_addresses;
 mod shopper_rules;
+mod soft_rules;
 
 use serde_json::{Value, json};
 use std::time::Duration;
