@@ -30,7 +30,7 @@ const ALERT_COLUMNS: &str = "id, started_at, last_seen_at, ended_at, tries, decl
 /// knows that traffic), and not one from a checkout a rule had already refused before it (its
 /// bot is already stopped). Only these raise, hold or refresh the alert, so a block-listed bot
 /// cannot keep shoppers under the tightened limits.
-const FRESH: &str = "NOT (p.state = 'blocked' AND p.risk_rule LIKE 'blocklist%') \
+const FRESH: &str = "NOT (p.state = 'blocked' AND COALESCE(p.risk_rule, '') LIKE 'blocklist%') \
      AND NOT EXISTS (SELECT 1 FROM payments r WHERE r.session_id = p.session_id \
      AND r.state = 'blocked' AND r.created_at < p.created_at)";
 
