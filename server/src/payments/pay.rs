@@ -88,8 +88,9 @@ impl PaymentService {
             .prepare(session, request, YearMonth::of(at), lookup)
             .await?;
         // While a card-testing alert is open (or always, as configured), nothing is recorded
-        // without a proof of work; a saved card, or one that paid from this address, is spared
-        // during an alert (`risk::returning`).
+        // without a proof of work; a known shopper (a saved card, a returning customer, a
+        // checkout that already passed, a card that paid from this address) is spared during an
+        // alert (`risk::returning`).
         if self.risk().asks_proof() {
             let card = match &prepared.method {
                 Method::Card(card) => ProofCard::Typed(self.risk().fingerprint(&card.number)),
@@ -97,7 +98,7 @@ impl PaymentService {
             };
             let proof = request.proof_of_work.as_ref();
             self.risk()
-                .require_proof_of(&session.id, &card, proof, shopper.ip, at)
+                .require_proof_of(session, &card, proof, shopper.ip, at)
                 .await
                 .map_err(PaymentError::ProofOfWorkRequired)?;
         }

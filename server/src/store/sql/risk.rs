@@ -34,7 +34,7 @@ use super::rows::{PAYMENT_COLUMNS, PaymentRow};
 use super::{Dialect, SqlStore};
 use crate::store::error::StoreResult;
 use crate::store::model::{BlockKind, Payment};
-use crate::store::risk::{RiskCountQuery, RiskCounts, RiskStore};
+use crate::store::risk::{KnownShopperQuery, RiskCountQuery, RiskCounts, RiskStore};
 
 /// Cards counted by a rule: typed cards (a fingerprint, no saved card) whose try was not
 /// blocked.
@@ -42,7 +42,8 @@ const COUNTED_CARD: &str =
     "card_fingerprint IS NOT NULL AND saved_card_id IS NULL AND state <> 'blocked'";
 
 /// Payments whose card paid: the card is the shopper's own, whatever tried it since.
-const PAID: &str = "state IN ('authorized', 'captured', 'partially_refunded', 'refunded')";
+pub(super) const PAID: &str =
+    "state IN ('authorized', 'captured', 'partially_refunded', 'refunded')";
 
 /// The kind of the first block-list entry matching the try: `$2` card, `$10` BIN, `$11` whole
 /// address (hex), `$12` e-mail, `$13` e-mail domain, `$14` customer.
@@ -174,14 +175,19 @@ where
             .transpose()
     }
 
-    async fn card_paid_from(&self, client_key: &str, card_fingerprint: &str) -> StoreResult<bool> {
+    async fn known_shopper(&self, shopper: &KnownShopperQuery) -> StoreResult<bool> {
         let sql = format!(
-            "SELECT COUNT(*) FROM (SELECT 1 FROM payments c WHERE c.client_key = $1 \
-             AND c.card_fingerprint = $2 AND c.{PAID} LIMIT 1) AS paid"
+            "SELECT CAST(CASE WHEN EXISTS (SELECT 1 FROM payments s WHERE s.session_id = $1 \
+             AND s.state <> 'blocked') \
+             OR EXISTS (SELECT 1 FROM payments u WHERE u.customer_id = $2 AND u.{PAID}) \
+             OR EXISTS (SELECT 1 FROM payments c WHERE c.client_key = $3 \
+             AND c.card_fingerprint = $4 AND c.{PAID}) THEN 1 ELSE 0 END AS BIGINT)"
         );
         let (found,) = sqlx::query_as::<DB, (i64,)>(&sql)
-            .bind(client_key.to_owned())
-            .bind(card_fingerprint.to_owned())
+            .bind(shopper.session_id.clone())
+            .bind(shopper.customer_id.clone())
+            .bind(shopper.client_key.clone())
+            .bind(shopper.card_fingerprint.clone())
             .fetch_one(&self.pool)
             .await?;
         Ok(found > 0)
