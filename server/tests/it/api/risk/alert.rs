@@ -67,7 +67,7 @@ pub(super) async fn raised(h: &Harness) -> CardTestingAlert {
 }
 
 /// The declining test cards a bot runs through one session.
-const DEAD_CARDS: [&str; 4] = [
+pub(super) const DEAD_CARDS: [&str; 4] = [
     cards::DO_NOT_HONOUR,
     cards::INSUFFICIENT_FUNDS,
     cards::EXPIRED,

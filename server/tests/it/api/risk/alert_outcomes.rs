@@ -9,10 +9,10 @@ use std::time::Duration;
 use serde_json::json;
 use time::OffsetDateTime;
 
-use super::alert::raised;
+use super::alert::{DEAD_CARDS, raised};
 use super::shared_addresses::paid;
 use super::{Db, declined, risk_suite, session, start, visa};
-use crate::api::support::{Harness, cards};
+use crate::api::support::Harness;
 use checkout_server::risk::AlertReview;
 use checkout_server::store::card_testing::AlertCause;
 
@@ -32,14 +32,6 @@ const SETTINGS: [(&str, &str); 7] = [
     ("RISK_ALERT_WINDOW_SECONDS", "3600"),
     ("RISK_ALERT_HOLD_SECONDS", "60"),
     ("RISK_ALERT_SURGE_TIMES", "0"),
-];
-
-/// The declining test cards.
-const DEAD_CARDS: [&str; 4] = [
-    cards::DO_NOT_HONOUR,
-    cards::INSUFFICIENT_FUNDS,
-    cards::EXPIRED,
-    cards::LOST_OR_STOLEN,
 ];
 
 /// Asserts no alert is open, in `h`'s memory or in the store.
