@@ -5,7 +5,9 @@
 //!   three addresses (from the carrier-grade NAT range `100.64.0.0/10`);
 //! - **office**: twenty colleagues behind one address;
 //! - **family**: households of two or three, one address and one e-mail, a card each;
-//! - **mistypes twice**: two numbers the bank declines, then their own card, in one checkout;
+//! - **mistypes twice**: two declined tries, then their own card, in one checkout: with two
+//!   different wrong numbers (three cards in the checkout), or the same wrong number twice
+//!   (as a wrong expiry or code is declined twice; the emulator declines by number only);
 //! - **returning**: a customer of the shop (a customer id) who saved a card on an earlier
 //!   visit, before the attack, and pays with it.
 //!
@@ -27,7 +29,7 @@ pub const CARRIER_NAT: usize = 300;
 const OFFICE: usize = 20;
 /// Households; every other one has three members, the rest two.
 const FAMILIES: usize = 10;
-/// Shoppers who mistype twice.
+/// Shoppers who mistype twice, of each of the two ways.
 const MISTYPES_TWICE: usize = 10;
 /// Returning customers with a saved card.
 const RETURNING: usize = 20;
@@ -40,17 +42,19 @@ pub enum Kind {
     Office,
     Family,
     MistypesTwice,
+    RetypesTwice,
     Returning,
 }
 
 impl Kind {
     /// Every kind, in the report's order.
-    pub const ALL: [Kind; 6] = [
+    pub const ALL: [Kind; 7] = [
         Kind::Alone,
         Kind::CarrierNat,
         Kind::Office,
         Kind::Family,
         Kind::MistypesTwice,
+        Kind::RetypesTwice,
         Kind::Returning,
     ];
 
@@ -61,7 +65,8 @@ impl Kind {
             Kind::CarrierNat => "carrier NAT (300 behind 3 addresses)",
             Kind::Office => "office (20 behind 1 address)",
             Kind::Family => "family (2-3 cards, 1 address)",
-            Kind::MistypesTwice => "mistypes twice",
+            Kind::MistypesTwice => "mistypes twice (2 wrong numbers)",
+            Kind::RetypesTwice => "mistypes twice (1 wrong number)",
             Kind::Returning => "returning, saved card",
         }
     }
@@ -102,7 +107,7 @@ pub fn population(alone: usize) -> Vec<Shopper> {
     };
     let nat = carrier_nat_addresses();
     let office = IpAddr::V4(Ipv4Addr::new(198, 18, 20, 1));
-    let own = cards::addresses(alone + MISTYPES_TWICE + RETURNING, 126, 0x5a0e, 20);
+    let own = cards::addresses(alone + 2 * MISTYPES_TWICE + RETURNING, 126, 0x5a0e, 20);
     let mut plan: Vec<(Kind, IpAddr, Option<usize>)> = Vec::new();
     plan.extend(own[..alone].iter().map(|a| (Kind::Alone, *a, None)));
     plan.extend((0..CARRIER_NAT).map(|n| (Kind::CarrierNat, nat[n % nat.len()], None)));
@@ -112,27 +117,22 @@ pub fn population(alone: usize) -> Vec<Shopper> {
         let members = 2 + family % 2;
         plan.extend((0..members).map(|_| (Kind::Family, address, Some(family))));
     }
-    let rest = &own[alone..];
-    plan.extend(
-        rest[..MISTYPES_TWICE]
-            .iter()
-            .map(|a| (Kind::MistypesTwice, *a, None)),
-    );
-    plan.extend(
-        rest[MISTYPES_TWICE..]
-            .iter()
-            .map(|a| (Kind::Returning, *a, None)),
-    );
+    let (twice, rest) = own[alone..].split_at(MISTYPES_TWICE);
+    let (retypes, returning) = rest.split_at(MISTYPES_TWICE);
+    plan.extend(twice.iter().map(|a| (Kind::MistypesTwice, *a, None)));
+    plan.extend(retypes.iter().map(|a| (Kind::RetypesTwice, *a, None)));
+    plan.extend(returning.iter().map(|a| (Kind::Returning, *a, None)));
     plan.into_iter()
         .enumerate()
         .map(|(index, (kind, address, family))| {
             let signed_in = match kind {
                 Kind::Alone | Kind::CarrierNat => rng.random_bool(0.4),
                 Kind::Office | Kind::Returning => true,
-                Kind::Family | Kind::MistypesTwice => false,
+                Kind::Family | Kind::MistypesTwice | Kind::RetypesTwice => false,
             };
             let mistypes = match kind {
                 Kind::MistypesTwice => declining.iter().take(2).copied().collect(),
+                Kind::RetypesTwice => declining.iter().take(1).cycle().take(2).copied().collect(),
                 Kind::Returning => Vec::new(),
                 _ => mistype(index),
             };
@@ -149,8 +149,10 @@ pub fn population(alone: usize) -> Vec<Shopper> {
                 expiry: cards::random_expiry(&mut rng),
                 cvc: format!("{:03}", rng.random_range(0..1000)),
                 mistypes,
-                pays_twice: !matches!(kind, Kind::MistypesTwice | Kind::Returning)
-                    && index % 10 == 5,
+                pays_twice: !matches!(
+                    kind,
+                    Kind::MistypesTwice | Kind::RetypesTwice | Kind::Returning
+                ) && index % 10 == 5,
             }
         })
         .collect()

@@ -19,6 +19,10 @@ use crate::store::card_testing::{AlertCause, CardTestingAlert};
 use crate::store::error::StoreResult;
 use checkout::contract::PaymentState;
 
+/// How old a try must be before it keeps the alert seen: a shopper who mistyped has paid by
+/// then (and no longer counts), a bot's checkout never pays.
+const SETTLED: Duration = Duration::from_secs(60);
+
 /// Least time between two reviews started by tries.
 const REVIEW_SPACING: Duration = Duration::from_secs(1);
 
@@ -87,10 +91,11 @@ impl RiskService {
     /// time, and remembers whether one is open.
     ///
     /// The alert is seen when its attack was last seen (issue 47): for a share, the newest
-    /// try counted in it (`CardTestingStore::last_suspect_try`), not the review's time, so
+    /// try counted in it that is at least [`SETTLED`] old (`CardTestingStore::
+    /// last_suspect_try`: a shopper's mistype has paid by then), not the review's time, so
     /// the hold runs from the bot's last new try even while the window still holds its
-    /// older ones, and a share whose newest try is older than the hold raises nothing; for
-    /// the surge, now.
+    /// older ones, and a share whose newest such try is older than the hold raises nothing;
+    /// for the surge, now.
     pub async fn review_alert(&self, now: OffsetDateTime) -> StoreResult<AlertReview> {
         let alert = &self.configured.alert;
         let since = |span: std::time::Duration| {
@@ -100,13 +105,18 @@ impl RiskService {
         let pace = self.store.try_pace(since(alert.surge_window), now).await?;
         let suspected = match suspects(&tally, &pace, alert) {
             Some(AlertCause::Surge) => Some((AlertCause::Surge, now)),
-            Some(cause) => self
+            Some(cause) => match self
                 .store
-                .last_suspect_try(since(alert.window))
+                .last_suspect_try(since(alert.window), since(SETTLED))
                 .await?
-                .map(|seen| (cause, seen.min(now)))
+            {
                 // Nothing new of the attack for the hold time: it holds the alert no more.
-                .filter(|(_, seen)| *seen >= since(alert.hold)),
+                Some(seen) if seen < since(alert.hold) => None,
+                Some(seen) => Some((cause, seen)),
+                // Only tries too recent to judge: the share may raise an alert (seen at its
+                // start), not keep one seen.
+                None => Some((cause, since(alert.window))),
+            },
             None => None,
         };
         if let Some((cause, seen)) = suspected {

@@ -106,9 +106,14 @@ pub trait CardTestingStore: Send + Sync {
     /// Tries (a checkout's card) recorded at or after `since`, with their declines and blocks,
     /// leaving out tries already refused and counting no failure of a checkout that paid.
     async fn try_tally(&self, since: OffsetDateTime) -> StoreResult<TryTally>;
-    /// When the newest try at or after `since` that counts in a share of the tally (declined,
-    /// blocked or a change of card, in a checkout that has not paid) was recorded.
-    async fn last_suspect_try(&self, since: OffsetDateTime) -> StoreResult<Option<OffsetDateTime>>;
+    /// When the newest try from `since` until before `before` that counts in a share of the
+    /// tally (declined, blocked or a change of card, in a checkout that has not paid) was
+    /// recorded.
+    async fn last_suspect_try(
+        &self,
+        since: OffsetDateTime,
+        before: OffsetDateTime,
+    ) -> StoreResult<Option<OffsetDateTime>>;
     /// Payments recorded at or after `recent_since`, and the busiest quarter hour's payments
     /// not blocked in the day before the quarter hour holding `now`.
     async fn try_pace(

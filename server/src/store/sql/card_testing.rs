@@ -162,13 +162,19 @@ where
         })
     }
 
-    async fn last_suspect_try(&self, since: OffsetDateTime) -> StoreResult<Option<OffsetDateTime>> {
+    async fn last_suspect_try(
+        &self,
+        since: OffsetDateTime,
+        before: OffsetDateTime,
+    ) -> StoreResult<Option<OffsetDateTime>> {
         let (newest,) = sqlx::query_as::<DB, (Option<i64>,)>(&format!(
-            "SELECT MAX(p.created_at) FROM payments p WHERE p.created_at >= $1 AND {FRESH} \
+            "SELECT MAX(p.created_at) FROM payments p WHERE p.created_at >= $1 \
+             AND p.created_at < $2 AND {FRESH} \
              AND (p.state IN ('declined', 'blocked') OR {SWITCHED}) AND {unpaid}",
             unpaid = unpaid(),
         ))
         .bind(ms(since))
+        .bind(ms(before))
         .fetch_one(&self.pool)
         .await?;
         time_opt(newest, "created_at")
