@@ -1,15 +1,25 @@
-//! Issue 33, item 6: a card-testing attack against a running checkout-server, beside ordinary
-//! shoppers, and how much of it the card-testing defence stops before the gateway. On SQLite,
-//! and on PostgreSQL too when `TEST_DATABASE_URL_POSTGRES` is set.
+//! Issues 33 (item 6) and 47 (item 7): card-testing attacks against a running
+//! checkout-server, beside ordinary shoppers of every kind, and how much of each attack the
+//! card-testing defence stops before the gateway, and how many shoppers of each kind it
+//! refuses. On SQLite, and on PostgreSQL too when `TEST_DATABASE_URL_POSTGRES` is set.
 //!
 //! Run: `cargo bench -p checkout-server --bench card_testing [-- --tries 2000 --sessions 400
-//! --addresses 500 --rate 20 --shoppers 200 --yesterday N]`. Every server setting the environment sets
-//! (`RISK_*`, `PAY_RATE_LIMIT_*`, …) is passed to the server; the bench knows no threshold.
+//! --addresses 500 --rate 20 --shoppers 200 --tail 40 --yesterday N]`. Every server setting
+//! the environment sets (`RISK_*`, `PAY_RATE_LIMIT_*`, …) is passed to the server; the bench
+//! knows no threshold.
+//!
+//! The run: returning customers save their cards first; then the issue-33 bot
+//! (`--tries` at `--rate` over `--sessions` and `--addresses`), a bot hiding behind the
+//! carrier's NAT addresses and a bot that finishes 3-D Secure (pays with every number that
+//! works) attack for the same span, while the shoppers ([`crowd`]) arrive over that span and
+//! `--tail` seconds more; in the tail, after the others, a bot tries from a block-listed range
+//! (solving the puzzle) to hold the alert open.
 //!
 //! What reached the gateway is counted from the emulator's ledger, what was blocked and by
-//! which rule from the server's payments (`risk_rule`), never from the answers the bot got.
-//! Targets: ≥ 95 % of the attack's tries stopped before the gateway, no ordinary shopper
-//! blocked.
+//! which rule from the server's payments (`risk_rule`), never from the answers the bots got.
+//! Targets: ≥ 95 % of the issue-33 attack's tries stopped before the gateway, no ordinary
+//! shopper of any kind refused, no returning customer asked for a proof of work, and the
+//! alert not seen after the last bot's own new traffic.
 
 use std::time::{Duration, Instant};
 
@@ -27,8 +37,12 @@ mod bot;
 mod cards;
 #[path = "card_testing/checkout.rs"]
 mod checkout;
+#[path = "card_testing/crowd.rs"]
+mod crowd;
 #[path = "card_testing/history.rs"]
 mod history;
+#[path = "card_testing/report.rs"]
+mod report;
 #[path = "card_testing/shoppers.rs"]
 mod shoppers;
 #[path = "card_testing/summary.rs"]
@@ -37,6 +51,8 @@ mod summary;
 mod tally;
 #[path = "card_testing/target.rs"]
 mod target;
+#[path = "card_testing/timeline.rs"]
+mod timeline;
 
 const POSTGRES_ENV: &str = "TEST_DATABASE_URL_POSTGRES";
 /// Share of the attack's tries to stop before the gateway.
@@ -44,7 +60,10 @@ const STOP_TARGET: f64 = 0.95;
 
 struct Options {
     attack: bot::Attack,
+    /// Shoppers alone (an address each); the other kinds have fixed sizes.
     shoppers: usize,
+    /// Seconds shoppers keep arriving after the attacks, the block-listed bot's span.
+    tail: usize,
     /// Tries in the busiest quarter hour of the shop's day before.
     yesterday: usize,
 }
@@ -64,13 +83,16 @@ impl Options {
                 },
             },
             shoppers: cli::number("--shoppers", 200, 0),
+            tail: cli::number("--tail", 40, 0),
             yesterday: 0,
         }
         .with_yesterday()
     }
 
-    /// `--yesterday`, by default the shoppers' own pace over a quarter hour (each tries about
-    /// 1.24 times: one in seven mistypes first, one in ten pays twice).
+    /// `--yesterday`, by default the pace of issue 33's shoppers (`--shoppers` alone) over a
+    /// quarter hour (each tries about 1.24 times: one in seven mistypes first, one in ten pays
+    /// twice), so the issue-33 attack meets the same shop as in issue 33; the other kinds of
+    /// shoppers make the day busier than the day before.
     fn with_yesterday(self) -> Self {
         let span = self.attack.tries as f64 / self.attack.rate as f64;
         let pace = self.shoppers as f64 * (1.0 + 1.0 / 7.0 + 1.0 / 10.0) / span;
@@ -103,36 +125,47 @@ async fn run(options: Options) {
     }
 }
 
-/// The attacker's model, printed first.
+/// The attackers' and shoppers' model, printed first.
 fn explain(options: &Options) {
     let a = options.attack;
     println!(
-        "card testing (issue 33): a bot checks {tries} card numbers (random, Luhn-valid, each \
-         tried once; the emulator approves them all) at {rate} tries/s, open loop, over {sessions} \
-         checkout sessions the shop opened for it as a guest (a throw-away e-mail each, no \
-         customer id) and {addresses} rotating proxy addresses (IPv4, one in twelve an IPv6 /64 \
-         of its own). Try n takes session n mod {sessions} and address n mod {addresses}. It pays \
-         as the checkout frame does and takes the bank's 3-D Secure page as proof the number \
-         passed the gateway, without finishing 3-D Secure; a decline (blocked or not) marks the \
-         number dead; a refusal that says nothing of the card (429, 409) is tried again after 2 s, \
-         twice at most. It does not adapt to being blocked. The proof of work the server asks \
-         for during a card-testing alert (428) it {proof}.",
+        "card testing (issues 33, 47). The issue-33 bot checks {tries} card numbers (random, \
+         Luhn-valid, each tried once; the emulator approves them all) at {rate} tries/s, open \
+         loop, over {sessions} checkout sessions the shop opened for it as a guest (a throw-away \
+         e-mail each, no customer id) and {addresses} rotating proxy addresses (IPv4, one in \
+         twelve an IPv6 /64 of its own). Try n takes session n mod {sessions} and address n mod \
+         {addresses}. It pays as the checkout frame does and takes the bank's 3-D Secure page as \
+         proof the number passed the gateway, without finishing 3-D Secure; a refusal that says \
+         nothing of the card (429, 409) is tried again after 2 s, twice at most. The proof of \
+         work the server asks for (428) it {proof}.",
         proof = match a.solves {
             checkout::Solves::Yes => "solves, natively (--bot-solves)",
-            checkout::Solves::No =>
-                "does not solve: it gives the number up (--bot-solves to change)",
+            checkout::Solves::No => "does not solve (--bot-solves to change)",
         },
         tries = a.tries,
         rate = a.rate,
         sessions = a.sessions,
         addresses = a.addresses,
     );
+    for (name, bot, _) in other_bots(options) {
+        let b = bot.attack;
+        println!(
+            "{name}: {} tries at {}/s over {} sessions and {} addresses; solves the puzzle: {}; \
+             finishes 3-D Secure (pays): {}",
+            b.tries,
+            b.rate,
+            b.sessions,
+            bot.addresses.len(),
+            b.solves == checkout::Solves::Yes,
+            bot.finishes
+        );
+    }
     println!(
-        "beside it: {} ordinary shoppers arriving over the attack, one address each, an e-mail, \
-         two in five a customer id; one in seven first mistypes (a card the emulator declines: \
-         its declining test cards in turn), then pays with their own card in the same session; \
-         one in ten pays again in a second session with the same card. Shoppers finish 3-D Secure.",
-        options.shoppers
+        "beside them: shoppers of every kind ({} alone; see the table), arriving over the \
+         attack and {} s after it; one in seven first mistypes (a card the emulator declines), \
+         one in ten pays again in a second session. Shoppers solve the puzzle and finish 3-D \
+         Secure.",
+        options.shoppers, options.tail
     );
     println!(
         "the shop's day before: its busiest quarter hour had {} tries (--yesterday; the \
@@ -148,6 +181,56 @@ fn explain(options: &Options) {
     }
 }
 
+/// The block-listed range the alert-holding bot tries from.
+const BLOCKED_RANGE: &str = "203.0.113.0/24";
+
+/// The bots beside the issue-33 one: name, bot, and whether it runs in the tail.
+fn other_bots(options: &Options) -> Vec<(&'static str, bot::Bot, bool)> {
+    let attack = |tries, sessions, rate, solves| bot::Attack {
+        tries,
+        sessions,
+        addresses: 0,
+        rate,
+        solves,
+    };
+    let blocked: Vec<std::net::IpAddr> = (1..=64)
+        .map(|n| std::net::IpAddr::V4(std::net::Ipv4Addr::new(203, 0, 113, n)))
+        .collect();
+    let span = (options.attack.tries / options.attack.rate.max(1)).max(1);
+    vec![
+        (
+            "bot hiding behind the carrier's NAT",
+            bot::Bot {
+                attack: attack(3 * span, span / 2 + 1, 3, checkout::Solves::No),
+                addresses: crowd::carrier_nat_addresses(),
+                finishes: false,
+                seed: 47,
+            },
+            false,
+        ),
+        (
+            "bot paying with its working cards",
+            bot::Bot {
+                attack: attack(2 * span, span, 2, checkout::Solves::No),
+                addresses: cards::addresses(50, 46, 0xbad1, 12),
+                finishes: true,
+                seed: 48,
+            },
+            false,
+        ),
+        (
+            "bot holding the alert (block-listed, solves)",
+            bot::Bot {
+                attack: attack(64, 16, 2, checkout::Solves::Yes),
+                addresses: blocked,
+                finishes: false,
+                seed: 49,
+            },
+            true,
+        ),
+    ]
+}
+
 /// One run on `database_url`, printed.
 async fn measure(backend: &str, database_url: &str, options: &Options) {
     let started = Instant::now();
@@ -161,130 +244,76 @@ async fn measure(backend: &str, database_url: &str, options: &Options) {
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .expect("client");
+    let shoppers = crowd::population(options.shoppers);
+    let unsaved = shoppers::save_cards(&target.base, &shoppers).await;
+    report::row("returning customers' cards not saved", unsaved.to_string());
+    report::block_range(&http, &target.base, BLOCKED_RANGE).await;
     let span = Duration::from_secs_f64(options.attack.tries as f64 / options.attack.rate as f64);
-    let (bot_log, shopper_log) = tokio::join!(
-        bot::run(&http, &target.base, options.attack),
-        shoppers::run(&target.base, options.shoppers, span)
+    let tail = Duration::from_secs(options.tail as u64);
+    let main_bot = bot::Bot::issue_33(options.attack);
+    let others = other_bots(options);
+    let run_start = timeline::now_ms();
+    let run_instant = Instant::now();
+    let bots = futures_util::future::join_all(others.iter().map(|(_, bot, in_tail)| {
+        let http = http.clone();
+        let base = target.base.clone();
+        async move {
+            if *in_tail {
+                tokio::time::sleep(span).await;
+            }
+            bot::run(&http, &base, bot).await
+        }
+    }));
+    let (main_log, other_logs, shopper_log) = tokio::join!(
+        bot::run(&http, &target.base, &main_bot),
+        bots,
+        shoppers::run(&target.base, shoppers, span + tail)
     );
     let elapsed = started.elapsed();
     let blocked = tally::blocked_payments(&http, &target.base)
         .await
         .expect("blocked payments listed");
-    let reached = tally::gateway_charges(&target.sandbox, &bot_log.references);
-    let tries = options.attack.tries;
-    let stopped = tries.saturating_sub(reached);
-    let share = stopped as f64 / tries.max(1) as f64;
-    println!("  the bot's answers: {:?}", bot_log.answers);
-    if bot_log.sessions_failed > 0 {
-        println!(
-            "  sessions the shop would not open for the bot: {}",
-            bot_log.sessions_failed
-        );
-    }
-    row("attack tries", tries.to_string());
-    row(
-        "attack tries that reached the gateway",
-        format!("{reached} (emulator ledger)"),
+    let stopped = report::bot(
+        "issue-33 bot",
+        &target,
+        &blocked,
+        &main_log,
+        options.attack.tries,
     );
-    row(
-        "share stopped before the gateway",
+    report::row(
+        "issue-33 attack stopped",
         format!(
             "{:.1} % (target ≥ {:.0} %: {})",
-            share * 100.0,
+            stopped * 100.0,
             STOP_TARGET * 100.0,
-            verdict(share >= STOP_TARGET)
+            report::verdict(stopped >= STOP_TARGET)
         ),
     );
-    row("gateway calls saved", stopped.to_string());
-    let rules = tally::by_rule(&blocked, &bot_log.session_ids);
-    let by_rules: usize = rules.values().sum();
-    row("attack tries blocked, by rule", format!("{rules:?}"));
-    row(
-        "attack tries stopped otherwise",
-        format!(
-            "{} (refused before any rule: the proof of work, rate limits, a payment in progress; \
-             see the answers)",
-            stopped.saturating_sub(by_rules)
-        ),
-    );
-    let alerts = match tally::events(&http, &target.base, "card_testing.suspected").await {
-        Some(times) if times.is_empty() => "none".to_owned(),
-        Some(times) => format!(
-            "{} (card_testing.suspected at {})",
-            times.len(),
-            times.join(", ")
-        ),
-        None => "n/a (this server has no such event)".to_owned(),
-    };
-    row("card-testing alerts raised", alerts);
+    let epoch = |at: Instant| run_start + at.duration_since(run_instant).as_millis() as i64;
+    let mut attacks_end = main_log.last_try.map(epoch);
+    let mut holding_end = None;
+    for ((name, bot, in_tail), log) in others.iter().zip(&other_logs) {
+        report::bot(name, &target, &blocked, log, bot.attack.tries);
+        let end = log.last_try.map(epoch);
+        if *in_tail {
+            holding_end = end;
+        } else {
+            attacks_end = attacks_end.max(end);
+        }
+    }
+    let alerts = timeline::alerts(database_url).await;
+    report::alerts(&alerts, run_start, attacks_end, holding_end);
     let solved = checkout::PROOFS_SOLVED.swap(0, std::sync::atomic::Ordering::Relaxed);
     let nanos = checkout::PROOF_NANOS.swap(0, std::sync::atomic::Ordering::Relaxed);
-    row(
-        "proofs of work solved (bot and shoppers)",
+    report::row(
+        "proofs of work solved (bots and shoppers)",
         format!(
-            "{solved}, {:.1} ms each on average, in this process (a dev build hashes far slower \
-             than a release build)",
+            "{solved}, {:.1} ms each on average, in this process",
             nanos as f64 / 1e6 / solved.max(1) as f64
         ),
     );
-    report_shoppers(&target, &blocked, &shopper_log);
-    row("run time", format!("{:.1} s", elapsed.as_secs_f64()));
+    report::shoppers(&target, &blocked, &shopper_log);
+    report::row("run time", format!("{:.1} s", elapsed.as_secs_f64()));
     println!("  load after {}", cli::load_average());
     target.stop().await;
-}
-
-/// The shoppers' lines.
-fn report_shoppers(
-    target: &target::Target,
-    blocked: &std::collections::HashMap<String, tally::Blocked>,
-    log: &shoppers::ShopperLog,
-) {
-    let s = summary::ShopperSummary::of(log, blocked);
-    row(
-        "ordinary shoppers blocked",
-        format!(
-            "{} (target 0: {})",
-            s.blocked_shoppers,
-            verdict(s.blocked_shoppers == 0)
-        ),
-    );
-    row(
-        "ordinary payments succeeded",
-        format!("{} of {} meant", s.paid, s.intended),
-    );
-    if !s.unpaid.is_empty() {
-        row(
-            "shoppers' own-card tries not paid",
-            format!("{:?}", s.unpaid),
-        );
-    }
-    row(
-        "mistyped tries blocked",
-        format!(
-            "{} of {} (answered as the decline they would have got; the emulator declines only \
-             its few shared test cards, so their declines add up across shoppers)",
-            s.mistyped_blocked, s.mistyped
-        ),
-    );
-    if !s.rules.is_empty() {
-        row("shoppers' tries blocked, by rule", format!("{:?}", s.rules));
-    }
-    row(
-        "shoppers' calls that reached the gateway",
-        tally::gateway_charges(&target.sandbox, &log.references).to_string(),
-    );
-    if log.sessions_failed > 0 {
-        row(
-            "shopper sessions not opened",
-            log.sessions_failed.to_string(),
-        );
-    }
-}
-
-fn row(label: &str, value: String) {
-    println!("  {label:<42} {value}");
-}
-
-fn verdict(met: bool) -> &'static str {
-    if met { "met" } else { "NOT MET" }
 }

@@ -14,11 +14,17 @@
 //! nothing of the card (429 rate limited, 409 payment in progress) is tried again after a
 //! pause, twice at most. The proof of work asked during a card-testing alert (428) the bot
 //! solves, natively, when the attack says it [`Solves`]; otherwise it gives the number up.
+//!
+//! Issue 47 adds bots that differ only in their [`Bot`] settings: one hiding behind the
+//! carrier's NAT addresses the shoppers use, one that finishes 3-D Secure and so pays with
+//! every number that works (the emulator approves any Luhn-valid one; real testers' cards
+//! often work), and one whose tries come from a block-listed range, solving the puzzle, to
+//! hold the alert open.
 
 use std::collections::{BTreeMap, HashSet};
 use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -42,6 +48,29 @@ pub struct Attack {
     pub solves: Solves,
 }
 
+/// One bot: its attack, where it comes from and how far it goes.
+pub struct Bot {
+    pub attack: Attack,
+    /// Its rotating addresses (the attack's `addresses` is their count for the main bot).
+    pub addresses: Vec<IpAddr>,
+    /// Whether it finishes 3-D Secure, paying with every number that passes.
+    pub finishes: bool,
+    /// Its random numbers' seed.
+    pub seed: u64,
+}
+
+impl Bot {
+    /// The issue-33 bot: `attack.addresses` rotating proxy addresses of its own.
+    pub fn issue_33(attack: Attack) -> Self {
+        Self {
+            addresses: cards::addresses(attack.addresses, 45, 0xbad0, 12),
+            attack,
+            finishes: false,
+            seed: 33,
+        }
+    }
+}
+
 /// What the bot saw.
 #[derive(Default, Debug)]
 pub struct BotLog {
@@ -53,12 +82,15 @@ pub struct BotLog {
     pub sessions_failed: usize,
     /// Answers by kind: `3ds page (number live)`, `declined`, `refused 429 rate_limited`, ….
     pub answers: BTreeMap<String, usize>,
+    /// When its last try was sent.
+    pub last_try: Option<Instant>,
 }
 
-/// Runs the attack against the server at `base`.
-pub async fn run(http: &reqwest::Client, base: &str, attack: Attack) -> BotLog {
+/// Runs `bot`'s attack against the server at `base`.
+pub async fn run(http: &reqwest::Client, base: &str, bot: &Bot) -> BotLog {
+    let attack = bot.attack;
     let mut log = BotLog::default();
-    let mut rng = StdRng::seed_from_u64(33);
+    let mut rng = StdRng::seed_from_u64(bot.seed);
     let mut sessions = Vec::with_capacity(attack.sessions);
     for _ in 0..attack.sessions {
         let reference = format!("order-{}", &uuid::Uuid::new_v4().simple().to_string()[..16]);
@@ -87,7 +119,8 @@ pub async fn run(http: &reqwest::Client, base: &str, attack: Attack) -> BotLog {
         return log;
     }
     let sessions = Arc::new(sessions);
-    let addresses = Arc::new(cards::addresses(attack.addresses, 45, 0xbad0, 12));
+    let addresses = Arc::new(bot.addresses.clone());
+    let finishes = bot.finishes;
     let mut ticks = tokio::time::interval(Duration::from_secs_f64(1.0 / attack.rate as f64));
     let mut tries = tokio::task::JoinSet::new();
     for n in 0..attack.tries {
@@ -108,6 +141,9 @@ pub async fn run(http: &reqwest::Client, base: &str, attack: Attack) -> BotLog {
             };
             let solves = attack.solves;
             let mut answer = checkout::pay(&http, &base, session, &card, client, solves).await;
+            if let (true, PayAnswer::Redirect(url)) = (finishes, &answer) {
+                return finish(url, client).await;
+            }
             for _ in 1..ATTEMPTS {
                 let again = match &answer {
                     PayAnswer::Refused { status, .. } => *status != 428,
@@ -123,11 +159,32 @@ pub async fn run(http: &reqwest::Client, base: &str, attack: Attack) -> BotLog {
             kind(&answer)
         });
     }
+    log.last_try = Some(Instant::now());
     while let Some(done) = tries.join_next().await {
         let kind = done.unwrap_or_else(|_| "bot task failed".to_owned());
         *log.answers.entry(kind).or_default() += 1;
     }
     log
+}
+
+/// Finishes 3-D Secure on the bank's page at `url` from `client`, as a bot holding the
+/// cardholder's second factor (or a card without one) would: the number pays.
+async fn finish(url: &str, client: IpAddr) -> String {
+    let browser = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::limited(10))
+        .build();
+    let Ok(browser) = browser else {
+        return "3-D Secure not finished".to_owned();
+    };
+    match browser
+        .get(url)
+        .header("X-Forwarded-For", client.to_string())
+        .send()
+        .await
+    {
+        Ok(_) => "3-D Secure finished (number passed the gateway)".to_owned(),
+        Err(_) => "3-D Secure not finished".to_owned(),
+    }
 }
 
 /// How the bot files an answer.

@@ -101,6 +101,14 @@ pub async fn create_session(
     }
 }
 
+/// How a pay call pays.
+pub enum Method<'a> {
+    /// A typed card; `save` ticks "save this card" (a customer's checkout).
+    Typed { card: &'a TypedCard<'a>, save: bool },
+    /// A card saved for the checkout's customer, by its id.
+    Saved(&'a str),
+}
+
 /// One pay call with `card` on `session` from `client`; asked for a proof of work, a caller
 /// that `solves` it calls again with the answer.
 pub async fn pay(
@@ -111,31 +119,79 @@ pub async fn pay(
     client: IpAddr,
     solves: Solves,
 ) -> PayAnswer {
+    let method = Method::Typed { card, save: false };
+    pay_with(http, base, session, &method, client, solves)
+        .await
+        .0
+}
+
+/// One pay call with `method`, as [`pay`]; and whether the server asked for a proof of work.
+pub async fn pay_with(
+    http: &reqwest::Client,
+    base: &str,
+    session: &Session,
+    method: &Method<'_>,
+    client: IpAddr,
+    solves: Solves,
+) -> (PayAnswer, bool) {
     let mut body = json!({
-        "card": {"number": card.number, "expiry_month": card.expiry.0,
-            "expiry_year": card.expiry.1, "cvc": card.cvc, "name": card.name},
         "billing_address": {"country": "JP", "postal_code": "100-0001"},
         "browser_info": {"screen_width": 1440, "screen_height": 900, "color_depth": 24,
             "java_enabled": false, "language": "ja-JP",
             "user_agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0",
             "time_zone": "Asia/Tokyo", "time_zone_offset_minutes": -540,
             "challenge_window": "05"},
-        "save_card": false,
     });
+    match method {
+        Method::Typed { card, save } => {
+            body["card"] = json!({"number": card.number, "expiry_month": card.expiry.0,
+                "expiry_year": card.expiry.1, "cvc": card.cvc, "name": card.name});
+            body["save_card"] = json!(save);
+        }
+        Method::Saved(id) => body["saved_card_id"] = json!(id),
+    }
     let (answer, challenge) = pay_once(http, base, session, &body, client).await;
+    let asked = challenge.is_some();
     let Some(challenge) = challenge.filter(|_| solves == Solves::Yes) else {
-        return answer;
+        return (answer, asked);
     };
     // Off the async threads: they serve the server under test in this same process.
     let started = Instant::now();
     let solved = tokio::task::spawn_blocking(move || proof::solve(&challenge)).await;
     let Ok(Some(solution)) = solved else {
-        return answer;
+        return (answer, asked);
     };
     PROOFS_SOLVED.fetch_add(1, Ordering::Relaxed);
     PROOF_NANOS.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
     body["proof_of_work"] = json!(solution);
-    pay_once(http, base, session, &body, client).await.0
+    (pay_once(http, base, session, &body, client).await.0, asked)
+}
+
+/// The ids of the cards saved for `session`'s customer, as the checkout form reads them.
+pub async fn saved_cards(
+    http: &reqwest::Client,
+    base: &str,
+    session: &Session,
+    client: IpAddr,
+) -> Vec<String> {
+    let answer: Option<Value> = async {
+        http.get(format!("{base}/v1/checkout/{}", session.id))
+            .header("X-Client-Secret", &session.secret)
+            .header("X-Forwarded-For", client.to_string())
+            .send()
+            .await
+            .ok()?
+            .json()
+            .await
+            .ok()
+    }
+    .await;
+    answer
+        .and_then(|view| view["saved_cards"].as_array().cloned())
+        .into_iter()
+        .flatten()
+        .filter_map(|card| card["id"].as_str().map(str::to_owned))
+        .collect()
 }
 
 /// One call with `body`, and the challenge when the server asked for a proof of work.

@@ -1,30 +1,31 @@
-//! The ordinary shoppers beside the attack: each has one address of their own, an e-mail,
-//! one card, and in two of five cases a customer id (a signed-in account). They arrive spread
-//! over the attack's span and pay as the checkout frame does, finishing 3-D Secure (the
-//! emulator's page passes a random card straight through) and reading the result.
+//! The ordinary shoppers beside the attack ([`super::crowd`]: alone, behind a carrier's NAT,
+//! in an office, in a family, mistyping twice, returning with a saved card). They arrive
+//! spread over the run and pay as the checkout frame does, solving the proof of work when
+//! asked, finishing 3-D Secure (the emulator's page passes a random card straight through)
+//! and reading the result.
 //!
-//! Some mistype (one in seven): their first try is a card the emulator declines (its
-//! declining test cards, taken in turn), then they pay with their own card in the same
-//! session. Some pay again the same day (one in ten): a second session, the same card.
-//! A refused call (a rate limit, a payment still in progress) is clicked again after a pause,
-//! twice at most.
+//! A shopper who mistypes types the numbers the bank declines first, then their own card,
+//! in the same session. One who pays twice comes back in a second session with the same
+//! card. A returning customer saved their card before the attack ([`save_cards`]) and pays
+//! with it. A refused call (a rate limit, a payment still in progress) is clicked again after
+//! a pause, twice at most.
 
 use std::collections::HashSet;
 use std::net::IpAddr;
 use std::time::Duration;
 
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
-
-use super::cards;
-use super::checkout::{self, PayAnswer, Session, SessionFields, Solves, TypedCard};
+use super::checkout::{self, Method, PayAnswer, Session, SessionFields, Solves, TypedCard};
+use super::crowd::{Kind, Shopper};
 
 /// One pay try of a shopper, as it ended.
 #[derive(Debug, Clone)]
 pub struct ShopperTry {
     pub shopper: usize,
-    /// The shopper's own card (not the mistyped one).
+    pub kind: Kind,
+    /// The shopper's own card (not a mistyped one).
     pub own_card: bool,
+    /// Whether the server asked this try for a proof of work.
+    pub asked: bool,
     pub payment_id: Option<String>,
     /// The final state the browser saw, or what refused the call.
     pub outcome: String,
@@ -35,59 +36,82 @@ pub struct ShopperTry {
 pub struct ShopperLog {
     pub references: HashSet<String>,
     pub tries: Vec<ShopperTry>,
-    /// Payments the shoppers meant to make (one per session with their own card).
-    pub intended: usize,
+    /// Payments the shoppers meant to make (one per session with their own card), by shopper.
+    pub intended: Vec<(usize, Kind)>,
     pub sessions_failed: usize,
 }
 
-/// Who one shopper is.
-struct Shopper {
-    index: usize,
-    address: IpAddr,
-    email: String,
-    customer_id: Option<String>,
-    card: String,
-    expiry: (String, String),
-    cvc: String,
-    mistype: Option<&'static str>,
-    pays_twice: bool,
-}
-
-/// Runs `count` shoppers arriving over `span` against the server at `base`.
-pub async fn run(base: &str, count: usize, span: Duration) -> ShopperLog {
-    let mut rng = StdRng::seed_from_u64(7);
-    let addresses = cards::addresses(count, 126, 0x5a0e, 20);
-    let declining = cards::declining_test_cards();
-    let mut shoppers = tokio::task::JoinSet::new();
-    for (index, address) in addresses.into_iter().enumerate() {
-        let shopper = Shopper {
-            index,
-            address,
-            email: format!("shopper{index}@example.jp"),
-            customer_id: rng.random_bool(0.4).then(|| format!("cust-{index:05}")),
-            card: cards::random_card(&mut rng),
-            expiry: cards::random_expiry(&mut rng),
-            cvc: format!("{:03}", rng.random_range(0..1000)),
-            mistype: (index % 7 == 3 && !declining.is_empty())
-                .then(|| declining[(index / 7) % declining.len()]),
-            pays_twice: index % 10 == 5,
-        };
-        let arrival = span.mul_f64(index as f64 / count.max(1) as f64);
+/// Runs `shoppers` arriving over `span` against the server at `base`.
+pub async fn run(base: &str, shoppers: Vec<Shopper>, span: Duration) -> ShopperLog {
+    let count = shoppers.len();
+    let mut running = tokio::task::JoinSet::new();
+    for (n, shopper) in shoppers.into_iter().enumerate() {
+        // Interleaved, so every kind arrives all along the run.
+        let slot = (n * 7919) % count.max(1);
+        let arrival = span.mul_f64(slot as f64 / count.max(1) as f64);
         let base = base.to_owned();
-        shoppers.spawn(async move {
+        running.spawn(async move {
             tokio::time::sleep(arrival).await;
             shop(&base, &shopper).await
         });
     }
     let mut log = ShopperLog::default();
-    while let Some(done) = shoppers.join_next().await {
+    while let Some(done) = running.join_next().await {
         let Ok(one) = done else { continue };
         log.references.extend(one.references);
         log.tries.extend(one.tries);
-        log.intended += one.intended;
+        log.intended.extend(one.intended);
         log.sessions_failed += one.sessions_failed;
     }
     log
+}
+
+/// Before the run: every returning customer pays once with their card and saves it. Returns
+/// the shoppers whose card was not saved.
+pub async fn save_cards(base: &str, shoppers: &[Shopper]) -> usize {
+    let mut unsaved = 0;
+    for shopper in shoppers.iter().filter(|s| s.kind == Kind::Returning) {
+        let Ok(browser) = browser(shopper.address) else {
+            unsaved += 1;
+            continue;
+        };
+        let Some(session) = open(&browser, base, shopper).await else {
+            unsaved += 1;
+            continue;
+        };
+        let card = typed(shopper);
+        let method = Method::Typed {
+            card: &card,
+            save: true,
+        };
+        let ended = attempt(&browser, base, shopper, &session, &method, true).await;
+        if ended.outcome != "captured" {
+            unsaved += 1;
+        }
+    }
+    unsaved
+}
+
+/// A shopper's session, as the shop's back end opens it.
+async fn open(browser: &reqwest::Client, base: &str, shopper: &Shopper) -> Option<Session> {
+    let reference = format!("order-{}", &uuid::Uuid::new_v4().simple().to_string()[..16]);
+    let fields = SessionFields {
+        reference: &reference,
+        amount: 1_000 + 500 * (shopper.index as u64 % 30),
+        email: Some(&shopper.email),
+        customer_id: shopper.customer_id.as_deref(),
+    };
+    checkout::create_session(browser, base, &fields).await.ok()
+}
+
+/// The shopper's own card as typed.
+fn typed(shopper: &Shopper) -> TypedCard<'_> {
+    TypedCard {
+        number: &shopper.card,
+        expiry: (&shopper.expiry.0, &shopper.expiry.1),
+        cvc: &shopper.cvc,
+        name: "HANAKO SATO",
+    }
 }
 
 /// One shopper's visits.
@@ -102,38 +126,42 @@ async fn shop(base: &str, shopper: &Shopper) -> ShopperLog {
         if visit > 0 {
             tokio::time::sleep(Duration::from_secs(5)).await;
         }
-        let reference = format!("order-{}", &uuid::Uuid::new_v4().simple().to_string()[..16]);
-        let fields = SessionFields {
-            reference: &reference,
-            amount: 1_000 + 500 * (shopper.index as u64 % 30),
-            email: Some(&shopper.email),
-            customer_id: shopper.customer_id.as_deref(),
-        };
-        let Ok(session) = checkout::create_session(&browser, base, &fields).await else {
+        let Some(session) = open(&browser, base, shopper).await else {
             log.sessions_failed += 1;
             continue;
         };
-        log.references.insert(reference);
-        log.intended += 1;
-        if let Some(wrong) = shopper.mistype.filter(|_| visit == 0) {
+        log.references.insert(session.reference.clone());
+        log.intended.push((shopper.index, shopper.kind));
+        for wrong in shopper.mistypes.iter().filter(|_| visit == 0) {
             let typed = TypedCard {
                 number: wrong,
                 expiry: ("12", "2030"),
                 cvc: "123",
                 name: "HANAKO SATO",
             };
-            log.tries
-                .push(attempt(&browser, base, shopper, &session, &typed, false).await);
+            let method = Method::Typed {
+                card: &typed,
+                save: false,
+            };
+            let ended = attempt(&browser, base, shopper, &session, &method, false).await;
+            log.tries.push(ended);
             tokio::time::sleep(Duration::from_secs(3)).await;
         }
-        let typed = TypedCard {
-            number: &shopper.card,
-            expiry: (&shopper.expiry.0, &shopper.expiry.1),
-            cvc: &shopper.cvc,
-            name: "HANAKO SATO",
+        let card = typed(shopper);
+        let saved = if shopper.kind == Kind::Returning {
+            checkout::saved_cards(&browser, base, &session, shopper.address).await
+        } else {
+            Vec::new()
+        };
+        let method = match saved.first() {
+            Some(id) => Method::Saved(id),
+            None => Method::Typed {
+                card: &card,
+                save: false,
+            },
         };
         log.tries
-            .push(attempt(&browser, base, shopper, &session, &typed, true).await);
+            .push(attempt(&browser, base, shopper, &session, &method, true).await);
     }
     log
 }
@@ -155,12 +183,14 @@ async fn attempt(
     base: &str,
     shopper: &Shopper,
     session: &Session,
-    card: &TypedCard<'_>,
+    method: &Method<'_>,
     own_card: bool,
 ) -> ShopperTry {
     let mut ended = ShopperTry {
         shopper: shopper.index,
+        kind: shopper.kind,
         own_card,
+        asked: false,
         payment_id: None,
         outcome: "not sent".to_owned(),
     };
@@ -168,7 +198,10 @@ async fn attempt(
         if click > 0 {
             tokio::time::sleep(Duration::from_secs(2)).await;
         }
-        match checkout::pay(browser, base, session, card, shopper.address, Solves::Yes).await {
+        let (answer, asked) =
+            checkout::pay_with(browser, base, session, method, shopper.address, Solves::Yes).await;
+        ended.asked |= asked;
+        match answer {
             PayAnswer::Redirect(url) => {
                 let _ = browser.get(&url).send().await;
                 let (id, state) = settled(browser, base, session, shopper.address).await;

@@ -90,27 +90,3 @@ pub fn by_rule(
     }
     rules
 }
-
-/// The shop's events of `event_type` (e.g. `card_testing.suspected`) with their times, through
-/// the merchant API; `None` when the server does not know the type (a build without it).
-pub async fn events(http: &reqwest::Client, base: &str, event_type: &str) -> Option<Vec<String>> {
-    let response = http
-        .get(format!("{base}/v1/events"))
-        .query(&[("type", event_type), ("limit", "100")])
-        .bearer_auth(MERCHANT_KEY)
-        .send()
-        .await
-        .ok()?;
-    if !response.status().is_success() {
-        return None;
-    }
-    let page: Value = response.json().await.ok()?;
-    Some(
-        page["data"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|event| event["created_at"].as_str().unwrap_or("?").to_owned())
-            .collect(),
-    )
-}

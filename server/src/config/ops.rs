@@ -4,7 +4,7 @@
 //! | key | default | meaning |
 //! |---|---|---|
 //! | `MAX_BODY_BYTES` | 65536 | largest request body; larger ones get 413 |
-//! | `PAY_RATE_LIMIT_PER_IP` | 30 | pay calls per minute from one client: an IPv4 address or an IPv6 /64 (burst of as many) |
+//! | `PAY_RATE_LIMIT_PER_IP` | 30 | *failed* pay calls (declined, refused before the gateway, malformed) per minute from one client, an IPv4 address or an IPv6 /64; once spent, every pay call from it is refused until the minute ends. Calls that go on to the gateway or pay spend nothing, so one address carries many shoppers |
 //! | `PAY_RATE_LIMIT_PER_SESSION` | 10 | pay calls per minute on one checkout session |
 //! | `CUSTOMER_TOKEN_TTL_SECONDS` | 900 | lifetime of a customer self-service token |
 //! | `SUBSCRIPTION_POLL_SECONDS` | 3600 | longest wait between two gateway polls of a live subscription |
@@ -32,7 +32,8 @@ use super::{MIN_SECRET_CHARS, values};
 pub struct OpsSettings {
     /// `MAX_BODY_BYTES`.
     pub max_body_bytes: usize,
-    /// `PAY_RATE_LIMIT_PER_IP`: pay calls per minute per client (IPv4 address or IPv6 /64).
+    /// `PAY_RATE_LIMIT_PER_IP`: failed pay calls per minute per client (IPv4 address or IPv6
+    /// /64).
     pub pay_rate_per_ip: u32,
     /// `PAY_RATE_LIMIT_PER_SESSION`: pay calls per minute per checkout session.
     pub pay_rate_per_session: u32,

@@ -16,6 +16,7 @@ use super::outcome::{Attempt, is_unknown};
 use super::request::{Shopper, billing_address, browser_info, time_zone, with_address_on_file};
 use super::screen::Screened;
 use super::{PaymentError, PaymentService, now, payment_result};
+use crate::risk::returning::ProofCard;
 use crate::risk::{CardFingerprint, TryKind};
 use crate::store::model::{
     CardSummary, NewPayment, Payment, PaymentChanges, PaymentKind, SavedCardRecord, Session,
@@ -79,18 +80,26 @@ impl PaymentService {
         if session.is_expired_at(at) {
             return Err(PaymentError::SessionExpired);
         }
+        let shopper = &Shopper {
+            proof_of_work: request.proof_of_work.clone(),
+            ..shopper.clone()
+        };
         let prepared = self
             .prepare(session, request, YearMonth::of(at), lookup)
             .await?;
         // While a card-testing alert is open (or always, as configured), nothing is recorded
-        // without a proof of work.
+        // without a proof of work; a known shopper (a saved card, a returning customer, a
+        // checkout that already passed, a card that paid from this address) is spared during an
+        // alert (`risk::returning`).
         if self.risk().asks_proof() {
-            let subject = match &prepared.method {
-                Method::Card(card) => self.risk().fingerprint(&card.number).into_string(),
-                Method::Saved(card) => format!("saved:{}", card.id),
+            let card = match &prepared.method {
+                Method::Card(card) => ProofCard::Typed(self.risk().fingerprint(&card.number)),
+                Method::Saved(card) => ProofCard::Saved(card.id.clone()),
             };
+            let proof = request.proof_of_work.as_ref();
             self.risk()
-                .require_proof(&session.id, &subject, request.proof_of_work.as_ref(), at)
+                .require_proof_of(session, &card, proof, shopper.ip, at)
+                .await
                 .map_err(PaymentError::ProofOfWorkRequired)?;
         }
         // Each arm claims the session first; an error after the claim gives it back below.

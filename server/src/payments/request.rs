@@ -19,13 +19,17 @@ const MAX_USER_AGENT_CHARS: usize = 2048;
 /// Longest free-text address field.
 const MAX_ADDRESS_CHARS: usize = 128;
 
-/// Facts about the shopper taken from the HTTP request, not from its body.
+/// Facts about the shopper taken from the HTTP request, not from its body (but the proof of
+/// work the pay call adds).
 #[derive(Debug, Clone)]
 pub struct Shopper {
     /// `customer_ip`: the socket peer, or the forwarded address behind a trusted proxy.
     pub ip: IpAddr,
     /// `acceptHeader`: the request's own `Accept` header.
     pub accept: String,
+    /// The pay request's answer to a proof of work, for a soft rule (`payments::screen`);
+    /// set by the pay call from its body, `None` from [`Shopper::new`].
+    pub proof_of_work: Option<contract::ProofOfWork>,
 }
 
 impl Shopper {
@@ -39,6 +43,7 @@ impl Shopper {
         Self {
             ip,
             accept: accept.to_owned(),
+            proof_of_work: None,
         }
     }
 }

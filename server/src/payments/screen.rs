@@ -8,6 +8,10 @@
 //! statement), gives the claim back so the shopper may try again, and is answered `blocked`
 //! without the rule (`payment_result`). It never reaches the gateway.
 //!
+//! A try that breaks only a soft rule (`risk::returning`) goes on when the pay call brought a
+//! proof of work for its card and checkout; without one it is refused the same way and
+//! answered with a challenge (`428`), which the card frame solves and sends again.
+//!
 //! A count that cannot be read lets the try through, logged: the defence must not take
 //! checkout down with it. Every try asks for a review of the card-testing alert
 //! (`risk::alert`), answered off this path at most once a second.
@@ -16,8 +20,8 @@ use checkout::contract::PayResponse;
 
 use super::pay::answer;
 use super::request::Shopper;
-use super::{PaymentError, PaymentService};
-use crate::risk::{CardFingerprint, TryKind, Verdict};
+use super::{PaymentError, PaymentService, now};
+use crate::risk::{CardFingerprint, Rule, TryKind, Verdict};
 use crate::store::model::{Payment, RiskFacts, Session};
 
 /// What the check decided for a recorded payment.
@@ -55,12 +59,36 @@ impl PaymentService {
                 self.risk().after_try(None);
                 return Ok(Screened::Allowed(Box::new(payment)));
             }
+            Ok(Verdict::Challenge(rule)) => {
+                let subject = facts.card_fingerprint.as_deref().unwrap_or_default();
+                let proof = shopper.proof_of_work.as_ref();
+                match self
+                    .risk()
+                    .answered(&payment.session_id, subject, proof, now())
+                {
+                    Ok(()) => {
+                        self.risk().after_try(None);
+                        return Ok(Screened::Allowed(Box::new(payment)));
+                    }
+                    Err(challenge) => {
+                        self.refuse(&payment, rule).await?;
+                        return Err(PaymentError::ProofOfWorkRequired(challenge));
+                    }
+                }
+            }
             Ok(Verdict::Block(rule)) => rule,
             Err(error) => {
                 tracing::error!(payment_id = %payment.id, %error, "card-testing counts unavailable; the try goes on");
                 return Ok(Screened::Allowed(Box::new(payment)));
             }
         };
+        let blocked = self.refuse(&payment, rule).await?;
+        Ok(Screened::Blocked(answer(&blocked.unwrap_or(payment))))
+    }
+
+    /// Moves `payment` to `blocked` by `rule`, gives the session's claim back and asks for an
+    /// alert review; the payment as it is now (`None` when it cannot be read).
+    async fn refuse(&self, payment: &Payment, rule: Rule) -> Result<Option<Payment>, PaymentError> {
         let blocked = self.risk().block(&payment.id, rule).await?;
         tracing::warn!(
             payment_id = %payment.id,
@@ -71,14 +99,13 @@ impl PaymentService {
         let blocked = match blocked {
             Some(blocked) => blocked,
             // Not pending any more: nothing was sent for it here; answer what it is now.
-            None => self
-                .store()
-                .get_payment(&payment.id)
-                .await?
-                .unwrap_or(payment),
+            None => match self.store().get_payment(&payment.id).await? {
+                Some(now) => now,
+                None => return Ok(None),
+            },
         };
         self.release_session_if_idle(&blocked.session_id).await;
         self.risk().after_try(Some(blocked.state));
-        Ok(Screened::Blocked(answer(&blocked)))
+        Ok(Some(blocked))
     }
 }

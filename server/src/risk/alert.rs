@@ -15,9 +15,13 @@ use time::OffsetDateTime;
 use super::RiskService;
 use super::attack::suspects;
 use crate::metrics::card_testing as metric;
-use crate::store::card_testing::CardTestingAlert;
+use crate::store::card_testing::{AlertCause, CardTestingAlert};
 use crate::store::error::StoreResult;
 use checkout::contract::PaymentState;
+
+/// How old a try must be before it keeps the alert seen: a shopper who mistyped has paid by
+/// then (and no longer counts), a bot's checkout never pays.
+const SETTLED: Duration = Duration::from_secs(60);
 
 /// Least time between two reviews started by tries.
 const REVIEW_SPACING: Duration = Duration::from_secs(1);
@@ -85,6 +89,13 @@ impl RiskService {
     /// Reviews the store's tries over the alert's window at `now`: raises the alert when its
     /// trigger holds (or keeps it seen), ends it once the trigger has not held for the hold
     /// time, and remembers whether one is open.
+    ///
+    /// The alert is seen when its attack was last seen (issue 47): for a share, the newest
+    /// try counted in it that is at least [`SETTLED`] old (`CardTestingStore::
+    /// last_suspect_try`: a shopper's mistype has paid by then), not the review's time, so
+    /// the hold runs from the bot's last new try even while the window still holds its
+    /// older ones, and a share whose newest such try is older than the hold raises nothing;
+    /// for the surge, now.
     pub async fn review_alert(&self, now: OffsetDateTime) -> StoreResult<AlertReview> {
         let alert = &self.configured.alert;
         let since = |span: std::time::Duration| {
@@ -92,36 +103,52 @@ impl RiskService {
         };
         let tally = self.store.try_tally(since(alert.window)).await?;
         let pace = self.store.try_pace(since(alert.surge_window), now).await?;
-        let review = if let Some(cause) = suspects(&tally, &pace, alert) {
+        let suspected = match suspects(&tally, &pace, alert) {
+            Some(AlertCause::Surge) => Some((AlertCause::Surge, now)),
+            Some(cause) => match self
+                .store
+                .last_suspect_try(since(alert.window), since(SETTLED))
+                .await?
+            {
+                // Nothing new of the attack for the hold time: it holds the alert no more.
+                Some(seen) if seen < since(alert.hold) => None,
+                Some(seen) => Some((cause, seen)),
+                // Only tries too recent to judge: the share may raise an alert (seen at its
+                // start), not keep one seen.
+                None => Some((cause, since(alert.window))),
+            },
+            None => None,
+        };
+        if let Some((cause, seen)) = suspected {
             let raised = CardTestingAlert {
                 id: format!("ct_{}", uuid::Uuid::new_v4().simple()),
                 started_at: now,
-                last_seen_at: now,
+                last_seen_at: seen,
                 ended_at: None,
                 tally,
                 window: alert.window,
                 cause: Some(cause),
             };
-            match self.store.raise_card_testing_alert(&raised).await? {
-                Some(open) if open.id == raised.id => {
-                    metric::raised();
-                    tracing::warn!(
-                        alert_id = %open.id,
-                        cause = cause.as_str(),
-                        tries = tally.tries,
-                        declined = tally.declined,
-                        blocked = tally.blocked,
-                        switched = tally.switched,
-                        surge_tries = pace.recent,
-                        busiest_quarter_hour = pace.busiest_quarter_hour,
-                        "card testing suspected: the card-testing limits are tightened"
-                    );
-                    AlertReview::Raised(open)
-                }
-                Some(open) => AlertReview::Open(open),
-                None => AlertReview::Quiet,
+            if let Some(open) = self.store.raise_card_testing_alert(&raised).await?
+                && open.id == raised.id
+            {
+                metric::raised();
+                tracing::warn!(
+                    alert_id = %open.id,
+                    cause = cause.as_str(),
+                    tries = tally.tries,
+                    declined = tally.declined,
+                    blocked = tally.blocked,
+                    switched = tally.switched,
+                    surge_tries = pace.recent,
+                    busiest_quarter_hour = pace.busiest_quarter_hour,
+                    "card testing suspected: the card-testing limits are tightened"
+                );
+                self.watch.set_open(true);
+                return Ok(AlertReview::Raised(open));
             }
-        } else if let Some(ended) = self
+        }
+        let review = if let Some(ended) = self
             .store
             .end_card_testing_alert(since(alert.hold), now)
             .await?
@@ -135,10 +162,7 @@ impl RiskService {
                 None => AlertReview::Quiet,
             }
         };
-        self.watch.set_open(matches!(
-            review,
-            AlertReview::Raised(_) | AlertReview::Open(_)
-        ));
+        self.watch.set_open(matches!(review, AlertReview::Open(_)));
         Ok(review)
     }
 

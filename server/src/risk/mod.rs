@@ -21,6 +21,7 @@ pub mod blocks;
 pub mod fingerprint;
 pub mod overrides;
 pub mod proof;
+pub mod returning;
 pub mod rules;
 
 use std::net::IpAddr;
@@ -49,6 +50,8 @@ pub enum Verdict {
     Allow,
     /// Refuse it before the gateway: `Rule` fired.
     Block(Rule),
+    /// Only a soft rule fired (`risk::returning`): the try goes on with a proof of work.
+    Challenge(Rule),
 }
 
 /// The card-testing service. Cloning is one `Arc` increment.
@@ -176,6 +179,18 @@ impl RiskService {
         if !self.asks_proof() {
             return Ok(());
         }
+        self.answered(session_id, subject, proof, now)
+    }
+
+    /// Whether `proof` answers a challenge for `session_id` and `subject`; a fresh challenge
+    /// when it does not (counted in the proofs' metric either way).
+    pub fn answered(
+        &self,
+        session_id: &str,
+        subject: &str,
+        proof: Option<&ProofOfWork>,
+        now: OffsetDateTime,
+    ) -> Result<(), Box<ProofChallenge>> {
         if proof.is_some_and(|proof| self.proof.accepts(session_id, subject, proof, now)) {
             crate::metrics::card_testing::proof("accepted");
             return Ok(());
@@ -218,9 +233,14 @@ impl RiskService {
             .store
             .risk_counts(&self.query(payment, facts, kind, client))
             .await?;
+        let limits = self.settings_in_force();
+        let soft = |rule| returning::is_soft(rule, payment);
         Ok(
-            rules::first_broken(&counts, &self.settings_in_force(), kind)
-                .map_or(Verdict::Allow, Verdict::Block),
+            match rules::first_broken_of(&counts, &limits, kind, |rule| !soft(rule)) {
+                Some(rule) => Verdict::Block(rule),
+                None => rules::first_broken_of(&counts, &limits, kind, soft)
+                    .map_or(Verdict::Allow, Verdict::Challenge),
+            },
         )
     }
 

@@ -12,8 +12,9 @@ use time::OffsetDateTime;
 
 use super::error::StoreResult;
 
-/// The store's tries since a moment: every payment recorded, and how many of them were
-/// declined, blocked, or a session's change of card.
+/// The store's tries since a moment (a try: one checkout's card, however many rows it took;
+/// tries already refused left out), and how many of them were declined, blocked, or a
+/// session's change of card in a checkout that has not paid.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TryTally {
     /// Payments recorded.
@@ -102,8 +103,17 @@ pub struct RuleCount {
 /// Reads and writes of the card-testing alert.
 #[async_trait]
 pub trait CardTestingStore: Send + Sync {
-    /// Payments recorded at or after `since`, with their declines and blocks.
+    /// Tries (a checkout's card) recorded at or after `since`, with their declines and blocks,
+    /// leaving out tries already refused and counting no failure of a checkout that paid.
     async fn try_tally(&self, since: OffsetDateTime) -> StoreResult<TryTally>;
+    /// When the newest try from `since` until before `before` that counts in a share of the
+    /// tally (declined, blocked or a change of card, in a checkout that has not paid) was
+    /// recorded.
+    async fn last_suspect_try(
+        &self,
+        since: OffsetDateTime,
+        before: OffsetDateTime,
+    ) -> StoreResult<Option<OffsetDateTime>>;
     /// Payments recorded at or after `recent_since`, and the busiest quarter hour's payments
     /// not blocked in the day before the quarter hour holding `now`.
     async fn try_pace(
@@ -112,7 +122,8 @@ pub trait CardTestingStore: Send + Sync {
         now: OffsetDateTime,
     ) -> StoreResult<TryPace>;
     /// Raises `alert` (its id, start, tally, window and cause) unless one is open; either way
-    /// the open alert's trigger is seen at its `started_at`. Returns the open alert.
+    /// the open alert's trigger is seen at `alert.last_seen_at` (never moved back). Returns
+    /// the open alert.
     async fn raise_card_testing_alert(
         &self,
         alert: &CardTestingAlert,

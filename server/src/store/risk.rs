@@ -90,4 +90,22 @@ pub trait RiskStore: Send + Sync {
         rule: &str,
         now: OffsetDateTime,
     ) -> StoreResult<Option<Payment>>;
+    /// Whether a pay call is a known shopper's (`risk::returning`): its checkout already has
+    /// a try that was not blocked (it passed a proof of work, or came before the alert), its
+    /// customer paid before, or its card paid (authorized, captured, refunded) from its
+    /// address (a stored address key).
+    async fn known_shopper(&self, shopper: &KnownShopperQuery) -> StoreResult<bool>;
+}
+
+/// What [`RiskStore::known_shopper`] looks for.
+#[derive(Clone, Debug)]
+pub struct KnownShopperQuery {
+    /// The checkout session.
+    pub session_id: String,
+    /// Its customer, when the shop's backend named one.
+    pub customer_id: Option<String>,
+    /// The client's stored address key.
+    pub client_key: String,
+    /// The typed card's fingerprint.
+    pub card_fingerprint: String,
 }

@@ -2,7 +2,9 @@
 //! same SQL on both backends (migrations 0019 and 0022).
 //!
 //! The tally and the surge's recent tries read the window's payments through `payments_newest`
-//! (creation time); the day's busiest quarter hour reads the dashboard's `payment_rollup`, a
+//! (creation time), leaving out tries already refused ([`FRESH`]) and counting a checkout's
+//! card once ([`TRY`]); a checkout that paid adds no decline, block or change of card
+//! ([`unpaid`]). The day's busiest quarter hour reads the dashboard's `payment_rollup`, a
 //! day being 96 rows per outcome rather than every payment; the counts
 //! by rule read `payments_blocked_by_rule`, partial on `state = 'blocked'`, whose condition is
 //! repeated word for word so both planners use it.
@@ -16,6 +18,7 @@ use time::OffsetDateTime;
 
 use super::analytics::SLOT_MS;
 use super::codec::{int, ms, time, time_opt, unsigned};
+use super::risk::PAID;
 use super::{Dialect, SqlStore};
 use crate::store::card_testing::{
     AlertCause, CardTestingAlert, CardTestingStore, RuleCount, TryPace, TryTally,
@@ -25,6 +28,31 @@ use crate::store::error::{StoreError, StoreResult};
 /// Columns of [`AlertRow`].
 const ALERT_COLUMNS: &str = "id, started_at, last_seen_at, ended_at, tries, declined, blocked, \
      switched, window_seconds, cause";
+
+/// Whether the try `p` is news to the alert: not one the block list refused (the shop already
+/// knows that traffic), and not one from a checkout a rule had already refused before it (its
+/// bot is already stopped). Only these raise, hold or refresh the alert, so a block-listed bot
+/// cannot keep shoppers under the tightened limits.
+const FRESH: &str = "NOT (p.state = 'blocked' AND COALESCE(p.risk_rule, '') LIKE 'blocklist%') \
+     AND NOT EXISTS (SELECT 1 FROM payments r WHERE r.session_id = p.session_id \
+     AND r.state = 'blocked' AND r.created_at < p.created_at)";
+
+/// One try as the alert counts it: a checkout's card (a card tried again in one checkout, a
+/// shopper's retyped expiry or code, is one try, not one row each).
+const TRY: &str = "p.session_id || ':' || COALESCE(p.card_fingerprint, p.saved_card_id, p.id)";
+
+/// Whether the try `p`'s checkout has not paid: a checkout that paid is a shopper's, whatever
+/// its earlier tries did, so its declines, blocks and changes of card are no share of an
+/// attack (issue 47: the alert weighs by outcome, not by rows).
+fn unpaid() -> String {
+    format!("NOT EXISTS (SELECT 1 FROM payments w WHERE w.session_id = p.session_id AND w.{PAID})")
+}
+
+/// Whether the try `p` changed card: an earlier try of its checkout had another card.
+const SWITCHED: &str = "p.card_fingerprint IS NOT NULL AND EXISTS (\
+     SELECT 1 FROM payments e WHERE e.session_id = p.session_id \
+     AND e.created_at <= p.created_at AND e.id <> p.id \
+     AND e.card_fingerprint IS NOT NULL AND e.card_fingerprint <> p.card_fingerprint)";
 
 /// The rollup's slots in the day the busiest one is looked for in.
 const SLOTS_A_DAY: i64 = 96;
@@ -110,19 +138,19 @@ where
     for<'r> TallyRow: FromRow<'r, DB::Row>,
     for<'r> RuleRow: FromRow<'r, DB::Row>,
     for<'r> PaceRow: FromRow<'r, DB::Row>,
+    for<'r> (Option<i64>,): FromRow<'r, DB::Row>,
 {
     async fn try_tally(&self, since: OffsetDateTime) -> StoreResult<TryTally> {
-        let row = sqlx::query_as::<DB, TallyRow>(
-            "SELECT COUNT(*) AS tries, \
-             COUNT(CASE WHEN p.state = 'declined' THEN 1 END) AS declined, \
-             COUNT(CASE WHEN p.state = 'blocked' THEN 1 END) AS blocked, \
-             COUNT(CASE WHEN p.card_fingerprint IS NOT NULL AND EXISTS (\
-                 SELECT 1 FROM payments e WHERE e.session_id = p.session_id \
-                 AND e.created_at <= p.created_at AND e.id <> p.id \
-                 AND e.card_fingerprint IS NOT NULL \
-                 AND e.card_fingerprint <> p.card_fingerprint) THEN 1 END) AS switched \
-             FROM payments p WHERE p.created_at >= $1",
-        )
+        let row = sqlx::query_as::<DB, TallyRow>(&format!(
+            "SELECT COUNT(DISTINCT {TRY}) AS tries, \
+             COUNT(DISTINCT CASE WHEN p.state = 'declined' AND {unpaid} THEN {TRY} END) \
+             AS declined, \
+             COUNT(DISTINCT CASE WHEN p.state = 'blocked' AND {unpaid} THEN {TRY} END) \
+             AS blocked, \
+             COUNT(DISTINCT CASE WHEN {SWITCHED} AND {unpaid} THEN {TRY} END) AS switched \
+             FROM payments p WHERE p.created_at >= $1 AND {FRESH}",
+            unpaid = unpaid(),
+        ))
         .bind(ms(since))
         .fetch_one(&self.pool)
         .await?;
@@ -134,18 +162,37 @@ where
         })
     }
 
+    async fn last_suspect_try(
+        &self,
+        since: OffsetDateTime,
+        before: OffsetDateTime,
+    ) -> StoreResult<Option<OffsetDateTime>> {
+        let (newest,) = sqlx::query_as::<DB, (Option<i64>,)>(&format!(
+            "SELECT MAX(p.created_at) FROM payments p WHERE p.created_at >= $1 \
+             AND p.created_at < $2 AND {FRESH} \
+             AND (p.state IN ('declined', 'blocked') OR {SWITCHED}) AND {unpaid}",
+            unpaid = unpaid(),
+        ))
+        .bind(ms(since))
+        .bind(ms(before))
+        .fetch_one(&self.pool)
+        .await?;
+        time_opt(newest, "created_at")
+    }
+
     async fn try_pace(
         &self,
         recent_since: OffsetDateTime,
         now: OffsetDateTime,
     ) -> StoreResult<TryPace> {
         let slot = ms(now) / SLOT_MS;
-        let row = sqlx::query_as::<DB, PaceRow>(
-            "SELECT (SELECT COUNT(*) FROM payments WHERE created_at >= $1) AS recent, \
+        let row = sqlx::query_as::<DB, PaceRow>(&format!(
+            "SELECT (SELECT COUNT(DISTINCT {TRY}) FROM payments p \
+             WHERE p.created_at >= $1 AND {FRESH}) AS recent, \
              (SELECT CAST(COALESCE(MAX(n), 0) AS BIGINT) FROM (SELECT SUM(n) AS n \
              FROM payment_rollup WHERE slot >= $2 AND slot < $3 AND state <> 'blocked' \
              GROUP BY slot) AS slots) AS busiest",
-        )
+        ))
         .bind(ms(recent_since))
         .bind(slot - SLOTS_A_DAY)
         .bind(slot)
@@ -185,7 +232,7 @@ where
              WHERE ended_at IS NULL RETURNING {ALERT_COLUMNS}"
         );
         sqlx::query_as::<DB, AlertRow>(&sql)
-            .bind(ms(now))
+            .bind(ms(alert.last_seen_at))
             .fetch_optional(&self.pool)
             .await?
             .map(CardTestingAlert::try_from)

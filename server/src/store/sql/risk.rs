@@ -8,15 +8,19 @@
 //! statements): about 55 µs a call with the lookup against 45 to 54 µs without, and no
 //! round trip more.
 //!
-//! On PostgreSQL the statement runs inside the function `risk_counts` (migration 0025, the
-//! same text, which a test below checks), so that it is planned once per connection and not
+//! On PostgreSQL the statement runs inside the function `risk_counts` (migration 0025,
+//! redefined by 0035: the same text, which a test below checks), so that it is planned once per connection and not
 //! at every try (`Dialect::RISK_COUNTS_CALL`).
 //!
 //! Each subquery is served by one index (migration 0016 and 0001): the session's payments
 //! (`payments_by_session`), the card's declines (`payments_declines_by_card`, partial: declined
 //! rows only), the cards of an address or an e-mail (`payments_cards_by_client`,
 //! `payments_cards_by_email`: partial, typed cards not blocked, the fingerprint in the index so
-//! no row is read), the customer's payments (`payments_by_customer`). The partial indexes'
+//! no row is read), the customer's payments (`payments_by_customer`). A card that paid from
+//! the address or under the e-mail is no new card there, whenever it is tried again (issue 47:
+//! a shared address or a family's e-mail carries many shoppers' cards, a card tester's mostly
+//! decline): `payments_paid_cards_by_client` and `payments_paid_cards_by_email` (migration
+//! 0035, partial on [`PAID`]) find it. The partial indexes'
 //! conditions are repeated word for word, so both planners use them. The session's declines
 //! are counted with `CASE`, not a `state` condition, so no planner is tempted by the index on
 //! `state` (every declined payment of the shop) over the session's few rows.
@@ -30,12 +34,16 @@ use super::rows::{PAYMENT_COLUMNS, PaymentRow};
 use super::{Dialect, SqlStore};
 use crate::store::error::StoreResult;
 use crate::store::model::{BlockKind, Payment};
-use crate::store::risk::{RiskCountQuery, RiskCounts, RiskStore};
+use crate::store::risk::{KnownShopperQuery, RiskCountQuery, RiskCounts, RiskStore};
 
 /// Cards counted by a rule: typed cards (a fingerprint, no saved card) whose try was not
 /// blocked.
 const COUNTED_CARD: &str =
     "card_fingerprint IS NOT NULL AND saved_card_id IS NULL AND state <> 'blocked'";
+
+/// Payments whose card paid: the card is the shopper's own, whatever tried it since.
+pub(super) const PAID: &str =
+    "state IN ('authorized', 'captured', 'partially_refunded', 'refunded')";
 
 /// The kind of the first block-list entry matching the try: `$2` card, `$10` BIN, `$11` whole
 /// address (hex), `$12` e-mail, `$13` e-mail domain, `$14` customer.
@@ -62,12 +70,16 @@ fn counts_sql() -> String {
          (SELECT COUNT(*) FROM payments \
              WHERE card_fingerprint = $2 AND created_at >= $3 AND state = 'declined') \
              AS card_declines, \
-         (SELECT COUNT(DISTINCT card_fingerprint) FROM payments \
-             WHERE client_key = $4 AND created_at >= $5 AND {COUNTED_CARD}) AS client_cards, \
+         (SELECT COUNT(DISTINCT card_fingerprint) FROM payments t \
+             WHERE client_key = $4 AND created_at >= $5 AND {COUNTED_CARD} \
+             AND NOT EXISTS (SELECT 1 FROM payments c WHERE c.client_key = $4 \
+             AND c.card_fingerprint = t.card_fingerprint AND c.{PAID})) AS client_cards, \
          (SELECT COUNT(DISTINCT card_fingerprint) FROM payments \
              WHERE customer_id = $6 AND created_at >= $7 AND {COUNTED_CARD}) AS customer_cards, \
-         (SELECT COUNT(DISTINCT card_fingerprint) FROM payments \
-             WHERE shopper_email = $8 AND created_at >= $9 AND {COUNTED_CARD}) AS email_cards"
+         (SELECT COUNT(DISTINCT card_fingerprint) FROM payments t \
+             WHERE shopper_email = $8 AND created_at >= $9 AND {COUNTED_CARD} \
+             AND NOT EXISTS (SELECT 1 FROM payments c WHERE c.shopper_email = $8 \
+             AND c.card_fingerprint = t.card_fingerprint AND c.{PAID})) AS email_cards"
     )
 }
 
@@ -117,6 +129,7 @@ where
     for<'q> Option<String>: Encode<'q, DB>,
     for<'r> PaymentRow: FromRow<'r, DB::Row>,
     for<'r> CountsRow: FromRow<'r, DB::Row>,
+    for<'r> (i64,): FromRow<'r, DB::Row>,
 {
     async fn risk_counts(&self, query: &RiskCountQuery) -> StoreResult<RiskCounts> {
         let sql = DB::RISK_COUNTS_CALL.map_or_else(counts_sql, str::to_owned);
@@ -161,6 +174,24 @@ where
             .map(Payment::try_from)
             .transpose()
     }
+
+    async fn known_shopper(&self, shopper: &KnownShopperQuery) -> StoreResult<bool> {
+        let sql = format!(
+            "SELECT CAST(CASE WHEN EXISTS (SELECT 1 FROM payments s WHERE s.session_id = $1 \
+             AND s.state <> 'blocked') \
+             OR EXISTS (SELECT 1 FROM payments u WHERE u.customer_id = $2 AND u.{PAID}) \
+             OR EXISTS (SELECT 1 FROM payments c WHERE c.client_key = $3 \
+             AND c.card_fingerprint = $4 AND c.{PAID}) THEN 1 ELSE 0 END AS BIGINT)"
+        );
+        let (found,) = sqlx::query_as::<DB, (i64,)>(&sql)
+            .bind(shopper.session_id.clone())
+            .bind(shopper.customer_id.clone())
+            .bind(shopper.client_key.clone())
+            .bind(shopper.card_fingerprint.clone())
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(found > 0)
+    }
 }
 
 #[cfg(test)]
@@ -173,10 +204,12 @@ mod tests {
 
     #[test]
     fn the_postgres_function_runs_the_same_statement() {
-        let migration = include_str!("../../../migrations/postgres/0025_risk_counts.sql");
+        let migration =
+            include_str!("../../../migrations/postgres/0035_paid_cards_are_no_new_cards.sql");
         assert!(
             words(migration).contains(&format!("RETURN QUERY {};", words(&counts_sql()))),
-            "migrations/postgres/0025_risk_counts.sql must hold counts_sql() word for word"
+            "migrations/postgres/0035_paid_cards_are_no_new_cards.sql must hold counts_sql() \
+             word for word"
         );
     }
 }

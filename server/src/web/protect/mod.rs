@@ -5,8 +5,8 @@
 //! 3. [`cors`]: CORS for the browser API, `ALLOWED_ORIGINS` only;
 //! 4. [`body`]: `MAX_BODY_BYTES` (413) and JSON only on the API (415);
 //! 5. [`csrf`]: browser writes from untrusted origins refused (403);
-//! 6. [`rate_limit`]: pay calls per client (IPv4 address or IPv6 /64) and per session (429
-//!    with `Retry-After`);
+//! 6. [`rate_limit`]: failed pay calls per client (IPv4 address or IPv6 /64,
+//!    [`failure_budget`]) and pay calls per session (429 with `Retry-After`);
 //! 7. the body limit while reading (`DefaultBodyLimit`, for bodies without `Content-Length`).
 //!
 //! [`lookup_budget`] is not a layer: the 3-D Secure return page takes from it before it makes
@@ -19,6 +19,7 @@ pub mod body;
 pub mod capped_limit;
 pub mod cors;
 pub mod csrf;
+pub mod failure_budget;
 pub mod headers;
 pub mod lookup_budget;
 pub mod rate_limit;

@@ -1,8 +1,11 @@
-//! Rate limits on the pay call, the card-testing defence: one `governor` limiter keyed by
-//! client and one keyed by checkout session, each allowing `N` calls at once and `N` more per
-//! minute (`PAY_RATE_LIMIT_PER_IP`, `PAY_RATE_LIMIT_PER_SESSION`). A call over either limit
-//! gets 429 with `Retry-After` (whole seconds until a call would pass) and never reaches the
-//! gateway. In memory, per instance: several instances each allow the configured rate.
+//! Rate limits on the pay call, the card-testing defence: a `governor` limiter keyed by
+//! checkout session, allowing `N` calls at once and `N` more per minute
+//! (`PAY_RATE_LIMIT_PER_SESSION`), and per client a budget of *failed* calls a minute
+//! (`PAY_RATE_LIMIT_PER_IP`, [`super::failure_budget`]): one address may carry many shoppers
+//! (a carrier's NAT, an office), whose calls mostly go on to the gateway, while a card
+//! tester's mostly fail. A call over either limit gets 429 with `Retry-After` (whole seconds
+//! until a call would pass) and never reaches the gateway. In memory, per instance: several
+//! instances each allow the configured rate.
 //!
 //! Keys are 16 bytes, worked out before anything is stored, so that other spellings of one
 //! client or session cannot buy fresh limits:
@@ -13,19 +16,26 @@
 //!   A path with any other id takes no session limit (the client limit still applies): the
 //!   handler finds no such session and refuses it as it always has.
 //!
-//! Memory is bounded: each map holds at most [`MAX_KEYS`] = 100,000 keys. An entry is 24
-//! bytes (16-byte key, 8-byte limiter state) plus one control byte, and 100,000 keys fit the
-//! hash table's 131,072 slots: at most 131,072 × 25 B ≈ 3.3 MB per map, 6.6 MB for both.
-//! When a map is full its idle keys (limits refilled, so forgetting them changes nothing) are
-//! dropped, at most once a second; new keys that still find no room share one overflow limit.
+//! A call fails ([`answer_failed`]) when it is refused (a 4xx other than 409 in progress,
+//! 428 proof of work asked and 429 itself) or answered `declined` (by the bank, or refused
+//! before the gateway, which the shopper sees as a decline). A 3-D Secure page is not a
+//! failure: what the bank says after it is not seen here.
+//!
+//! Memory is bounded: each map holds at most [`MAX_KEYS`] = 100,000 keys. A session entry is
+//! 24 bytes (16-byte key, 8-byte limiter state) plus one control byte, and 100,000 keys fit
+//! the hash table's 131,072 slots: at most 131,072 × 25 B ≈ 3.3 MB; the clients' budget
+//! about 5 MB. When a map is full its idle keys (limits refilled, so forgetting them changes
+//! nothing) are dropped, at most once a second; new keys that still find no room share one
+//! overflow limit.
 
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use axum::body::{Body, to_bytes};
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::Method;
+use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use governor::Quota;
@@ -35,6 +45,7 @@ use percent_encoding::percent_decode_str;
 use uuid::Uuid;
 
 use super::capped_limit::CappedLimit;
+use super::failure_budget::FailureBudget;
 use crate::risk::address::{ClientKey, address_key};
 use crate::web::ApiFailure;
 use crate::web::client_ip;
@@ -47,20 +58,24 @@ const MAX_SEGMENT: usize = 36 * 3;
 /// address nor a /64 (whose last 8 bytes are zero), so no client shares it.
 const UNKNOWN_CLIENT: [u8; 16] = [0xff; 16];
 
+/// Longest pay answer read to see whether it declined; a longer one is passed on unread.
+const MAX_ANSWER_BYTES: usize = 64 * 1024;
+
 /// The pay limits: per client and per session.
 #[derive(Debug)]
 pub struct PayLimits {
-    per_client: CappedLimit<ClientKey>,
+    per_client: FailureBudget,
     per_session: CappedLimit<Uuid>,
     trusted_proxies: Vec<IpNet>,
 }
 
 impl PayLimits {
-    /// Limits of `per_ip` and `per_session` calls per minute; `trusted_proxies` decide whose
-    /// `X-Forwarded-For` is believed (the same rule as the gateway's `customer_ip`).
+    /// Limits of `per_ip` failed calls and `per_session` calls per minute; `trusted_proxies`
+    /// decide whose `X-Forwarded-For` is believed (the same rule as the gateway's
+    /// `customer_ip`).
     pub fn new(per_ip: u32, per_session: u32, trusted_proxies: Vec<IpNet>) -> Self {
         Self {
-            per_client: CappedLimit::new(per_minute(per_ip), MAX_KEYS, DefaultClock::default()),
+            per_client: FailureBudget::new(per_ip, MAX_KEYS),
             per_session: CappedLimit::new(
                 per_minute(per_session),
                 MAX_KEYS,
@@ -70,11 +85,19 @@ impl PayLimits {
         }
     }
 
-    /// Takes one pay call from `client`'s limit and then, when the call names one, from
-    /// `session`'s; or says how long until the refusing limit allows a call.
+    /// Lets a pay call through when `client` has failed budget left and then, when the call
+    /// names one, takes it from `session`'s limit; or says how long until the refusing limit
+    /// allows a call.
     pub fn take(&self, client: Option<IpAddr>, session: Option<Uuid>) -> Result<(), Duration> {
-        self.per_client.check(&client_key(client))?;
+        if let Some(wait) = self.per_client.spent(&client_key(client), Instant::now()) {
+            return Err(wait);
+        }
         session.map_or(Ok(()), |session| self.per_session.check(&session))
+    }
+
+    /// Counts a failed pay call of `client` ([`answer_failed`]).
+    pub fn failed(&self, client: Option<IpAddr>) {
+        self.per_client.charge(&client_key(client), Instant::now());
     }
 
     /// Keys held: `(clients, sessions)`, each at most [`MAX_KEYS`].
@@ -139,7 +162,13 @@ pub async fn limit_pay(
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(peer)| client_ip(peer.ip(), request.headers(), &limits.trusted_proxies));
     match limits.take(client, session) {
-        Ok(()) => next.run(request).await,
+        Ok(()) => {
+            let (answer, failed) = answer_failed(next.run(request).await).await;
+            if failed {
+                limits.failed(client);
+            }
+            answer
+        }
         Err(wait) => {
             tracing::warn!(
                 session_id = session.map(tracing::field::display),
@@ -152,6 +181,35 @@ pub async fn limit_pay(
             .into_response()
         }
     }
+}
+
+/// The pay answer as it goes out, and whether the call failed: refused (a 4xx but 409, 428
+/// and 429) or answered `declined`.
+pub async fn answer_failed(answer: Response) -> (Response, bool) {
+    let status = answer.status();
+    if status != StatusCode::OK {
+        let refused = status.is_client_error()
+            && ![
+                StatusCode::CONFLICT,
+                StatusCode::PRECONDITION_REQUIRED,
+                StatusCode::TOO_MANY_REQUESTS,
+            ]
+            .contains(&status);
+        return (answer, refused);
+    }
+    let (parts, body) = answer.into_parts();
+    let small = http_body::Body::size_hint(&body)
+        .upper()
+        .is_some_and(|bytes| bytes <= MAX_ANSWER_BYTES as u64);
+    if !small {
+        return (Response::from_parts(parts, body), false);
+    }
+    let Ok(bytes) = to_bytes(body, MAX_ANSWER_BYTES).await else {
+        return (Response::from_parts(parts, Body::empty()), false);
+    };
+    let declined = serde_json::from_slice::<serde_json::Value>(&bytes)
+        .is_ok_and(|answer| answer["result"]["state"] == "declined");
+    (Response::from_parts(parts, Body::from(bytes)), declined)
 }
 
 #[cfg(test)]
@@ -226,25 +284,35 @@ mod tests {
             .take(ip("192.0.2.3"), session(&upper))
             .expect_err("third call on one session");
         assert!(wait > Duration::from_secs(29) && wait <= Duration::from_secs(30));
-        assert_eq!(limits.tracked_keys(), (3, 1));
+        assert_eq!(limits.tracked_keys(), (0, 1), "no client failed");
     }
 
     #[test]
     fn an_ipv6_64_is_one_client_and_ipv4_addresses_are_each_one() {
         let limits = PayLimits::new(2, 100, Vec::new());
-        assert!(limits.take(ip("2001:db8:1:2::a"), None).is_ok());
-        assert!(limits.take(ip("2001:db8:1:2:ffff::1"), None).is_ok());
-        assert!(
-            limits.take(ip("2001:db8:1:2::b"), None).is_err(),
-            "same /64"
-        );
+        for _ in 0..100 {
+            assert!(
+                limits.take(ip("2001:db8:1:2::a"), None).is_ok(),
+                "calls that went on"
+            );
+        }
+        limits.failed(ip("2001:db8:1:2::a"));
+        limits.failed(ip("2001:db8:1:2:ffff::1"));
+        let wait = limits
+            .take(ip("2001:db8:1:2::b"), None)
+            .expect_err("two failures of the same /64");
+        assert!(wait > Duration::from_secs(59) && wait <= Duration::from_secs(60));
         assert!(limits.take(ip("2001:db8:1:3::a"), None).is_ok(), "next /64");
         for n in 0..3 {
-            assert!(limits.take(ip(&format!("192.0.2.{n}")), None).is_ok());
+            let client = ip(&format!("192.0.2.{n}"));
+            limits.failed(client);
+            assert!(limits.take(client, None).is_ok(), "one failure each");
         }
+        limits.failed(ip("::"));
         assert!(limits.take(ip("::"), None).is_ok(), "no IPv4 is the /64 ::");
+        limits.failed(None);
         assert!(limits.take(None, None).is_ok(), "no peer address");
-        assert_eq!(limits.tracked_keys(), (7, 0));
+        assert_eq!(limits.tracked_keys(), (6, 0));
     }
 
     #[test]
@@ -264,19 +332,19 @@ mod tests {
             assert!(limits.take(client, session_key(segment)).is_ok());
         }
         assert!(limits.take(client, session(&long)).is_ok());
-        assert_eq!(limits.tracked_keys(), (1, 0), "invalid ids store nothing");
+        assert_eq!(limits.tracked_keys(), (0, 0), "invalid ids store nothing");
 
         let many = 105_000_u128;
         for n in 0..many {
             let id = Uuid::from_u128(n).hyphenated().to_string();
             let _ = limits.take(client, session(&id));
         }
-        assert_eq!(limits.tracked_keys(), (1, MAX_KEYS), "capped, not grown");
+        assert_eq!(limits.tracked_keys(), (0, MAX_KEYS), "capped, not grown");
 
         let limits = PayLimits::new(1, 1, Vec::new());
         for n in 0..many {
             let network = Ipv6Addr::from((0x2001_0db8_u128 << 96) | (n << 64) | 1);
-            let _ = limits.take(Some(IpAddr::V6(network)), None);
+            limits.failed(Some(IpAddr::V6(network)));
         }
         assert_eq!(limits.tracked_keys(), (MAX_KEYS, 0));
     }

@@ -15,6 +15,9 @@ mod cards;
 #[path = "../../../benches/card_testing/checkout.rs"]
 mod checkout;
 #[allow(dead_code)]
+#[path = "../../../benches/card_testing/crowd.rs"]
+mod crowd;
+#[allow(dead_code)]
 #[path = "../../../benches/card_testing/shoppers.rs"]
 mod shoppers;
 #[allow(dead_code)]
@@ -44,9 +47,30 @@ async fn every_attack_try_reached_the_gateway_or_was_blocked_and_shoppers_pay() 
         rate: 4,
         solves: checkout::Solves::No,
     };
+    // Eight shoppers alone, four behind the carrier's NAT, a family of two.
+    let mut taken = std::collections::BTreeMap::<crowd::Kind, usize>::new();
+    let crowd: Vec<crowd::Shopper> = crowd::population(8)
+        .into_iter()
+        .filter(|s| {
+            let wanted = match s.kind {
+                crowd::Kind::Alone => 8,
+                crowd::Kind::CarrierNat => 4,
+                crowd::Kind::Family => 2,
+                _ => 0,
+            };
+            let n = taken.entry(s.kind).or_default();
+            *n += 1;
+            *n <= wanted
+        })
+        .collect();
+    let visits = crowd
+        .iter()
+        .map(|s| 1 + usize::from(s.pays_twice))
+        .sum::<usize>();
+    let bot = bot::Bot::issue_33(attack);
     let (bot_log, shopper_log) = tokio::join!(
-        bot::run(&http, &target.base, attack),
-        shoppers::run(&target.base, 8, Duration::from_secs(4))
+        bot::run(&http, &target.base, &bot),
+        shoppers::run(&target.base, crowd, Duration::from_secs(4))
     );
     let blocked = tally::blocked_payments(&http, &target.base)
         .await
@@ -71,9 +95,18 @@ async fn every_attack_try_reached_the_gateway_or_was_blocked_and_shoppers_pay() 
         "six sessions of five new cards: {by_rule:?} {:?}",
         bot_log.answers
     );
-    let summary = summary::ShopperSummary::of(&shopper_log, &blocked);
-    assert_eq!(summary.blocked_shoppers, 0, "{:?}", summary.rules);
-    assert_eq!(summary.paid, summary.intended, "{:?}", summary.unpaid);
-    assert_eq!(summary.intended, 9, "eight shoppers, one of them twice");
+    let kinds = summary::by_kind(&shopper_log, &blocked);
+    assert_eq!(kinds.len(), 3, "alone, behind a NAT, a family");
+    for (kind, summary) in &kinds {
+        assert_eq!(summary.refused, 0, "{kind:?} {:?}", summary.unpaid);
+        assert_eq!(summary.blocked, 0, "{kind:?} {:?}", summary.rules);
+        assert_eq!(
+            summary.paid, summary.intended,
+            "{kind:?} {:?}",
+            summary.unpaid
+        );
+    }
+    let intended: usize = kinds.values().map(|s| s.intended).sum();
+    assert_eq!(intended, visits, "fourteen shoppers, some of them twice");
     target.stop().await;
 }

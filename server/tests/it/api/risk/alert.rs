@@ -29,7 +29,7 @@ risk_suite!(
 /// Four cards a session, tightened to two; an alert from five tries with a tenth blocked
 /// (declines, changes of card and the surge alone never raise it here: the bot's cards are
 /// the declining test cards, one after another, at a test's pace).
-const SETTINGS: [(&str, &str); 8] = [
+pub(super) const SETTINGS: [(&str, &str); 8] = [
     ("RISK_MAX_CARDS_PER_SESSION", "4"),
     ("RISK_ALERT_MIN_TRIES", "5"),
     ("RISK_ALERT_BLOCKED_PERCENT", "10"),
@@ -54,7 +54,7 @@ async fn events(h: &Harness, kind: &str) -> Vec<Value> {
 }
 
 /// Waits until `h` follows an open alert, and returns it as the store keeps it.
-async fn raised(h: &Harness) -> CardTestingAlert {
+pub(super) async fn raised(h: &Harness) -> CardTestingAlert {
     eventually("the alert", Duration::from_secs(5), || async {
         h.state.payments.risk().alert_open().then_some(())
     })
@@ -67,7 +67,7 @@ async fn raised(h: &Harness) -> CardTestingAlert {
 }
 
 /// The declining test cards a bot runs through one session.
-const DEAD_CARDS: [&str; 4] = [
+pub(super) const DEAD_CARDS: [&str; 4] = [
     cards::DO_NOT_HONOUR,
     cards::INSUFFICIENT_FUNDS,
     cards::EXPIRED,
@@ -76,7 +76,7 @@ const DEAD_CARDS: [&str; 4] = [
 
 /// A bot's session: four cards declined, the fifth new one blocked by the configured limit;
 /// the block starts the alert's review.
-async fn bot_session(h: &Harness) {
+pub(super) async fn bot_session(h: &Harness) {
     let bot = session(h, json!({})).await;
     for card in DEAD_CARDS {
         declined(h, &bot, card).await;

@@ -20,7 +20,7 @@ risk_suite!(
 );
 
 /// Adds `value` of `kind` to the block list straight through the store.
-async fn block(h: &Harness, kind: BlockKind, value: &str) {
+pub(super) async fn block(h: &Harness, kind: BlockKind, value: &str) {
     let new = BlockValue::parse(kind, value)
         .and_then(|value| value.entry(None, "test"))
         .expect("valid value");

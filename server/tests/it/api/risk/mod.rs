@@ -7,11 +7,16 @@
 //! The harness lifts every rule (`support.rs`); each test sets the thresholds it tests.
 
 mod alert;
+mod alert_noise;
+mod alert_outcomes;
 mod block_lists;
 mod blocks_api;
 mod instances;
+mod returning;
 mod session_rules;
+mod shared_addresses;
 mod shopper_rules;
+mod soft_rules;
 
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -99,6 +104,18 @@ pub fn solved(reply: &Reply) -> checkout::contract::ProofOfWork {
     let challenge =
         serde_json::from_value(reply.json["error"]["challenge"].clone()).expect("a challenge");
     checkout_server::risk::proof::solve(&challenge).expect("solvable")
+}
+
+/// Asserts a try of `number` on `session` without a proof of work is asked for one (`428`),
+/// naming no rule, and that nothing of it reached the gateway (`charges` before).
+pub async fn assert_asked(h: &Harness, session: &TestSession, number: &str, charges: usize) {
+    let asked = h.pay(session, &pay_body(number, "123"), None).await;
+    assert_eq!(asked.status, 428, "a puzzle, not a refusal: {}", asked.text);
+    assert_eq!(asked.json["error"]["code"], "proof_of_work_required");
+    for word in ["risk", "rule", "blocked", "address"] {
+        assert!(!asked.text.contains(word), "{}", asked.text);
+    }
+    assert_eq!(h.gateway_charges(&session.reference), charges);
 }
 
 /// A try that goes to the gateway: answered with the 3-D Secure redirect.
