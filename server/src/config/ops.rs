@@ -4,7 +4,7 @@
 //! | key | default | meaning |
 //! |---|---|---|
 //! | `MAX_BODY_BYTES` | 65536 | largest request body; larger ones get 413 |
-//! | `PAY_RATE_LIMIT_PER_IP` | 30 | *failed* pay calls (declined, refused before the gateway, malformed) per minute from one client, an IPv4 address or an IPv6 /64; once spent, every pay call from it is refused until the minute ends. Calls that go on to the gateway or pay spend nothing, so one address carries many shoppers |
+//! | `PAY_RATE_LIMIT_PER_IP` | 30 | *failed* pay calls (declined, refused before the gateway, malformed) per minute from one client, an IPv4 address or an IPv6 /64; once spent, every pay call from it is refused until the minute ends. Calls that go on to the gateway or pay spend nothing, so one address carries many shoppers. Also the payment-link session starts per minute per client, every one counted (each makes a row) |
 //! | `PAY_RATE_LIMIT_PER_SESSION` | 10 | pay calls per minute on one checkout session |
 //! | `CUSTOMER_TOKEN_TTL_SECONDS` | 900 | lifetime of a customer self-service token |
 //! | `SUBSCRIPTION_POLL_SECONDS` | 3600 | longest wait between two gateway polls of a live subscription |

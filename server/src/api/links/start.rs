@@ -5,8 +5,8 @@
 //! its client secret for the card form, and where the payer goes after paying. An unknown link
 //! is a 404; a deactivated, expired or used-up one a 410 naming why.
 //!
-//! Loading the page makes no session: only this call does, and it takes from the pay rate
-//! limit per client (`web/protect/rate_limit.rs`), like the pay call itself.
+//! Loading the page makes no session: only this call does, and every call takes from a limit
+//! per client (`web/protect/rate_limit.rs`, `PAY_RATE_LIMIT_PER_IP` starts a minute).
 
 use axum::Router;
 use axum::extract::{Path, State};

@@ -113,16 +113,19 @@ pub fn defence(p: &Payment) -> Markup {
     }
 }
 
-/// The velocity rules whose counts hold `p`, by what was recorded with it.
+/// The velocity rules whose counts hold `p`, by what was recorded with it. A card that paid
+/// is no new card for its address (`store/sql/risk.rs`): a paid payment is not in the
+/// address's count (another payment of the same card that paid is not seen from this row).
 pub fn counted_by(p: &Payment) -> Vec<Rule> {
     let mut rules = Vec::new();
     if p.state == PaymentState::Blocked {
         return rules;
     }
     let typed_card = p.card_fingerprint.is_some() && p.saved_card_id.is_none();
+    let paid = p.state.is_paid();
     if typed_card {
         rules.push(Rule::CardsPerSession);
-        if p.client_key.is_some() {
+        if p.client_key.is_some() && !paid {
             rules.push(Rule::CardsPerAddress);
         }
         if p.customer_id.is_some() {

@@ -3,7 +3,7 @@
 //! a family's router puts many shoppers behind one address, and shoppers' calls mostly go on
 //! to the gateway or pay; a card tester's mostly fail. So a call that went on (3-D Secure,
 //! paid) or only asked for a proof of work spends nothing, and one that failed (answered
-//! declined, blocked before the gateway as a decline, or refused as malformed) spends one.
+//! declined, blocked before the gateway, or refused as malformed) spends one.
 //! Once a client has spent its budget in the current minute every pay call from it is
 //! refused until the minute ends: the hard cap for what only a bot does.
 //!

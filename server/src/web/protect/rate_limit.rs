@@ -3,7 +3,9 @@
 //! (`PAY_RATE_LIMIT_PER_SESSION`), and per client a budget of *failed* calls a minute
 //! (`PAY_RATE_LIMIT_PER_IP`, [`super::failure_budget`]): one address may carry many shoppers
 //! (a carrier's NAT, an office), whose calls mostly go on to the gateway, while a card
-//! tester's mostly fail. A call over either limit gets 429 with `Retry-After` (whole seconds
+//! tester's mostly fail. Starting a payment link's session (`/pay/{public_id}/session`) makes
+//! a row whether or not the payer goes on, so those starts are counted per client, every one,
+//! at the same number a minute. A call over any limit gets 429 with `Retry-After` (whole seconds
 //! until a call would pass) and never reaches the gateway. In memory, per instance: several
 //! instances each allow the configured rate.
 //!
@@ -17,9 +19,9 @@
 //!   handler finds no such session and refuses it as it always has.
 //!
 //! A call fails ([`answer_failed`]) when it is refused (a 4xx other than 409 in progress,
-//! 428 proof of work asked and 429 itself) or answered `declined` (by the bank, or refused
-//! before the gateway, which the shopper sees as a decline). A 3-D Secure page is not a
-//! failure: what the bank says after it is not seen here.
+//! 428 proof of work asked and 429 itself) or answered `declined` (by the bank) or `blocked`
+//! (refused before the gateway). A 3-D Secure page is not a failure: what the bank says after
+//! it is not seen here.
 //!
 //! Memory is bounded: each map holds at most [`MAX_KEYS`] = 100,000 keys. A session entry is
 //! 24 bytes (16-byte key, 8-byte limiter state) plus one control byte, and 100,000 keys fit
@@ -61,16 +63,18 @@ const UNKNOWN_CLIENT: [u8; 16] = [0xff; 16];
 /// Longest pay answer read to see whether it declined; a longer one is passed on unread.
 const MAX_ANSWER_BYTES: usize = 64 * 1024;
 
-/// The pay limits: per client and per session.
+/// The pay limits: per client and per session, and the link session starts per client.
 #[derive(Debug)]
 pub struct PayLimits {
     per_client: FailureBudget,
     per_session: CappedLimit<Uuid>,
+    link_starts: CappedLimit<ClientKey>,
     trusted_proxies: Vec<IpNet>,
 }
 
 impl PayLimits {
-    /// Limits of `per_ip` failed calls and `per_session` calls per minute; `trusted_proxies`
+    /// Limits of `per_ip` failed calls (and link session starts) and `per_session` calls per
+    /// minute; `trusted_proxies`
     /// decide whose `X-Forwarded-For` is believed (the same rule as the gateway's
     /// `customer_ip`).
     pub fn new(per_ip: u32, per_session: u32, trusted_proxies: Vec<IpNet>) -> Self {
@@ -81,6 +85,7 @@ impl PayLimits {
                 MAX_KEYS,
                 DefaultClock::default(),
             ),
+            link_starts: CappedLimit::new(per_minute(per_ip), MAX_KEYS, DefaultClock::default()),
             trusted_proxies,
         }
     }
@@ -93,6 +98,12 @@ impl PayLimits {
             return Err(wait);
         }
         session.map_or(Ok(()), |session| self.per_session.check(&session))
+    }
+
+    /// Takes a payment link's session start of `client` from its limit, or says how long
+    /// until one is allowed.
+    pub fn take_link_start(&self, client: Option<IpAddr>) -> Result<(), Duration> {
+        self.link_starts.check(&client_key(client))
     }
 
     /// Counts a failed pay call of `client` ([`answer_failed`]).
@@ -151,17 +162,25 @@ pub async fn limit_pay(
         return next.run(request).await;
     }
     let path = request.uri().path();
+    let link_start = is_link_session_start(path);
     let session = match pay_segment(path) {
         Some(segment) => session_key(segment),
-        // A payment link's session start (`/pay/{public_id}/session`): the client's limit.
-        None if is_link_session_start(path) => None,
+        // A payment link's session start (`/pay/{public_id}/session`): the client's limits.
+        None if link_start => None,
         None => return next.run(request).await,
     };
     let client = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(peer)| client_ip(peer.ip(), request.headers(), &limits.trusted_proxies));
-    match limits.take(client, session) {
+    let taken = limits.take(client, session).and_then(|()| {
+        if link_start {
+            limits.take_link_start(client)
+        } else {
+            Ok(())
+        }
+    });
+    match taken {
         Ok(()) => {
             let (answer, failed) = answer_failed(next.run(request).await).await;
             if failed {
@@ -184,7 +203,7 @@ pub async fn limit_pay(
 }
 
 /// The pay answer as it goes out, and whether the call failed: refused (a 4xx but 409, 428
-/// and 429) or answered `declined`.
+/// and 429) or answered `declined` or `blocked`.
 pub async fn answer_failed(answer: Response) -> (Response, bool) {
     let status = answer.status();
     if status != StatusCode::OK {
@@ -207,9 +226,11 @@ pub async fn answer_failed(answer: Response) -> (Response, bool) {
     let Ok(bytes) = to_bytes(body, MAX_ANSWER_BYTES).await else {
         return (Response::from_parts(parts, Body::empty()), false);
     };
-    let declined = serde_json::from_slice::<serde_json::Value>(&bytes)
-        .is_ok_and(|answer| answer["result"]["state"] == "declined");
-    (Response::from_parts(parts, Body::from(bytes)), declined)
+    let failed = serde_json::from_slice::<serde_json::Value>(&bytes).is_ok_and(|answer| {
+        let state = &answer["result"]["state"];
+        state == "declined" || state == "blocked"
+    });
+    (Response::from_parts(parts, Body::from(bytes)), failed)
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
-//! Starting a link's session takes from the pay rate limit per client, like the pay call: a
-//! bot calling it from one address is refused with 429 once over the limit, and the refused
-//! calls make no session.
+//! Starting a link's session takes from a per-client limit of `PAY_RATE_LIMIT_PER_IP` starts a
+//! minute, every start counted (the pay call's budget counts only failures): a bot calling it
+//! from one address is refused with 429 once over the limit, and the refused calls make no
+//! session.
 
 use serde_json::json;
 
