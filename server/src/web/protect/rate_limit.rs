@@ -257,6 +257,32 @@ mod tests {
         assert_eq!(size_of::<(Uuid, InMemoryState)>(), 24);
     }
 
+    /// Whether a 200 pay answer with `state` counts as a failure.
+    async fn fails(state: &str) -> bool {
+        let body = format!(r#"{{"result":{{"state":"{state}","payment_id":"p"}}}}"#);
+        answer_failed(Response::new(Body::from(body))).await.1
+    }
+
+    #[tokio::test]
+    async fn declined_and_blocked_answers_spend_the_budget_and_others_do_not() {
+        assert!(fails("declined").await);
+        // The neutral answer to a try refused before the gateway (issue 47): a tester's.
+        assert!(fails("blocked").await);
+        for state in ["captured", "authorized", "pending", "needs_review"] {
+            assert!(!fails(state).await, "{state}");
+        }
+    }
+
+    #[test]
+    fn link_session_starts_are_limited_per_client_every_one_counted() {
+        let limits = PayLimits::new(2, 100, Vec::new());
+        let client = ip("198.51.100.7");
+        assert!(limits.take_link_start(client).is_ok());
+        assert!(limits.take_link_start(client).is_ok());
+        assert!(limits.take_link_start(client).is_err());
+        assert!(limits.take_link_start(ip("198.51.100.8")).is_ok());
+    }
+
     #[test]
     fn finds_the_session_segment_of_pay_paths_only() {
         assert_eq!(pay_segment("/v1/checkout/abc/pay"), Some("abc"));
