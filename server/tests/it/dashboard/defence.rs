@@ -89,15 +89,17 @@ async fn the_payment_page_shows_the_defence_facts_and_the_lists_filter_by_them(h
         "424242",
         short,
         "cards_per_session",
-        "cards_per_address",
     ] {
         assert!(page.text.contains(shown), "{shown}: {}", page.text);
     }
+    // A card that paid is no new card for its address (issue 47): not in that count.
+    assert!(!page.text.contains("cards_per_address"), "{}", page.text);
     assert!(!page.text.contains(&fingerprint), "only the short form");
     let page = viewer.get(&format!("/payments/{declined_id}")).await;
     for shown in [
         "192.0.2.7",
         "400000",
+        "cards_per_address",
         "declines_per_session",
         "declines_per_card",
     ] {

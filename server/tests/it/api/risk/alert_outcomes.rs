@@ -77,7 +77,10 @@ async fn the_hold_runs_from_the_attacks_last_try(db: Db) {
     }
     let open = raised(&h).await;
     assert_eq!(open.cause, Some(AlertCause::Declined), "{open:?}");
-    assert_eq!(open.tally.declined, open.tally.tries, "{open:?}");
+    // The review that raised it may have run while the last try was recorded and not yet
+    // declined: every other try it counted is a decline.
+    let in_flight = open.tally.tries - open.tally.declined;
+    assert!(open.tally.declined >= 5 && in_flight <= 1, "{open:?}");
     let shopper = session(&h, json!({})).await;
     paid(&h, &shopper, &visa(1)).await;
 
