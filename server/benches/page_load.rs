@@ -4,7 +4,9 @@
 //! which is what the npm package's bundle amounts to); optionally (`--with-inline-component`)
 //! the component's wasm in the shop's own page; the hosted page of a payment link
 //! (`/pay/{link}` on checkout-server's origin: the card form inline, no frame, no session
-//! until Pay); and a plain HTML card form, the limit. Each
+//! until Pay); and a plain HTML card form, the limit, served with the response headers
+//! checkout-server gives its own pages (`page_load/plain_site.rs`: a plain form "on the same
+//! server" pays for checkout-server's `Cross-Origin-Opener-Policy` as the hosted page does). Each
 //! unthrottled and throttled like a slow phone (DevTools: 4x CPU, 1.6 Mbps down / 750 Kbps up,
 //! 150 ms RTT), and each twice in the same fresh Chromium profile: the first visit (cold
 //! cache), then the return visit (the same shop again, a new session, after `about:blank`).
@@ -26,7 +28,7 @@
 //! `PAGE_LOAD_DEBUG=1` also prints each load's raw figures: the waterfall of the loader and
 //! the card frame (its request, bytes, first paint, script, session's part and wasm).
 //!
-//! Run: `cargo bench -p checkout-server --bench page_load [-- --runs 10]` after the release
+//! Run: `cargo bench -p checkout-server --bench page_load [-- --runs 10 --hosted-only]` after the release
 //! build of the component (`scripts/component.sh`). Needs Chromium and
 //! chromedriver (skips with a notice otherwise).
 
@@ -35,12 +37,15 @@
 #[path = "../tests/e2e/support/mod.rs"]
 mod support;
 
+#[path = "page_load/plain_site.rs"]
+mod plain_site;
 #[path = "page_load/scripts.rs"]
 mod scripts;
 
 use std::time::Duration;
 
 use fantoccini::Client;
+use plain_site::PlainSite;
 use serde_json::{Value, json};
 use support::browser::Browser;
 use support::cdp;
@@ -132,9 +137,11 @@ struct Rig {
     merchant: Merchant,
     /// The hosted page of a payment link made for the run.
     hosted: String,
+    plain: PlainSite,
 }
 
-/// The command line: `--runs N` (default 10), `--with-inline-component`.
+/// The command line: `--runs N` (default 10), `--with-inline-component`, `--hosted-only` (the
+/// hosted page and the plain form).
 struct Args {
     runs: usize,
     modes: Vec<Mode>,
@@ -167,6 +174,10 @@ fn args() -> Args {
                 .expect("--runs takes a number");
         } else if arg == "--with-inline-component" {
             parsed.modes.insert(2, Mode::Component);
+        } else if arg == "--hosted-only" {
+            parsed
+                .modes
+                .retain(|mode| matches!(mode, Mode::Hosted | Mode::Plain));
         }
     }
     parsed
@@ -192,7 +203,6 @@ async fn measure(tools: &support::engine::Tools, args: &Args) {
                 "/snippet.html",
                 scripts::snippet_shop_page(&server.base, &loader),
             ),
-            ("/plain.html", scripts::plain_form_page()),
         ],
     );
     let merchant = Merchant::new(&server.base);
@@ -207,11 +217,13 @@ async fn measure(tools: &support::engine::Tools, args: &Args) {
         .as_str()
         .unwrap_or_else(|| panic!("the link's address: {link}"))
         .to_owned();
+    let plain = PlainSite::start(&hosted, scripts::plain_form_page()).await;
     let rig = Rig {
         merchant,
         site,
         server,
         hosted,
+        plain,
     };
     let mut samples = Samples::default();
     let mut bytes = Vec::new();
@@ -317,7 +329,7 @@ async fn load(client: &Client, rig: &Rig, mode: Mode, throttled: bool, visit: Vi
 /// The page of `mode`, with a new session for the checkout modes.
 async fn url_of(rig: &Rig, mode: Mode) -> String {
     let page = match mode {
-        Mode::Plain => return format!("{}/plain.html", rig.site.base),
+        Mode::Plain => return rig.plain.url.clone(),
         Mode::Hosted => return rig.hosted.clone(),
         Mode::Script => "shop.html",
         Mode::Snippet => "snippet.html",
