@@ -4,9 +4,10 @@
 //! which is what the npm package's bundle amounts to); optionally (`--with-inline-component`)
 //! the component's wasm in the shop's own page; the hosted page of a payment link
 //! (`/pay/{link}` on checkout-server's origin: the card form inline, no frame, no session
-//! until Pay); and a plain HTML card form, the limit, served with the response headers
-//! checkout-server gives its own pages (`page_load/plain_site.rs`: a plain form "on the same
-//! server" pays for checkout-server's `Cross-Origin-Opener-Policy` as the hosted page does). Each
+//! until Pay); and a plain HTML card form, the limit: on the shop's site for the frame paths,
+//! and for the hosted page with the response headers checkout-server gives its own pages
+//! (`page_load/plain_site.rs`: a plain form "on the same server" pays for checkout-server's
+//! `Cross-Origin-Opener-Policy` as the hosted page does). Each
 //! unthrottled and throttled like a slow phone (DevTools: 4x CPU, 1.6 Mbps down / 750 Kbps up,
 //! 150 ms RTT), and each twice in the same fresh Chromium profile: the first visit (cold
 //! cache), then the return visit (the same shop again, a new session, after `about:blank`).
@@ -70,8 +71,10 @@ enum Mode {
     Snippet,
     /// The component's wasm in the shop's own page (`--with-inline-component`).
     Component,
-    /// The plain HTML card form: the limit.
+    /// The plain HTML card form on the shop's site: the frame paths' limit.
     Plain,
+    /// The same form with checkout-server's response headers: the hosted page's limit.
+    ServerPlain,
     /// A payment link's hosted page, `/pay/{link}` on checkout-server's origin.
     Hosted,
 }
@@ -83,6 +86,7 @@ impl Mode {
             Self::Snippet => "frame, npm / inline",
             Self::Component => "inline component",
             Self::Plain => "plain HTML form",
+            Self::ServerPlain => "plain, server headers",
             Self::Hosted => "hosted page /pay/…",
         }
     }
@@ -109,7 +113,7 @@ struct Sample {
 }
 
 /// Every sample of one figure, by mode, visit and throttling.
-type Table = [[[Vec<f64>; 2]; 2]; 5];
+type Table = [[[Vec<f64>; 2]; 2]; 6];
 
 /// Adds a sample, when there is one, to the figures of `[mode, visit, throttling]`.
 trait Record {
@@ -141,7 +145,7 @@ struct Rig {
 }
 
 /// The command line: `--runs N` (default 10), `--with-inline-component`, `--hosted-only` (the
-/// hosted page and the plain form).
+/// hosted page and the plain forms).
 struct Args {
     runs: usize,
     modes: Vec<Mode>,
@@ -163,7 +167,13 @@ fn main() {
 fn args() -> Args {
     let mut parsed = Args {
         runs: 10,
-        modes: vec![Mode::Script, Mode::Snippet, Mode::Hosted, Mode::Plain],
+        modes: vec![
+            Mode::Script,
+            Mode::Snippet,
+            Mode::Hosted,
+            Mode::ServerPlain,
+            Mode::Plain,
+        ],
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -177,7 +187,7 @@ fn args() -> Args {
         } else if arg == "--hosted-only" {
             parsed
                 .modes
-                .retain(|mode| matches!(mode, Mode::Hosted | Mode::Plain));
+                .retain(|mode| matches!(mode, Mode::Hosted | Mode::ServerPlain | Mode::Plain));
         }
     }
     parsed
@@ -203,6 +213,7 @@ async fn measure(tools: &support::engine::Tools, args: &Args) {
                 "/snippet.html",
                 scripts::snippet_shop_page(&server.base, &loader),
             ),
+            ("/plain.html", scripts::plain_form_page()),
         ],
     );
     let merchant = Merchant::new(&server.base);
@@ -234,7 +245,8 @@ async fn measure(tools: &support::engine::Tools, args: &Args) {
                     Browser::open_with(Engine::Chromium, tools, SAME_PROCESS_FRAMES).await;
                 for (visit, kind) in VISITS.into_iter().enumerate() {
                     let sample = load(&browser.client, &rig, mode, throttled, kind).await;
-                    if run == 0 && !throttled && mode != Mode::Plain {
+                    let plain = matches!(mode, Mode::Plain | Mode::ServerPlain);
+                    if run == 0 && !throttled && !plain {
                         bytes.push((mode, kind, transferred(&browser.client, mode).await));
                     }
                     let at = [mode as usize, visit, throttle];
@@ -299,7 +311,10 @@ async fn load(client: &Client, rig: &Rig, mode: Mode, throttled: bool, visit: Vi
         .execute_async(
             scripts::COLLECT,
             // The hosted page's component starts when Pay is pressed: nothing says `ready`.
-            vec![Value::from(!matches!(mode, Mode::Plain | Mode::Hosted))],
+            vec![Value::from(!matches!(
+                mode,
+                Mode::Plain | Mode::ServerPlain | Mode::Hosted
+            ))],
         )
         .await
         .unwrap_or_else(|error| {
@@ -329,7 +344,8 @@ async fn load(client: &Client, rig: &Rig, mode: Mode, throttled: bool, visit: Vi
 /// The page of `mode`, with a new session for the checkout modes.
 async fn url_of(rig: &Rig, mode: Mode) -> String {
     let page = match mode {
-        Mode::Plain => return rig.plain.url.clone(),
+        Mode::Plain => return format!("{}/plain.html", rig.site.base),
+        Mode::ServerPlain => return rig.plain.url.clone(),
         Mode::Hosted => return rig.hosted.clone(),
         Mode::Script => "shop.html",
         Mode::Snippet => "snippet.html",
@@ -404,7 +420,12 @@ fn report(samples: &Samples, args: &Args, bytes: &[(Mode, Visit, (f64, f64))], b
         for &mode in &args.modes {
             for (visit, kind) in VISITS.into_iter().enumerate() {
                 let at = |table: &Table| table[mode as usize][visit][throttle].clone();
-                let plain = median(&samples.typeable[Mode::Plain as usize][visit][throttle]);
+                let limit = if mode == Mode::Hosted {
+                    Mode::ServerPlain
+                } else {
+                    Mode::Plain
+                };
+                let plain = median(&samples.typeable[limit as usize][visit][throttle]);
                 println!(
                     "{:<22} {:>7} {:>12} {:>12} {:>7} {:>12} {:>12.3}",
                     mode.label(),
@@ -429,11 +450,13 @@ fn report(samples: &Samples, args: &Args, bytes: &[(Mode, Visit, (f64, f64))], b
     for (throttle, profile) in ["unthrottled", "throttled"].into_iter().enumerate() {
         let typeable = |mode: Mode| median(&samples.typeable[mode as usize][0][throttle]);
         println!(
-            "hosted page, first visit {profile}: typeable {:.0} ms, plain form {:.0} ms: \
-             {:+.0} ms (target: within 50 ms throttled)",
+            "hosted page, first visit {profile}: typeable {:.0} ms, plain form with the \
+             server's headers {:.0} ms: {:+.0} ms (target: within 50 ms throttled); without \
+             them {:.0} ms",
             typeable(Mode::Hosted),
+            typeable(Mode::ServerPlain),
+            typeable(Mode::Hosted) - typeable(Mode::ServerPlain),
             typeable(Mode::Plain),
-            typeable(Mode::Hosted) - typeable(Mode::Plain),
         );
     }
     println!(
