@@ -4,7 +4,10 @@
 //! which is what the npm package's bundle amounts to); optionally (`--with-inline-component`)
 //! the component's wasm in the shop's own page; the hosted page of a payment link
 //! (`/pay/{link}` on checkout-server's origin: the card form inline, no frame, no session
-//! until Pay); and a plain HTML card form, the limit. Each
+//! until Pay); and a plain HTML card form, the limit: on the shop's site for the frame paths,
+//! and for the hosted page with the response headers checkout-server gives its own pages
+//! (`page_load/plain_site.rs`: a plain form "on the same server" pays for checkout-server's
+//! `Cross-Origin-Opener-Policy` as the hosted page does). Each
 //! unthrottled and throttled like a slow phone (DevTools: 4x CPU, 1.6 Mbps down / 750 Kbps up,
 //! 150 ms RTT), and each twice in the same fresh Chromium profile: the first visit (cold
 //! cache), then the return visit (the same shop again, a new session, after `about:blank`).
@@ -26,7 +29,7 @@
 //! `PAGE_LOAD_DEBUG=1` also prints each load's raw figures: the waterfall of the loader and
 //! the card frame (its request, bytes, first paint, script, session's part and wasm).
 //!
-//! Run: `cargo bench -p checkout-server --bench page_load [-- --runs 10]` after the release
+//! Run: `cargo bench -p checkout-server --bench page_load [-- --runs 10 --hosted-only]` after the release
 //! build of the component (`scripts/component.sh`). Needs Chromium and
 //! chromedriver (skips with a notice otherwise).
 
@@ -35,12 +38,17 @@
 #[path = "../tests/e2e/support/mod.rs"]
 mod support;
 
+#[path = "page_load/plain_site.rs"]
+mod plain_site;
+#[path = "page_load/report.rs"]
+mod report;
 #[path = "page_load/scripts.rs"]
 mod scripts;
 
 use std::time::Duration;
 
 use fantoccini::Client;
+use plain_site::PlainSite;
 use serde_json::{Value, json};
 use support::browser::Browser;
 use support::cdp;
@@ -65,8 +73,10 @@ enum Mode {
     Snippet,
     /// The component's wasm in the shop's own page (`--with-inline-component`).
     Component,
-    /// The plain HTML card form: the limit.
+    /// The plain HTML card form on the shop's site: the frame paths' limit.
     Plain,
+    /// The same form with checkout-server's response headers: the hosted page's limit.
+    ServerPlain,
     /// A payment link's hosted page, `/pay/{link}` on checkout-server's origin.
     Hosted,
 }
@@ -78,6 +88,7 @@ impl Mode {
             Self::Snippet => "frame, npm / inline",
             Self::Component => "inline component",
             Self::Plain => "plain HTML form",
+            Self::ServerPlain => "plain, server headers",
             Self::Hosted => "hosted page /pay/…",
         }
     }
@@ -104,7 +115,7 @@ struct Sample {
 }
 
 /// Every sample of one figure, by mode, visit and throttling.
-type Table = [[[Vec<f64>; 2]; 2]; 5];
+type Table = [[[Vec<f64>; 2]; 2]; 6];
 
 /// Adds a sample, when there is one, to the figures of `[mode, visit, throttling]`.
 trait Record {
@@ -132,9 +143,11 @@ struct Rig {
     merchant: Merchant,
     /// The hosted page of a payment link made for the run.
     hosted: String,
+    plain: PlainSite,
 }
 
-/// The command line: `--runs N` (default 10), `--with-inline-component`.
+/// The command line: `--runs N` (default 10), `--with-inline-component`, `--hosted-only` (the
+/// hosted page and the plain forms).
 struct Args {
     runs: usize,
     modes: Vec<Mode>,
@@ -156,7 +169,13 @@ fn main() {
 fn args() -> Args {
     let mut parsed = Args {
         runs: 10,
-        modes: vec![Mode::Script, Mode::Snippet, Mode::Hosted, Mode::Plain],
+        modes: vec![
+            Mode::Script,
+            Mode::Snippet,
+            Mode::Hosted,
+            Mode::ServerPlain,
+            Mode::Plain,
+        ],
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -167,6 +186,10 @@ fn args() -> Args {
                 .expect("--runs takes a number");
         } else if arg == "--with-inline-component" {
             parsed.modes.insert(2, Mode::Component);
+        } else if arg == "--hosted-only" {
+            parsed
+                .modes
+                .retain(|mode| matches!(mode, Mode::Hosted | Mode::ServerPlain | Mode::Plain));
         }
     }
     parsed
@@ -207,11 +230,13 @@ async fn measure(tools: &support::engine::Tools, args: &Args) {
         .as_str()
         .unwrap_or_else(|| panic!("the link's address: {link}"))
         .to_owned();
+    let plain = PlainSite::start(&hosted, scripts::plain_form_page()).await;
     let rig = Rig {
         merchant,
         site,
         server,
         hosted,
+        plain,
     };
     let mut samples = Samples::default();
     let mut bytes = Vec::new();
@@ -222,7 +247,8 @@ async fn measure(tools: &support::engine::Tools, args: &Args) {
                     Browser::open_with(Engine::Chromium, tools, SAME_PROCESS_FRAMES).await;
                 for (visit, kind) in VISITS.into_iter().enumerate() {
                     let sample = load(&browser.client, &rig, mode, throttled, kind).await;
-                    if run == 0 && !throttled && mode != Mode::Plain {
+                    let plain = matches!(mode, Mode::Plain | Mode::ServerPlain);
+                    if run == 0 && !throttled && !plain {
                         bytes.push((mode, kind, transferred(&browser.client, mode).await));
                     }
                     let at = [mode as usize, visit, throttle];
@@ -236,7 +262,7 @@ async fn measure(tools: &support::engine::Tools, args: &Args) {
         }
         eprintln!("[page_load] run {} of {} done", run + 1, args.runs);
     }
-    report(&samples, args, &bytes, &bundle);
+    report::report(&samples, args, &bytes, &bundle);
 }
 
 /// Opens `mode`'s page in `client` (a new browser for the first visit, the same one again for
@@ -287,7 +313,10 @@ async fn load(client: &Client, rig: &Rig, mode: Mode, throttled: bool, visit: Vi
         .execute_async(
             scripts::COLLECT,
             // The hosted page's component starts when Pay is pressed: nothing says `ready`.
-            vec![Value::from(!matches!(mode, Mode::Plain | Mode::Hosted))],
+            vec![Value::from(!matches!(
+                mode,
+                Mode::Plain | Mode::ServerPlain | Mode::Hosted
+            ))],
         )
         .await
         .unwrap_or_else(|error| {
@@ -318,6 +347,7 @@ async fn load(client: &Client, rig: &Rig, mode: Mode, throttled: bool, visit: Vi
 async fn url_of(rig: &Rig, mode: Mode) -> String {
     let page = match mode {
         Mode::Plain => return format!("{}/plain.html", rig.site.base),
+        Mode::ServerPlain => return rig.plain.url.clone(),
         Mode::Hosted => return rig.hosted.clone(),
         Mode::Script => "shop.html",
         Mode::Snippet => "snippet.html",
@@ -366,93 +396,4 @@ async fn transferred(client: &Client, mode: Mode) -> (f64, f64) {
             / 1024.0
     };
     (sum("transfer"), sum("encoded"))
-}
-
-fn report(samples: &Samples, args: &Args, bytes: &[(Mode, Visit, (f64, f64))], bundle: &Bundle) {
-    println!(
-        "page load, headless Chromium, median (p90) of {} runs; first visit = cold cache, \
-         return = the same browser again (new session); throttled = 4x CPU, 1.6 Mbps down / \
-         750 Kbps up, 150 ms RTT",
-        args.runs
-    );
-    let cell = |values: &[f64]| {
-        if values.is_empty() {
-            return "-".to_owned();
-        }
-        let stats = Stats::of(values);
-        format!("{:.0} ({:.0})", stats.median, stats.p90)
-    };
-    let median = |values: &[f64]| Stats::of(values).median;
-    for (throttle, profile) in ["unthrottled", "throttled"].into_iter().enumerate() {
-        println!("\n{profile}, ms after navigation start:");
-        println!(
-            "{:<22} {:>7} {:>12} {:>12} {:>7} {:>12} {:>12}",
-            "", "visit", "typeable", "ready", "x plain", "start-up", "CLS"
-        );
-        for &mode in &args.modes {
-            for (visit, kind) in VISITS.into_iter().enumerate() {
-                let at = |table: &Table| table[mode as usize][visit][throttle].clone();
-                let plain = median(&samples.typeable[Mode::Plain as usize][visit][throttle]);
-                println!(
-                    "{:<22} {:>7} {:>12} {:>12} {:>7} {:>12} {:>12.3}",
-                    mode.label(),
-                    match kind {
-                        Visit::First => "first",
-                        Visit::Return => "return",
-                    },
-                    cell(&at(&samples.typeable)),
-                    cell(&at(&samples.ready)),
-                    format!("{:.2}x", median(&at(&samples.typeable)) / plain.max(0.1)),
-                    cell(&at(&samples.startup)),
-                    median(&at(&samples.shift)),
-                );
-            }
-        }
-    }
-    println!(
-        "\ntargets: npm / inline first visit typeable <= 1.3x plain; return visit typeable \
-         <= 1.1x plain, ready <= 400 ms throttled; first visit ready <= 1000 ms throttled; \
-         loader start-up (its arrival to the frame's request) <= 30 ms throttled"
-    );
-    for (throttle, profile) in ["unthrottled", "throttled"].into_iter().enumerate() {
-        let typeable = |mode: Mode| median(&samples.typeable[mode as usize][0][throttle]);
-        println!(
-            "hosted page, first visit {profile}: typeable {:.0} ms, plain form {:.0} ms: \
-             {:+.0} ms (target: within 50 ms throttled)",
-            typeable(Mode::Hosted),
-            typeable(Mode::Plain),
-            typeable(Mode::Hosted) - typeable(Mode::Plain),
-        );
-    }
-    println!(
-        "bytes transferred (first unthrottled run; JS {}, wasm {}):",
-        bundle.js, bundle.wasm
-    );
-    for (mode, visit, (transfer, encoded)) in bytes {
-        println!(
-            "  {:<22} {:<7} {transfer:7.1} KB transferred, {encoded:7.1} KB of bodies",
-            mode.label(),
-            format!("{visit:?}")
-        );
-    }
-}
-
-struct Stats {
-    median: f64,
-    p90: f64,
-}
-
-impl Stats {
-    fn of(samples: &[f64]) -> Self {
-        let mut sorted = samples.to_vec();
-        sorted.sort_by(f64::total_cmp);
-        let at = |q: f64| {
-            let index = ((sorted.len() as f64 - 1.0) * q).round() as usize;
-            sorted.get(index).copied().unwrap_or(f64::NAN)
-        };
-        Self {
-            median: at(0.5),
-            p90: at(0.9),
-        }
-    }
 }

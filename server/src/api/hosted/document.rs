@@ -66,9 +66,9 @@ pub fn document<C: Serialize>(template: &str, page: &Hosted<'_, C>) -> Option<St
         1,
     );
     let html = replace_between(&html, "<title>", "</title>", page.title)?;
-    let html = without_frame_script(&html)?;
+    // The comments first: the template's comment above the session script names its mark.
+    let html = without_comments(&without_frame_script(&html)?);
     let html = without_script(&without_script(&html, SESSION_SCRIPT_MARK), WASM_START_MARK);
-    let html = without_comments(&html);
     let css_at = html.find(COMPONENT_CSS)?;
     let css_end = html[css_at..].find("</style>")? + css_at;
     let html = [&html[..css_end], NO_COMPONENT_HEADER, &html[css_end..]].concat();
@@ -145,6 +145,7 @@ mod tests {
     use super::*;
 
     const TEMPLATE: &str = "<!doctype html>\n<html lang=\"en\"><head><title>Card payment</title>\
+        <!-- frame.js takes the answer from window.ccSession. -->\
         <script>(function () { window.ccSession = 1; })();</script><!-- for readers -->\
         <script type=\"module\">import init from '/frame/checkout-1.js'; await init();</script>\
         <style id=\"checkout-css\">.cc-root{}</style>\

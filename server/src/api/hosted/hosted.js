@@ -119,14 +119,6 @@ function minorUnits(text, exponent) {
 function refused(message, field) {
   paying = false;
   busy(false);
-
-// The component's wasm (preloaded by the template's links), started once the HTML form has
-// painted: its compile and start at 4x CPU would otherwise hold the first paint back.
-const glue = document.querySelector('link[rel="modulepreload"][href^="/frame/checkout-"]');
-const wasm = document.querySelector('link[rel="preload"][href$=".wasm"]');
-requestAnimationFrame(() => setTimeout(() => {
-  import(glue.href).then((bindings) => bindings.default({ module_or_path: wasm.href }));
-}, 0));
   say(message);
   const billing = field && Object.keys(ADDRESS).find((id) => field.endsWith(ADDRESS[id]));
   const input = (field && payer && payer.elements.namedItem(field)) ||
