@@ -255,6 +255,8 @@ export interface CreatePaymentLink {
   ask_email?: PaymentLinkAsk | null;
   ask_payer_reference?: PaymentLinkAsk | null;
   billing_fields?: PaymentLinkBillingField[] | null;
+  /** After paying, the payer goes here instead of the receipt, with `payment_link_id`,
+   * `session_id` and `payment_id` added to its query. */
   redirect_url?: string | null;
   plan_id?: string | null;
 }

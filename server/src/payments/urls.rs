@@ -108,6 +108,22 @@ impl PublicUrls {
     }
 }
 
+/// The shop's page `page` a link sends its payer to after paying, with what the shop needs to
+/// find the payment: `payment_link_id` and `session_id` (the page's script adds the
+/// `payment_id` once paid; `GET /v1/sessions/{id}` lists the session's payments).
+pub fn link_landing(page: &str, payment_link_id: &str, session_id: &str) -> String {
+    match Url::parse(page) {
+        Ok(mut url) => {
+            url.query_pairs_mut()
+                .append_pair("payment_link_id", payment_link_id)
+                .append_pair("session_id", session_id);
+            url.into()
+        }
+        // The link's address was checked when it was made.
+        Err(_) => page.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,6 +142,14 @@ mod tests {
         assert_eq!(
             urls.landing(Landing::Declined, "s1", "p1"),
             "https://pay.example/?checkout=declined&session_id=s1&payment_id=p1"
+        );
+    }
+
+    #[test]
+    fn a_links_landing_keeps_the_shops_page_and_names_the_link_and_session() {
+        assert_eq!(
+            link_landing("https://shop.example/thanks?order=7", "plink_1", "cs_2"),
+            "https://shop.example/thanks?order=7&payment_link_id=plink_1&session_id=cs_2"
         );
     }
 }

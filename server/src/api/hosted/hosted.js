@@ -12,7 +12,10 @@
 // 3. 3-D Secure: the component's `redirect` is taken over, and the bank's page shown in the
 //    page's dialog through /frame/challenge (as the loader does on a shop's page); the end of
 //    the dialog goes back to the component as the window event it waits for.
-// 4. `success`: on to the address the session's answer named (the receipt, or the shop's).
+// 4. `success`: on to the address the session's answer named (the receipt, in the page's
+//    language, or the shop's, to which the payment's id is added).
+// With an adjustable quantity, the total (#hp-total, hidden by the server) follows the payer's
+// quantity (and chosen amount), and so does the pay button's label.
 // Nothing here reads or keeps card data: the card fields move from one input to another.
 const config = JSON.parse(document.getElementById("hosted-config").textContent);
 const skeleton = document.getElementById("cc-skeleton");
@@ -31,6 +34,7 @@ if (country && intl) {
 }
 
 let paying = false;
+let payLabel = config.pay;
 button.addEventListener("click", pay);
 skeleton.addEventListener("submit", (event) => {
   event.preventDefault();
@@ -46,7 +50,7 @@ if (payer) {
 function busy(on) {
   button.disabled = on;
   button.setAttribute("aria-busy", String(on));
-  button.textContent = on ? config.processing : config.pay;
+  button.textContent = on ? config.processing : payLabel;
 }
 
 function say(text) {
@@ -115,6 +119,49 @@ function minorUnits(text, exponent) {
   return Number.isSafeInteger(minor) ? minor : text;
 }
 
+// The total: unit (or the chosen amount) × quantity, in exact minor units, formatted as the
+// card form formats amounts (js/intl.js); hidden, and the button naming no amount, while the
+// fields give none the server would charge.
+const total = document.getElementById("hp-total");
+let formatMoney = null;
+if (total && intl) {
+  import(intl.href).then((module) => {
+    formatMoney = module.formatMoney;
+    showTotal();
+  });
+  payer.addEventListener("input", showTotal);
+}
+
+function showTotal() {
+  const minor = totalMinor();
+  const exponent = Number(total.dataset.exponent);
+  total.hidden = minor === null || !formatMoney;
+  payLabel = config.pay;
+  if (!total.hidden) {
+    const text = formatMoney(config.locale, total.dataset.currency, exponent,
+      decimal(minor, exponent));
+    total.querySelector("output").value = text;
+    payLabel = config.pay_total.replace("{0}", text);
+  }
+  if (!paying) button.textContent = payLabel;
+}
+
+function totalMinor() {
+  const quantity = payer.elements.namedItem("quantity");
+  const amount = payer.elements.namedItem("amount");
+  if (!quantity.value || !quantity.checkValidity()) return null;
+  const unit = amount ? minorUnits(amount.value.trim(), Number(amount.dataset.exponent)) :
+    Number(total.dataset.unit);
+  if (!Number.isSafeInteger(unit) || (amount && !amount.checkValidity())) return null;
+  return BigInt(unit) * BigInt(Number(quantity.value));
+}
+
+// `minor` (a BigInt) as an exact decimal with `exponent` fraction digits: 3750n, 2 is "37.50".
+function decimal(minor, exponent) {
+  const digits = minor.toString().padStart(exponent + 1, "0");
+  return exponent ? digits.slice(0, -exponent) + "." + digits.slice(-exponent) : digits;
+}
+
 // The server refused the payer's fields (or could not be reached): the page is theirs again.
 function refused(message, field) {
   paying = false;
@@ -148,8 +195,18 @@ function start(session) {
     event.preventDefault();
     challenge(event.detail);
   });
-  element.addEventListener("success", () =>
-    location.assign(session.redirect_url || session.receipt_url));
+  element.addEventListener("success", (event) => {
+    if (!session.redirect_url) {
+      const receipt = new URL(session.receipt_url);
+      receipt.searchParams.set("lang", config.locale);
+      return location.assign(receipt.href);
+    }
+    const shop = new URL(session.redirect_url);
+    if (event.detail && event.detail.payment_id) {
+      shop.searchParams.set("payment_id", event.detail.payment_id);
+    }
+    location.assign(shop.href);
+  });
   skeleton.after(element);
 }
 

@@ -11,13 +11,17 @@
 //! - `GET /receipts/{receipt_id}` ([`receipt`]): the payer's receipt.
 //!
 //! Beside them: the page's texts ([`texts`]), its language and switcher ([`languages`]), the
-//! documents without the card form ([`plain`]).
+//! documents without the card form ([`plain`]), amounts in the page's language ([`money`],
+//! [`currency_signs`]) and what the page says a link costs ([`price`]).
 
+mod currency_signs;
 mod document;
 mod languages;
+mod money;
 mod page;
 mod payer_fields;
 mod plain;
+mod price;
 mod receipt;
 mod texts;
 mod unavailable;

@@ -13,15 +13,16 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use checkout::contract::{CheckoutKind, CheckoutView};
 use checkout::form_fields::COUNTRY_CODES;
-use checkout::i18n::{Locale, Msg, fill};
+use checkout::i18n::{Locale, Msg};
 use serde::Serialize;
 
 use super::super::frame::page::{form_html, template};
 use super::super::frame::skeleton::escape;
 use super::document::{Hosted, document, policy};
 use super::languages::{LanguageQuery, chosen, switcher};
-use super::payer_fields::{money, payer_fields};
+use super::payer_fields::payer_fields;
 use super::plain::html_response;
+use super::price::price;
 use super::unavailable;
 use crate::payments::links::{LinkError, LinkPage};
 use crate::store::model::LinkAmount;
@@ -35,6 +36,9 @@ struct ScriptConfig<'a> {
     session_url: &'a str,
     /// The pay button's label.
     pay: &'a str,
+    /// The label with the total in its `{0}`, when the page shows a total (`#hp-total`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pay_total: Option<&'static str>,
     /// The pay button's label while the session is made.
     processing: &'static str,
     /// Said when the server failed.
@@ -73,14 +77,11 @@ pub async fn serve(
 
 /// The page's document for `page` in `locale`.
 fn render(template: &str, page: &LinkPage, locale: Locale) -> Option<String> {
-    let (shown, unit) = match page.amount {
-        LinkAmount::Fixed { amount } => (money(amount, &page.currency), amount),
-        LinkAmount::PayerChosen { .. } => (String::new(), 0),
+    let unit = match page.amount {
+        LinkAmount::Fixed { amount } => amount,
+        LinkAmount::PayerChosen { .. } => 0,
     };
-    let pay = match (&page.amount, page.quantity_max) {
-        (LinkAmount::Fixed { .. }, None) => fill(locale.text(Msg::Pay), &[&shown]),
-        _ => fill(locale.text(Msg::Pay), &[""]).trim().to_owned(),
-    };
+    let price = price(page, locale);
     let view = CheckoutView {
         id: String::new(),
         amount: unit,
@@ -105,11 +106,11 @@ fn render(template: &str, page: &LinkPage, locale: Locale) -> Option<String> {
     };
     let main = format!(
         "{switcher}<header class=\"hp-head\"><h1 id=\"hp-merchant\">{merchant}</h1>\
-         <p id=\"hp-item\" class=\"hp-item\">{item}</p><p id=\"hp-price\" \
-         class=\"hp-amount\">{shown}</p></header>{payer}{form}{dialog}",
+         <p id=\"hp-item\" class=\"hp-item\">{item}</p>{price}</header>{payer}{form}{dialog}",
         switcher = switcher(locale),
         merchant = escape(&page.merchant_name),
         item = escape(&item),
+        price = price.html,
         payer = payer_fields(page, locale),
         dialog = dialog(locale),
     );
@@ -117,7 +118,8 @@ fn render(template: &str, page: &LinkPage, locale: Locale) -> Option<String> {
     let config = ScriptConfig {
         locale: locale.tag(),
         session_url: &session_url,
-        pay: &pay,
+        pay: &price.pay,
+        pay_total: price.pay_total,
         processing: locale.text(Msg::Processing),
         failed: locale.text(Msg::ServerError),
         network: locale.text(Msg::NetworkError),

@@ -4,11 +4,12 @@
 //! card form's; the browser checks the bounds before Pay, the server again when the session is
 //! made (`POST /pay/{link}/session`, whose field names these are).
 
-use checkout::currency::{exponent_or_two, major_text};
+use checkout::currency::major_text;
 use checkout::form_fields::FieldKind;
 use checkout::i18n::{Locale, Msg, fill};
 
 use super::super::frame::skeleton::escape;
+use super::money::money;
 use super::texts::Text;
 use crate::payments::links::LinkPage;
 use crate::store::model::{Ask, LinkAmount};
@@ -22,7 +23,10 @@ pub fn payer_fields(terms: &LinkPage, locale: Locale) -> String {
         let (low, high) = (major_text(min, exponent), major_text(max, exponent));
         let hint = fill(
             Text::AmountBetween.of(locale),
-            &[&money(min, &terms.currency), &money(max, &terms.currency)],
+            &[
+                &money(locale, min, &terms.currency),
+                &money(locale, max, &terms.currency),
+            ],
         );
         html += &field(
             "amount",
@@ -70,17 +74,6 @@ pub fn payer_fields(terms: &LinkPage, locale: Locale) -> String {
         "<form id=\"hp-payer\" class=\"cc-root cc-form\" lang=\"{}\">{html}</form>",
         locale.tag()
     )
-}
-
-/// `minor` units of `currency` for people (`12.50 EUR`).
-pub fn money(minor: u64, currency: &str) -> String {
-    match checkout::currency::Currency::find(currency) {
-        Some(known) => known.format_minor(minor),
-        None => format!(
-            "{} {currency}",
-            major_text(minor, exponent_or_two(currency))
-        ),
-    }
 }
 
 /// A field the link may ask for, optional or required; nothing when it is not asked.
@@ -163,7 +156,10 @@ mod tests {
             html.contains("min=\"1.00\" max=\"500.00\" step=\"0.01\""),
             "{html}"
         );
-        assert!(html.contains("Zwischen 1.00 EUR und 500.00 EUR"), "{html}");
+        assert!(
+            html.contains("Zwischen 1,00\u{a0}€ und 500,00\u{a0}€"),
+            "{html}"
+        );
         assert!(
             html.contains("name=\"quantity\"") && html.contains("max=\"5\""),
             "{html}"

@@ -16,7 +16,7 @@ use time::macros::format_description;
 
 use super::super::frame::skeleton::escape;
 use super::languages::{LanguageQuery, chosen, switcher};
-use super::payer_fields::money;
+use super::money::money;
 use super::plain::Plain;
 use super::texts::Text;
 use crate::payments::links::Receipt;
@@ -61,7 +61,7 @@ fn page(receipt: &Receipt, locale: Locale) -> Response {
         (Text::PaidTo.of(locale), escape(&receipt.merchant_name)),
         (
             locale.text(Msg::ColAmount),
-            money(receipt.amount, &receipt.currency),
+            escape(&money(locale, receipt.amount, &receipt.currency)),
         ),
     ];
     if let (Some(brand), Some(last4)) = (receipt.card_brand, &receipt.card_last4) {

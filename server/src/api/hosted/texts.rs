@@ -48,11 +48,7 @@ pub enum Text {
 impl Text {
     /// This text in `locale`.
     pub fn of(self, locale: Locale) -> &'static str {
-        let row = Locale::ALL
-            .iter()
-            .position(|l| *l == locale)
-            .unwrap_or_default();
-        self.all()[row]
+        in_language(self.all(), locale)
     }
 
     /// This text in every language, in [`Locale::ALL`] order.
@@ -334,6 +330,15 @@ impl Text {
             ],
         }
     }
+}
+
+/// The text of `locale` among `all`, in [`Locale::ALL`] order.
+pub fn in_language(all: [&'static str; 13], locale: Locale) -> &'static str {
+    let row = Locale::ALL
+        .iter()
+        .position(|l| *l == locale)
+        .unwrap_or_default();
+    all[row]
 }
 
 /// Each language's name in itself, for the switcher, in [`Locale::ALL`] order.

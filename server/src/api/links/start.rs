@@ -64,7 +64,8 @@ pub struct StartedLinkSession {
     pub receipt_url: String,
     /// `receipt` or `redirect`.
     pub after_payment: &'static str,
-    /// Where to send the payer after paying, with `after_payment` `redirect`.
+    /// Where to send the payer after paying, with `after_payment` `redirect`: the shop's page
+    /// with `payment_link_id` and `session_id` added (the page adds `payment_id` once paid).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub redirect_url: Option<String>,
 }

@@ -13,6 +13,7 @@ use crate::config::first_charge;
 use crate::payments::client_secret::derive;
 use crate::payments::later;
 use crate::payments::request::billing_address;
+use crate::payments::urls::link_landing;
 use crate::store::model::{
     AfterPayment, Ask, CaptureMode, LinkAmount, NewSession, PaymentLink, SessionLink, is_email,
     new_session_id,
@@ -138,13 +139,19 @@ impl PaymentLinkService {
             amount = session.amount,
             "checkout session started from a payment link"
         );
+        let after_payment = match link.terms.after_payment {
+            AfterPayment::Redirect(page) => {
+                AfterPayment::Redirect(link_landing(&page, &link.id, &session.id))
+            }
+            receipt => receipt,
+        };
         Ok(StartedCheckout {
             session_id: session.id,
             client_secret: secret,
             amount: session.amount,
             currency: session.currency,
             receipt_id,
-            after_payment: link.terms.after_payment,
+            after_payment,
         })
     }
 
