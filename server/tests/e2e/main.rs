@@ -40,6 +40,7 @@ mod keyboard;
 mod killed_instance;
 mod overview;
 mod payment_link;
+mod payment_link_terms;
 mod rtl;
 mod saved_card;
 mod shadow_dom;

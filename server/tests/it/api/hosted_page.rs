@@ -1,7 +1,9 @@
 //! The hosted page of a payment link (`GET /pay/{link}`) as a bot or a payer's browser loads
 //! it, on both backends: the card form inline under a strict policy, in the browser's language
 //! or the one the switcher picked; a thousand loads from one address make no session and no
-//! payment (only the Pay button does); a link that takes no payment says so with no form. The
+//! payment (only the Pay button does); a link that takes no payment says so with no form; the
+//! price is written in the page's language, and a total that follows the quantity only where
+//! the page's script keeps it (the server charges quantity × unit). The
 //! component is a stand-in `COMPONENT_DIR` laid out as the built one (no trunk build needed).
 
 use std::path::Path;
@@ -103,7 +105,7 @@ async fn a_thousand_loads_make_no_session_and_no_payment(backend: Backend) {
                 !html.contains("frame-4567.js"),
                 "not the frame's script: {html}"
             );
-            assert!(html.contains("Oolong tea, 100 g") && html.contains("12.50 EUR"));
+            assert!(html.contains("Oolong tea, 100 g") && html.contains("€12.50 each"));
             assert!(html.contains("name=\"email\"") && html.contains("name=\"quantity\""));
             assert!(html.contains(&format!("/pay/{}/session", link.public_id)));
             assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
@@ -254,7 +256,98 @@ macro_rules! on_both_backends {
     };
 }
 
+/// The `#hosted-config` JSON of the page `html`.
+fn script_config(html: &str) -> serde_json::Value {
+    let start = html
+        .find("id=\"hosted-config\">")
+        .map(|at| at + "id=\"hosted-config\">".len())
+        .expect("the page's options");
+    let end = html[start..].find("</script>").expect("their end") + start;
+    serde_json::from_str(&html[start..end]).expect("JSON")
+}
+
+async fn the_price_is_written_in_the_payers_language_and_never_a_total_it_cannot_keep(
+    backend: Backend,
+) {
+    let dir = tempfile::tempdir().expect("dir");
+    let Some(h) = start(backend, dir.path()).await else {
+        return;
+    };
+    let browser = reqwest::Client::new();
+    let load = |url: String| {
+        let browser = browser.clone();
+        async move {
+            let page = browser.get(url).send().await.expect("page");
+            assert_eq!(page.status(), 200);
+            page.text().await.expect("html")
+        }
+    };
+    // A quantity: the unit price as such; the total hidden and empty for the script to keep
+    // (the server charges quantity × unit, which a page without script cannot show), and the
+    // pay button naming no amount.
+    let (link, url) = tea_page(&h).await;
+    let html = load(format!("{url}?lang=en")).await;
+    assert!(html.contains(">€12.50 each</p>"), "{html}");
+    assert!(
+        html.contains("<p id=\"hp-total\" class=\"hp-amount\" hidden data-unit=\"1250\" \
+                       data-currency=\"EUR\" data-exponent=\"2\">Total <output id=\"hp-total-amount\" \
+                       for=\"hp-quantity\"></output></p>"),
+        "{html}"
+    );
+    let config = script_config(&html);
+    assert_eq!(config["pay"], "Pay", "{config}");
+    assert_eq!(config["pay_total"], "Pay {0}", "{config}");
+    assert!(!html.contains("Pay €"), "no amount on the button: {html}");
+    let started = h
+        .api
+        .post(format!("{}/pay/{}/session", h.base, link.public_id))
+        .json(
+            &serde_json::json!({"quantity": 3, "email": "payer@example.test",
+                                  "billing_address": {"country": "DE"}}),
+        )
+        .send()
+        .await
+        .expect("started");
+    assert_eq!(started.status(), 201);
+    let started: serde_json::Value = started.json().await.expect("json");
+    assert_eq!(
+        started["amount"], 3750,
+        "the server charges 3 × 12.50: {started}"
+    );
+
+    // One at a fixed price: the amount on the page and its button, as German writes it.
+    let one = NewPaymentLink {
+        quantity_max: None,
+        ..tea()
+    };
+    let one = h.state.links.create(one).await.expect("link made");
+    let html = load(format!("{}/pay/{}?lang=de", h.base, one.public_id)).await;
+    assert!(
+        html.contains("<p id=\"hp-price\" class=\"hp-amount\">12,50\u{a0}€</p>"),
+        "{html}"
+    );
+    assert!(!html.contains("id=\"hp-total\""), "no total: {html}");
+    let pay = script_config(&html)["pay"].as_str().map(str::to_owned);
+    assert!(
+        pay.as_deref()
+            .is_some_and(|pay| pay.contains("12,50\u{a0}€")),
+        "{pay:?}"
+    );
+    // A currency without decimals, in Japanese.
+    let yen = NewPaymentLink {
+        currency: "JPY".into(),
+        amount: LinkAmount::Fixed { amount: 1500 },
+        quantity_max: None,
+        ..tea()
+    };
+    let yen = h.state.links.create(yen).await.expect("link made");
+    let html = load(format!("{}/pay/{}?lang=ja", h.base, yen.public_id)).await;
+    assert!(html.contains(">￥1,500</p>"), "{html}");
+    h.finish().await;
+}
+
 on_both_backends!(
+    the_price_is_written_in_the_payers_language_and_never_a_total_it_cannot_keep,
     a_thousand_loads_make_no_session_and_no_payment,
     the_page_speaks_the_browsers_language_or_the_one_chosen,
     a_link_that_takes_no_payment_shows_why_and_no_form,

@@ -3,6 +3,7 @@
 //! gateway is called, freed by a failed payment, and on PostgreSQL never both given to two
 //! payers at the last place), and `payment_link_id` on sessions, payments and events.
 
+mod after_paying;
 mod api;
 mod checkout;
 mod demo;
