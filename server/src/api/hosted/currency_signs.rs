@@ -20,7 +20,7 @@ const BASE: &str = concat!(
 const DIFFERENT: [&str; 13] = [
     "",
     // de
-    concat!("AUD AU$|PHP PHP|THB ฿",),
+    "AUD AU$|PHP PHP|THB ฿",
     // fr
     concat!(
         "ARS $AR|AUD $AU|BMD $BM|BND $BN|BZD $BZ|CAD $CA|CLP $CL|CNY CNY|COP $CO|FJD $FJ|",
@@ -39,9 +39,9 @@ const DIFFERENT: [&str; 13] = [
         "XCG Cf",
     ),
     // nl
-    concat!("AUD AU$|CAD C$|FJD FJ$|JPY JP¥|PHP PHP|SBD SI$|THB ฿|USD US$|XPF XPF|ZWG ZiG",),
+    "AUD AU$|CAD C$|FJD FJ$|JPY JP¥|PHP PHP|SBD SI$|THB ฿|USD US$|XPF XPF|ZWG ZiG",
     // pt
-    concat!("AUD AU$|JPY JP¥|PHP PHP|THB ฿|USD US$",),
+    "AUD AU$|JPY JP¥|PHP PHP|THB ฿|USD US$",
     // pl
     concat!(
         "AUD AUD|CAD CAD|CNY CNY|GBP GBP|HKD HKD|ILS ILS|INR INR|JPY JPY|KRW KRW|MXN MXN|",
@@ -54,9 +54,9 @@ const DIFFERENT: [&str; 13] = [
         "PHP PHP|SEK kr|TWD TWD|USD US$|VND VND|XCG XCG",
     ),
     // ja
-    concat!("CNY 元|JPY ￥|PHP PHP|XCG Cg",),
+    "CNY 元|JPY ￥|PHP PHP|XCG Cg",
     // zh
-    concat!("AUD AU$|CNY ¥|JPY JP¥|PHP PHP|USD US$",),
+    "AUD AU$|CNY ¥|JPY JP¥|PHP PHP|USD US$",
     // ar
     concat!(
         "AED د.إ.\u{200f}|AUD AU$|BHD د.ب.\u{200f}|DZD د.ج.\u{200f}|EGP ج.م.\u{200f}|",
@@ -66,7 +66,7 @@ const DIFFERENT: [&str; 13] = [
         "TND د.ت.\u{200f}|USD US$|YER ر.ي.\u{200f}",
     ),
     // he
-    concat!("PHP PHP|THB ฿",),
+    "PHP PHP|THB ฿",
 ];
 
 /// The sign of `currency` (upper case) beside an amount in `locale`: its code when CLDR names

@@ -92,7 +92,7 @@ fn digits(minor: u64, exponent: u8, rules: &Rules) -> String {
     let grouped = whole.len() >= rules.group_from;
     for (at, digit) in whole.chars().enumerate() {
         let left = whole.len() - at;
-        if grouped && at > 0 && left % 3 == 0 {
+        if grouped && at > 0 && left.is_multiple_of(3) {
             text.push_str(rules.group);
         }
         text.push(digit);
