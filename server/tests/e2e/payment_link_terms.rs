@@ -12,7 +12,7 @@ use crate::support::dashboard::Dashboard;
 use crate::support::form::{Card, fill_billing, pay, type_card};
 use crate::support::shop::{DemoShop, query_param};
 use crate::support::site::{StaticSite, dist};
-use crate::support::{Page, run};
+use crate::support::{Page, axe, run};
 
 const FRICTIONLESS_CARD: &str = "4000000000001000";
 const LANGUAGES: [&str; 13] = [
@@ -93,6 +93,11 @@ async fn the_price_is_the_browsers_in_every_language_and_the_total_follows_the_q
             "the button names the total: {button}"
         );
         page.screenshot("three").await;
+        let found = axe::violations(&page, &["body"]).await;
+        assert!(
+            found.is_empty(),
+            "axe-core with the total shown: {found:#?}"
+        );
         pay_frictionless(&page).await;
         page.find("#hp-receipt").await;
         let receipt = raw_text(&page, "#hp-receipt").await;
@@ -110,6 +115,31 @@ async fn the_price_is_the_browsers_in_every_language_and_the_total_follows_the_q
             "charged what the page said: {payment}"
         );
         assert_eq!(payment["payment_link_id"], link_id.as_str(), "{payment}");
+
+        // An amount of the payer's, times the quantity: no total until the amount is one the
+        // link takes.
+        let (chosen, _) = tea_link(
+            &shop,
+            json!({ "amount": null, "min_amount": 500, "max_amount": 5000, "quantity_max": 5 }),
+        )
+        .await;
+        page.goto(&format!("{chosen}?lang=en")).await;
+        page.find_ready("#hp-quantity").await;
+        page.type_into("#hp-amount", "99").await;
+        page.clear_by_keys("#hp-quantity").await;
+        page.type_into("#hp-quantity", "2").await;
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert!(
+            page.attr("#hp-total", "hidden").await.is_some(),
+            "no total for an amount out of bounds"
+        );
+        page.clear_by_keys("#hp-amount").await;
+        page.type_into("#hp-amount", "25").await;
+        let total = intl(&page, "en", "EUR", 2, "50.00").await;
+        page.until("the total of two at 25", || async {
+            (raw_text(&page, "#hp-total-amount").await == total).then_some(())
+        })
+        .await;
     })
     .await;
 }
