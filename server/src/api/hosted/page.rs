@@ -1,9 +1,10 @@
-//! `GET /pay/{link}`: the hosted payment page, on this server's origin. What the link sells
-//! (the shop's name, the item, the amount: [`super::price`]), the payer's fields ([`super::payer_fields`]), the
-//! card form as HTML (the card frame's, [`crate::api::frame`]'s skeleton) which the page's
-//! script hands to the component once there is a session, and the 3-D Secure dialog; all in
-//! the payer's language ([`super::languages`]). Loading it makes no session and no payment (it
-//! counts a view); a link that takes no payment gets [`super::unavailable`]'s page instead.
+//! `GET /pay/{link}`: the hosted payment page, on this server's origin. What the link sells (the
+//! shop's name, the item, the amount: [`super::price`]), the payer's fields
+//! ([`super::payer_fields`]), the card form as HTML (the card frame's, [`crate::api::frame`]'s
+//! skeleton) which the page's script hands to the component once there is a session, and the 3-D
+//! Secure dialog; all in the payer's language ([`super::languages`]). Loading it makes no session
+//! and no payment (it counts a view); a link that takes no payment gets [`super::unavailable`]'s
+//! page instead.
 
 use std::collections::BTreeMap;
 
