@@ -11,7 +11,8 @@
 //! - `GET /receipts/{receipt_id}` ([`receipt`]): the payer's receipt.
 //!
 //! Beside them: the page's texts ([`texts`]), its language and switcher ([`languages`]), the
-//! documents without the card form ([`plain`]).
+//! documents without the card form ([`plain`]), the component's stylesheet cut to what the
+//! page shows ([`used_styles`]).
 
 mod document;
 mod languages;
@@ -21,6 +22,7 @@ mod plain;
 mod receipt;
 mod texts;
 mod unavailable;
+mod used_styles;
 
 use axum::Router;
 use axum::routing::get;
