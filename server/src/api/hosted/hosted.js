@@ -27,7 +27,6 @@ let bank = null;
 // The billing country list, named and sorted by the browser (the bundle's js/intl.js), once
 // the form has painted (below).
 const country = document.getElementById("billing-country");
-const intl = document.querySelector('link[rel="modulepreload"][href$="/js/intl.js"]');
 
 let paying = false;
 button.addEventListener("click", pay);
@@ -257,11 +256,14 @@ function end(how) {
 busy(false);
 
 // Once the HTML form has painted (their work at 4x CPU would otherwise hold the first paint
-// back): the country list filled, the component's wasm (preloaded by the template's links)
-// started, and its stylesheet's file fetched.
-const glue = document.querySelector('link[rel="modulepreload"][href^="/frame/checkout-"]');
-const wasm = document.querySelector('link[rel="preload"][href$=".wasm"]');
+// back): the component's preloads (#hp-preloads) fetched, the country list filled, the
+// component's wasm started, and its stylesheet's file fetched.
 requestAnimationFrame(() => setTimeout(() => {
+  const preloads = document.getElementById("hp-preloads");
+  if (preloads) document.head.append(preloads.content);
+  const intl = document.querySelector('link[rel="modulepreload"][href$="/js/intl.js"]');
+  const glue = document.querySelector('link[rel="modulepreload"][href^="/frame/checkout-"]');
+  const wasm = document.querySelector('link[rel="preload"][href$=".wasm"]');
   if (country && intl) {
     import(intl.href).then((module) =>
       module.fillCountries(country, config.locale, country.dataset.codes, country.value));
