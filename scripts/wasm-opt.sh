@@ -117,15 +117,17 @@ EOF
 # The frame document's stylesheets go inline: a <link> would wait for its turn on a slow line
 # behind the wasm, and the HTML form the document carries could not paint before it.
 # checkout.css keeps its file (inline mode links it) and its block the id `checkout-css`, which
-# www/frame.js hands to the component for its shadow root.
+# www/frame.js hands to the component for its shadow root, and the file's address (`data-href`):
+# the hosted page keeps only the rules its HTML form can match inline and hands the component
+# the file (server/src/api/hosted/used_styles.rs).
 node - "$dist" <<'EOF'
 const fs = require("fs");
 const path = require("path");
 const [dist] = process.argv.slice(2);
 const page = path.join(dist, "index.html");
-const html = fs.readFileSync(page, "utf8").replace(/<link rel="stylesheet" href="[^"]*\/([^"/]+\.css)"[^>]*>/g, (_, file) => {
+const html = fs.readFileSync(page, "utf8").replace(/<link rel="stylesheet" href="([^"]*\/([^"/]+\.css))"[^>]*>/g, (_, href, file) => {
   const css = fs.readFileSync(path.join(dist, file), "utf8").replace(/<\/style/gi, "<\\/style");
-  const id = file.startsWith("checkout-") ? ' id="checkout-css"' : "";
+  const id = file.startsWith("checkout-") ? ` id="checkout-css" data-href="${href}"` : "";
   return `<style${id}>${css}</style>`;
 });
 fs.writeFileSync(page, html);

@@ -23,15 +23,13 @@ const payer = document.getElementById("hp-payer");
 const button = document.getElementById("cc-submit");
 const alertLine = document.getElementById("cc-alert");
 const dialog = document.getElementById("hp-3ds");
-const bank = dialog.querySelector("iframe");
+// The bank's frame, made from the dialog's template on the first challenge: an empty frame
+// would cost the page a document of its own at load.
+let bank = null;
 
-// The billing country list, named and sorted by the browser (the bundle's js/intl.js).
+// The billing country list, named and sorted by the browser (the bundle's js/intl.js), once
+// the form has painted (below).
 const country = document.getElementById("billing-country");
-const intl = document.querySelector('link[rel="modulepreload"][href$="/js/intl.js"]');
-if (country && intl) {
-  import(intl.href).then((module) =>
-    module.fillCountries(country, config.locale, country.dataset.codes, country.value));
-}
 
 let paying = false;
 let payLabel = config.pay;
@@ -176,11 +174,10 @@ function refused(message, field) {
 // The component for the session just made.
 function start(session) {
   const element = document.createElement("card-checkout");
-  element.setAttribute("stylesheet", "#checkout-css");
+  element.setAttribute("stylesheet", componentCss);
   element.setAttribute("session", session.session_id);
   element.setAttribute("client-secret", session.client_secret);
   element.setAttribute("locale", config.locale);
-  element.dataset.hosted = "";
   element.hidden = true;
   let taken = false;
   const take = () => {
@@ -228,12 +225,33 @@ async function takeOver(element) {
     fresh.dispatchEvent(select ? new Event("change", { bubbles: true }) :
       new InputEvent("input", { bubbles: true, inputType: "insertText" }));
   }
+  if (root) {
+    await styled(root);
+    // The component's header: the page's own says the same above.
+    const noHeader = new CSSStyleSheet();
+    noHeader.replaceSync(".cc-header{display:none}");
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, noHeader];
+  }
   element.hidden = false;
   skeleton.remove();
   // The component has taken every input event before its Pay is pressed.
   await new Promise((resolve) => setTimeout(resolve, 0));
   const submit = root && root.getElementById("cc-submit");
   if (submit) submit.click();
+}
+
+// The component's stylesheet: the file, when the page's block holds only what its HTML form
+// shows (server/src/api/hosted/used_styles.rs), else the block itself.
+const componentCss = document.getElementById("checkout-css").dataset.href || "#checkout-css";
+
+// Once the component's linked stylesheet has loaded (or failed), so it never shows unstyled.
+function styled(root) {
+  const link = root.querySelector('link[rel="stylesheet"]');
+  if (!link || link.sheet) return Promise.resolve();
+  return new Promise((resolve) => {
+    link.addEventListener("load", resolve, { once: true });
+    link.addEventListener("error", resolve, { once: true });
+  });
 }
 
 // EMV 3-D Secure challenge windows (`05`: the whole viewport), as in js/loader.js.
@@ -244,6 +262,11 @@ let challenging = false;
 // The bank's page in the dialog, shown once a page of the bank loaded and stayed a moment
 // without the return's word (a frictionless return never shows it), or after 8 s whatever.
 function challenge(detail) {
+  if (!bank) {
+    const slot = dialog.querySelector("template");
+    bank = slot.content.querySelector("iframe");
+    slot.replaceWith(bank);
+  }
   const size = WINDOWS[detail.challenge_window];
   dialog.classList.toggle("cc-3ds-full", !size);
   bank.width = size ? size[0] : "";
@@ -261,7 +284,7 @@ function reveal() {
 
 window.addEventListener("message", (event) => {
   const word = event.data;
-  if (event.source !== bank.contentWindow || event.origin !== location.origin) return;
+  if (!bank || event.source !== bank.contentWindow || event.origin !== location.origin) return;
   if (!word || word.cc !== "card-checkout") return;
   if (word.type === "three_ds_returned") end("returned");
   else if (word.type === "bank_loaded") {
@@ -289,10 +312,20 @@ function end(how) {
 
 busy(false);
 
-// The component's wasm (preloaded by the template's links), started once the HTML form has
-// painted: its compile and start at 4x CPU would otherwise hold the first paint back.
-const glue = document.querySelector('link[rel="modulepreload"][href^="/frame/checkout-"]');
-const wasm = document.querySelector('link[rel="preload"][href$=".wasm"]');
+// Once the HTML form has painted (their work at 4x CPU would otherwise hold the first paint
+// back): the component's preloads (#hp-preloads) fetched, the country list filled, the
+// component's wasm started, and its stylesheet's file fetched.
 requestAnimationFrame(() => setTimeout(() => {
+  const preloads = document.getElementById("hp-preloads");
+  if (preloads) document.head.append(preloads.content);
+  const intl = document.querySelector('link[rel="modulepreload"][href$="/js/intl.js"]');
+  const glue = document.querySelector('link[rel="modulepreload"][href^="/frame/checkout-"]');
+  const wasm = document.querySelector('link[rel="preload"][href$=".wasm"]');
+  if (country && intl) {
+    import(intl.href).then((module) =>
+      module.fillCountries(country, config.locale, country.dataset.codes, country.value));
+  }
   import(glue.href).then((bindings) => bindings.default({ module_or_path: wasm.href }));
+  // Into the cache for the component, which needs it only once Pay is pressed.
+  if (!componentCss.startsWith("#")) fetch(componentCss).then((r) => r.text()).catch(() => {});
 }, 0));

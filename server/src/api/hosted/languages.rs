@@ -27,8 +27,11 @@ pub fn chosen(query: &LanguageQuery, headers: &HeaderMap) -> Locale {
     Locale::choose(Some(query.lang.as_str()), accepted)
 }
 
-/// The switcher: a link per language to this page in it (`?lang=…`, relative to the page's
-/// address), the current one marked.
+/// The switcher: a disclosure (`<details>`) naming the current language, holding a link per
+/// language to this page in it (`?lang=…`, relative to the page's address; no script needed),
+/// the current one marked. Closed, its list is not laid out: the first paint sets no Japanese,
+/// Chinese, Arabic or Hebrew text in a page of another script (the font fall-back a fresh
+/// renderer does for each cost the page about as much layout as all the rest of it).
 pub fn switcher(current: Locale) -> String {
     let links: String = Locale::ALL
         .into_iter()
@@ -47,9 +50,15 @@ pub fn switcher(current: Locale) -> String {
             )
         })
         .collect();
+    let label = Text::Language.of(current);
+    let name = Locale::ALL
+        .into_iter()
+        .zip(NATIVE_NAMES)
+        .find_map(|(locale, name)| (locale == current).then_some(name))
+        .unwrap_or_default();
     format!(
-        "<nav class=\"hp-langs\" aria-label=\"{}\"><ul>{links}</ul></nav>",
-        Text::Language.of(current)
+        "<nav class=\"hp-langs\" aria-label=\"{label}\"><details><summary>{label}: {name}\
+         </summary><ul>{links}</ul></details></nav>"
     )
 }
 
@@ -72,7 +81,7 @@ mod tests {
     }
 
     #[test]
-    fn the_switcher_links_every_language_and_marks_the_current_one() {
+    fn the_switcher_is_closed_and_links_every_language_marking_the_current_one() {
         let html = switcher(Locale::He);
         assert_eq!(html.matches("<a ").count(), 13, "{html}");
         assert!(html.contains("href=\"?lang=ja\""), "{html}");
@@ -81,5 +90,10 @@ mod tests {
             "{html}"
         );
         assert_eq!(html.matches("aria-current").count(), 1);
+        assert!(
+            html.contains("<details><summary>שפה: עברית</summary><ul>"),
+            "closed, naming the current language: {html}"
+        );
+        assert!(!html.contains("<details open"), "{html}");
     }
 }

@@ -12,7 +12,8 @@
 //!
 //! Beside them: the page's texts ([`texts`]), its language and switcher ([`languages`]), the
 //! documents without the card form ([`plain`]), amounts in the page's language ([`money`],
-//! [`currency_signs`]) and what the page says a link costs ([`price`]).
+//! [`currency_signs`]), what the page says a link costs ([`price`]) and the component's
+//! stylesheet cut to what the page shows ([`used_styles`]).
 
 mod currency_signs;
 mod document;
@@ -25,6 +26,7 @@ mod price;
 mod receipt;
 mod texts;
 mod unavailable;
+mod used_styles;
 
 use axum::Router;
 use axum::routing::get;

@@ -138,12 +138,14 @@ fn render(template: &str, page: &LinkPage, locale: Locale) -> Option<String> {
     )
 }
 
-/// The 3-D Secure dialog, closed: the page's script frames the bank's page in it.
+/// The 3-D Secure dialog, closed: the page's script frames the bank's page in it (the frame in
+/// a `<template>` until then: no document of its own while the payer types).
 fn dialog(locale: Locale) -> String {
     format!(
         "<dialog id=\"hp-3ds\" class=\"cc-3ds\" aria-labelledby=\"hp-3ds-title\">\
          <div class=\"cc-3ds-bar\"><h2 id=\"hp-3ds-title\">{title}</h2><button type=\"button\" \
-         aria-label=\"{close}\">×</button></div><iframe title=\"{frame}\"></iframe>\
+         aria-label=\"{close}\">×</button></div>\
+         <template><iframe title=\"{frame}\"></iframe></template>\
          <p><a href=\"#hp-3ds\">{instead}</a></p></dialog>",
         title = escape(locale.text(Msg::ThreeDsTitle)),
         close = escape(locale.text(Msg::ThreeDsClose)),

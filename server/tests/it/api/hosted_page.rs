@@ -234,6 +234,47 @@ async fn a_link_that_takes_no_payment_shows_why_and_no_form(backend: Backend) {
     h.finish().await;
 }
 
+/// What the page's first paint does not need stays out of it: of the component's stylesheet
+/// (when the build names its file) only the rules its HTML can match, the language list closed
+/// (no other script's names laid out), the bank's frame only a template (no document).
+async fn the_first_paint_carries_only_what_it_shows(backend: Backend) {
+    let dir = tempfile::tempdir().expect("dir");
+    let Some(h) = start(backend, dir.path()).await else {
+        return;
+    };
+    let built = TEMPLATE.replace(
+        "<style id=\"checkout-css\">.cc-root{color:black}",
+        "<style id=\"checkout-css\" data-href=\"/frame/checkout-89ab.css\">.cc-root{color:black}\
+         .cc-field input{font:inherit}.cc-saved legend{margin:0}.cc-outcome h2{margin:0}\
+         :host([hidden]){display:none}",
+    );
+    std::fs::write(dir.path().join("index.html"), built).expect("template");
+    let (_, url) = tea_page(&h).await;
+    let html = reqwest::get(format!("{url}?lang=ja"))
+        .await
+        .expect("page")
+        .text()
+        .await
+        .expect("html");
+    assert!(
+        html.contains(
+            "<style id=\"checkout-css\" data-href=\"/frame/checkout-89ab.css\">\
+             .cc-root{color:black}.cc-field input{font:inherit}</style>"
+        ),
+        "{html}"
+    );
+    assert!(
+        html.contains("<details><summary>言語: 日本語</summary><ul><li><a href=\"?lang=en\""),
+        "{html}"
+    );
+    assert_eq!(
+        html.matches("<iframe").count(),
+        html.matches("<template><iframe").count(),
+        "{html}"
+    );
+    h.finish().await;
+}
+
 /// Each scenario on SQLite and, when `TEST_DATABASE_URL_POSTGRES` is set, on PostgreSQL.
 macro_rules! on_both_backends {
     ($($name:ident),+ $(,)?) => {
@@ -351,4 +392,5 @@ on_both_backends!(
     a_thousand_loads_make_no_session_and_no_payment,
     the_page_speaks_the_browsers_language_or_the_one_chosen,
     a_link_that_takes_no_payment_shows_why_and_no_form,
+    the_first_paint_carries_only_what_it_shows,
 );
