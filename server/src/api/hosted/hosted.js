@@ -120,14 +120,14 @@ function minorUnits(text, exponent) {
 // The total: unit (or the chosen amount) × quantity, in exact minor units, formatted as the
 // card form formats amounts (js/intl.js); hidden, and the button naming no amount, while the
 // fields give none the server would charge.
+// The module is loaded once the form has painted (below).
 const total = document.getElementById("hp-total");
 let formatMoney = null;
-if (total && intl) {
-  import(intl.href).then((module) => {
-    formatMoney = module.formatMoney;
-    showTotal();
-  });
-  payer.addEventListener("input", showTotal);
+if (total) payer.addEventListener("input", showTotal);
+
+function keepTotal(intl) {
+  formatMoney = intl.formatMoney;
+  showTotal();
 }
 
 function showTotal() {
@@ -314,16 +314,18 @@ busy(false);
 
 // Once the HTML form has painted (their work at 4x CPU would otherwise hold the first paint
 // back): the component's preloads (#hp-preloads) fetched, the country list filled, the
-// component's wasm started, and its stylesheet's file fetched.
+// total kept, the component's wasm started, and its stylesheet's file fetched.
 requestAnimationFrame(() => setTimeout(() => {
   const preloads = document.getElementById("hp-preloads");
   if (preloads) document.head.append(preloads.content);
   const intl = document.querySelector('link[rel="modulepreload"][href$="/js/intl.js"]');
   const glue = document.querySelector('link[rel="modulepreload"][href^="/frame/checkout-"]');
   const wasm = document.querySelector('link[rel="preload"][href$=".wasm"]');
-  if (country && intl) {
-    import(intl.href).then((module) =>
-      module.fillCountries(country, config.locale, country.dataset.codes, country.value));
+  if (intl && (country || total)) {
+    import(intl.href).then((module) => {
+      if (country) module.fillCountries(country, config.locale, country.dataset.codes, country.value);
+      if (total) keepTotal(module);
+    });
   }
   import(glue.href).then((bindings) => bindings.default({ module_or_path: wasm.href }));
   // Into the cache for the component, which needs it only once Pay is pressed.
