@@ -91,9 +91,9 @@ pub trait RiskStore: Send + Sync {
         now: OffsetDateTime,
     ) -> StoreResult<Option<Payment>>;
     /// Whether a pay call is a known shopper's (`risk::returning`): its checkout already has
-    /// a try that was not blocked (it passed a proof of work, or came before the alert), its
-    /// customer paid before, or its card paid (authorized, captured, refunded) from its
-    /// address (a stored address key).
+    /// a try the gateway answered (declined, failed, paid: not blocked, not still waiting at
+    /// the bank, not replaced while it waited there), its customer paid before, or its card
+    /// paid (authorized, captured, refunded) from its address (a stored address key).
     async fn known_shopper(&self, shopper: &KnownShopperQuery) -> StoreResult<bool>;
 }
 
