@@ -228,7 +228,9 @@ impl RiskService {
     /// (`returning::is_soft`), or, while an alert is open, only a tightened threshold (the
     /// halved limit, still within the ordinary one), asks for a proof of work instead: a
     /// shopper who mistypes with two different wrong numbers pays with the third card during
-    /// an alert, where a bot must solve a puzzle for each card past the halved limit.
+    /// an alert. Past a tightened threshold a checkout with a try left at the bank's 3-D
+    /// Secure page (a card tester notes the number live there and moves on; a shopper's wrong
+    /// number is declined) is refused as before.
     pub async fn check(
         &self,
         payment: &Payment,
@@ -241,14 +243,23 @@ impl RiskService {
             .risk_counts(&self.query(payment, facts, kind, client))
             .await?;
         let soft = |rule| returning::is_soft(rule, payment);
-        let hard = rules::first_broken_of(&counts, &self.settings(), kind, |rule| !soft(rule));
-        Ok(match hard {
-            Some(rule) => Verdict::Block(rule),
-            // The limits in force are never looser than the ordinary ones: what they break now
-            // is a soft rule, or a hard one only tightened.
-            None => rules::first_broken(&counts, &self.settings_in_force(), kind)
+        let in_force = self.settings_in_force();
+        if let Some(rule) =
+            rules::first_broken_of(&counts, &self.settings(), kind, |rule| !soft(rule))
+        {
+            return Ok(Verdict::Block(rule));
+        }
+        // The limits in force are never looser than the ordinary ones: what they break now is
+        // a soft rule, or a hard one only tightened.
+        if let Some(rule) = rules::first_broken_of(&counts, &in_force, kind, |rule| !soft(rule))
+            && self.store.left_at_the_bank(&payment.session_id).await?
+        {
+            return Ok(Verdict::Block(rule));
+        }
+        Ok(
+            rules::first_broken(&counts, &in_force, kind)
                 .map_or(Verdict::Allow, Verdict::Challenge),
-        })
+        )
     }
 
     /// Records `payment_id` (still `pending`) as blocked by `rule`; `None` when it was no

@@ -95,6 +95,9 @@ pub trait RiskStore: Send + Sync {
     /// the bank, not replaced while it waited there), its customer paid before, or its card
     /// paid (authorized, captured, refunded) from its address (a stored address key).
     async fn known_shopper(&self, shopper: &KnownShopperQuery) -> StoreResult<bool>;
+    /// Whether a try of `session_id` was left at the bank: still waiting at its 3-D Secure
+    /// page, or replaced while it waited there (what a card tester does with a live number).
+    async fn left_at_the_bank(&self, session_id: &str) -> StoreResult<bool>;
 }
 
 /// What [`RiskStore::known_shopper`] looks for.

@@ -197,6 +197,18 @@ where
             .await?;
         Ok(found > 0)
     }
+
+    async fn left_at_the_bank(&self, session_id: &str) -> StoreResult<bool> {
+        let (found,) = sqlx::query_as::<DB, (i64,)>(
+            "SELECT CAST(CASE WHEN EXISTS (SELECT 1 FROM payments WHERE session_id = $1 \
+             AND (superseded_by IS NOT NULL \
+             OR (state = 'pending' AND redirected_at IS NOT NULL))) THEN 1 ELSE 0 END AS BIGINT)",
+        )
+        .bind(session_id.to_owned())
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(found > 0)
+    }
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use crate::api::support::{Harness, Reply, TestSession, cards};
 risk_suite!(
     cards_per_session_blocks_the_next_new_card_only,
     a_shopper_who_mistypes_two_different_numbers_pays_during_an_alert,
+    a_checkout_that_left_numbers_at_the_bank_is_refused_past_the_halved_limit,
     declines_per_session_block_every_later_try,
     a_subscription_session_is_judged_before_its_charge,
 );
@@ -65,6 +66,29 @@ async fn a_shopper_who_mistypes_two_different_numbers_pays_during_an_alert(db: D
     }
     let reply = try_card(&h, &tester, &visa(2)).await;
     assert_blocked(&h, &tester, &reply, "cards_per_session", 4).await;
+    h.finish().await;
+}
+
+/// A card tester takes the bank's 3-D Secure page as proof a number is live and moves on to
+/// the next in the same checkout: past the halved limit, such a checkout is refused during an
+/// alert, proof or not (a shopper's wrong numbers are declined, not left at the bank).
+async fn a_checkout_that_left_numbers_at_the_bank_is_refused_past_the_halved_limit(db: Db) {
+    let Some(h) = start(db, &[("RISK_MAX_CARDS_PER_SESSION", "4")]).await else {
+        return;
+    };
+    open_alert(&h).await;
+    let tester = session(&h, json!({})).await;
+    for n in [40, 41] {
+        sent(&h, &tester, &visa(n)).await;
+        // Past the double-click guard, so the next card replaces the one at the bank.
+        tokio::time::sleep(
+            checkout_server::payments::supersede::DOUBLE_CLICK_GUARD
+                + std::time::Duration::from_millis(100),
+        )
+        .await;
+    }
+    let reply = try_card(&h, &tester, &visa(42)).await;
+    assert_blocked(&h, &tester, &reply, "cards_per_session", 2).await;
     h.finish().await;
 }
 
