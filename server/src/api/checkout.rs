@@ -21,7 +21,7 @@ use checkout::contract::{CheckoutKind, CheckoutView, PayRequest, PaymentResult, 
 use super::json::Json;
 use super::pay_digest::pay_digest;
 use crate::payments::Shopper;
-use crate::payments::pay::{BILLING_FIELDS, SavedCardLookup};
+use crate::payments::pay_method::{BILLING_FIELDS, SavedCardLookup};
 use crate::payments::request::first_missing;
 use crate::store::model::Session;
 use crate::web::ApiFailure;

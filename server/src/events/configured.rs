@@ -7,8 +7,8 @@ use time::OffsetDateTime;
 
 use crate::config::{CONFIG_ENDPOINT_ID, ConfiguredEndpoint};
 use crate::store::StoreError;
+use crate::store::events::EventStore;
 use crate::store::model::{EndpointStatus, EndpointUpdate, EventTypes, NewEndpoint};
-use crate::store::traits::EventStore;
 
 /// Creates the endpoint `MERCHANT_WEBHOOK_URL` names (id [`CONFIG_ENDPOINT_ID`], every event
 /// type), or brings it in line with the configuration: its URL, all types, its secret (replaced

@@ -17,7 +17,7 @@
 use checkout::contract::PaymentState;
 use checkout::wire::ReturnUrl;
 
-use super::pay::unknown_saved_card;
+use super::pay_method::unknown_saved_card;
 use super::{PaymentError, PaymentService, abandoned_after, later, now};
 use crate::store::model::{
     CardSummary, IdempotencyKey, NewPayment, Payment, PaymentKind, RiskFacts, Session,

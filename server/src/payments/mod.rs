@@ -37,6 +37,7 @@ pub mod keeper;
 pub mod links;
 pub mod outcome;
 pub mod pay;
+pub mod pay_method;
 pub mod request;
 pub mod review;
 pub mod screen;

@@ -7,7 +7,9 @@
 //! checkouts; the surge sees it from its first seconds, by pace alone. While the alert
 //! is open the card and decline thresholds are halved, never below two cards or three
 //! declines: a shopper who mistypes twice (two declines of one card) and pays on the third try
-//! still passes, as does one who tries a second card.
+//! still passes, as does one who tries a second card. A try past a halved threshold but within
+//! the ordinary one is asked for a proof of work, not refused (`RiskService::check`): a
+//! shopper who mistyped with two different wrong numbers pays with their own third card.
 
 use crate::config::{AlertSettings, RiskSettings};
 use crate::store::card_testing::{AlertCause, TryPace, TryTally};

@@ -50,7 +50,8 @@ pub enum Verdict {
     Allow,
     /// Refuse it before the gateway: `Rule` fired.
     Block(Rule),
-    /// Only a soft rule fired (`risk::returning`): the try goes on with a proof of work.
+    /// Only a soft rule fired (`risk::returning`), or during an alert only a tightened
+    /// threshold: the try goes on with a proof of work.
     Challenge(Rule),
 }
 
@@ -222,6 +223,14 @@ impl RiskService {
     /// Judges `payment`, just recorded `pending` with `facts` by a shopper at `client`, by the
     /// block lists, then every velocity rule that applies to `kind`; the matching entry and the
     /// counts are one statement.
+    ///
+    /// A hard rule refuses at its ordinary threshold. What breaks only a soft rule
+    /// (`returning::is_soft`), or, while an alert is open, only a tightened threshold (the
+    /// halved limit, still within the ordinary one), asks for a proof of work instead: a
+    /// shopper who mistypes with two different wrong numbers pays with the third card during
+    /// an alert. Past a tightened threshold a checkout with a try left at the bank's 3-D
+    /// Secure page (a card tester notes the number live there and moves on; a shopper's wrong
+    /// number is declined) is refused as before.
     pub async fn check(
         &self,
         payment: &Payment,
@@ -233,14 +242,23 @@ impl RiskService {
             .store
             .risk_counts(&self.query(payment, facts, kind, client))
             .await?;
-        let limits = self.settings_in_force();
         let soft = |rule| returning::is_soft(rule, payment);
+        let in_force = self.settings_in_force();
+        if let Some(rule) =
+            rules::first_broken_of(&counts, &self.settings(), kind, |rule| !soft(rule))
+        {
+            return Ok(Verdict::Block(rule));
+        }
+        // The limits in force are never looser than the ordinary ones: what they break now is
+        // a soft rule, or a hard one only tightened.
+        if let Some(rule) = rules::first_broken_of(&counts, &in_force, kind, |rule| !soft(rule))
+            && self.store.left_at_the_bank(&payment.session_id).await?
+        {
+            return Ok(Verdict::Block(rule));
+        }
         Ok(
-            match rules::first_broken_of(&counts, &limits, kind, |rule| !soft(rule)) {
-                Some(rule) => Verdict::Block(rule),
-                None => rules::first_broken_of(&counts, &limits, kind, soft)
-                    .map_or(Verdict::Allow, Verdict::Challenge),
-            },
+            rules::first_broken(&counts, &in_force, kind)
+                .map_or(Verdict::Allow, Verdict::Challenge),
         )
     }
 

@@ -6,9 +6,11 @@
 //! - a saved card (the shop's backend named its customer, and the card paid once to be saved);
 //! - a returning customer: the checkout's customer id (set by the shop's backend) has paid
 //!   before;
-//! - a checkout that already passed: it has a try that was not blocked (its shopper solved a
-//!   proof for it, or it was made before the alert), such as a shopper's second card after a
-//!   decline;
+//! - a checkout that already passed: it has a try the gateway answered (declined, failed or
+//!   paid), such as a shopper's second card after a decline. A try still waiting at the bank's
+//!   3-D Secure page, or replaced while it waited there, is no answer: a card tester takes
+//!   that page as proof a number is live and moves on to the next in the same checkout, so
+//!   its checkouts opened before the alert are asked too once it is open;
 //! - a typed card that has paid from the same address (IPv4, or IPv6 /64) before.
 //!
 //! Every other pay call is asked: a new checkout with a card never seen paying from its

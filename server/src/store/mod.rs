@@ -14,6 +14,7 @@ pub mod blocks;
 pub mod card_testing;
 pub mod delivery_report;
 pub mod error;
+pub mod events;
 pub mod gateway_list;
 pub mod key_files;
 pub mod key_rotation;
@@ -47,6 +48,7 @@ pub mod prelude {
     pub use super::blocks::BlockListStore;
     pub use super::card_testing::CardTestingStore;
     pub use super::delivery_report::{DeliveryReportStore, EndpointHealth};
+    pub use super::events::EventStore;
     pub use super::gateway_list::{GatewayListStore, KnownSubscription, ListCheckRun};
     pub use super::key_rotation::{KeyRotationStore, ResealReport};
     pub use super::links::PaymentLinkStore;

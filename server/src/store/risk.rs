@@ -91,10 +91,13 @@ pub trait RiskStore: Send + Sync {
         now: OffsetDateTime,
     ) -> StoreResult<Option<Payment>>;
     /// Whether a pay call is a known shopper's (`risk::returning`): its checkout already has
-    /// a try that was not blocked (it passed a proof of work, or came before the alert), its
-    /// customer paid before, or its card paid (authorized, captured, refunded) from its
-    /// address (a stored address key).
+    /// a try the gateway answered (declined, failed, paid: not blocked, not still waiting at
+    /// the bank, not replaced while it waited there), its customer paid before, or its card
+    /// paid (authorized, captured, refunded) from its address (a stored address key).
     async fn known_shopper(&self, shopper: &KnownShopperQuery) -> StoreResult<bool>;
+    /// Whether a try of `session_id` was left at the bank: still waiting at its 3-D Secure
+    /// page, or replaced while it waited there (what a card tester does with a live number).
+    async fn left_at_the_bank(&self, session_id: &str) -> StoreResult<bool>;
 }
 
 /// What [`RiskStore::known_shopper`] looks for.

@@ -16,12 +16,12 @@ use super::rows::{EVENT_COLUMNS, EventRow, IdRow, SeqRow};
 use super::sealed_columns::SealedRow;
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
+use crate::store::events::EventStore;
 use crate::store::model::page::effective_limit;
 use crate::store::model::{
     Delivery, DeliveryAttempt, DeliveryOutcome, DueDelivery, EndpointUpdate, EventQuery,
     FinishedAttempt, NewDeliveryAttempt, NewEndpoint, Page, StoredEvent, WebhookEndpoint,
 };
-use crate::store::traits::EventStore;
 
 #[derive(FromRow)]
 pub(crate) struct TypedSeqRow {

@@ -286,7 +286,7 @@ where
         + super::traits::IdempotencyStore
         + super::traits::CustomerStore
         + super::traits::SubscriptionStore
-        + super::traits::EventStore
+        + super::events::EventStore
         + super::delivery_report::DeliveryReportStore
         + super::stats::StatsStore
         + super::analytics::AnalyticsStore

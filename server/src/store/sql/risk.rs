@@ -45,6 +45,11 @@ const COUNTED_CARD: &str =
 pub(super) const PAID: &str =
     "state IN ('authorized', 'captured', 'partially_refunded', 'refunded')";
 
+/// Payments the gateway answered: not refused before it, not still waiting (at the bank's 3-D
+/// Secure page or for the gateway), not replaced while waiting at the bank. A card tester who
+/// takes the bank's page as proof a number is live, and moves on, leaves none.
+const ANSWERED: &str = "state NOT IN ('created', 'pending', 'blocked') AND superseded_by IS NULL";
+
 /// The kind of the first block-list entry matching the try: `$2` card, `$10` BIN, `$11` whole
 /// address (hex), `$12` e-mail, `$13` e-mail domain, `$14` customer.
 const BLOCKED_SQL: &str = "(SELECT kind FROM ( \
@@ -178,7 +183,7 @@ where
     async fn known_shopper(&self, shopper: &KnownShopperQuery) -> StoreResult<bool> {
         let sql = format!(
             "SELECT CAST(CASE WHEN EXISTS (SELECT 1 FROM payments s WHERE s.session_id = $1 \
-             AND s.state <> 'blocked') \
+             AND {ANSWERED}) \
              OR EXISTS (SELECT 1 FROM payments u WHERE u.customer_id = $2 AND u.{PAID}) \
              OR EXISTS (SELECT 1 FROM payments c WHERE c.client_key = $3 \
              AND c.card_fingerprint = $4 AND c.{PAID}) THEN 1 ELSE 0 END AS BIGINT)"
@@ -190,6 +195,18 @@ where
             .bind(shopper.card_fingerprint.clone())
             .fetch_one(&self.pool)
             .await?;
+        Ok(found > 0)
+    }
+
+    async fn left_at_the_bank(&self, session_id: &str) -> StoreResult<bool> {
+        let (found,) = sqlx::query_as::<DB, (i64,)>(
+            "SELECT CAST(CASE WHEN EXISTS (SELECT 1 FROM payments WHERE session_id = $1 \
+             AND (superseded_by IS NOT NULL \
+             OR (state = 'pending' AND redirected_at IS NOT NULL))) THEN 1 ELSE 0 END AS BIGINT)",
+        )
+        .bind(session_id.to_owned())
+        .fetch_one(&self.pool)
+        .await?;
         Ok(found > 0)
     }
 }

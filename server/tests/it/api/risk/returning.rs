@@ -1,18 +1,20 @@
 //! During a card-testing alert the proof of work is for traffic that looks new (issue 47,
 //! item 2): a returning customer's saved card or new card, a checkout that already passed,
 //! and a typed card that has paid from the same address before, go ahead without one; a new
-//! checkout with a card never seen paying is asked.
+//! checkout with a card never seen paying is asked, and so is a checkout whose only try was
+//! left at the bank's 3-D Secure page (a card tester's, opened before the alert).
 
 use serde_json::json;
 
 use super::shared_addresses::{open_alert, paid};
-use super::{Db, declined, risk_suite, session, start, visa};
+use super::{Db, assert_asked, declined, risk_suite, sent, session, start, visa};
 use crate::api::customer_cards::{new_customer, pay_with_saved, save_card_by_paying};
 use crate::api::support::{cards, pay_body};
 
 risk_suite!(
     a_returning_saved_card_is_never_asked_for_a_proof,
     a_returning_customer_and_a_passed_checkout_are_not_asked_again,
+    a_checkout_left_at_the_banks_page_is_asked_on_its_next_card,
 );
 
 async fn a_returning_saved_card_is_never_asked_for_a_proof(db: Db) {
@@ -66,6 +68,35 @@ async fn a_returning_customer_and_a_passed_checkout_are_not_asked_again(db: Db) 
     assert_eq!(asked.status, 428, "a new checkout is asked: {}", asked.text);
     declined(&h, &guest, cards::DO_NOT_HONOUR).await;
     let reply = h.pay(&guest, &pay_body(&visa(23), "123"), None).await;
+    assert_eq!(reply.json["next_action"], "redirect", "{}", reply.text);
+    h.finish().await;
+}
+
+/// A checkout opened before the alert whose try was left at the bank's 3-D Secure page (a
+/// card tester notes the number live there and moves on) has passed nothing: its next card is
+/// asked during the alert, as a new checkout's is; one whose try was declined is not.
+async fn a_checkout_left_at_the_banks_page_is_asked_on_its_next_card(db: Db) {
+    let Some(h) = start(db, &[]).await else {
+        return;
+    };
+    let left = session(&h, json!({})).await;
+    sent(&h, &left, &visa(30)).await;
+    let answered = session(&h, json!({})).await;
+    declined(&h, &answered, cards::DO_NOT_HONOUR).await;
+    open_alert(&h).await;
+
+    assert_asked(&h, &left, &visa(31), 1).await;
+    // Past the double-click guard, so the new card replaces the one at the bank.
+    tokio::time::sleep(
+        checkout_server::payments::supersede::DOUBLE_CLICK_GUARD
+            + std::time::Duration::from_millis(100),
+    )
+    .await;
+    sent(&h, &left, &visa(31)).await;
+    // Replaced while it waited at the bank, the first try is still no answer.
+    assert_asked(&h, &left, &visa(32), 2).await;
+
+    let reply = h.pay(&answered, &pay_body(&visa(33), "123"), None).await;
     assert_eq!(reply.json["next_action"], "redirect", "{}", reply.text);
     h.finish().await;
 }

@@ -1,12 +1,19 @@
-//! The rules of one checkout session: distinct cards, declines, and a subscription session.
+//! The rules of one checkout session: distinct cards, declines, and a subscription session;
+//! during an alert a card past the halved limit but within the ordinary one asks for a proof
+//! of work, and the ordinary limit still refuses.
 
 use serde_json::json;
 
-use super::{Db, assert_blocked, declined, risk_suite, sent, session, start, try_card};
+use super::shared_addresses::{open_alert, paid};
+use super::{
+    Db, assert_asked, assert_blocked, declined, risk_suite, sent, session, start, try_card, visa,
+};
 use crate::api::support::{Harness, Reply, TestSession, cards};
 
 risk_suite!(
     cards_per_session_blocks_the_next_new_card_only,
+    a_shopper_who_mistypes_two_different_numbers_pays_during_an_alert,
+    a_checkout_that_left_numbers_at_the_bank_is_refused_past_the_halved_limit,
     declines_per_session_block_every_later_try,
     a_subscription_session_is_judged_before_its_charge,
 );
@@ -25,6 +32,63 @@ async fn cards_per_session_blocks_the_next_new_card_only(db: Db) {
     // The blocked try holds no claim: the shopper goes on with a card already tried.
     sent(&h, &s, cards::INSUFFICIENT_FUNDS).await;
     assert_eq!(h.gateway_charges(&s.reference), 4);
+    h.finish().await;
+}
+
+/// At the default limit of four cards a checkout, halved to two by the alert: the shopper's
+/// third card (after two different wrong numbers, both declined) is asked for a proof of work
+/// and pays; a checkout's fifth card is refused as without an alert.
+async fn a_shopper_who_mistypes_two_different_numbers_pays_during_an_alert(db: Db) {
+    let Some(h) = start(db, &[("RISK_MAX_CARDS_PER_SESSION", "4")]).await else {
+        return;
+    };
+    open_alert(&h).await;
+    let risk = h.state.payments.risk();
+    assert_eq!(
+        risk.settings_in_force().max_cards_per_session,
+        2,
+        "tightened"
+    );
+    let shopper = session(&h, json!({})).await;
+    declined(&h, &shopper, cards::DO_NOT_HONOUR).await;
+    declined(&h, &shopper, cards::INSUFFICIENT_FUNDS).await;
+    assert_asked(&h, &shopper, &visa(1), 2).await;
+    paid(&h, &shopper, &visa(1)).await;
+    // Past the ordinary limit the rule refuses, proof or not.
+    let tester = session(&h, json!({})).await;
+    for number in [
+        cards::DO_NOT_HONOUR,
+        cards::INSUFFICIENT_FUNDS,
+        cards::EXPIRED,
+        cards::LOST_OR_STOLEN,
+    ] {
+        declined(&h, &tester, number).await;
+    }
+    let reply = try_card(&h, &tester, &visa(2)).await;
+    assert_blocked(&h, &tester, &reply, "cards_per_session", 4).await;
+    h.finish().await;
+}
+
+/// A card tester takes the bank's 3-D Secure page as proof a number is live and moves on to
+/// the next in the same checkout: past the halved limit, such a checkout is refused during an
+/// alert, proof or not (a shopper's wrong numbers are declined, not left at the bank).
+async fn a_checkout_that_left_numbers_at_the_bank_is_refused_past_the_halved_limit(db: Db) {
+    let Some(h) = start(db, &[("RISK_MAX_CARDS_PER_SESSION", "4")]).await else {
+        return;
+    };
+    open_alert(&h).await;
+    let tester = session(&h, json!({})).await;
+    for n in [40, 41] {
+        sent(&h, &tester, &visa(n)).await;
+        // Past the double-click guard, so the next card replaces the one at the bank.
+        tokio::time::sleep(
+            checkout_server::payments::supersede::DOUBLE_CLICK_GUARD
+                + std::time::Duration::from_millis(100),
+        )
+        .await;
+    }
+    let reply = try_card(&h, &tester, &visa(42)).await;
+    assert_blocked(&h, &tester, &reply, "cards_per_session", 2).await;
     h.finish().await;
 }
 
