@@ -114,23 +114,9 @@ fn field(name: &str, label: &str, attributes: &str, hint: Option<&str>) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::model::AfterPayment;
 
     fn terms(amount: LinkAmount) -> LinkPage {
-        LinkPage {
-            public_id: "p".into(),
-            merchant_name: "Shop".into(),
-            description: "Tea".into(),
-            currency: "EUR".into(),
-            currency_exponent: 2,
-            amount,
-            quantity_max: None,
-            ask_email: Ask::Off,
-            ask_payer_reference: Ask::Off,
-            billing_fields: Vec::new(),
-            plan: None,
-            after_payment: AfterPayment::Receipt,
-        }
+        LinkPage::example(amount, None)
     }
 
     #[test]

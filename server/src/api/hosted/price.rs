@@ -116,23 +116,9 @@ fn price_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::model::{AfterPayment, Ask};
 
     fn link(amount: LinkAmount, quantity_max: Option<u32>) -> LinkPage {
-        LinkPage {
-            public_id: "p".into(),
-            merchant_name: "Shop".into(),
-            description: "Tea".into(),
-            currency: "EUR".into(),
-            currency_exponent: 2,
-            amount,
-            quantity_max,
-            ask_email: Ask::Off,
-            ask_payer_reference: Ask::Off,
-            billing_fields: Vec::new(),
-            plan: None,
-            after_payment: AfterPayment::Receipt,
-        }
+        LinkPage::example(amount, quantity_max)
     }
 
     #[test]

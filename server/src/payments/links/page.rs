@@ -40,6 +40,28 @@ pub struct LinkPage {
     pub after_payment: AfterPayment,
 }
 
+#[cfg(test)]
+impl LinkPage {
+    /// A page for the hosted page's own tests: "Tea" from "Shop" in EUR at `amount`, asking
+    /// nothing, with the receipt after paying.
+    pub fn example(amount: LinkAmount, quantity_max: Option<u32>) -> LinkPage {
+        LinkPage {
+            public_id: "p".into(),
+            merchant_name: "Shop".into(),
+            description: "Tea".into(),
+            currency: "EUR".into(),
+            currency_exponent: 2,
+            amount,
+            quantity_max,
+            ask_email: Ask::Off,
+            ask_payer_reference: Ask::Off,
+            billing_fields: Vec::new(),
+            plan: None,
+            after_payment: AfterPayment::Receipt,
+        }
+    }
+}
+
 impl PaymentLinkService {
     /// The page of the link `public_id`, or why it takes no payment.
     pub async fn for_page(&self, public_id: &str) -> Result<LinkPage, LinkError> {
