@@ -50,9 +50,6 @@ pub struct ServeOptions {
 }
 
 impl Process {
-    /// Starts `checkout-server serve` on a free port with a fresh SQLite database, the
-    /// component from `dist/`, the demo shop on a second free port (its own origin) and a
-    /// reconciler that looks every second.
     /// The text of this server's `/checkout.js` (the loader with the form's build written in),
     /// as a shop pastes it into its page.
     pub async fn loader_text(&self) -> String {
@@ -65,7 +62,27 @@ impl Process {
             .expect("the loader's text")
     }
 
+    /// Starts `checkout-server serve` on a free port with a fresh SQLite database, the
+    /// component from `dist/`, the demo shop on a second free port (its own origin) and a
+    /// reconciler that looks every second.
     pub fn serve(options: ServeOptions) -> Self {
+        Self::on_free_ports(|| Self::try_serve(&options))
+    }
+
+    /// Tries `start` on fresh free ports until a try is not refused its port: another process
+    /// may take a port between [`free_port`] and the server's bind.
+    fn on_free_ports(start: impl Fn() -> Result<Self, String>) -> Self {
+        let mut last = String::new();
+        for _ in 0..3 {
+            match start() {
+                Ok(process) => return process,
+                Err(log) => last = log,
+            }
+        }
+        panic!("checkout-server was refused a free port three times. Log:\n{last}");
+    }
+
+    fn try_serve(options: &ServeOptions) -> Result<Self, String> {
         let dir = std::sync::Arc::new(tempfile::tempdir().expect("temp dir"));
         let port = free_port();
         let demo_port = free_port();
@@ -96,21 +113,25 @@ impl Process {
             .gateway
             .is_none()
             .then(|| format!("http://127.0.0.1:{demo_port}"));
-        env.extend(options.env);
+        env.extend(options.env.iter().cloned());
         let mut process = Self::spawn(
             vec!["serve".into()],
             env,
             port,
             dir,
             "checkout-server listening on",
-        );
+        )?;
         process.demo = demo;
-        process
+        Ok(process)
     }
 
     /// Starts the emulator alone (`checkout-server sandbox`) on a free port, with fast webhook
     /// retries and `hang_seconds` for the hanging test card.
     pub fn sandbox(hang_seconds: u64) -> Self {
+        Self::on_free_ports(|| Self::try_sandbox(hang_seconds))
+    }
+
+    fn try_sandbox(hang_seconds: u64) -> Result<Self, String> {
         let dir = std::sync::Arc::new(tempfile::tempdir().expect("temp dir"));
         let port = free_port();
         let command = vec![
@@ -137,7 +158,7 @@ impl Process {
         port: u16,
         dir: std::sync::Arc<tempfile::TempDir>,
         ready_line: &'static str,
-    ) -> Self {
+    ) -> Result<Self, String> {
         let log = dir.path().join(format!("{}.log", command[0]));
         let mut process = Self {
             child: None,
@@ -151,11 +172,22 @@ impl Process {
             demo: None,
             dir,
         };
-        process.start();
-        process
+        process.try_start()?;
+        Ok(process)
     }
 
+    /// Starts the process on its port; a port another process holds is for the caller.
     fn start(&mut self) {
+        if let Err(log) = self.try_start() {
+            panic!(
+                "checkout-server {} lost its port. Log:\n{log}",
+                self.command.join(" ")
+            );
+        }
+    }
+
+    /// Starts the process; `Err(log)` when it exited because its port was taken.
+    fn try_start(&mut self) -> Result<(), String> {
         let out = File::options()
             .create(true)
             .append(true)
@@ -175,7 +207,7 @@ impl Process {
         let child = command.spawn().expect("spawn checkout-server");
         self.child = Some(child);
         self.starts += 1;
-        self.wait_until_ready();
+        self.wait_until_ready()?;
         if let Err(error) = wait_for_port(self.port, Duration::from_secs(10)) {
             panic!(
                 "checkout-server {}: {error}. Log:\n{}",
@@ -183,6 +215,7 @@ impl Process {
                 self.log_text()
             );
         }
+        Ok(())
     }
 
     /// SIGKILL, like a machine losing power under the process; waits for it to be gone.
@@ -274,19 +307,24 @@ impl Process {
         }
     }
 
-    /// Blocks until the process printed its start banner (or exited).
-    fn wait_until_ready(&mut self) {
+    /// Blocks until the process printed its start banner; `Err(log)` when it exited because a
+    /// port it was given was taken (`cannot listen on`).
+    fn wait_until_ready(&mut self) -> Result<(), String> {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let log = self.log_text();
             // Count banners: after a restart the log holds the earlier ones too.
             if log.matches(self.ready_line).count() >= self.starts {
-                return;
+                return Ok(());
             }
             let exited = self
                 .child
                 .as_mut()
                 .and_then(|c| c.try_wait().ok().flatten());
+            if exited.is_some() && log.contains("cannot listen on") {
+                self.child = None;
+                return Err(log);
+            }
             if exited.is_some() || Instant::now() >= deadline {
                 panic!(
                     "checkout-server {} did not come up (exit: {exited:?}). Log:\n{log}",
