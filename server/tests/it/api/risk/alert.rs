@@ -67,6 +67,13 @@ pub(super) async fn raised(h: &Harness) -> CardTestingAlert {
         .expect("open")
 }
 
+/// Asserts no alert is open, in `h`'s memory or in the store.
+pub(super) async fn assert_quiet(h: &Harness) {
+    assert!(!h.state.payments.risk().alert_open());
+    let open = h.store().open_card_testing_alert().await.expect("read");
+    assert!(open.is_none(), "{open:?}");
+}
+
 /// The declining test cards a bot runs through one session.
 pub(super) const DEAD_CARDS: [&str; 4] = [
     cards::DO_NOT_HONOUR,
@@ -243,14 +250,7 @@ async fn the_alert_ends_after_its_hold(db: Db) {
     let AlertReview::Ended(ended) = review else {
         panic!("not ended: {review:?}");
     };
-    assert!(!risk.alert_open());
-    assert!(
-        h.store()
-            .open_card_testing_alert()
-            .await
-            .expect("read")
-            .is_none()
-    );
+    assert_quiet(&h).await;
     let ended_events = events(&h, "card_testing.ended").await;
     assert_eq!(ended_events.len(), 1, "{ended_events:?}");
     assert_eq!(ended_events[0]["data"]["object"]["id"], ended.id.as_str());

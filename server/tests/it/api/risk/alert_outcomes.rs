@@ -9,10 +9,9 @@ use std::time::Duration;
 use serde_json::json;
 use time::OffsetDateTime;
 
-use super::alert::{DEAD_CARDS, raised};
+use super::alert::{DEAD_CARDS, assert_quiet, raised};
 use super::shared_addresses::paid;
 use super::{Db, declined, risk_suite, session, start, visa};
-use crate::api::support::Harness;
 use checkout_server::risk::AlertReview;
 use checkout_server::store::card_testing::AlertCause;
 
@@ -33,13 +32,6 @@ const SETTINGS: [(&str, &str); 7] = [
     ("RISK_ALERT_HOLD_SECONDS", "60"),
     ("RISK_ALERT_SURGE_TIMES", "0"),
 ];
-
-/// Asserts no alert is open, in `h`'s memory or in the store.
-async fn assert_quiet(h: &Harness) {
-    assert!(!h.state.payments.risk().alert_open());
-    let open = h.store().open_card_testing_alert().await.expect("read");
-    assert!(open.is_none(), "{open:?}");
-}
 
 /// Six shoppers each have a card declined and then pay with another: 12 rows, half declined,
 /// which raised the alert when it counted rows.
