@@ -12,7 +12,7 @@
 //! unstable by their own account and bring CLDR's whole data set into the build
 //! (`icu_experimental`'s currency formatter); the 13 languages' rules fit in a table.
 
-use checkout::currency::exponent_or_two;
+use checkout::currency::{exponent_or_two, major_text};
 use checkout::i18n::Locale;
 
 use super::currency_signs::sign;
@@ -84,11 +84,12 @@ pub fn money(locale: Locale, minor: u64, currency: &str) -> String {
     }
 }
 
-/// The digits of `minor` units with `exponent` decimals, grouped and separated by `rules`.
+/// The digits of `minor` units with `exponent` decimals (`checkout::currency::major_text`),
+/// grouped and separated by `rules`.
 fn digits(minor: u64, exponent: u8, rules: &Rules) -> String {
-    let scale = 10u64.pow(u32::from(exponent));
-    let whole = (minor / scale).to_string();
-    let mut text = String::with_capacity(whole.len() + 8);
+    let plain = major_text(minor, exponent);
+    let (whole, fraction) = plain.split_once('.').unwrap_or((&plain, ""));
+    let mut text = String::with_capacity(plain.len() + 8);
     let grouped = whole.len() >= rules.group_from;
     for (at, digit) in whole.chars().enumerate() {
         let left = whole.len() - at;
@@ -97,10 +98,9 @@ fn digits(minor: u64, exponent: u8, rules: &Rules) -> String {
         }
         text.push(digit);
     }
-    if exponent > 0 {
-        let width = usize::from(exponent);
+    if !fraction.is_empty() {
         text.push_str(rules.decimal);
-        text.push_str(&format!("{:0width$}", minor % scale));
+        text.push_str(fraction);
     }
     text
 }
