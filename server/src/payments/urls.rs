@@ -94,17 +94,14 @@ impl PublicUrls {
             Landing::Declined => &self.decline_page,
             Landing::Paid | Landing::Processing => &self.success_page,
         };
-        match Url::parse(page) {
-            Ok(mut url) => {
-                url.query_pairs_mut()
-                    .append_pair("checkout", landing.as_str())
-                    .append_pair("session_id", session_id)
-                    .append_pair("payment_id", payment_id);
-                url.into()
-            }
-            // The configuration parsed it at start-up; keep the page usable anyway.
-            Err(_) => page.clone(),
-        }
+        with_query(
+            page,
+            &[
+                ("checkout", landing.as_str()),
+                ("session_id", session_id),
+                ("payment_id", payment_id),
+            ],
+        )
     }
 }
 
@@ -112,14 +109,24 @@ impl PublicUrls {
 /// find the payment: `payment_link_id` and `session_id` (the page's script adds the
 /// `payment_id` once paid; `GET /v1/sessions/{id}` lists the session's payments).
 pub fn link_landing(page: &str, payment_link_id: &str, session_id: &str) -> String {
+    with_query(
+        page,
+        &[
+            ("payment_link_id", payment_link_id),
+            ("session_id", session_id),
+        ],
+    )
+}
+
+/// The shop's page `page` with `pairs` added to its query. Every such page was checked as an
+/// address when it was configured or the link made; one that does not parse stays as it is,
+/// still usable.
+fn with_query(page: &str, pairs: &[(&str, &str)]) -> String {
     match Url::parse(page) {
         Ok(mut url) => {
-            url.query_pairs_mut()
-                .append_pair("payment_link_id", payment_link_id)
-                .append_pair("session_id", session_id);
+            url.query_pairs_mut().extend_pairs(pairs);
             url.into()
         }
-        // The link's address was checked when it was made.
         Err(_) => page.to_owned(),
     }
 }
