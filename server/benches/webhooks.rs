@@ -27,12 +27,12 @@ use axum::routing::post;
 use checkout_sandbox::{Sandbox, SandboxConfig};
 use checkout_server::config::{Config, EmulatorDefaults};
 use checkout_server::events::deliver::Deliverer;
-use checkout_server::events::endpoints::new_secret;
 use checkout_server::events::run;
 use checkout_server::events::services::DeliveryServices;
 use checkout_server::store::Store;
 use checkout_server::store::prelude::*;
 use checkout_server::store::sealed::KeyRing;
+use checkout_server::webhook_rules::secret::new_secret;
 use secrecy::{ExposeSecret as _, SecretString};
 use tokio_util::sync::CancellationToken;
 

@@ -28,6 +28,11 @@ use crate::events::services::DeliveryServices;
 use crate::gateway::{GatewayClient, GatewayConfig};
 use crate::web::AppState;
 
+mod shutdown;
+
+use shutdown::finish_background_work;
+pub use shutdown::shutdown_signal;
+
 /// Where a server being built can be reached, for whoever mounts something beside its API.
 #[derive(Debug, Clone)]
 pub struct Addresses {
@@ -369,58 +374,6 @@ pub fn reachable(address: SocketAddr) -> SocketAddr {
         ip => ip,
     };
     SocketAddr::new(ip, address.port())
-}
-
-/// Completes on Ctrl-C or, on Unix, SIGTERM.
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
-        if let Err(error) = tokio::signal::ctrl_c().await {
-            tracing::error!(%error, "cannot listen for Ctrl-C");
-            std::future::pending::<()>().await;
-        }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(error) => {
-                tracing::error!(%error, "cannot listen for SIGTERM");
-                std::future::pending::<()>().await;
-            }
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {}
-        () = terminate => {}
-    }
-    tracing::info!("shutting down: finishing in-flight requests");
-}
-
-/// Waits for the work requests left behind (a pay whose shopper disconnected, a webhook
-/// being judged), at most as long as a pay call can take; what is still running then is
-/// cut off and left to the reconciler (a pending payment settles through the status
-/// endpoint).
-async fn finish_background_work(state: &AppState) {
-    let tasks = &state.tasks;
-    tasks.close();
-    if tasks.is_empty() {
-        return;
-    }
-    tracing::info!(
-        tasks = tasks.len(),
-        "waiting for work the requests left behind"
-    );
-    let limit = crate::payments::abandoned_after(state.config.gateway.timeout).unsigned_abs();
-    if tokio::time::timeout(limit, tasks.wait()).await.is_err() {
-        tracing::warn!(
-            tasks = tasks.len(),
-            "stopping with work still running; the reconciler settles its payments"
-        );
-    }
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use super::error::ConfigError;
 use super::source::{Layers, Setting};
 use super::values;
 use crate::webhook_rules::secret::check_secret;
-use crate::webhook_rules::target::is_public;
+use crate::webhook_rules::target::check_target_url;
 
 /// The fixed id of the endpoint `MERCHANT_WEBHOOK_URL` configures.
 pub const CONFIG_ENDPOINT_ID: &str = "we_config";
@@ -91,26 +91,15 @@ impl WebhookSettings {
     }
 }
 
-/// An http(s) URL; an IP-literal host must be public unless private targets are allowed (a
-/// name is checked on what it resolves to, at each delivery).
+/// An http(s) URL by the one rule for targets ([`check_target_url`]: an address written as the
+/// host must be public unless private targets are allowed; a name is checked on what it
+/// resolves to, at each delivery).
 fn endpoint_url(setting: &Setting, allow_private: bool) -> Result<String, ConfigError> {
     let url = values::page_url(setting)?;
-    let host = reqwest::Url::parse(&url)
-        .ok()
-        .and_then(|parsed| parsed.host_str().map(str::to_owned))
-        .unwrap_or_default();
-    let literal = host.trim_start_matches('[').trim_end_matches(']');
-    if let Ok(address) = literal.parse::<std::net::IpAddr>()
-        && !allow_private
-        && !is_public(address)
-    {
-        return Err(ConfigError::Invalid {
-            key: setting.label(),
-            reason: format!(
-                "{address} is not a public address; set WEBHOOK_ALLOW_PRIVATE=true to allow it"
-            ),
-        });
-    }
+    check_target_url(&url, allow_private).map_err(|refusal| ConfigError::Invalid {
+        key: setting.label(),
+        reason: refusal.to_string(),
+    })?;
     Ok(url)
 }
 

@@ -75,7 +75,7 @@ mod tests {
 
     #[test]
     fn an_overlap_signs_with_both_secrets() {
-        let other = crate::events::endpoints::new_secret();
+        let other = crate::webhook_rules::secret::new_secret();
         let secrets = [other.clone(), SecretString::from(SPEC_SECRET)];
         let header = signature(&secrets, SPEC_ID, SPEC_TIMESTAMP, SPEC_BODY).expect("signs");
         let parts: Vec<&str> = header.split(' ').collect();
@@ -96,8 +96,8 @@ mod tests {
             let webhook = Webhook::new(secret).expect("secret");
             webhook.verify(SPEC_BODY, &headers).expect("verifies");
         }
-        let stranger =
-            Webhook::new(crate::events::endpoints::new_secret().expose_secret()).expect("secret");
+        let stranger = Webhook::new(crate::webhook_rules::secret::new_secret().expose_secret())
+            .expect("secret");
         assert!(stranger.verify(SPEC_BODY, &headers).is_err());
     }
 

@@ -1,16 +1,28 @@
 //! What a webhook signing secret must be: `whsec_`, then the base64 of a key of 24 to 64 bytes
 //! (the Standard Webhooks specification). Checked when the configuration names one
-//! (`MERCHANT_WEBHOOK_SECRET`); the events service makes its own to that rule
-//! (`events::endpoints::new_secret`), and `events::sign` signs with either.
+//! (`MERCHANT_WEBHOOK_SECRET`); the events service makes its endpoints' with [`new_secret`],
+//! and `events::sign` signs with either.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use rand::RngCore as _;
+use secrecy::SecretString;
 
 /// The prefix of every signing secret.
 pub const SECRET_PREFIX: &str = "whsec_";
 
 /// Fewest and most bytes a secret's key may have (the specification asks for 24 to 64).
 pub const KEY_BYTES: std::ops::RangeInclusive<usize> = 24..=64;
+
+/// Random bytes in a secret this server makes.
+const NEW_KEY_BYTES: usize = 24;
+
+/// A new signing secret: `whsec_` and the base64 of 24 random bytes.
+pub fn new_secret() -> SecretString {
+    let mut bytes = [0u8; NEW_KEY_BYTES];
+    rand::rng().fill_bytes(&mut bytes);
+    SecretString::from(format!("{SECRET_PREFIX}{}", STANDARD.encode(bytes)))
+}
 
 /// Whether `secret` is a secret this server signs with: `whsec_`, then the base64 (standard
 /// alphabet, padded) of a key of [`KEY_BYTES`] bytes. The reason, when not, never quotes it.
@@ -48,5 +60,20 @@ mod tests {
             let reason = check_secret(bad).expect_err(bad);
             assert!(!reason.contains(bad), "{reason}");
         }
+    }
+
+    #[test]
+    fn new_secrets_are_random_and_pass_the_check() {
+        use secrecy::ExposeSecret as _;
+        let secret = new_secret();
+        let text = secret.expose_secret();
+        let encoded = text.strip_prefix(SECRET_PREFIX).expect("whsec_ prefix");
+        assert_eq!(
+            STANDARD.decode(encoded).expect("base64").len(),
+            NEW_KEY_BYTES
+        );
+        assert_eq!(check_secret(text), Ok(()));
+        assert_ne!(text, new_secret().expose_secret());
+        assert!(!format!("{secret:?}").contains(encoded));
     }
 }

@@ -19,10 +19,10 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
-use checkout_server::events::endpoints::new_secret;
 use checkout_server::store::Store;
 use checkout_server::store::prelude::*;
 use checkout_server::store::sealed::{KeyRing, SecretsKey};
+use checkout_server::webhook_rules::secret::new_secret;
 use secrecy::{ExposeSecret as _, SecretString};
 
 use crate::support::server::{Process, SECRETS_KEY, ServeOptions};

@@ -1,6 +1,7 @@
 //! The dashboard's pages, one file each, on a shared [`layout`]; [`filters`] and
 //! [`subscription_filters`] read the lists' queries, [`format`], [`timeline`] and [`health`]
-//! render what the store keeps, [`qr`] draws the two-factor enrolment's QR code.
+//! render what the store keeps, [`qr`] draws the two-factor enrolment's QR code; the
+//! overview keeps its outcome sections in `overview_outcomes`.
 
 pub mod account;
 pub mod audit;
@@ -17,6 +18,7 @@ pub mod links;
 pub mod login;
 pub mod login_code;
 pub mod overview;
+mod overview_outcomes;
 pub mod payment;
 pub mod payment_defence;
 pub mod payments;

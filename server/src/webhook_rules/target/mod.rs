@@ -11,12 +11,15 @@
 //!   6to4, IPv4-mapped, IPv4-compatible) are judged by that IPv4 address ([`ipv6`]).
 //!
 //! The check applies to every address a host name resolves to at delivery time (the client's
-//! resolver), not only when the endpoint is created.
+//! resolver), not only when the endpoint is created; the URL around the host is [`mod@url`]'s.
 
 mod ipv4;
 mod ipv6;
 #[cfg(test)]
 mod registry_table;
+mod url;
+
+pub use url::{UrlRefusal, check_target_url, is_local_name};
 
 use std::net::IpAddr;
 

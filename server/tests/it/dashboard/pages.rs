@@ -3,8 +3,8 @@
 //! page shows the card as brand, first six, last four and expiry, never more, and a timeline
 //! with each state change's event and its delivery to each of the shop's endpoints.
 
-use checkout_server::events::endpoints::new_secret;
 use checkout_server::store::prelude::*;
+use checkout_server::webhook_rules::secret::new_secret;
 use secrecy::ExposeSecret;
 
 use super::support::{Browser, dashboard_suite, paid};

@@ -5,8 +5,8 @@
 //! the confirmation step, once on a double submit, really delivered again; an admin rotates a
 //! secret, sees it once, and the shop verifies the next event with it.
 
-use checkout_server::events::endpoints::new_secret;
 use checkout_server::store::prelude::*;
+use checkout_server::webhook_rules::secret::new_secret;
 use secrecy::{ExposeSecret as _, SecretString};
 use time::{Duration, OffsetDateTime};
 

@@ -6,8 +6,8 @@
 //! delivered.
 
 use checkout_server::config::CONFIG_ENDPOINT_ID;
-use checkout_server::events::endpoints::new_secret;
 use checkout_server::store::prelude::*;
+use checkout_server::webhook_rules::secret::new_secret;
 use secrecy::ExposeSecret as _;
 
 use super::receiver::Receiver;

@@ -5,9 +5,9 @@
 
 use std::time::Duration;
 
-use checkout_server::events::endpoints::new_secret;
 use checkout_server::events::run::spawn;
 use checkout_server::store::prelude::*;
+use checkout_server::webhook_rules::secret::new_secret;
 use secrecy::ExposeSecret as _;
 use tokio_util::sync::CancellationToken;
 

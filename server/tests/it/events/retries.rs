@@ -6,8 +6,8 @@
 
 use std::collections::HashSet;
 
-use checkout_server::events::endpoints::new_secret;
 use checkout_server::store::prelude::*;
+use checkout_server::webhook_rules::secret::new_secret;
 use secrecy::ExposeSecret as _;
 use serde_json::json;
 use time::Duration;

@@ -4,7 +4,7 @@
 //! status, and nothing reaches the receiver. The same endpoints with private targets allowed
 //! (the sandbox) receive the event.
 
-use checkout_server::events::endpoints::new_secret;
+use checkout_server::webhook_rules::secret::new_secret;
 use secrecy::ExposeSecret as _;
 use time::Duration;
 

@@ -2,7 +2,7 @@
 //! `session.completed` reach its endpoint (signed, by the delivery worker, as every event
 //! does) carrying `payment_link_id`, and so do the events `GET /v1/events` lists.
 
-use checkout_server::events::endpoints::new_secret;
+use checkout_server::webhook_rules::secret::new_secret;
 use secrecy::ExposeSecret as _;
 use serde_json::json;
 

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use checkout_server::events::endpoints::new_secret;
+use checkout_server::webhook_rules::secret::new_secret;
 use secrecy::ExposeSecret as _;
 use serde_json::{Value, json};
 
