@@ -12,6 +12,7 @@ mod alert_outcomes;
 mod block_lists;
 mod blocks_api;
 mod instances;
+mod parallel_tries;
 mod returning;
 mod session_rules;
 mod shared_addresses;
