@@ -9,15 +9,17 @@
 //! counts against the same recording without them, each try in a checkout of its own (a free
 //! claim, as a first try's): with them, the card's keyed fingerprint
 //! ([`RiskService::fingerprint`]), the counts read as the payment is recorded
-//! ([`RiskStore::claim_create_and_count`]: the statement's own work and, on PostgreSQL, the
+//! (`RiskStore::claim_create_and_count`: the statement's own work and, on PostgreSQL, the
 //! locks on the try's keys, never waited on here: one try at a time) and the rules
-//! ([`RiskService::judge`]); without, [`PaymentStore::claim_and_create_pending_payment`] of the
-//! same payment, facts included. The three series run in turn, one try of each per round, so
-//! the machine's drift falls on all three; the added figures are the differences of their
+//! ([`RiskService::judge`]); without, `PaymentStore::claim_and_create_pending_payment` of the
+//! same payment, facts included. The series run in turn, one try of each per round, so the
+//! machine's drift falls on all of them; the added figures are the differences of their
 //! quantiles. Beside them, the same for a saved card's counts (the decline rules only), and a
 //! bare round trip (`SELECT 1`), the floor under any statement on that database and machine,
-//! which the check no longer pays. Not timed: the payment row's three extra columns and the
-//! rules' partial indexes on its insert (in both series).
+//! which the check no longer pays, and the pay path as it was before (the same recording, then
+//! [`RiskService::check`] reading the counts by a statement of their own). Not timed: the
+//! payment row's three extra columns and the rules' partial indexes on its insert (in every
+//! series).
 //!
 //! Run: `cargo bench -p checkout-server --bench risk_check [-- --rows 100000 --checks 2000]`.
 
@@ -29,8 +31,6 @@ use checkout_server::config::{CardFingerprintKey, RiskSettings};
 use checkout_server::risk::{RiskService, TryKind, Verdict};
 use checkout_server::store::Store;
 use checkout_server::store::model::{Payment, RiskFacts};
-use checkout_server::store::prelude::PaymentStore;
-use checkout_server::store::secret::BodyDigest;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -53,8 +53,8 @@ const POSTGRES_ENV: &str = "TEST_DATABASE_URL_POSTGRES";
 /// The issue's target for the added p50, in milliseconds.
 const TARGET_P50_MS: f64 = 0.3;
 /// The series timed in turn: recording a try without counts, with a typed card's, with a
-/// saved card's.
-const SERIES: usize = 3;
+/// saved card's, and recording it then checking it apart (the pay path before issue 47).
+const SERIES: usize = 4;
 
 struct Options {
     rows: u64,
@@ -124,6 +124,8 @@ struct Series {
     plain: Vec<Duration>,
     typed: Vec<Duration>,
     saved: Vec<Duration>,
+    /// Recorded, then its typed card checked by a statement of its own.
+    apart: Vec<Duration>,
     /// Typed-card tries the rules did not allow (an ordinary try is allowed).
     not_allowed: usize,
 }
@@ -157,14 +159,17 @@ async fn measure(
     print_row(backend, "record, no counts", &series.plain);
     print_row(backend, "record + typed card's check", &series.typed);
     print_row(backend, "record + saved card's check", &series.saved);
+    print_row(backend, "record, then check apart", &series.apart);
     print_row(backend, "round trip (SELECT 1)", &floor);
     let added = |with: &[Duration], q| ms(quantile(with, q)) - ms(quantile(&series.plain, q));
     let typed = (added(&series.typed, 0.5), added(&series.typed, 0.99));
     let saved = (added(&series.saved, 0.5), added(&series.saved, 0.99));
+    let apart = (added(&series.apart, 0.5), added(&series.apart, 0.99));
     println!(
         "{backend:<10} added: typed card p50 {:+.3} ms, p99 {:+.3} ms; saved card p50 {:+.3} \
-         ms, p99 {:+.3} ms; typed tries not allowed: {}",
-        typed.0, typed.1, saved.0, saved.1, series.not_allowed
+         ms, p99 {:+.3} ms; checked apart p50 {:+.3} ms, p99 {:+.3} ms; typed tries not \
+         allowed: {}",
+        typed.0, typed.1, saved.0, saved.1, apart.0, apart.1, series.not_allowed
     );
     store.close().await;
     (backend, typed.0, typed.1)
@@ -225,9 +230,9 @@ where
 
 const FIRST_TYPED: &str = "SELECT id FROM payments WHERE kind = 'payment_v2' LIMIT 1";
 
-/// `options.tries()` rounds (the first `warmup` not kept), each recording three tries like
+/// `options.tries()` rounds (the first `warmup` not kept), each recording four tries like
 /// `template`, each in a checkout of its own from `sessions`: without counts, with a typed
-/// card's, with a saved card's. A customer of the seed in two of five, that customer's
+/// card's, with a saved card's, and without, then checked apart. A customer of the seed in two of five, that customer's
 /// address and e-mail, and a card seen before (the customer's) or new, fingerprinted inside
 /// the typed card's timing.
 async fn series(
@@ -240,7 +245,7 @@ async fn series(
     let mut rng = StdRng::seed_from_u64(33);
     let mut sessions = sessions.into_iter();
     let mut next_session = || sessions.next().expect("a checkout for each try");
-    let digest = BodyDigest::of(b"session-pay-claim");
+    let recorder = tries::Recorder::new(store, risk);
     let mut series = Series::default();
     for n in 0..options.tries() {
         let keep = n >= options.warmup;
@@ -264,60 +269,41 @@ async fn series(
         };
         let card = risk.fingerprint(&number).into_string();
         let card = if seen_before { seen.clone() } else { card };
+        // The typed card's fingerprint, inside the timing of the series that check it.
+        let typed_try = |session: String| {
+            let typed = risk.fingerprint(&number).into_string();
+            try_of(session, if seen_before { seen.clone() } else { typed })
+        };
 
-        let session = next_session();
-        let claim = tries::claim_of(&session);
-        let new = try_of(session, card.clone());
+        let new = try_of(next_session(), card.clone());
         let started = Instant::now();
-        store
-            .claim_and_create_pending_payment(&claim, &digest, new)
-            .await
-            .expect("recorded")
-            .expect("a free claim");
+        recorder.plain(new).await;
         keep.then(|| series.plain.push(started.elapsed()));
 
         let session = next_session();
-        let claim = tries::claim_of(&session);
         let started = Instant::now();
-        let typed_card = risk.fingerprint(&number).into_string();
-        let new = try_of(
-            session,
-            if seen_before {
-                seen.clone()
-            } else {
-                typed_card
-            },
-        );
-        let verdict = tries::counted(
-            store,
-            risk,
-            &claim,
-            &digest,
-            new,
-            TryKind::TypedCard,
-            client,
-        )
-        .await;
+        let verdict = recorder
+            .counted(typed_try(session), TryKind::TypedCard, client)
+            .await;
         keep.then(|| series.typed.push(started.elapsed()));
         series.not_allowed += usize::from(keep && verdict != Verdict::Allow);
 
-        let session = next_session();
-        let claim = tries::claim_of(&session);
-        let new = try_of(session, card);
+        let new = try_of(next_session(), card);
         let started = Instant::now();
-        tries::counted(
-            store,
-            risk,
-            &claim,
-            &digest,
-            new,
-            TryKind::SavedCard,
-            client,
-        )
-        .await;
+        recorder.counted(new, TryKind::SavedCard, client).await;
         keep.then(|| series.saved.push(started.elapsed()));
+
+        let session = next_session();
+        let started = Instant::now();
+        recorder.apart(typed_try(session), client).await;
+        keep.then(|| series.apart.push(started.elapsed()));
     }
-    for samples in [&mut series.plain, &mut series.typed, &mut series.saved] {
+    for samples in [
+        &mut series.plain,
+        &mut series.typed,
+        &mut series.saved,
+        &mut series.apart,
+    ] {
         samples.sort();
     }
     series

@@ -2,12 +2,12 @@
 //! each claim is free, as a first try's), like a seeded typed-card payment, and recorded
 //! with its counts and judged as the pay call does.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use checkout_server::risk::{RiskService, TryKind, Verdict};
 use checkout_server::store::Store;
 use checkout_server::store::model::{IdempotencyKey, NewPayment, Payment, RiskFacts};
-use checkout_server::store::prelude::RiskStore;
 use checkout_server::store::secret::BodyDigest;
 use rand::Rng;
 
@@ -52,31 +52,63 @@ pub fn like(
     }
 }
 
-/// The pay claim of `session`, as the pay call takes it.
-pub fn claim_of(session: &str) -> IdempotencyKey {
-    IdempotencyKey::new("session-pay", session).expect("a claim key")
+/// Records tries as the pay call does, each claiming its checkout.
+pub struct Recorder<'a> {
+    store: &'a Arc<dyn Store>,
+    risk: &'a RiskService,
+    digest: BodyDigest,
 }
 
-/// Records `new` with the counts of a try of `kind` and judges it, as the pay call does.
-pub async fn counted(
-    store: &Arc<dyn Store>,
-    risk: &RiskService,
-    claim: &IdempotencyKey,
-    digest: &BodyDigest,
-    new: NewPayment,
-    kind: TryKind,
-    client: std::net::IpAddr,
-) -> Verdict {
-    let query = risk.count_query(&new, kind, client);
-    let recorded = store
-        .claim_create_and_count(claim, digest, new, &query)
-        .await
-        .expect("recorded")
-        .expect("a free claim");
-    let counts = recorded.counts.expect("counts");
-    risk.judge(&recorded.payment, &counts, kind)
-        .await
-        .expect("judged")
+impl<'a> Recorder<'a> {
+    pub fn new(store: &'a Arc<dyn Store>, risk: &'a RiskService) -> Self {
+        Self {
+            store,
+            risk,
+            digest: BodyDigest::of(b"session-pay-claim"),
+        }
+    }
+
+    /// Records `new` without counts.
+    pub async fn plain(&self, new: NewPayment) -> Payment {
+        let claim = claim_of(&new.session_id);
+        self.store
+            .claim_and_create_pending_payment(&claim, &self.digest, new)
+            .await
+            .expect("recorded")
+            .expect("a free claim")
+    }
+
+    /// Records `new` with the counts of a try of `kind` from `client` and judges it.
+    pub async fn counted(&self, new: NewPayment, kind: TryKind, client: IpAddr) -> Verdict {
+        let claim = claim_of(&new.session_id);
+        let query = self.risk.count_query(&new, kind, client);
+        let recorded = self
+            .store
+            .claim_create_and_count(&claim, &self.digest, new, &query)
+            .await
+            .expect("recorded")
+            .expect("a free claim");
+        let counts = recorded.counts.expect("counts");
+        self.risk
+            .judge(&recorded.payment, &counts, kind)
+            .await
+            .expect("judged")
+    }
+
+    /// Records `new` without counts, then checks its typed card by a statement of its own.
+    pub async fn apart(&self, new: NewPayment, client: IpAddr) -> Verdict {
+        let facts = new.risk.clone();
+        let payment = self.plain(new).await;
+        self.risk
+            .check(&payment, &facts, TryKind::TypedCard, client)
+            .await
+            .expect("checked")
+    }
+}
+
+/// The pay claim of `session`, as the pay call takes it.
+fn claim_of(session: &str) -> IdempotencyKey {
+    IdempotencyKey::new("session-pay", session).expect("a claim key")
 }
 
 /// A random 16-digit number passing Luhn.

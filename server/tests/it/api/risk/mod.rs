@@ -11,6 +11,7 @@ mod alert_noise;
 mod alert_outcomes;
 mod block_lists;
 mod blocks_api;
+mod counts_unread;
 mod instances;
 mod parallel_tries;
 mod returning;
