@@ -34,6 +34,10 @@
 //! (every pay of the shop in turn, not only tries sharing a key); `SERIALIZABLE` (a try
 //! refused for a conflict, retried, where a lock only waits). A pay waits on a lock only
 //! behind a try sharing its key, for that try's count and commit.
+//!
+//! Measured (`benches/risk_check.rs`, release build, 100,000 payments, three runs on 2 shared
+//! cores): the recording with the counts against without them, PostgreSQL p50 +0.18–0.19 ms
+//! (the counts apart, as before: +0.30–0.33 ms), SQLite +0.28–0.32 ms (apart: +0.34–0.35).
 
 use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
