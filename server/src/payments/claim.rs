@@ -9,7 +9,8 @@
 //! statement, so no release, however late, can let a second charge in.
 //!
 //! The common case, a free claim, is one round trip: [`PaymentService::claim_and_open`] takes
-//! the claim and records the payment together. A claim held only by 3-D Secure payments whose
+//! the claim and records the payment together, and reads the card-testing counts of it in the
+//! same statement (`store::sql::counted_claim`). A claim held only by 3-D Secure payments whose
 //! shopper was sent to the bank passes to the new payment at once ([`super::supersede`]).
 //! Any other held claim goes through the waiting and take-over of
 //! [`PaymentService::claim_session`].
@@ -33,6 +34,24 @@ const CLAIM_BODY: &[u8] = b"session-pay-claim";
 const CLAIM_TRIES: u32 = 8;
 /// Pause between two looks at a held claim.
 const CLAIM_RETRY_DELAY: std::time::Duration = std::time::Duration::from_millis(25);
+
+/// A payment just recorded for the pay call, holding its session's claim.
+#[derive(Debug)]
+pub(crate) struct Opened {
+    pub(crate) payment: Payment,
+    /// Its card-testing counts, when they were read with it (`None`: read them now).
+    pub(crate) counts: Option<StoreResult<RiskCounts>>,
+}
+
+impl Opened {
+    /// `payment`, its counts not read yet.
+    pub(crate) fn uncounted(payment: Payment) -> Self {
+        Self {
+            payment,
+            counts: None,
+        }
+    }
+}
 
 impl PaymentService {
     /// Records the payment, durably and directly in `pending`: the gateway is called next. (No
@@ -89,31 +108,55 @@ impl PaymentService {
         }
     }
 
-    /// Claims the session of `new` and records `new` in `pending`, ready for the gateway call.
-    /// Fails like [`claim_session`](Self::claim_session) when the session is paid or busy;
-    /// on any error this call holds no claim.
-    pub(crate) async fn claim_and_open(&self, new: NewPayment) -> Result<Payment, PaymentError> {
+    /// Claims the session of `new` and records `new` in `pending`, ready for the gateway call,
+    /// with the card-testing counts `counts` when the claim was free (one round trip). Fails
+    /// like [`claim_session`](Self::claim_session) when the session is paid or busy; on any
+    /// error this call holds no claim.
+    pub(crate) async fn claim_and_open(
+        &self,
+        new: NewPayment,
+        counts: &RiskCountQuery,
+    ) -> Result<Opened, PaymentError> {
         let key = claim_key(&new.session_id)?;
         let digest = BodyDigest::of(CLAIM_BODY);
         let store = self.store();
-        if let Some(payment) = store
-            .claim_and_create_pending_payment(&key, &digest, new.clone())
-            .await?
+        match store
+            .claim_create_and_count(&key, &digest, new.clone(), counts)
+            .await
         {
-            return Ok(payment);
+            Ok(Some(counted)) => {
+                return Ok(Opened {
+                    payment: counted.payment,
+                    counts: Some(counted.counts),
+                });
+            }
+            Ok(None) => {}
+            // Nothing was written (a statement that failed wrote nothing; one whose answer was
+            // lost holds the claim, and the claim below finds it held): the defence must not
+            // take checkout down with it, so the payment is recorded without the counts, which
+            // the check then reads on their own.
+            Err(error) => {
+                tracing::error!(session_id = %new.session_id, %error, "recording the payment with its card-testing counts failed; recording it without them");
+                if let Some(payment) = store
+                    .claim_and_create_pending_payment(&key, &digest, new.clone())
+                    .await?
+                {
+                    return Ok(Opened::uncounted(payment));
+                }
+            }
         }
         if let Some(card_id) = &new.saved_card_id {
             self.confirm_saved_card(&new, card_id).await?;
         }
         // Held by payments left at the bank only: this one takes their place at once.
         if let Some(payment) = self.supersede_at_the_bank(&key, &digest, &new).await? {
-            return Ok(payment);
+            return Ok(Opened::uncounted(payment));
         }
         // Held: wait for it, refuse, or take an abandoned one over; then record the payment.
         let session_id = new.session_id.clone();
         self.claim_session(&session_id).await?;
         match store.create_pending_payment(new).await {
-            Ok(payment) => Ok(payment),
+            Ok(payment) => Ok(Opened::uncounted(payment)),
             Err(error) => {
                 self.release_session_if_idle(&session_id).await;
                 Err(error.into())

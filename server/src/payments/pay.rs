@@ -97,9 +97,12 @@ impl PaymentService {
                     risk: facts.clone(),
                     ..self.new_payment(session, kind, session.amount, Some(card.summary()), None)
                 };
-                let payment = self.claim_and_open(new).await?;
+                let counts = self
+                    .risk()
+                    .count_query(&new, TryKind::TypedCard, shopper.ip);
+                let opened = self.claim_and_open(new, &counts).await?;
                 let payment = match self
-                    .screen(payment, &facts, TryKind::TypedCard, shopper)
+                    .screen(opened, &facts, TryKind::TypedCard, shopper)
                     .await?
                 {
                     Screened::Allowed(payment) => *payment,
@@ -135,9 +138,12 @@ impl PaymentService {
                         Some(card.id.clone()),
                     )
                 };
-                let payment = self.claim_and_open(new).await?;
+                let counts = self
+                    .risk()
+                    .count_query(&new, TryKind::SavedCard, shopper.ip);
+                let opened = self.claim_and_open(new, &counts).await?;
                 let payment = match self
-                    .screen(payment, &facts, TryKind::SavedCard, shopper)
+                    .screen(opened, &facts, TryKind::SavedCard, shopper)
                     .await?
                 {
                     Screened::Allowed(payment) => *payment,

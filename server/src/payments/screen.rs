@@ -2,8 +2,10 @@
 //! gateway.
 //!
 //! The payment is recorded first (`pending`, holding the session's pay claim) and judged
-//! after: its own card is then among those counted, and two tries at the same moment each see
-//! the other, so no burst slips past a threshold between a check and a write. A try a rule
+//! after, by counts read in the same round trip when the claim was free
+//! (`store::sql::counted_claim`), else on their own: its own card is then among those counted,
+//! and of two tries at the same moment the later one to count sees the other, so no burst
+//! slips past a threshold between a check and a write. A try a rule
 //! refuses is moved to `blocked` with the rule (its `payment.blocked` event in the same
 //! statement), gives the claim back so the shopper may try again, and is answered `blocked`
 //! without the rule (`payment_result`). It never reaches the gateway.
@@ -18,6 +20,7 @@
 
 use checkout::contract::PayResponse;
 
+use super::claim::Opened;
 use super::pay::answer;
 use super::request::Shopper;
 use super::{PaymentError, PaymentService, now};
@@ -45,16 +48,23 @@ impl PaymentService {
         self.risk().facts(session, card, shopper.ip)
     }
 
-    /// Judges `payment` (just recorded `pending` with `facts` by `shopper`, holding the
-    /// session's claim) and blocks it when a block list or a rule fires.
+    /// Judges the payment `opened` (just recorded `pending` with `facts` by `shopper`, holding
+    /// the session's claim; with its counts, or they are read now) and blocks it when a block
+    /// list or a rule fires.
     pub(crate) async fn screen(
         &self,
-        payment: Payment,
+        opened: Opened,
         facts: &RiskFacts,
         kind: TryKind,
         shopper: &Shopper,
     ) -> Result<Screened, PaymentError> {
-        let rule = match self.risk().check(&payment, facts, kind, shopper.ip).await {
+        let Opened { payment, counts } = opened;
+        let verdict = match counts {
+            Some(Ok(counts)) => self.risk().judge(&payment, &counts, kind).await,
+            Some(Err(error)) => Err(error),
+            None => self.risk().check(&payment, facts, kind, shopper.ip).await,
+        };
+        let rule = match verdict {
             Ok(Verdict::Allow) => {
                 self.risk().after_try(None);
                 return Ok(Screened::Allowed(Box::new(payment)));

@@ -10,6 +10,7 @@
 use checkout::contract::{CycleUnit, PlanTerms, SubscriptionStatus};
 
 use super::card_input::ParsedCard;
+use super::claim::Opened;
 use super::outcome::Attempt;
 use super::pay::answer;
 use super::request::Shopper;
@@ -55,7 +56,12 @@ impl PaymentService {
             )
             .await?;
         let payment = match self
-            .screen(payment, &facts, TryKind::TypedCard, shopper)
+            .screen(
+                Opened::uncounted(payment),
+                &facts,
+                TryKind::TypedCard,
+                shopper,
+            )
             .await?
         {
             Screened::Allowed(payment) => *payment,

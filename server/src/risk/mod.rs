@@ -39,8 +39,8 @@ use crate::config::ProofOfWork as ProofOfWorkMode;
 use crate::config::{CardFingerprintKey, RiskSettings};
 use crate::store::Store;
 use crate::store::error::StoreResult;
-use crate::store::model::{Payment, RiskFacts, Session};
-use crate::store::risk::{BlockProbe, RiskCountQuery};
+use crate::store::model::{CardSummary, NewPayment, Payment, RiskFacts, Session};
+use crate::store::risk::{BlockProbe, RiskCountQuery, RiskCounts};
 use crate::store::risk_overrides::RiskOverride;
 
 /// The answer for one try.
@@ -222,7 +222,29 @@ impl RiskService {
 
     /// Judges `payment`, just recorded `pending` with `facts` by a shopper at `client`, by the
     /// block lists, then every velocity rule that applies to `kind`; the matching entry and the
-    /// counts are one statement.
+    /// counts are one statement, read here ([`judge`](Self::judge) is for counts read with the
+    /// payment's insert).
+    pub async fn check(
+        &self,
+        payment: &Payment,
+        facts: &RiskFacts,
+        kind: TryKind,
+        client: IpAddr,
+    ) -> StoreResult<Verdict> {
+        let query = self.query(
+            &payment.session_id,
+            payment.customer_id.as_ref(),
+            payment.card.as_ref(),
+            facts,
+            kind,
+            client,
+        );
+        let counts = self.store.risk_counts(&query).await?;
+        self.judge(payment, &counts, kind).await
+    }
+
+    /// Judges `payment`, recorded `pending`, by `counts` (its block list and counts, read once
+    /// it was recorded: [`count_query`](Self::count_query)).
     ///
     /// A hard rule refuses at its ordinary threshold. What breaks only a soft rule
     /// (`returning::is_soft`), or, while an alert is open, only a tightened threshold (the
@@ -231,34 +253,39 @@ impl RiskService {
     /// an alert. Past a tightened threshold a checkout with a try left at the bank's 3-D
     /// Secure page (a card tester notes the number live there and moves on; a shopper's wrong
     /// number is declined) is refused as before.
-    pub async fn check(
+    pub async fn judge(
         &self,
         payment: &Payment,
-        facts: &RiskFacts,
+        counts: &RiskCounts,
         kind: TryKind,
-        client: IpAddr,
     ) -> StoreResult<Verdict> {
-        let counts = self
-            .store
-            .risk_counts(&self.query(payment, facts, kind, client))
-            .await?;
         let soft = |rule| returning::is_soft(rule, payment);
         let in_force = self.settings_in_force();
         if let Some(rule) =
-            rules::first_broken_of(&counts, &self.settings(), kind, |rule| !soft(rule))
+            rules::first_broken_of(counts, &self.settings(), kind, |rule| !soft(rule))
         {
             return Ok(Verdict::Block(rule));
         }
         // The limits in force are never looser than the ordinary ones: what they break now is
         // a soft rule, or a hard one only tightened.
-        if let Some(rule) = rules::first_broken_of(&counts, &in_force, kind, |rule| !soft(rule))
+        if let Some(rule) = rules::first_broken_of(counts, &in_force, kind, |rule| !soft(rule))
             && self.store.left_at_the_bank(&payment.session_id).await?
         {
             return Ok(Verdict::Block(rule));
         }
-        Ok(
-            rules::first_broken(&counts, &in_force, kind)
-                .map_or(Verdict::Allow, Verdict::Challenge),
+        Ok(rules::first_broken(counts, &in_force, kind).map_or(Verdict::Allow, Verdict::Challenge))
+    }
+
+    /// The counts a try of `kind` with `new` (about to be recorded) by a shopper at `client`
+    /// is judged by, for the store to read as it records `new`.
+    pub fn count_query(&self, new: &NewPayment, kind: TryKind, client: IpAddr) -> RiskCountQuery {
+        self.query(
+            &new.session_id,
+            new.customer_id.as_ref(),
+            new.card.as_ref(),
+            &new.risk,
+            kind,
+            client,
         )
     }
 
@@ -275,7 +302,9 @@ impl RiskService {
     /// lists see every try whole.
     fn query(
         &self,
-        payment: &Payment,
+        session_id: &str,
+        customer_id: Option<&String>,
+        card: Option<&CardSummary>,
         facts: &RiskFacts,
         kind: TryKind,
         client: IpAddr,
@@ -287,19 +316,17 @@ impl RiskService {
         let typed = kind == TryKind::TypedCard;
         let s = &self.configured;
         RiskCountQuery {
-            session_id: payment.session_id.clone(),
+            session_id: session_id.to_owned(),
             card_fingerprint: facts.card_fingerprint.clone(),
             client_key: facts.client_key.clone().filter(|_| typed),
-            customer_id: payment.customer_id.clone().filter(|_| typed),
+            customer_id: customer_id.cloned().filter(|_| typed),
             shopper_email: facts.shopper_email.clone().filter(|_| typed),
             client_since: since(s.address_window),
             customer_since: since(s.customer_window),
             email_since: since(s.email_window),
             card_declines_since: since(s.card_declines_window),
             blocks: BlockProbe {
-                bin: payment
-                    .card
-                    .as_ref()
+                bin: card
                     .and_then(|card| card.bin.as_ref())
                     .map(|bin| bin.as_str().to_owned()),
                 address: Some(address::hex(client)),
@@ -309,7 +336,7 @@ impl RiskService {
                     .as_deref()
                     .and_then(blocks::email_domain)
                     .map(str::to_owned),
-                customer_id: payment.customer_id.clone(),
+                customer_id: customer_id.cloned(),
             },
         }
     }

@@ -54,7 +54,7 @@ pub mod prelude {
     pub use super::links::PaymentLinkStore;
     pub use super::model::*;
     pub use super::retry::{RetryStore, SessionClaim, Supersede};
-    pub use super::risk::{BlockProbe, RiskCountQuery, RiskCounts, RiskStore};
+    pub use super::risk::{BlockProbe, CountedPayment, RiskCountQuery, RiskCounts, RiskStore};
     pub use super::risk_overrides::{RiskOverride, RiskOverrideStore};
     pub use super::secret::{BodyDigest, SecretHash, generate_token};
     pub use super::signups::*;

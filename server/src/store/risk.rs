@@ -5,13 +5,16 @@
 //! Counts come from the database, never from process memory, so several instances behind a
 //! balancer see one count. The payment being checked is already recorded (`pending`, holding
 //! the session's pay claim) when its counts are read: its own card is among the cards counted,
-//! once, and two tries checked at the same moment each see the other.
+//! once, and of two tries sharing an address, a customer or an e-mail at the same moment the
+//! later one to count sees the earlier one. The pay call reads them in the round trip that
+//! records the payment ([`RiskStore::claim_create_and_count`]).
 
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use super::error::StoreResult;
-use super::model::{BlockKind, Payment};
+use super::model::{BlockKind, IdempotencyKey, NewPayment, Payment};
+use super::secret::BodyDigest;
 
 /// Which payments the counts look at: the one being checked gives its session, card and
 /// shopper; each window starts at its `…_since`.
@@ -81,6 +84,19 @@ pub struct RiskCounts {
 pub trait RiskStore: Send + Sync {
     /// The block list matching the try and every count the rules read, in one statement.
     async fn risk_counts(&self, query: &RiskCountQuery) -> StoreResult<RiskCounts>;
+    /// [`PaymentStore::claim_and_create_pending_payment`], with the counts `query` (built for
+    /// `new`: its session and card) read in the same round trip, after `new` is recorded.
+    /// `None`, with nothing written, as there. Counts that were read but cannot be decoded
+    /// come back as the error beside the payment, which is recorded.
+    ///
+    /// [`PaymentStore::claim_and_create_pending_payment`]: super::traits::PaymentStore::claim_and_create_pending_payment
+    async fn claim_create_and_count(
+        &self,
+        claim: &IdempotencyKey,
+        digest: &BodyDigest,
+        new: NewPayment,
+        query: &RiskCountQuery,
+    ) -> StoreResult<Option<CountedPayment>>;
     /// Moves `payment_id` from `pending` to `blocked` with `rule`, its `payment.blocked`
     /// event written by the same statement; nothing is due for the reconciler afterwards.
     /// `None` when it was not `pending` (nothing changed).
@@ -98,6 +114,15 @@ pub trait RiskStore: Send + Sync {
     /// Whether a try of `session_id` was left at the bank: still waiting at its 3-D Secure
     /// page, or replaced while it waited there (what a card tester does with a live number).
     async fn left_at_the_bank(&self, session_id: &str) -> StoreResult<bool>;
+}
+
+/// A payment just recorded, with the card-testing counts read as it was.
+#[derive(Debug)]
+pub struct CountedPayment {
+    /// The payment, `pending`, holding its session's claim.
+    pub payment: Payment,
+    /// Its counts, or why they could not be read.
+    pub counts: StoreResult<RiskCounts>,
 }
 
 /// What [`RiskStore::known_shopper`] looks for.

@@ -16,6 +16,7 @@ mod cards;
 mod checkpoint;
 mod codec;
 mod connect;
+mod counted_claim;
 mod deliveries;
 mod delivery_report;
 mod endpoints;
@@ -147,12 +148,13 @@ pub trait Dialect: Database {
     /// Postgres, where concurrent pays otherwise queue on one row's lock; not SQLite, whose
     /// one writer never waits on a row.
     const ROLLUP_SHARDS: bool;
-    /// How the card-testing check's counts are read, when not by their statement itself
-    /// (`risk::counts_sql`). Postgres: through the function `risk_counts` (migration 0025),
-    /// which runs that statement with the plan it made once per connection; as a prepared
-    /// statement it was planned anew at every pay (about 1 ms). SQLite: `None`, it plans at
-    /// preparation only.
-    const RISK_COUNTS_CALL: Option<&'static str>;
+    /// Where the card-testing check's counts are read from, when not from their statement
+    /// itself (`risk::counts_sql`): a table function of the same parameters. Postgres: the
+    /// function `risk_counts` (migration 0025, redefined by 0039), which runs that statement
+    /// with the plan it made once per connection (as a prepared statement it was planned anew
+    /// at every pay, about 1 ms), after taking the try's locks (`sql::counted_claim`).
+    /// SQLite: `None`, it plans at preparation only, and its writers take turns anyway.
+    const RISK_COUNTS_FUNCTION: Option<&'static str>;
 }
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -166,7 +168,7 @@ impl Dialect for Sqlite {
     const ONE_TRIP: one_trip::OneTrip = one_trip::OneTrip::Transaction;
     const ROLLUP_READ_SETTINGS: Option<&'static str> = None;
     const ROLLUP_SHARDS: bool = false;
-    const RISK_COUNTS_CALL: Option<&'static str> = None;
+    const RISK_COUNTS_FUNCTION: Option<&'static str> = None;
 
     fn id_among(pick: &str) -> String {
         format!("id IN ({pick})")
@@ -207,11 +209,8 @@ impl Dialect for Postgres {
     const BEGIN_WRITE: &'static str = "BEGIN";
     const ONE_TRIP: one_trip::OneTrip = one_trip::OneTrip::Cte;
     const ROLLUP_SHARDS: bool = true;
-    const RISK_COUNTS_CALL: Option<&'static str> = Some(
-        "SELECT blocked, session_cards, session_declines, card_declines, client_cards, \
-         customer_cards, email_cards \
-         FROM risk_counts($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
-    );
+    const RISK_COUNTS_FUNCTION: Option<&'static str> =
+        Some("risk_counts($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)");
     const ROLLUP_READ_SETTINGS: Option<&'static str> = Some(
         "SELECT set_config('work_mem', '16MB', true), \
          set_config('max_parallel_workers_per_gather', '0', true)",

@@ -1,6 +1,7 @@
 //! Recording a new payment: the plain insert, and the pay call's claim-and-insert, where the
 //! session's pay claim (an idempotency record, see `payments::claim`) and the payment that
-//! holds it are written together in one round trip ([`super::one_trip`]).
+//! holds it are written together in one round trip ([`super::one_trip`]), with the try's
+//! card-testing counts when the pay call asks for them ([`super::counted_claim`]).
 
 use checkout::contract::PaymentState;
 use secrecy::{ExposeSecret as _, SecretString};
@@ -67,9 +68,8 @@ pub(crate) fn new_payment_values() -> String {
     )
 }
 
-/// A query returning a payment row.
-pub(crate) type PaymentQueryAs<'q, DB> =
-    QueryAs<'q, DB, PaymentRow, <DB as sqlx::Database>::Arguments<'q>>;
+/// A query returning rows of `R`.
+pub(crate) type RowQueryAs<'q, DB, R> = QueryAs<'q, DB, R, <DB as sqlx::Database>::Arguments<'q>>;
 
 /// Inserts `new` in its first state: `created`, or `pending` (then `pending_since` is now).
 pub(crate) async fn insert_payment<DB>(
@@ -114,13 +114,13 @@ pub(crate) fn with_token(mut payment: Payment, token: SecretString) -> StoreResu
 /// Binds `$1..$24` of [`new_payment_values`]: `new` in its first state, `created` or
 /// `pending` (then `pending_since` is `now_ms`). The store assigns the id; of the webhook
 /// path secret `token` it keeps only the hash.
-pub(crate) fn bind_new_payment<'q, DB>(
-    query: PaymentQueryAs<'q, DB>,
+pub(crate) fn bind_new_payment<'q, DB, R>(
+    query: RowQueryAs<'q, DB, R>,
     new: NewPayment,
     state: PaymentState,
     now_ms: i64,
     token: &SecretString,
-) -> StoreResult<PaymentQueryAs<'q, DB>>
+) -> StoreResult<RowQueryAs<'q, DB, R>>
 where
     DB: Dialect,
     for<'a> i64: Encode<'a, DB> + Type<DB>,
@@ -174,6 +174,70 @@ where
         .bind(save_card_billing))
 }
 
+/// The claim-and-insert as one round trip on `DB` ([`OneTrip`]), answering the payment's row
+/// (none when the claim was not taken). With `counts` (the try's counts as a table of one row,
+/// given the text standing for the payment's session: [`super::counted_claim`]), the row
+/// carries them too, read after the payment is inserted: on Postgres the counts are joined
+/// laterally to the inserted row, so they are read once it exists; on SQLite a third
+/// statement of the script reads the payment back (by its id, `$1`) beside them.
+pub(super) fn claim_and_insert_sql<DB: Dialect>(counts: Option<&dyn Fn(&str) -> String>) -> String {
+    let claim = insert_claim(DB::FOR_SHARE);
+    let insert = format!(
+        "INSERT INTO payments ({NEW_PAYMENT_COLUMNS}) SELECT {}",
+        new_payment_values()
+    );
+    match (DB::ONE_TRIP, counts) {
+        // The payment is selected from the claim's RETURNING: no claim, no payment.
+        (OneTrip::Cte, None) => format!(
+            "WITH claim AS ({claim} RETURNING key) {insert} FROM claim RETURNING {PAYMENT_COLUMNS}"
+        ),
+        (OneTrip::Cte, Some(counts)) => format!(
+            "WITH claim AS ({claim} RETURNING key), \
+             paid AS ({insert} FROM claim RETURNING {PAYMENT_COLUMNS}) \
+             SELECT paid.*, counts.* FROM paid CROSS JOIN LATERAL {} AS counts",
+            counts("paid.session_id")
+        ),
+        // `changes()` is what the claim's insert changed: 0 when the claim was held.
+        (OneTrip::Transaction, None) => transaction_script(&[
+            &claim,
+            &format!("{insert} WHERE changes() = 1 RETURNING {PAYMENT_COLUMNS}"),
+        ]),
+        (OneTrip::Transaction, Some(counts)) => transaction_script(&[
+            &claim,
+            &format!("{insert} WHERE changes() = 1"),
+            &format!(
+                "SELECT {PAYMENT_COLUMNS}, counts.* FROM payments CROSS JOIN {} AS counts \
+                 WHERE payments.id = $1",
+                counts("$2")
+            ),
+        ]),
+    }
+}
+
+/// `query` ([`claim_and_insert_sql`]) with `$1..$27` bound: `new`, pending from now, and the
+/// claim; with the webhook path secret generated for the payment.
+pub(super) fn bind_claim_and_insert<'q, DB, R>(
+    query: RowQueryAs<'q, DB, R>,
+    claim: &IdempotencyKey,
+    digest: &BodyDigest,
+    new: NewPayment,
+) -> StoreResult<(RowQueryAs<'q, DB, R>, SecretString)>
+where
+    DB: Dialect,
+    for<'a> i64: Encode<'a, DB> + Type<DB>,
+    for<'a> String: Encode<'a, DB> + Type<DB>,
+    for<'a> Option<i64>: Encode<'a, DB>,
+    for<'a> Option<String>: Encode<'a, DB>,
+{
+    let now = ms(OffsetDateTime::now_utc());
+    let token = generate_token("");
+    let query = bind_new_payment(query, new, PaymentState::Pending, now, &token)?
+        .bind(claim.scope().to_owned())
+        .bind(claim.key().to_owned())
+        .bind(digest.as_hex().to_owned());
+    Ok((query, token))
+}
+
 /// [`PaymentStore::claim_and_create_pending_payment`](crate::store::traits::PaymentStore::claim_and_create_pending_payment).
 pub(crate) async fn claim_and_insert_pending<DB>(
     store: &SqlStore<DB>,
@@ -191,36 +255,9 @@ where
     for<'q> Option<String>: Encode<'q, DB>,
     for<'r> PaymentRow: FromRow<'r, DB::Row>,
 {
-    let values = new_payment_values();
-    let sql = match DB::ONE_TRIP {
-        // The payment is selected from the claim's RETURNING: no claim, no payment.
-        OneTrip::Cte => format!(
-            "WITH claim AS ({} RETURNING key) \
-             INSERT INTO payments ({NEW_PAYMENT_COLUMNS}) SELECT {values} \
-             FROM claim RETURNING {PAYMENT_COLUMNS}",
-            insert_claim(DB::FOR_SHARE)
-        ),
-        // `changes()` is what the claim's insert changed: 0 when the claim was held.
-        OneTrip::Transaction => transaction_script(&[
-            &insert_claim(DB::FOR_SHARE),
-            &format!(
-                "INSERT INTO payments ({NEW_PAYMENT_COLUMNS}) SELECT {values} \
-                 WHERE changes() = 1 RETURNING {PAYMENT_COLUMNS}"
-            ),
-        ]),
-    };
-    let now = ms(OffsetDateTime::now_utc());
-    let token = generate_token("");
-    let query = bind_new_payment(
-        sqlx::query_as::<DB, PaymentRow>(&sql),
-        new,
-        PaymentState::Pending,
-        now,
-        &token,
-    )?
-    .bind(claim.scope().to_owned())
-    .bind(claim.key().to_owned())
-    .bind(digest.as_hex().to_owned());
+    let sql = claim_and_insert_sql::<DB>(None);
+    let (query, token) =
+        bind_claim_and_insert(sqlx::query_as::<DB, PaymentRow>(&sql), claim, digest, new)?;
     fetch_atomic(store, query)
         .await?
         .into_iter()

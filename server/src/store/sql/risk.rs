@@ -9,8 +9,11 @@
 //! round trip more.
 //!
 //! On PostgreSQL the statement runs inside the function `risk_counts` (migration 0025,
-//! redefined by 0035: the same text, which a test below checks), so that it is planned once per connection and not
-//! at every try (`Dialect::RISK_COUNTS_CALL`).
+//! redefined by 0035 and 0039: the same text, which a test below checks), so that it is
+//! planned once per connection and not at every try (`Dialect::RISK_COUNTS_FUNCTION`), after
+//! the locks that order concurrent tries ([`super::counted_claim`]). The pay call reads the
+//! counts in the round trip that records its payment (there); they are read here on their own
+//! when the payment was recorded another way.
 //!
 //! Each subquery is served by one index (migration 0016 and 0001): the session's payments
 //! (`payments_by_session`), the card's declines (`payments_declines_by_card`, partial: declined
@@ -30,11 +33,16 @@ use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 use time::OffsetDateTime;
 
 use super::codec::{ms, unsigned};
+use super::counted_claim::{CountedRow, claim_create_and_count};
+use super::new_payment::RowQueryAs;
 use super::rows::{PAYMENT_COLUMNS, PaymentRow};
 use super::{Dialect, SqlStore};
 use crate::store::error::StoreResult;
-use crate::store::model::{BlockKind, Payment};
-use crate::store::risk::{KnownShopperQuery, RiskCountQuery, RiskCounts, RiskStore};
+use crate::store::model::{BlockKind, IdempotencyKey, NewPayment, Payment};
+use crate::store::risk::{
+    CountedPayment, KnownShopperQuery, RiskCountQuery, RiskCounts, RiskStore,
+};
+use crate::store::secret::BodyDigest;
 
 /// Cards counted by a rule: typed cards (a fingerprint, no saved card) whose try was not
 /// blocked.
@@ -88,6 +96,46 @@ fn counts_sql() -> String {
     )
 }
 
+/// The counts as a table of one row, for a `FROM` clause; its parameters are
+/// [`counts_sql`]'s. PostgreSQL: the function running it ([`Dialect::RISK_COUNTS_FUNCTION`]).
+pub(super) fn counts_table<DB: Dialect>() -> String {
+    DB::RISK_COUNTS_FUNCTION.map_or_else(|| format!("({})", counts_sql()), str::to_owned)
+}
+
+/// `statement` with the parameters of [`counts_sql`] bound from `query`, in their order; the
+/// session's (`$1`) only `with_session` (the claim-and-insert gives its own).
+pub(super) fn bind_counts<'q, DB, R>(
+    statement: RowQueryAs<'q, DB, R>,
+    query: &RiskCountQuery,
+    with_session: bool,
+) -> RowQueryAs<'q, DB, R>
+where
+    DB: Dialect,
+    for<'a> i64: Encode<'a, DB> + Type<DB>,
+    for<'a> String: Encode<'a, DB> + Type<DB>,
+    for<'a> Option<String>: Encode<'a, DB>,
+{
+    let statement = if with_session {
+        statement.bind(query.session_id.clone())
+    } else {
+        statement
+    };
+    statement
+        .bind(query.card_fingerprint.clone())
+        .bind(ms(query.card_declines_since))
+        .bind(query.client_key.clone())
+        .bind(ms(query.client_since))
+        .bind(query.customer_id.clone())
+        .bind(ms(query.customer_since))
+        .bind(query.shopper_email.clone())
+        .bind(ms(query.email_since))
+        .bind(query.blocks.bin.clone())
+        .bind(query.blocks.address.clone())
+        .bind(query.blocks.email.clone())
+        .bind(query.blocks.email_domain.clone())
+        .bind(query.blocks.customer_id.clone())
+}
+
 /// The counts as the database returns them.
 #[derive(FromRow)]
 pub(crate) struct CountsRow {
@@ -131,32 +179,33 @@ where
     for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
     for<'q> i64: Encode<'q, DB> + Type<DB>,
     for<'q> String: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<i64>: Encode<'q, DB>,
     for<'q> Option<String>: Encode<'q, DB>,
     for<'r> PaymentRow: FromRow<'r, DB::Row>,
     for<'r> CountsRow: FromRow<'r, DB::Row>,
+    for<'r> CountedRow: FromRow<'r, DB::Row>,
     for<'r> (i64,): FromRow<'r, DB::Row>,
 {
     async fn risk_counts(&self, query: &RiskCountQuery) -> StoreResult<RiskCounts> {
-        let sql = DB::RISK_COUNTS_CALL.map_or_else(counts_sql, str::to_owned);
-        let statement = sqlx::query_as::<DB, CountsRow>(&sql)
-            .bind(query.session_id.clone())
-            .bind(query.card_fingerprint.clone())
-            .bind(ms(query.card_declines_since))
-            .bind(query.client_key.clone())
-            .bind(ms(query.client_since))
-            .bind(query.customer_id.clone())
-            .bind(ms(query.customer_since))
-            .bind(query.shopper_email.clone())
-            .bind(ms(query.email_since))
-            .bind(query.blocks.bin.clone())
-            .bind(query.blocks.address.clone())
-            .bind(query.blocks.email.clone())
-            .bind(query.blocks.email_domain.clone())
-            .bind(query.blocks.customer_id.clone());
+        let sql = match DB::RISK_COUNTS_FUNCTION {
+            Some(function) => format!("SELECT * FROM {function}"),
+            None => counts_sql(),
+        };
+        let statement = bind_counts(sqlx::query_as::<DB, CountsRow>(&sql), query, true);
         match self.fetch_optional_hot(statement).await? {
             Some(row) => row.try_into(),
             None => Ok(RiskCounts::default()),
         }
+    }
+
+    async fn claim_create_and_count(
+        &self,
+        claim: &IdempotencyKey,
+        digest: &BodyDigest,
+        new: NewPayment,
+        query: &RiskCountQuery,
+    ) -> StoreResult<Option<CountedPayment>> {
+        claim_create_and_count(self, claim, digest, new, query).await
     }
 
     async fn block_payment(
@@ -222,11 +271,11 @@ mod tests {
     #[test]
     fn the_postgres_function_runs_the_same_statement() {
         let migration =
-            include_str!("../../../migrations/postgres/0035_paid_cards_are_no_new_cards.sql");
+            include_str!("../../../migrations/postgres/0039_concurrent_tries_counted_in_turn.sql");
         assert!(
             words(migration).contains(&format!("RETURN QUERY {};", words(&counts_sql()))),
-            "migrations/postgres/0035_paid_cards_are_no_new_cards.sql must hold counts_sql() \
-             word for word"
+            "migrations/postgres/0039_concurrent_tries_counted_in_turn.sql must hold \
+             counts_sql() word for word"
         );
     }
 }
