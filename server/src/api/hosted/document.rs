@@ -79,15 +79,18 @@ pub fn document<C: Serialize>(template: &str, page: &Hosted<'_, C>) -> Option<St
     let html = without_comments(&without_frame_script(&html)?);
     let html = without_script(&without_script(&html, SESSION_SCRIPT_MARK), WASM_START_MARK);
     let (html, preloads) = without_preloads(&html);
-    let head = format!(
-        "<style>{STYLES}</style>{}<template id=\"{PRELOADS_ID}\">{preloads}</template>\
+    let head_end = html.rfind("</head>")?;
+    let styles = format!("<style>{STYLES}</style>");
+    let html = [&html[..head_end], &styles, &html[head_end..]].concat();
+    // After the form: in the head, their bytes came before the form's on a slow network,
+    // and the parser stopped at the head's end for a frame with nothing in it.
+    let after_form = format!(
+        "{}<template id=\"{PRELOADS_ID}\">{preloads}</template>\
          <script type=\"module\">{}</script>",
         data_block("hosted-config", page.config)?,
         *SHIPPED_SCRIPT
     );
-    let head_end = html.rfind("</head>")?;
-    let html = [&html[..head_end], &head, &html[head_end..]].concat();
-    let main = format!("<main id=\"checkout\">{}</main>", page.main);
+    let main = format!("<main id=\"checkout\">{}</main>{after_form}", page.main);
     let html = html
         .contains(FORM_SLOT)
         .then(|| html.replacen(FORM_SLOT, &main, 1))?;
@@ -231,7 +234,15 @@ mod tests {
         );
         assert!(html.starts_with("<!doctype html>\n<html lang=\"ar\" dir=\"rtl\">"));
         assert!(html.contains("<title>Shop – Tea</title>"));
-        assert!(html.contains("<main id=\"checkout\"><p>form</p></main>"));
+        assert!(html.contains(
+            "<main id=\"checkout\"><p>form</p></main><script type=\"application/json\" \
+             id=\"hosted-config\">"
+        ));
+        let head = &html[..html.find("</head>").expect("a head")];
+        assert!(
+            head.contains("<style>") && !head.contains("<script") && !head.contains("<template"),
+            "the options, the preloads and the script come after the form: {html}"
+        );
         assert!(
             html.contains("<link rel=\"icon\" href=\"/favicon.ico\"><style>"),
             "other links stay: {html}"
