@@ -119,6 +119,13 @@ static BIN_RANGES: &[BinRange] = &[
     range(497010, 497010, Brand::CartesBancaires),
 ];
 
+impl Brand {
+    /// The brand the leading digits of `digits_prefix` indicate; see [`detect`].
+    pub fn detect(digits_prefix: &str) -> Brand {
+        detect(digits_prefix)
+    }
+}
+
 /// The brand of a card number, or of the start of one while it is being typed.
 ///
 /// Only ASCII digits of `digits_prefix` are read (separators are skipped). The longest range

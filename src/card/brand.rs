@@ -5,8 +5,6 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
-pub use super::bin_table::detect;
-
 /// A card scheme, as far as the leading digits tell.
 ///
 /// Serialized as its [`Brand::id`] (`"visa"`, `"mastercard"`, ...).
@@ -64,11 +62,6 @@ impl Brand {
         Brand::CartesBancaires,
         Brand::Unknown,
     ];
-
-    /// The brand the leading digits of `digits_prefix` indicate; see [`detect`].
-    pub fn detect(digits_prefix: &str) -> Brand {
-        detect(digits_prefix)
-    }
 
     /// Stable lowercase id, used in JSON and as a CSS/icon key.
     pub fn id(self) -> &'static str {

@@ -19,7 +19,8 @@ pub mod number;
 mod scrub;
 mod secret;
 
-pub use brand::{Brand, detect as detect_brand};
+pub use bin_table::detect as detect_brand;
+pub use brand::Brand;
 pub use cvc::Cvc;
 pub use error::CardError;
 pub use expiry::{Expiry, YearMonth};

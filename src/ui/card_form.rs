@@ -1,7 +1,6 @@
 //! The card form: amount, plan terms, saved cards, card and billing fields, save-card opt-in,
 //! the alert for declines, the pay button with progress, and a polite live region.
 
-use super::checkout::Stage;
 use super::context::Ctx;
 use super::dom::{El, el, on_window};
 use super::field::field;
@@ -10,6 +9,7 @@ use super::pay::submit;
 use super::plan_terms::plan_terms;
 use super::result::Outcome;
 use super::saved_cards::saved_cards;
+use super::stage::Stage;
 use super::three_ds::on_dialog_end;
 use crate::contract::{CheckoutKind, CheckoutView};
 use crate::form_fields::FieldKind;

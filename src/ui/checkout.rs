@@ -8,7 +8,7 @@ use super::form_state::FormState;
 use super::loading::{Outline, loading};
 use super::ready;
 use super::result::{Outcome, panel};
-use crate::contract::CheckoutView;
+use super::stage::Stage;
 use crate::embed::events::ErrorDetail;
 use crate::embed::options::Mode;
 use crate::i18n::Msg;
@@ -16,19 +16,6 @@ use any_spawner::Executor;
 use reactive_graph::owner::Owner;
 use reactive_graph::prelude::*;
 use reactive_graph::signal::RwSignal;
-
-/// Where the checkout is.
-#[derive(Clone)]
-pub enum Stage {
-    /// Fetching the session.
-    Loading,
-    /// The session could not be fetched.
-    LoadFailed,
-    /// Showing the form.
-    Form(Box<(CheckoutView, FormState)>),
-    /// Paid or waiting for the outcome: the result panel shows.
-    Done,
-}
 
 /// The checkout view for the session in `ctx`.
 pub fn checkout(ctx: Ctx) -> El {

@@ -15,6 +15,7 @@ mod pay;
 mod plan_terms;
 mod result;
 mod saved_cards;
+mod stage;
 #[cfg(feature = "subscriptions")]
 mod subscriptions;
 mod three_ds;

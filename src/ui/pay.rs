@@ -2,10 +2,10 @@
 //! one `Idempotency-Key` per attempt, and what to do with each answer (3DS redirect or dialog,
 //! paid, declined, pending, or a failure the shopper can retry).
 
-use super::checkout::Stage;
 use super::context::Ctx;
 use super::form_state::FormState;
 use super::result::{Outcome, report, watch};
+use super::stage::Stage;
 use crate::browser::clock::today;
 use crate::browser::http::FetchError;
 use crate::browser::ids::random_uuid;

@@ -4,12 +4,12 @@
 //! `closed`: the shopper closed the dialog). Neither says how the payment went: the form then
 //! asks the server (`GET /v1/checkout/{id}/result`), the only source of truth.
 
-use super::checkout::Stage;
 use super::context::Ctx;
 use super::dom::on_window;
 use super::form_state::FormState;
 use super::pay::{fail, finished};
 use super::result::Outcome;
+use super::stage::Stage;
 use crate::browser::clock::sleep;
 use crate::embed::events::ErrorDetail;
 use crate::i18n::Msg;

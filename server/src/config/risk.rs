@@ -59,8 +59,6 @@ pub struct RiskSettings {
 const HOUR: Duration = Duration::from_secs(3_600);
 /// A day.
 const DAY: Duration = Duration::from_secs(86_400);
-/// Largest threshold.
-const MAX_COUNT: u64 = 100_000;
 /// Longest window: 30 days.
 const MAX_WINDOW_SECS: u64 = 30 * 86_400;
 
@@ -86,8 +84,9 @@ impl RiskSettings {
     /// Reads this file's keys (also listed in `source::KEYS`), defaults for the missing ones.
     pub(super) fn resolve(layers: &Layers) -> Result<Self, ConfigError> {
         let d = Self::default();
-        let count =
-            |key: &'static str, default: u32| layers.get(key).map_or(Ok(default), threshold);
+        let count = |key: &'static str, default: u32| {
+            layers.get(key).map_or(Ok(default), values::threshold)
+        };
         let window = |key: &'static str, default: Duration| {
             layers.get(key).map_or(Ok(default), |setting| {
                 values::seconds(setting, 60, MAX_WINDOW_SECS)
@@ -113,21 +112,6 @@ impl RiskSettings {
             alert: AlertSettings::resolve(layers)?,
         })
     }
-}
-
-/// A threshold: a whole number from 1 to [`MAX_COUNT`], naming the key otherwise.
-pub(super) fn threshold(setting: &Setting) -> Result<u32, ConfigError> {
-    setting
-        .value
-        .trim()
-        .parse::<u64>()
-        .ok()
-        .filter(|value| (1..=MAX_COUNT).contains(value))
-        .and_then(|value| u32::try_from(value).ok())
-        .ok_or_else(|| ConfigError::Invalid {
-            key: setting.label(),
-            reason: format!("must be a whole number from 1 to {MAX_COUNT}"),
-        })
 }
 
 #[cfg(test)]

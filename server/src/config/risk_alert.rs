@@ -30,7 +30,6 @@
 use std::time::Duration;
 
 use super::error::ConfigError;
-use super::risk::threshold;
 use super::source::{Layers, Setting};
 use super::values;
 
@@ -108,7 +107,7 @@ impl AlertSettings {
             window: seconds("RISK_ALERT_WINDOW_SECONDS", d.window)?,
             min_tries: layers
                 .get("RISK_ALERT_MIN_TRIES")
-                .map_or(Ok(d.min_tries), threshold)?,
+                .map_or(Ok(d.min_tries), values::threshold)?,
             blocked_percent: percent("RISK_ALERT_BLOCKED_PERCENT", d.blocked_percent)?,
             declined_percent: percent("RISK_ALERT_DECLINED_PERCENT", d.declined_percent)?,
             switched_percent: percent("RISK_ALERT_SWITCHED_PERCENT", d.switched_percent)?,

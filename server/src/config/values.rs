@@ -243,6 +243,24 @@ pub fn database_url(setting: &Setting) -> Result<SecretString, ConfigError> {
     Ok(SecretString::from(value.to_owned()))
 }
 
+/// Largest threshold.
+pub const MAX_COUNT: u64 = 100_000;
+
+/// A threshold: a whole number from 1 to [`MAX_COUNT`], naming the key otherwise.
+pub fn threshold(setting: &Setting) -> Result<u32, ConfigError> {
+    setting
+        .value
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|value| (1..=MAX_COUNT).contains(value))
+        .and_then(|value| u32::try_from(value).ok())
+        .ok_or_else(|| ConfigError::Invalid {
+            key: setting.label(),
+            reason: format!("must be a whole number from 1 to {MAX_COUNT}"),
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

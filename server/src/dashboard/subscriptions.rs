@@ -23,7 +23,6 @@ use super::error::DashboardError;
 use super::money;
 use super::once::{form_key, refusal, replayed, run_once};
 use super::pages::layout::{csrf_field, page};
-use super::pages::subscription::label;
 use super::state::DashboardState;
 use crate::store::model::Subscription;
 use crate::store::prelude::StaffRole;
@@ -184,4 +183,13 @@ fn confirmation(
         },
     )
     .into_response()
+}
+
+/// The button's words for `action`.
+pub fn label(action: SubscriptionAction) -> &'static str {
+    match action {
+        SubscriptionAction::Pause => "Pause",
+        SubscriptionAction::Resume => "Resume",
+        SubscriptionAction::Cancel => "Cancel the subscription",
+    }
 }

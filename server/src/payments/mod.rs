@@ -53,7 +53,7 @@ pub mod webhook;
 use std::sync::Arc;
 use std::time::Duration;
 
-use checkout::contract::{PaymentResult, PaymentState};
+use checkout::contract::{PayResponse, PaymentResult, PaymentState};
 use time::OffsetDateTime;
 
 pub use error::PaymentError;
@@ -178,6 +178,13 @@ impl PaymentService {
                 ..PaymentQuery::default()
             })
             .await?)
+    }
+}
+
+/// The final (or "processing") answer to a pay call for `payment`.
+pub fn answer(payment: &Payment) -> PayResponse {
+    PayResponse::None {
+        result: payment_result(payment),
     }
 }
 

@@ -17,7 +17,7 @@ use super::outcome::{Attempt, is_unknown};
 use super::pay_method::{Method, SavedCardLookup};
 use super::request::{Shopper, browser_info};
 use super::screen::Screened;
-use super::{PaymentError, PaymentService, now, payment_result};
+use super::{PaymentError, PaymentService, answer, now, payment_result};
 use crate::risk::returning::ProofCard;
 use crate::risk::{CardFingerprint, TryKind};
 use crate::store::model::{
@@ -319,13 +319,6 @@ impl PaymentService {
                 tracing::error!(session_id, %error, "could not check the session's payments")
             }
         }
-    }
-}
-
-/// The final (or "processing") answer for `payment`.
-pub fn answer(payment: &Payment) -> PayResponse {
-    PayResponse::None {
-        result: payment_result(payment),
     }
 }
 

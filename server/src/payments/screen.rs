@@ -21,9 +21,8 @@
 use checkout::contract::PayResponse;
 
 use super::claim::Opened;
-use super::pay::answer;
 use super::request::Shopper;
-use super::{PaymentError, PaymentService, now};
+use super::{PaymentError, PaymentService, answer, now};
 use crate::risk::{CardFingerprint, Rule, TryKind, Verdict};
 use crate::store::model::{Payment, RiskFacts, Session};
 

@@ -1,5 +1,5 @@
 //! Block lists: what an entry names and how its value is normalised before it is stored, so
-//! one SQL statement matches a try against every list (`store::sql::risk`).
+//! one SQL statement matches a try against every list (`store::sql::risk_counts`).
 //!
 //! Kinds: a card (its keyed fingerprint, taken from a payment: never a card number), the first
 //! six digits (BIN), a client address or range, an e-mail, an e-mail domain, a customer id.

@@ -2,7 +2,7 @@
 //! The HTTP layer maps an invalid field to the emulator's usual 400 `ERR0003` naming the field,
 //! and a refused operation to a 400 failure body with [`CODE_TRANSITION_REFUSED`].
 
-use super::status::{Operation, SubscriptionStatus};
+use super::status::{Operation, RefusedTransition, SubscriptionStatus};
 
 /// `gateway_response.code` (HTTP 400) for a pause, resume or cancel the current status does
 /// not allow. The contract shows no code for it; the `ERR4xxx` range is the emulator's
@@ -28,6 +28,15 @@ pub enum SubscriptionError {
         /// The status the subscription is in (and stays in).
         from: SubscriptionStatus,
     },
+}
+
+impl From<RefusedTransition> for SubscriptionError {
+    fn from(refused: RefusedTransition) -> Self {
+        Self::TransitionRefused {
+            operation: refused.operation,
+            from: refused.from,
+        }
+    }
 }
 
 impl SubscriptionError {

@@ -13,8 +13,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::error::SubscriptionError;
-
 /// Status of a subscription (`subscription_details.status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SubscriptionStatus {
@@ -67,19 +65,29 @@ impl SubscriptionStatus {
     }
 
     /// The status after `operation`, or the refusal (the caller keeps `self`).
-    pub fn apply(self, operation: Operation) -> Result<Self, SubscriptionError> {
+    pub fn apply(self, operation: Operation) -> Result<Self, RefusedTransition> {
         match (self, operation) {
             (Self::Active, Operation::Pause) => Ok(Self::Paused),
             (Self::Paused, Operation::Resume) => Ok(Self::Active),
             (Self::Active | Self::Paused, Operation::Cancel) => Ok(Self::Cancelled),
             (Self::Active, Operation::Resume)
             | (Self::Paused, Operation::Pause)
-            | (Self::Cancelled | Self::Expired, _) => Err(SubscriptionError::TransitionRefused {
+            | (Self::Cancelled | Self::Expired, _) => Err(RefusedTransition {
                 operation,
                 from: self,
             }),
         }
     }
+}
+
+/// An operation the status does not allow (the subscription model's error says it as
+/// `SubscriptionError::TransitionRefused`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RefusedTransition {
+    /// What was asked.
+    pub operation: Operation,
+    /// The status the subscription is in (and stays in).
+    pub from: SubscriptionStatus,
 }
 
 #[cfg(test)]
@@ -112,7 +120,7 @@ mod tests {
         for (from, operation) in refused {
             assert_eq!(
                 from.apply(operation),
-                Err(SubscriptionError::TransitionRefused { operation, from }),
+                Err(RefusedTransition { operation, from }),
                 "{} from {}",
                 operation.verb(),
                 from.as_str()

@@ -2,7 +2,7 @@
 //! before they add one: the client address as the rules key it (an IPv4 address, an IPv6
 //! /64), the BIN, the card fingerprint's short form (each a link to the payments that share
 //! it), the rule that refused it, and which of the rules' counts it is in, read from what was
-//! recorded with it (`store/sql/risk.rs` counts typed cards not blocked, by session, address
+//! recorded with it (`store/sql/risk_counts.rs` counts typed cards not blocked, by session, address
 //! and customer, and declines by session and by card); and, for the block buttons, how many
 //! payments of the last 24 hours blocking its card or its address would have caught.
 
@@ -114,7 +114,7 @@ pub fn defence(p: &Payment) -> Markup {
 }
 
 /// The velocity rules whose counts hold `p`, by what was recorded with it. A card that paid
-/// is no new card for its address (`store/sql/risk.rs`): a paid payment is not in the
+/// is no new card for its address (`store/sql/risk_counts.rs`): a paid payment is not in the
 /// address's count (another payment of the same card that paid is not seen from this row).
 pub fn counted_by(p: &Payment) -> Vec<Rule> {
     let mut rules = Vec::new();

@@ -16,7 +16,7 @@ use crate::dashboard::auth::Staff;
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::money;
 use crate::dashboard::state::DashboardState;
-use crate::dashboard::subscriptions::{failed, load};
+use crate::dashboard::subscriptions::{failed, label, load};
 use crate::store::model::subscription::status_name;
 use crate::store::model::{Subscription, SubscriptionCycle};
 use crate::store::prelude::*;
@@ -154,15 +154,6 @@ fn actions(staff: &Staff, s: &Subscription) -> Markup {
                 }
             }
         }
-    }
-}
-
-/// The button's words for `action`.
-pub fn label(action: SubscriptionAction) -> &'static str {
-    match action {
-        SubscriptionAction::Pause => "Pause",
-        SubscriptionAction::Resume => "Resume",
-        SubscriptionAction::Cancel => "Cancel the subscription",
     }
 }
 

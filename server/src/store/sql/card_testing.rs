@@ -18,7 +18,7 @@ use time::OffsetDateTime;
 
 use super::analytics::SLOT_MS;
 use super::codec::{int, ms, time, time_opt, unsigned};
-use super::risk::PAID;
+use super::risk_counts::PAID;
 use super::{Dialect, SqlStore};
 use crate::store::card_testing::{
     AlertCause, CardTestingAlert, CardTestingStore, RuleCount, TryPace, TryTally,

@@ -43,7 +43,7 @@ use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
 use super::new_payment::{bind_claim_and_insert, claim_and_insert_sql, with_token};
 use super::one_trip::fetch_atomic;
-use super::risk::{CountsRow, bind_counts, counts_table};
+use super::risk_counts::{CountsRow, bind_counts, counts_table};
 use super::rows::PaymentRow;
 use super::{Dialect, SqlStore};
 use crate::store::error::StoreResult;

@@ -38,6 +38,7 @@ mod payments;
 mod recent;
 mod retry;
 mod risk;
+mod risk_counts;
 mod risk_overrides;
 mod rollup_fold;
 mod rows;
