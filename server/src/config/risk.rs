@@ -25,7 +25,7 @@ use std::time::Duration;
 
 use super::error::ConfigError;
 use super::risk_alert::AlertSettings;
-use super::source::{Layers, Setting};
+use super::source::Layers;
 use super::values;
 
 /// Thresholds and windows of the card-testing rules.
