@@ -11,8 +11,7 @@ use std::net::IpAddr;
 
 use axum::Form;
 use axum::extract::{Path, State};
-use axum::http::header::LOCATION;
-use axum::http::{HeaderValue, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use maud::html;
 use serde::Deserialize;
@@ -24,7 +23,8 @@ use super::error::DashboardError;
 use super::money;
 use super::once::{form_key, refusal, replayed, run_once};
 use super::pages::layout::{csrf_field, page};
-use super::pages::payment::load;
+use super::payment_lookup::load;
+use super::redirect::see_other;
 use super::state::DashboardState;
 use crate::payments::adjust::Adjustment;
 use crate::store::model::Payment;
@@ -257,12 +257,4 @@ pub(super) async fn operator_on(
     staff.require(StaffRole::Operator)?;
     let payment = load(state, id).await?;
     Ok((payment, Actor::staff(staff, address)))
-}
-
-/// 303 to `location`.
-pub(crate) fn see_other(location: &str) -> Response {
-    match HeaderValue::from_str(location) {
-        Ok(value) => (StatusCode::SEE_OTHER, [(LOCATION, value)]).into_response(),
-        Err(_) => DashboardError::Internal("redirect target".into()).into_response(),
-    }
 }

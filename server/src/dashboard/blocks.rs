@@ -14,11 +14,11 @@ use axum::extract::{Path, State};
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::actions::see_other;
 use super::audit::{Actor, Object, record_about};
 use super::auth::Staff;
 use super::client::Client;
 use super::error::DashboardError;
+use super::redirect::see_other;
 use super::state::DashboardState;
 use crate::risk::block_list::{BlockError, BlockTarget};
 use crate::store::model::{BlockEntry, BlockKind};
@@ -115,7 +115,7 @@ async fn from_payment(
 ) -> Result<Response, DashboardError> {
     staff.check_csrf(&form.csrf)?;
     staff.require(StaffRole::Admin)?;
-    let payment = super::pages::payment::load(&state, &id).await?;
+    let payment = super::payment_lookup::load(&state, &id).await?;
     let actor = Actor::staff(&staff, address);
     let back = format!("/payments/{}?done=", payment.id);
     add_entry(&state, &actor, target(payment.id.clone()), "", &back).await

@@ -11,6 +11,7 @@ use axum::response::{IntoResponse, Response};
 use maud::html;
 
 use super::pages::layout::page;
+use crate::events::endpoints::EndpointError;
 use crate::store::StoreError;
 use crate::store::error::UNAVAILABLE_RETRY_SECS;
 
@@ -67,6 +68,17 @@ impl From<StoreError> for DashboardError {
             Self::Unavailable(error.to_string())
         } else {
             Self::Internal(error.to_string())
+        }
+    }
+}
+
+/// An endpoint service failure as a page: the field at fault, or what was not found.
+impl From<EndpointError> for DashboardError {
+    fn from(error: EndpointError) -> Self {
+        match error {
+            EndpointError::Invalid { field, message } => Self::bad(field, message),
+            EndpointError::NotFound(what) => Self::NotFound(what),
+            EndpointError::Store(error) => Self::from(error),
         }
     }
 }

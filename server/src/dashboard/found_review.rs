@@ -9,12 +9,12 @@ use axum::response::{IntoResponse, Response};
 use maud::html;
 use serde::Deserialize;
 
-use super::actions::see_other;
 use super::audit::{Actor, Object, record_on};
 use super::auth::Staff;
 use super::client::Client;
 use super::error::DashboardError;
 use super::pages::layout::{csrf_field, page};
+use super::redirect::see_other;
 use super::state::DashboardState;
 use super::subscriptions::{failed, load};
 use crate::store::prelude::StaffRole;

@@ -11,12 +11,12 @@ use time::PrimitiveDateTime;
 use time::format_description::FormatItem;
 use time::macros::format_description;
 
-use super::actions::see_other;
 use super::audit::{Actor, Object, record_on};
 use super::auth::Staff;
 use super::client::Client;
 use super::error::DashboardError;
 use super::money;
+use super::redirect::see_other;
 use super::state::DashboardState;
 use crate::payments::PaymentError;
 use crate::payments::links::LinkError;

@@ -39,6 +39,8 @@ pub mod money;
 pub mod once;
 pub mod overview;
 pub mod pages;
+pub mod payment_lookup;
+pub mod redirect;
 pub mod review;
 pub mod risk_rules;
 pub mod state;

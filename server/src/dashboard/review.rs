@@ -18,12 +18,13 @@ use axum::response::{IntoResponse, Response};
 use maud::html;
 use serde::Deserialize;
 
-use super::actions::{operator_on, see_other};
+use super::actions::operator_on;
 use super::audit::record;
 use super::auth::Staff;
 use super::client::Client;
 use super::error::DashboardError;
 use super::pages::layout::{csrf_field, page};
+use super::redirect::see_other;
 use super::state::DashboardState;
 use crate::payments::settle::GatewayState;
 use crate::payments::{PaymentError, StatusVerdict};

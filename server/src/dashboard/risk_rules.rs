@@ -9,12 +9,12 @@ use axum::response::Response;
 use serde::Deserialize;
 use time::OffsetDateTime;
 
-use super::actions::see_other;
 use super::audit::{Actor, Object, record_on};
 use super::auth::Staff;
 use super::client::Client;
 use super::error::DashboardError;
 use super::pages::risk::threshold;
+use super::redirect::see_other;
 use super::state::DashboardState;
 use crate::risk::Rule;
 use crate::risk::overrides::MAX_THRESHOLD;

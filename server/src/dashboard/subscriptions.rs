@@ -15,7 +15,6 @@ use checkout::contract::SubscriptionAction;
 use maud::html;
 use serde::Deserialize;
 
-use super::actions::see_other;
 use super::audit::{Actor, Object, record_on};
 use super::auth::Staff;
 use super::client::Client;
@@ -23,6 +22,7 @@ use super::error::DashboardError;
 use super::money;
 use super::once::{form_key, refusal, replayed, run_once};
 use super::pages::layout::{csrf_field, page};
+use super::redirect::see_other;
 use super::state::DashboardState;
 use crate::store::model::Subscription;
 use crate::store::prelude::StaffRole;

@@ -20,7 +20,6 @@ use time::format_description::BorrowedFormatItem;
 use time::macros::format_description;
 use time::{Duration, OffsetDateTime, PrimitiveDateTime};
 
-use super::actions::see_other;
 use super::audit::{Actor, Object, record_on};
 use super::auth::Staff;
 use super::client::Client;
@@ -30,17 +29,15 @@ use super::once::{body, form_key, refusal, replayed, run_once};
 use super::pages::event;
 use super::pages::format;
 use super::pages::layout::{csrf_field, page};
+use super::redirect::see_other;
 use super::state::DashboardState;
-use crate::events::endpoints::{EndpointError, MAX_OVERLAP};
+use crate::events::endpoints::MAX_OVERLAP;
 use crate::store::model::WebhookEndpoint;
 use crate::store::prelude::StaffRole;
 use crate::views::Redelivered;
 use crate::web::endpoint_secret::{self, IssuedSecret};
 use crate::web::idempotency::Reply;
 
-/// How the range's instants are written (`datetime-local`, UTC, seconds included).
-pub const INSTANT_FORMAT: &[BorrowedFormatItem<'static>] =
-    format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]");
 /// The same without seconds, as browsers send a `datetime-local` on a whole minute.
 const MINUTE_FORMAT: &[BorrowedFormatItem<'static>] =
     format_description!("[year]-[month]-[day]T[hour]:[minute]");
@@ -82,7 +79,7 @@ pub async fn redeliver(
                 .endpoints()
                 .get(endpoint_id)
                 .await
-                .map_err(failed)?,
+                .map_err(DashboardError::from)?,
         ),
         None => None,
     };
@@ -298,7 +295,7 @@ async fn finish(
 /// An instant of the range, typed as `datetime-local` in UTC.
 fn instant(field: &str, text: &str) -> Result<OffsetDateTime, DashboardError> {
     let text = text.trim();
-    PrimitiveDateTime::parse(text, INSTANT_FORMAT)
+    PrimitiveDateTime::parse(text, format::INSTANT_FORMAT)
         .or_else(|_| PrimitiveDateTime::parse(text, MINUTE_FORMAT))
         .map(PrimitiveDateTime::assume_utc)
         .map_err(|_| DashboardError::bad(field, "must be a time as YYYY-MM-DDTHH:MM[:SS] (UTC)"))
@@ -315,17 +312,13 @@ async fn on_endpoint<'f>(
 ) -> Result<(WebhookEndpoint, &'f str), DashboardError> {
     staff.check_csrf(&form.csrf)?;
     staff.require(role)?;
-    let endpoint = state.app.endpoints().get(id).await.map_err(failed)?;
+    let endpoint = state
+        .app
+        .endpoints()
+        .get(id)
+        .await
+        .map_err(DashboardError::from)?;
     Ok((endpoint, form_key(&form.idempotency_key)?))
-}
-
-/// An endpoint service failure as a page.
-pub fn failed(error: EndpointError) -> DashboardError {
-    match error {
-        EndpointError::Invalid { field, message } => DashboardError::bad(field, message),
-        EndpointError::NotFound(what) => DashboardError::NotFound(what),
-        EndpointError::Store(error) => DashboardError::from(error),
-    }
 }
 
 /// The confirmation step: what will happen, and the same form with `confirm=yes`.
@@ -388,7 +381,7 @@ mod tests {
             }
         }
         let at = datetime!(2026-01-31 09:05:07 UTC);
-        let text = at.format(INSTANT_FORMAT).expect("formats");
+        let text = at.format(format::INSTANT_FORMAT).expect("formats");
         assert_eq!(instant("from", &text).expect("parses back"), at);
     }
 }

@@ -16,11 +16,11 @@ use serde::Deserialize;
 
 use super::layout::{csrf_field, page};
 use super::qr;
-use crate::dashboard::actions::see_other;
 use crate::dashboard::auth::required::must_enrol;
 use crate::dashboard::auth::{Enrolling, Staff, enrolment, totp};
 use crate::dashboard::client::Client;
 use crate::dashboard::error::DashboardError;
+use crate::dashboard::redirect::see_other;
 use crate::dashboard::state::DashboardState;
 
 /// A two-factor form's fields.

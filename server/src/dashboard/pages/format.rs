@@ -10,6 +10,11 @@ use crate::dashboard::error::DashboardError;
 use crate::store::model::{CardSummary, PageCursor};
 use crate::store::transitions::state_name;
 
+/// How the dashboard writes an instant a form sends back (`datetime-local`, UTC, seconds
+/// included).
+pub const INSTANT_FORMAT: &[time::format_description::BorrowedFormatItem<'static>] =
+    format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]");
+
 /// A list page's `?after=` (empty: the first page).
 pub fn after(text: &str) -> Result<Option<PageCursor>, DashboardError> {
     match text.trim() {

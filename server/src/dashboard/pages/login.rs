@@ -13,7 +13,6 @@ use secrecy::SecretString;
 use serde::Deserialize;
 
 use super::layout::page;
-use crate::dashboard::actions::see_other;
 use crate::dashboard::audit::{Actor, record};
 use crate::dashboard::auth::Enrolling;
 use crate::dashboard::auth::challenge;
@@ -21,6 +20,7 @@ use crate::dashboard::auth::login::{REFUSED, authenticate};
 use crate::dashboard::auth::session::{self, cleared_cookie};
 use crate::dashboard::client::Client;
 use crate::dashboard::error::DashboardError;
+use crate::dashboard::redirect::see_other;
 use crate::dashboard::state::DashboardState;
 
 /// The login form's fields.

@@ -12,12 +12,12 @@ use serde::Deserialize;
 
 use super::layout::page;
 use super::login::see_other_with;
-use crate::dashboard::actions::see_other;
 use crate::dashboard::auth::challenge;
 use crate::dashboard::auth::second_step::{REFUSED, verify_second_factor};
 use crate::dashboard::auth::session;
 use crate::dashboard::client::Client;
 use crate::dashboard::error::DashboardError;
+use crate::dashboard::redirect::see_other;
 use crate::dashboard::state::DashboardState;
 
 /// The code form's field.

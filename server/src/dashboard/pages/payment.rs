@@ -16,6 +16,7 @@ use super::timeline::timeline;
 use crate::dashboard::auth::Staff;
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::money;
+use crate::dashboard::payment_lookup::load;
 use crate::dashboard::state::DashboardState;
 use crate::store::model::{Payment, SessionKeeper};
 use crate::store::prelude::*;
@@ -96,20 +97,6 @@ pub async fn show(
             p { a href="/payments" { "← All payments" } }
         },
     ))
-}
-
-/// The payment `id`, or 404 (also for an id the server cannot have issued).
-pub async fn load(state: &DashboardState, id: &str) -> Result<Payment, DashboardError> {
-    let plausible = id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
-    if !plausible {
-        return Err(DashboardError::NotFound("payment"));
-    }
-    state
-        .app
-        .store
-        .get_payment(id)
-        .await?
-        .ok_or(DashboardError::NotFound("payment"))
 }
 
 fn facts(p: &Payment, keeper: Option<&SessionKeeper>) -> Markup {

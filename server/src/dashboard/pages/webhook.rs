@@ -16,7 +16,6 @@ use crate::dashboard::auth::Staff;
 use crate::dashboard::endpoint_address::shown_to;
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::state::DashboardState;
-use crate::dashboard::webhooks::{INSTANT_FORMAT, failed};
 use crate::events::endpoints::{DEFAULT_OVERLAP, MAX_OVERLAP};
 use crate::store::model::{DeliveryAttempt, WebhookEndpoint};
 use crate::store::prelude::*;
@@ -51,8 +50,11 @@ pub async fn show(
     };
     let now = OffsetDateTime::now_utc();
     let endpoints = state.app.endpoints();
-    let endpoint = endpoints.get(&id).await.map_err(failed)?;
-    let health = endpoints.health(&endpoint.id, now).await.map_err(failed)?;
+    let endpoint = endpoints.get(&id).await.map_err(DashboardError::from)?;
+    let health = endpoints
+        .health(&endpoint.id, now)
+        .await
+        .map_err(DashboardError::from)?;
     let attempts = state
         .app
         .store
@@ -131,7 +133,7 @@ pub fn attempt_table(attempts: &[DeliveryAttempt]) -> Markup {
 
 /// Send again the given-up deliveries of a range (operators); the last day by default.
 fn redeliver_form(staff: &Staff, endpoint: &WebhookEndpoint, now: OffsetDateTime) -> Markup {
-    let text = |at: OffsetDateTime| at.format(INSTANT_FORMAT).unwrap_or_default();
+    let text = |at: OffsetDateTime| at.format(format::INSTANT_FORMAT).unwrap_or_default();
     // The next whole minute, so the range takes in everything until now.
     let whole_minute = Time::from_hms(now.hour(), now.minute(), 0).unwrap_or(now.time());
     let until = now.replace_time(whole_minute) + Duration::minutes(1);

@@ -13,7 +13,6 @@ use crate::dashboard::auth::Staff;
 use crate::dashboard::endpoint_address::shown_to;
 use crate::dashboard::error::DashboardError;
 use crate::dashboard::state::DashboardState;
-use crate::dashboard::webhooks::failed;
 use crate::events::endpoints::HEALTH_WINDOW;
 
 /// `GET /webhooks`.
@@ -24,8 +23,11 @@ pub async fn list(
     let now = OffsetDateTime::now_utc();
     let endpoints = state.app.endpoints();
     let mut rows = Vec::new();
-    for endpoint in endpoints.list().await.map_err(failed)? {
-        let health = endpoints.health(&endpoint.id, now).await.map_err(failed)?;
+    for endpoint in endpoints.list().await.map_err(DashboardError::from)? {
+        let health = endpoints
+            .health(&endpoint.id, now)
+            .await
+            .map_err(DashboardError::from)?;
         rows.push((endpoint, health));
     }
     Ok(page(

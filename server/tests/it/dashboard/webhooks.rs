@@ -30,7 +30,7 @@ ops_suite!(
 
 /// A range form's instant.
 fn instant(at: OffsetDateTime) -> String {
-    at.format(checkout_server::dashboard::webhooks::INSTANT_FORMAT)
+    at.format(checkout_server::dashboard::pages::format::INSTANT_FORMAT)
         .expect("formats")
 }
 
