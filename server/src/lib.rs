@@ -1,7 +1,7 @@
 //! `checkout-server`: the service a merchant runs beside the shop. It holds the gateway
 //! credentials, prices payments, calls the gateway and stores what happened.
 //!
-//! Layers, each using only those below it (docs/architecture.md, kept by tests/layers.rs):
+//! Layers, each using only those below it (docs/architecture.md, kept by tests/layers/):
 //! [`serve`] → the two front doors [`api`] (the merchant and browser API) and [`dashboard`]
 //! (staff pages on their own listener), which never import each other → [`web`] (the plumbing
 //! they share) → [`reconcile`] → [`subscriptions`] → [`payments`] → [`events`], [`gateway`],

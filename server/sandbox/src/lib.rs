@@ -10,7 +10,7 @@
 //! faults and the control API. Its state lives in memory unless `SandboxConfig::persistence`
 //! keeps it, sealed, in a file across restarts ([`persist`]).
 //!
-//! Layered like checkout-server (docs/architecture.md, kept by `server/tests/layers.rs`): the
+//! Layered like checkout-server (docs/architecture.md, kept by `server/tests/layers/`): the
 //! books at the bottom ([`ledger`], [`tokens`], [`acs_sessions`], [`subscriptions`]), then the
 //! snapshot ([`persist`]), [`config`] and the [`state`] that holds them all, charging above it
 //! ([`charge`], then [`three_ds`] and [`billing`]), and the HTTP adapters on top ([`api`],

@@ -10,8 +10,8 @@ use sqlx::{Encode, Executor, FromRow, IntoArguments, Type};
 
 use super::activity::{NEW_ATTEMPT_COLUMNS, bind_attempt, latency_us};
 use super::one_trip::{OneTrip, fetch_atomic, transaction_script};
-use super::payments::{bind_step, expected_states, step_sql};
 use super::rows::{PAYMENT_COLUMNS, PaymentRow};
+use super::step::{bind_step, expected_states, step_sql};
 use super::{Dialect, SqlStore};
 use crate::store::error::{StoreError, StoreResult};
 use crate::store::model::{Advance, NewAttempt, Payment, PaymentChanges};
@@ -84,7 +84,7 @@ where
     })
 }
 
-/// The step (`$1..$23`, see `payments::ADVANCE_SQL`), the count when it does not move
+/// The step (`$1..$23`, see `step::ADVANCE_SQL`), the count when it does not move
 /// (`$11` is the payment id), and the log row (`$24..$31`) when the payment exists.
 fn logged_step_sql<DB: Dialect>() -> String {
     match DB::ONE_TRIP {

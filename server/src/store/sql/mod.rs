@@ -49,6 +49,7 @@ mod signups;
 mod snapshot;
 mod staff;
 mod stats;
+mod step;
 mod subscriptions;
 mod two_factor;
 
@@ -65,9 +66,9 @@ use super::sealed::KeyRing;
 use super::traits::Store;
 
 pub use connect::connect;
-/// Most states a state step can expect its payment in.
-pub use payments::EXPECTED_SLOTS;
 pub use snapshot::decode as decode_snapshot;
+/// Most states a state step can expect its payment in.
+pub use step::EXPECTED_SLOTS;
 
 /// A store on a pool of `DB` connections.
 pub struct SqlStore<DB: Database> {
