@@ -21,7 +21,7 @@ use super::error::DashboardError;
 use super::redirect::see_other;
 use super::state::DashboardState;
 use crate::risk::block_list::{BlockError, BlockTarget};
-use crate::store::model::{BlockEntry, BlockKind};
+use crate::store::model::{BlockEntry, BlockKind, plausible_id};
 use crate::store::prelude::StaffRole;
 use crate::views::blocks::describe;
 
@@ -157,8 +157,7 @@ pub async fn remove(
 ) -> Result<Response, DashboardError> {
     staff.check_csrf(&form.csrf)?;
     staff.require(StaffRole::Admin)?;
-    let plausible = id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
-    if !plausible {
+    if !plausible_id(&id) {
         return Err(DashboardError::NotFound("block-list entry"));
     }
     let entry = state

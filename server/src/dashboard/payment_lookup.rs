@@ -3,12 +3,11 @@
 
 use super::error::DashboardError;
 use super::state::DashboardState;
-use crate::store::model::Payment;
+use crate::store::model::{Payment, plausible_id};
 
 /// The payment `id`, or 404 (also for an id the server cannot have issued).
 pub async fn load(state: &DashboardState, id: &str) -> Result<Payment, DashboardError> {
-    let plausible = id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
-    if !plausible {
+    if !plausible_id(id) {
         return Err(DashboardError::NotFound("payment"));
     }
     state

@@ -68,7 +68,7 @@ pub async fn show(
 
 /// The event `id`, or 404.
 pub async fn load(state: &DashboardState, id: &str) -> Result<StoredEvent, DashboardError> {
-    if id.len() > 64 {
+    if !plausible_id(id) {
         return Err(DashboardError::NotFound("event"));
     }
     state

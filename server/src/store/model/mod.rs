@@ -6,6 +6,7 @@ pub mod card;
 pub mod client_key;
 pub mod customer;
 pub mod event;
+pub mod id;
 pub mod idempotency;
 pub mod link;
 pub mod page;
@@ -27,6 +28,7 @@ pub use event::{
     EndpointStatus, EndpointUpdate, EventObject, EventQuery, EventTypes, FinishedAttempt,
     MAX_ENDPOINTS, NewDeliveryAttempt, NewEndpoint, StoredEvent, WebhookEndpoint,
 };
+pub use id::plausible_id;
 pub use idempotency::{IdempotencyBegin, IdempotencyKey, StoredResponse};
 pub use link::{AfterPayment, Ask, LinkAmount, LinkFigures, NewPaymentLink, PaymentLink};
 pub use page::{

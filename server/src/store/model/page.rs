@@ -41,12 +41,7 @@ impl FromStr for PageCursor {
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let (ms, id) = text.split_once('_').ok_or(BadCursor)?;
         let created_at_ms = ms.parse().map_err(|_| BadCursor)?;
-        let id_ok = !id.is_empty()
-            && id.len() <= 64
-            && id
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        if !id_ok {
+        if !super::id::plausible_id(id) {
             return Err(BadCursor);
         }
         Ok(Self {

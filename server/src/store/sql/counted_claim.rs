@@ -51,7 +51,8 @@ use crate::store::model::{IdempotencyKey, NewPayment};
 use crate::store::risk::{CountedPayment, RiskCountQuery};
 use crate::store::secret::BodyDigest;
 
-/// The number of parameters of the claim-and-insert: the counts' follow from the next one.
+/// The number of parameters of the claim-and-insert (its highest `$n`, on either database: a
+/// test reads it from the statement): the counts' follow from the next one.
 const CLAIM_AND_INSERT_PARAMETERS: usize = 27;
 
 /// A payment's row with its counts.
@@ -73,7 +74,7 @@ fn counts_after_insert<DB: Dialect>(session: &str) -> String {
 }
 
 /// `sql` with each parameter `$n` replaced by `to(n)`.
-fn renumbered(sql: &str, to: impl Fn(usize) -> String) -> String {
+fn renumbered(sql: &str, mut to: impl FnMut(usize) -> String) -> String {
     let mut out = String::with_capacity(sql.len() + 64);
     let mut rest = sql;
     while let Some(at) = rest.find('$') {
@@ -124,7 +125,24 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::renumbered;
+    use sqlx::{Postgres, Sqlite};
+
+    use super::{CLAIM_AND_INSERT_PARAMETERS, claim_and_insert_sql, renumbered};
+
+    #[test]
+    fn the_claim_and_insert_has_as_many_parameters_as_counted() {
+        for sql in [
+            claim_and_insert_sql::<Sqlite>(None),
+            claim_and_insert_sql::<Postgres>(None),
+        ] {
+            let mut highest = 0;
+            renumbered(&sql, |n| {
+                highest = highest.max(n);
+                String::new()
+            });
+            assert_eq!(highest, CLAIM_AND_INSERT_PARAMETERS, "{sql}");
+        }
+    }
 
     #[test]
     fn renumbering_replaces_each_parameter_whole() {
