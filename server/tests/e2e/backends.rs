@@ -50,7 +50,7 @@ enum Registration {
 async fn the_python_backend_sells_confirms_and_refunds() {
     if let Some(command) = Language::Python.command() {
         run("backend-python", move |page: Page| {
-            sells(page, Language::Python, command, Registration::Api)
+            sells(page, Language::Python, command.clone(), Registration::Api)
         })
         .await;
     }
@@ -61,7 +61,7 @@ async fn the_python_backend_sells_confirms_and_refunds() {
 async fn the_node_backend_sells_confirms_and_refunds() {
     if let Some(command) = Language::Node.command() {
         run("backend-node", move |page: Page| {
-            sells(page, Language::Node, command, Registration::Config)
+            sells(page, Language::Node, command.clone(), Registration::Config)
         })
         .await;
     }

@@ -87,9 +87,8 @@ async fn back_from_the_banks_page_then_another_card_pays_once(page: Page) {
     // and WebKit's driver is back and has typed the next card sooner than that.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     // The browser's Back, as the page's history takes it (WebKitWebDriver's own Back command
-    // waits on the bank's page for good). It runs after the script has answered: a navigation
-    // that starts while WebKitWebDriver still waits for the script's result can leave the driver
-    // answering nothing at all.
+    // waits on the bank's page for good). It runs after the script has answered, so the
+    // navigation never races the script's answer.
     page.eval("setTimeout(() => history.back(), 0); return true;")
         .await;
     page.until("the checkout again", || async {

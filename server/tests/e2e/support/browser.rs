@@ -25,7 +25,7 @@ pub struct Browser {
     /// The WebDriver client.
     pub client: Client,
     _profile: tempfile::TempDir,
-    _driver: Arc<Driver>,
+    driver: Arc<Driver>,
 }
 
 impl Browser {
@@ -57,13 +57,18 @@ impl Browser {
                     return Self {
                         client,
                         _profile: profile,
-                        _driver: driver,
+                        driver,
                     };
                 }
                 Err(error) => last_error = error.to_string(),
             }
         }
         panic!("could not start {engine:?} through its WebDriver server: {last_error}");
+    }
+
+    /// The last lines its WebDriver server wrote (support/driver.rs keeps them in a file).
+    pub fn driver_log_tail(&self) -> String {
+        self.driver.log_tail()
     }
 
     /// Ends the session (the browser exits).

@@ -11,6 +11,7 @@ use std::time::Duration;
 use super::display::{self, Display};
 use super::engine::{Engine, Tools};
 use super::net::{free_port, wait_for_port};
+use super::tools::screenshot_dir;
 
 /// A running WebDriver server; killed when its last user drops it.
 pub struct Driver {
@@ -33,6 +34,22 @@ impl Driver {
     /// `http://127.0.0.1:{port}`, for the WebDriver client.
     pub fn url(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// Where its log is, and its last ten lines that are not blank (or that it wrote nothing).
+    pub fn log_tail(&self) -> String {
+        let path = log_path(self.port);
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|line| !line.trim().is_empty())
+            .collect();
+        let tail = lines[lines.len().saturating_sub(10)..].join(" | ");
+        if tail.is_empty() {
+            format!("{} (empty)", path.display())
+        } else {
+            format!("{}: {tail}", path.display())
+        }
     }
 }
 
@@ -83,13 +100,19 @@ fn shared_chromedriver(chromedriver: &Path) -> Arc<Driver> {
     driver
 }
 
-/// Spawns `command` (quiet) and waits for it to listen on `port`.
+/// Spawns `command` and waits for it to listen on `port`. What it writes goes to
+/// [`log_path`]`(port)`, for the look at a session that stopped answering.
 fn start(mut command: Command, port: u16, display: Option<Arc<Display>>) -> Driver {
     let program = command.get_program().to_string_lossy().into_owned();
+    let log = std::fs::File::create(log_path(port))
+        .unwrap_or_else(|e| panic!("{program}'s log {}: {e}", log_path(port).display()));
+    let log_too = log
+        .try_clone()
+        .unwrap_or_else(|e| panic!("{program}'s log: {e}"));
     let child = command
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stdout(log)
+        .stderr(log_too)
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
     let driver = Driver {
@@ -99,4 +122,9 @@ fn start(mut command: Command, port: u16, display: Option<Arc<Display>>) -> Driv
     };
     wait_for_port(port, Duration::from_secs(20)).unwrap_or_else(|e| panic!("{program}: {e}"));
     driver
+}
+
+/// Where the driver listening on `port` writes: `screenshots/webdriver-<port>.log`.
+pub fn log_path(port: u16) -> std::path::PathBuf {
+    screenshot_dir().join(format!("webdriver-{port}.log"))
 }

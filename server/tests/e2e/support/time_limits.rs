@@ -3,9 +3,10 @@
 //!
 //! Two layers: the WebDriver session's own timeouts (a page load or a script that takes too
 //! long is an error the driver reports), and a limit on the whole scenario around all its
-//! commands, because a wedged WebDriver server answers nothing at all (seen once, in WebKit,
-//! after a click that navigated the top window: the session existed and no command returned
-//! for minutes). A scenario's own waits are 20 to 60 s (support/page.rs), far inside it.
+//! commands, because a wedged WebDriver server answers nothing at all (seen in WebKit, after
+//! a command that navigated the top window: the session existed and no command returned for
+//! minutes; support/mod.rs runs such a scenario once more). A scenario's own waits are 20 to 60 s (support/page.rs),
+//! far inside it.
 
 use std::time::Duration;
 
@@ -39,15 +40,27 @@ fn millis(limit: Duration) -> u64 {
     u64::try_from(limit.as_millis()).expect("a limit of some seconds")
 }
 
+/// What [`last_look`] could still see of a session that stopped answering.
+pub struct LastLook {
+    /// Its address and screenshot, or why each could not be had.
+    pub seen: String,
+    /// Whether the WebDriver server answered either look: when it answered neither, the
+    /// driver itself is wedged, whatever the page was doing.
+    pub driver_answered: bool,
+}
+
 /// What can still be seen of a session that stopped answering: its address, and a screenshot
-/// saved as `screenshots/<label>-HUNG.png`, each given [`LAST_LOOK`]. Says what it got.
-pub async fn last_look(client: &Client, label: &str) -> String {
-    let address = match tokio::time::timeout(LAST_LOOK, client.current_url()).await {
+/// saved as `screenshots/<label>-HUNG.png`, each given [`LAST_LOOK`].
+pub async fn last_look(client: &Client, label: &str) -> LastLook {
+    let asked_address = tokio::time::timeout(LAST_LOOK, client.current_url()).await;
+    let asked_screenshot = tokio::time::timeout(LAST_LOOK, client.screenshot()).await;
+    let driver_answered = asked_address.is_ok() || asked_screenshot.is_ok();
+    let address = match asked_address {
         Ok(Ok(url)) => url.to_string(),
         Ok(Err(error)) => format!("unknown ({error})"),
         Err(_) => "unknown (the driver did not answer)".to_owned(),
     };
-    let screenshot = match tokio::time::timeout(LAST_LOOK, client.screenshot()).await {
+    let screenshot = match asked_screenshot {
         Ok(Ok(png)) => {
             let path = screenshot_dir().join(format!("{label}-HUNG.png"));
             match std::fs::write(&path, png) {
@@ -58,5 +71,8 @@ pub async fn last_look(client: &Client, label: &str) -> String {
         Ok(Err(error)) => format!("no screenshot ({error})"),
         Err(_) => "no screenshot (the driver did not answer)".to_owned(),
     };
-    format!("page: {address}; {screenshot}")
+    LastLook {
+        seen: format!("page: {address}; {screenshot}"),
+        driver_answered,
+    }
 }
