@@ -137,10 +137,12 @@ pub async fn create_session(
 }
 
 fn validate(state: &AppState, request: CreateSession) -> Result<NewSession, ApiFailure> {
+    // The contract's length and pattern hold for the text as sent: a control character or a
+    // length past the limit is refused also at the ends that trimming takes off.
     let reference = request.reference.trim().to_owned();
     if reference.is_empty()
-        || reference.chars().count() > MAX_REFERENCE_CHARS
-        || has_control(&reference)
+        || request.reference.chars().count() > MAX_REFERENCE_CHARS
+        || has_control(&request.reference)
     {
         return Err(invalid(
             "reference",
@@ -160,7 +162,8 @@ fn validate(state: &AppState, request: CreateSession) -> Result<NewSession, ApiF
         .as_deref()
         .map(|d| d.trim().to_owned())
         .filter(|d| !d.is_empty());
-    if description
+    if request
+        .description
         .as_deref()
         .is_some_and(|d| d.chars().count() > 255 || has_control(d))
     {

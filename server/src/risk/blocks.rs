@@ -148,12 +148,12 @@ impl BlockValue {
 }
 
 impl BlockValue {
-    /// The entry to store: this value with `note` (trimmed; blank is none), added by `by`.
+    /// The entry to store: this value with `note` (trimmed; blank is none), added by `by`. A
+    /// control character is refused wherever it stands, also at the ends trimming takes off.
     pub fn entry(self, note: Option<&str>, by: &str) -> Result<NewBlock, BadBlockValue> {
+        let on_one_line = note.is_none_or(|note| !note.chars().any(char::is_control));
         let note = note.map(str::trim).filter(|note| !note.is_empty());
-        if note.is_some_and(|note| {
-            note.chars().count() > MAX_NOTE_CHARS || note.chars().any(char::is_control)
-        }) {
+        if !on_one_line || note.is_some_and(|note| note.chars().count() > MAX_NOTE_CHARS) {
             return Err(BadBlockValue(
                 "a note is at most 500 characters, on one line",
             ));
@@ -245,6 +245,25 @@ mod tests {
             (BlockKind::Card, "4242424242424242"),
         ] {
             assert!(BlockValue::parse(kind, text).is_err(), "{kind:?} {text}");
+        }
+    }
+
+    #[test]
+    fn a_note_is_one_line_without_control_characters() {
+        let bin = || BlockValue::parse(BlockKind::Bin, "424242").expect("a BIN");
+        let kept = bin()
+            .entry(Some("  seen in a burst "), "staff")
+            .expect("kept");
+        assert_eq!(kept.note.as_deref(), Some("seen in a burst"));
+        assert!(
+            bin()
+                .entry(Some("   "), "staff")
+                .expect("blank")
+                .note
+                .is_none()
+        );
+        for note in ["a\nb", "\tburst", "burst\n", "a\u{1b}[31m"] {
+            assert!(bin().entry(Some(note), "staff").is_err(), "{note:?}");
         }
     }
 

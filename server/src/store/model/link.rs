@@ -159,8 +159,8 @@ impl NewPaymentLink {
     /// Checks the rules the schema also enforces (and those it cannot: the URL, the
     /// currency, amount × quantity within range), naming the field that breaks one.
     pub fn validate(&self) -> StoreResult<()> {
-        let chars = self.description.trim().chars().count();
-        if chars == 0 || chars > MAX_DESCRIPTION_CHARS {
+        let blank = self.description.trim().is_empty();
+        if blank || self.description.chars().count() > MAX_DESCRIPTION_CHARS {
             return Err(invalid("description", "must be 1 to 500 characters"));
         }
         if self.description.chars().any(char::is_control) {
@@ -305,8 +305,14 @@ mod tests {
     fn validation_names_the_field() {
         assert_eq!(field_of(&link()), None);
         type Change = fn(&mut NewPaymentLink);
-        let cases: [(Change, &str); 8] = [
+        let cases: [(Change, &str); 10] = [
             (|l| l.description = " ".into(), "description"),
+            // The contract's limits hold for the text as sent, ends included.
+            (
+                |l| l.description = format!("{} ", "x".repeat(500)),
+                "description",
+            ),
+            (|l| l.description = "Tea\n".into(), "description"),
             (|l| l.currency = "XXY".into(), "currency"),
             (|l| l.amount = LinkAmount::Fixed { amount: 0 }, "amount"),
             (

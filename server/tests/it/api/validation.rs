@@ -222,6 +222,22 @@ async fn session_errors_name_the_field(h: &Harness) {
             "invalid_field",
             "reference",
         ),
+        // The contract's limits hold for the text as sent, also at the ends trimming takes off.
+        (
+            json!({"amount": 100, "currency": "JPY", "reference": "\tr"}),
+            "invalid_field",
+            "reference",
+        ),
+        (
+            json!({"amount": 100, "currency": "JPY", "reference": format!("{} ", "x".repeat(45))}),
+            "invalid_field",
+            "reference",
+        ),
+        (
+            json!({"amount": 100, "currency": "JPY", "reference": "r", "description": "\n"}),
+            "invalid_field",
+            "description",
+        ),
         (
             json!({"amount": 100, "currency": "JPY", "reference": "r", "email": "not-an-email"}),
             "invalid_field",
