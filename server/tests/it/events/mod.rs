@@ -5,9 +5,11 @@
 //! in order per object, never to private addresses unless allowed, shared by instances).
 
 mod api;
+mod attempts;
 mod delivery;
 mod endpoints;
 mod instances;
+mod listing;
 pub mod receiver;
 mod retries;
 mod safety;
