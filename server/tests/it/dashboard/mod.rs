@@ -32,4 +32,6 @@ mod sweep;
 mod totp_support;
 mod two_factor;
 mod users_commands;
+mod webhook_resends;
+mod webhook_rotation;
 mod webhooks;
