@@ -55,6 +55,7 @@ mod saved_card_backfill;
 mod schema;
 mod sealed_card_tokens;
 mod sealed_secrets;
+mod sealed_secrets_rotation;
 mod secrets_at_rest;
 mod signups;
 mod start_up;
