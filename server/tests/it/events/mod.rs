@@ -7,6 +7,7 @@
 mod api;
 mod attempts;
 mod delivery;
+mod endpoint_refusals;
 mod endpoints;
 mod instances;
 mod listing;
