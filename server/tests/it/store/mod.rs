@@ -49,6 +49,8 @@ mod idempotency;
 mod leases;
 mod login_attempts;
 mod pay_path;
+mod pay_path_logged_steps;
+mod pay_path_saved_cards;
 mod payment_pages;
 mod records;
 mod saved_card_backfill;
