@@ -43,6 +43,7 @@ macro_rules! store_suite {
 
 mod analytics;
 mod card_data;
+mod event_fan_out;
 mod events;
 mod gateway_list;
 mod idempotency;
