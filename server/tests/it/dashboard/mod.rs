@@ -24,6 +24,7 @@ mod refunds;
 mod require_2fa;
 mod reset_2fa;
 mod review;
+mod review_attach;
 mod risk_rules;
 mod sandbox_admin;
 mod subscriptions;
