@@ -54,6 +54,7 @@ mod pay_path_logged_steps;
 mod pay_path_saved_cards;
 mod payment_pages;
 mod records;
+mod records_logs_and_lists;
 mod saved_card_backfill;
 mod schema;
 mod sealed_card_tokens;
