@@ -12,7 +12,7 @@ use crate::ops::support::ops_suite;
 
 use super::webhooks::{CONFIG, receiving};
 
-ops_suite!(only_an_admin_rotates_and_the_new_secret_signs,);
+ops_suite!(only_an_admin_rotates_and_the_new_secret_signs);
 
 async fn only_an_admin_rotates_and_the_new_secret_signs(h: &Harness) {
     let (old, receiver, endpoint_id) = receiving(h).await;

@@ -11,6 +11,7 @@ use super::{MERCHANT_KEY, of_session};
 use crate::sandbox::support::AcsForm;
 
 impl Harness {
+    /// The store behind the server.
     pub fn store(&self) -> &std::sync::Arc<dyn Store> {
         &self.state.store
     }
