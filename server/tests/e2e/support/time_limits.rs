@@ -5,7 +5,7 @@
 //! long is an error the driver reports), and a limit on the whole scenario around all its
 //! commands, because a wedged WebDriver server answers nothing at all (seen in WebKit, after
 //! a command that navigated the top window: the session existed and no command returned for
-//! minutes; support/mod.rs runs such a scenario once more). A scenario's own waits are 20 to 60 s (support/page.rs),
+//! minutes; support/mod.rs runs such a scenario once more). A scenario's own waits are 20 to 60 s (support/page/mod.rs),
 //! far inside it.
 
 use std::time::Duration;

@@ -10,6 +10,7 @@ mod customer_ids;
 mod dialog_pages;
 mod emulator_restart;
 mod frame;
+mod frame_contents;
 mod hosted_page;
 mod idempotency;
 mod input_limits;

@@ -5,9 +5,12 @@
 //! in order per object, never to private addresses unless allowed, shared by instances).
 
 mod api;
+mod attempts;
 mod delivery;
+mod endpoint_refusals;
 mod endpoints;
 mod instances;
+mod listing;
 pub mod receiver;
 mod retries;
 mod safety;

@@ -2,6 +2,7 @@
 //! retries, against a scripted test server.
 
 mod client;
+mod client_refusals;
 mod faults;
 pub mod test_server;
 pub mod wire;

@@ -2,6 +2,7 @@
 //! adjustments, subscriptions, faults, auth, validation, webhooks, the control API; and the
 //! demo shop that runs beside it.
 
+mod acs_page;
 mod adjust;
 mod auth;
 mod control;
@@ -11,5 +12,6 @@ mod payments;
 pub mod subscriptions;
 pub mod support;
 mod three_ds;
+mod three_ds_requests;
 mod validation;
 mod webhooks;

@@ -1,22 +1,23 @@
-//! 3-D Secure on the emulator: `/paymentv2` and `/authorizationv2`, the ACS page driven like a
-//! browser (follow the redirect, parse the form, submit it), frictionless and declining cards,
-//! abandoned payments staying pending, and decisions that cannot be made twice.
+//! 3-D Secure on the emulator: `/paymentv2` with the ACS page driven like a browser (follow
+//! the redirect, parse the form, submit it): a challenge approved or rejected, frictionless
+//! and declining cards; and the checks the other 3-D Secure files share
+//! (three_ds_requests.rs, acs_page.rs).
 
 use std::collections::BTreeSet;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::support::{AcsForm, Gateway, Receiver, Reply, query_param, three_ds_body, token_body};
+use super::support::{AcsForm, Gateway, Receiver, Reply, query_param, three_ds_body};
 
-const WAIT: Duration = Duration::from_secs(5);
+pub(super) const WAIT: Duration = Duration::from_secs(5);
 
 /// A client that follows redirects, like a browser.
-fn browser() -> reqwest::Client {
+pub(super) fn browser() -> reqwest::Client {
     reqwest::Client::builder().build().expect("client builds")
 }
 
-fn assert_initiation(reply: &Reply, gateway: &Gateway) -> String {
+pub(super) fn assert_initiation(reply: &Reply, gateway: &Gateway) -> String {
     assert_eq!(reply.status, 200, "{}", reply.text);
     let json = &reply.json;
     assert_eq!(json["statusCode"], 200);
@@ -37,7 +38,7 @@ fn assert_initiation(reply: &Reply, gateway: &Gateway) -> String {
 }
 
 /// Checks the webhook has exactly the contract's keys and returns it.
-fn assert_webhook_shape(webhook: &Value) {
+pub(super) fn assert_webhook_shape(webhook: &Value) {
     let keys: BTreeSet<&str> = webhook
         .as_object()
         .expect("object")
@@ -295,256 +296,4 @@ async fn declining_cards_on_v2_go_to_the_decline_url() {
     assert_eq!(webhook["status_code"], 412);
     assert_eq!(webhook["payment_details"]["response_code"], 51);
     assert_eq!(webhook["gateway_response"]["code"], "ERR2001");
-}
-
-#[tokio::test]
-async fn an_abandoned_challenge_stays_pending() {
-    let gateway = Gateway::start().await;
-    let merchant = Receiver::start().await;
-    let started = gateway
-        .post("paymentv2", &three_ds_body("4000002500003155", &merchant))
-        .await;
-    let redirect = assert_initiation(&started, &gateway);
-    let page = gateway.client.get(&redirect).send().await.expect("page");
-    assert_eq!(page.status(), 200);
-    let state = gateway.state().await;
-    assert_eq!(state["open_3ds_sessions"], 1);
-    let id = state["transactions"][0]["id"]
-        .as_str()
-        .expect("id")
-        .to_owned();
-    assert_eq!(state["transactions"][0]["outcome"], "pending");
-
-    let status = gateway.status(&id).await;
-    assert_eq!(status.status, 200);
-    let json = &status.json;
-    assert_eq!(json["success"], false);
-    assert_eq!(json["status_code"], 200);
-    assert_eq!(json["gateway_response"]["type"], "INFO");
-    assert_eq!(json["gateway_response"]["code"], "INFO0100");
-    assert_eq!(json["payment_details"]["response_code"], -2);
-    assert_eq!(json["payment_details"]["responseDescription"], "Pending");
-    assert!(json["payment_details"]["auth_code"].is_null());
-    assert!(json["risk_details"]["risk_score"].is_null());
-    // Nothing can follow a pending payment, and no webhook is sent for it.
-    let refund = gateway
-        .post(
-            "refund",
-            &json!({"transactionId": id, "amount": "1", "merchant_id": "merchant-1"}),
-        )
-        .await;
-    refund.failure(400, "ERR1007");
-    assert!(
-        merchant
-            .wait_for_posts(1, Duration::from_millis(300))
-            .await
-            .is_empty()
-    );
-}
-
-#[tokio::test]
-async fn authorization_v2_is_a_pre_auth_that_can_be_captured() {
-    let gateway = Gateway::start().await;
-    let merchant = Receiver::start().await;
-    let started = gateway
-        .post(
-            "authorizationv2",
-            &three_ds_body("4000000000001000", &merchant),
-        )
-        .await;
-    let redirect = assert_initiation(&started, &gateway);
-    let answer = gateway
-        .client
-        .get(&redirect)
-        .send()
-        .await
-        .expect("redirect");
-    let location = answer.headers()["location"]
-        .to_str()
-        .expect("ascii")
-        .to_owned();
-    let id = query_param(&location, "transaction_id").expect("id");
-    let webhook = merchant.wait_for_posts(1, WAIT).await[0].json();
-    assert_eq!(webhook["transaction_type"], "PRE_AUTH");
-    let capture = gateway
-        .post(
-            "capture",
-            &json!({"transactionId": id, "amount": "1000", "merchant_id": "merchant-1"}),
-        )
-        .await;
-    assert_eq!(capture.status, 201, "{}", capture.text);
-}
-
-#[tokio::test]
-async fn a_card_stored_on_v2_comes_back_in_the_webhook() {
-    let gateway = Gateway::start().await;
-    let merchant = Receiver::start().await;
-    let mut body = three_ds_body("4000002500003155", &merchant);
-    body["payment_method"] = json!({"type": "scheme", "store_payment_method": true});
-    let started = gateway.post("paymentv2", &body).await;
-    let html = gateway
-        .client
-        .get(started.json["redirect_url"].as_str().expect("url"))
-        .send()
-        .await
-        .expect("page")
-        .text()
-        .await
-        .expect("html");
-    assert_eq!(
-        AcsForm::parse(&html)
-            .submit(&gateway.client, "approve")
-            .await
-            .status(),
-        303
-    );
-    let webhook = merchant.wait_for_posts(1, WAIT).await[0].json();
-    let token = webhook["transaction_details"]["stored_payment_method_id"]
-        .as_str()
-        .expect("token")
-        .to_owned();
-    let reused = gateway.post("payment", &token_body(&token)).await;
-    assert_eq!(reused.status, 201, "{}", reused.text);
-    assert_eq!(
-        reused.json["payment_details"]["card"]["number"],
-        "400000******3155"
-    );
-}
-
-#[tokio::test]
-async fn v2_requires_absolute_return_urls() {
-    let gateway = Gateway::start().await;
-    let merchant = Receiver::start().await;
-    let mut body = three_ds_body("4000002500003155", &merchant);
-    body.as_object_mut().expect("object").remove("return_url");
-    for endpoint in ["paymentv2", "authorizationv2"] {
-        let message = gateway.post(endpoint, &body).await.failure(400, "ERR0003");
-        assert!(message.contains("return_url"), "{message}");
-    }
-    let mut relative = three_ds_body("4000002500003155", &merchant);
-    relative["return_url"]["success_url"] = json!("/success");
-    let message = gateway
-        .post("paymentv2", &relative)
-        .await
-        .failure(400, "ERR0003");
-    assert!(message.contains("return_url.success_url"), "{message}");
-    assert_eq!(gateway.transaction_count().await, 0);
-}
-
-#[tokio::test]
-async fn bad_acs_links_and_forms_are_refused() {
-    let gateway = Gateway::start().await;
-    let base = gateway.sandbox.base_url();
-    let unknown = gateway
-        .client
-        .get(format!("{base}/sandbox/acs?_token=nope"))
-        .send()
-        .await
-        .expect("answer");
-    assert_eq!(unknown.status(), 404);
-    let missing = gateway
-        .client
-        .get(format!("{base}/sandbox/acs"))
-        .send()
-        .await
-        .expect("answer");
-    assert_eq!(missing.status(), 400);
-    let merchant = Receiver::start().await;
-    let started = gateway
-        .post("paymentv2", &three_ds_body("4000002500003155", &merchant))
-        .await;
-    let html = gateway
-        .client
-        .get(started.json["redirect_url"].as_str().expect("url"))
-        .send()
-        .await
-        .expect("page")
-        .text()
-        .await
-        .expect("html");
-    let form = AcsForm::parse(&html);
-    let odd = form.submit(&gateway.client, "maybe").await;
-    assert_eq!(odd.status(), 400);
-    let incomplete = gateway
-        .client
-        .post(&form.action)
-        .form(&[("decision", "approve")])
-        .send()
-        .await
-        .expect("answer");
-    assert_eq!(incomplete.status(), 400);
-    let forged = gateway
-        .client
-        .post(&form.action)
-        .form(&[("_token", "forged"), ("decision", "approve")])
-        .send()
-        .await
-        .expect("answer");
-    assert_eq!(forged.status(), 404);
-    // The real session is still open after all that.
-    assert_eq!(form.submit(&gateway.client, "approve").await.status(), 303);
-}
-
-/// The `frame-ancestors` sources of the ACS page at `redirect`, and its `X-Frame-Options`.
-async fn framing_of(redirect: &str) -> (String, Option<String>) {
-    let page = browser().get(redirect).send().await.expect("page loads");
-    assert_eq!(page.status(), 200);
-    let header = |name: &str| {
-        page.headers()
-            .get(name)
-            .map(|v| v.to_str().expect("ascii").to_owned())
-    };
-    let csp = header("content-security-policy").expect("a CSP");
-    let ancestors = csp
-        .split(';')
-        .map(str::trim)
-        .find_map(|d| d.strip_prefix("frame-ancestors "))
-        .unwrap_or_else(|| panic!("no frame-ancestors: {csp}"))
-        .to_owned();
-    (ancestors, header("x-frame-options"))
-}
-
-#[tokio::test]
-async fn the_challenge_page_may_be_framed_unless_a_fault_refuses_it() {
-    let gateway = Gateway::start().await;
-    let merchant = Receiver::start().await;
-    let start = |headers: &'static [(&'static str, &'static str)]| {
-        let (gateway, body) = (&gateway, three_ds_body("4000002500003155", &merchant));
-        async move {
-            let started = gateway.post_with("paymentv2", &body, headers).await;
-            assert_initiation(&started, gateway)
-        }
-    };
-    // A standalone emulator knows no shop: any page may frame it, as an issuer's page.
-    let redirect = start(&[]).await;
-    assert_eq!(framing_of(&redirect).await, ("*".to_owned(), None));
-
-    // Armed for the next page shown: that one refuses, the next is framed again.
-    let armed = gateway
-        .control(
-            reqwest::Method::POST,
-            "/sandbox/faults",
-            Some(&json!({"endpoint": "acs", "fault": "refuse-framing", "count": 1})),
-        )
-        .await;
-    assert_eq!(armed.status, 201, "{}", armed.text);
-    assert_eq!(
-        framing_of(&redirect).await,
-        ("'none'".to_owned(), Some("DENY".to_owned()))
-    );
-    assert_eq!(framing_of(&redirect).await.0, "*");
-
-    // Asked by the starting call: every page of that payment refuses.
-    let refused = start(&[("x-sandbox-fault", "refuse-framing")]).await;
-    for _ in 0..2 {
-        assert_eq!(framing_of(&refused).await.0, "'none'");
-    }
-    let wrong = gateway
-        .control(
-            reqwest::Method::POST,
-            "/sandbox/faults",
-            Some(&json!({"endpoint": "payment", "fault": "refuse-framing"})),
-        )
-        .await;
-    assert_eq!(wrong.status, 400, "{}", wrong.text);
 }

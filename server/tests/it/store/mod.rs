@@ -43,18 +43,23 @@ macro_rules! store_suite {
 
 mod analytics;
 mod card_data;
+mod event_fan_out;
 mod events;
 mod gateway_list;
 mod idempotency;
 mod leases;
 mod login_attempts;
 mod pay_path;
+mod pay_path_logged_steps;
+mod pay_path_saved_cards;
 mod payment_pages;
 mod records;
+mod records_logs_and_lists;
 mod saved_card_backfill;
 mod schema;
 mod sealed_card_tokens;
 mod sealed_secrets;
+mod sealed_secrets_rotation;
 mod secrets_at_rest;
 mod signups;
 mod start_up;

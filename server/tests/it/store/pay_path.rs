@@ -1,9 +1,8 @@
-//! The pay call's round trips: the session read with its saved card, the claim taken with the
-//! payment recorded, and the outcome recorded with the call's log; each atomic, each one
-//! statement (or SQLite script), and a failed one leaves nothing behind. A claim for a saved
-//! card records nothing unless the card is still its customer's exactly as the payment
-//! describes it, so a copy an instance keeps in memory never charges a card deleted or saved
-//! again through another instance.
+//! The pay call's round trips: the session read with its saved card, and the claim taken with
+//! the payment recorded; each atomic, each one statement (or SQLite script), and a failed one
+//! leaves nothing behind; SQLite checkpoints in the background. The claims for saved cards are
+//! in pay_path_saved_cards.rs, the outcome recorded with the call's log in
+//! pay_path_logged_steps.rs.
 
 use std::sync::Arc;
 
@@ -20,21 +19,15 @@ store_suite!(
     a_free_claim_records_the_payment_with_it,
     of_concurrent_claims_exactly_one_records_a_payment,
     a_failed_claim_leaves_neither_claim_nor_payment,
-    a_claim_with_a_card_deleted_through_another_instance_writes_nothing,
-    a_claim_with_a_card_saved_again_elsewhere_needs_its_new_details,
-    a_claim_with_another_customers_card_writes_nothing,
-    a_logged_step_moves_counts_and_logs_together,
-    a_logged_step_that_does_not_move_still_counts_and_logs,
-    a_logged_step_of_an_unknown_payment_logs_nothing,
     sqlite_checkpoints_in_the_background,
 );
 
-fn claim(session_id: &str) -> IdempotencyKey {
+pub(super) fn claim(session_id: &str) -> IdempotencyKey {
     IdempotencyKey::new("session-pay", session_id).expect("valid key")
 }
 
 /// Takes `session`'s pay claim and records a pending payment with it.
-async fn claim_for(db: &TestDb, session: &Session) -> StoreResult<Option<Payment>> {
+pub(super) async fn claim_for(db: &TestDb, session: &Session) -> StoreResult<Option<Payment>> {
     db.store
         .claim_and_create_pending_payment(
             &claim(&session.id),
@@ -45,7 +38,7 @@ async fn claim_for(db: &TestDb, session: &Session) -> StoreResult<Option<Payment
 }
 
 /// The payment the pay call records for `session` paid with `card`.
-fn new_payment_with_card(session: &Session, card: &SavedCardRecord) -> NewPayment {
+pub(super) fn new_payment_with_card(session: &Session, card: &SavedCardRecord) -> NewPayment {
     NewPayment {
         card: Some(CardSummary::from_saved(card)),
         saved_card_id: Some(card.id.clone()),
@@ -56,7 +49,7 @@ fn new_payment_with_card(session: &Session, card: &SavedCardRecord) -> NewPaymen
 }
 
 /// Asserts that `session`'s claim is free and it has no payment (then leaves the claim free).
-async fn assert_nothing_claimed(db: &TestDb, session: &Session) {
+pub(super) async fn assert_nothing_claimed(db: &TestDb, session: &Session) {
     assert_eq!(
         db.store
             .begin_idempotent(&claim(&session.id), &claim_digest(), now())
@@ -72,11 +65,11 @@ async fn assert_nothing_claimed(db: &TestDb, session: &Session) {
     assert_eq!(payments_of(db, &session.id).await, 0);
 }
 
-fn claim_digest() -> BodyDigest {
+pub(super) fn claim_digest() -> BodyDigest {
     BodyDigest::of(b"session-pay-claim")
 }
 
-fn new_payment_for(session: &Session) -> NewPayment {
+pub(super) fn new_payment_for(session: &Session) -> NewPayment {
     NewPayment {
         session_id: session.id.clone(),
         customer_id: session.customer_id.clone(),
@@ -94,7 +87,7 @@ fn new_payment_for(session: &Session) -> NewPayment {
     }
 }
 
-async fn save_card(db: &TestDb, customer_id: &str, token: &str) -> SavedCardRecord {
+pub(super) async fn save_card(db: &TestDb, customer_id: &str, token: &str) -> SavedCardRecord {
     db.store
         .save_card(NewSavedCard {
             customer_id: customer_id.into(),
@@ -108,39 +101,6 @@ async fn save_card(db: &TestDb, customer_id: &str, token: &str) -> SavedCardReco
         })
         .await
         .unwrap()
-}
-
-fn attempt(payment_id: &str) -> NewAttempt {
-    let started = now();
-    NewAttempt {
-        payment_id: Some(payment_id.to_owned()),
-        subscription_id: None,
-        endpoint: "payment".into(),
-        started_at: started,
-        finished_at: started + Duration::milliseconds(3),
-        outcome: AttemptOutcome::Succeeded,
-        http_status: None,
-    }
-}
-
-/// Steps `id` from pending to captured with an approval, logging an attempt of `attempt_of`.
-async fn capture_logged(db: &TestDb, id: &str, attempt_of: &str) -> StoreResult<Advance> {
-    db.store
-        .advance_payment_logged(
-            id,
-            &[PaymentState::Pending],
-            PaymentState::Captured,
-            approval(),
-            attempt(attempt_of),
-        )
-        .await
-}
-
-fn approval() -> PaymentChanges {
-    PaymentChanges {
-        gateway_transaction_id: Some("gw-1".into()),
-        ..PaymentChanges::default()
-    }
 }
 
 async fn a_session_is_read_with_its_customers_card_only(db: &TestDb) {
@@ -276,161 +236,6 @@ async fn a_failed_claim_leaves_neither_claim_nor_payment(db: &TestDb) {
     assert_eq!(payments_of(db, &session.id).await, 3);
 }
 
-async fn a_claim_with_a_card_deleted_through_another_instance_writes_nothing(db: &TestDb) {
-    let session = new_session(db, Some("cust-d")).await;
-    let card = save_card(db, "cust-d", "tok-d").await;
-    let other = db.second_instance().await;
-    assert!(other.delete_card("cust-d", &card.id).await.unwrap());
-    // This instance may still answer from the copy it kept when it saved the card.
-    let (_, kept) = db
-        .store
-        .get_session_with_card(&session.id, &card.id)
-        .await
-        .unwrap()
-        .expect("session found");
-    let kept = kept.unwrap_or_else(|| card.clone());
-    let claimed = db
-        .store
-        .claim_and_create_pending_payment(
-            &claim(&session.id),
-            &claim_digest(),
-            new_payment_with_card(&session, &kept),
-        )
-        .await
-        .unwrap();
-    assert!(claimed.is_none(), "{claimed:?}");
-    assert_nothing_claimed(db, &session).await;
-    assert!(
-        db.store
-            .get_card("cust-d", &card.id)
-            .await
-            .unwrap()
-            .is_none()
-    );
-    other.close().await;
-}
-
-async fn a_claim_with_a_card_saved_again_elsewhere_needs_its_new_details(db: &TestDb) {
-    let session = new_session(db, Some("cust-r")).await;
-    let card = save_card(db, "cust-r", "tok-r").await;
-    let other = db.second_instance().await;
-    let renewed = other
-        .save_card(NewSavedCard {
-            customer_id: "cust-r".into(),
-            gateway_token: SecretString::from("tok-r".to_owned()),
-            brand: Brand::Visa,
-            last4: Last4::new("4242").unwrap(),
-            expiry_month: 3,
-            expiry_year: 2041,
-            card_fingerprint: None,
-            saved_from: None,
-        })
-        .await
-        .unwrap();
-    assert_eq!(renewed.id, card.id, "the same card, saved again");
-    let stale = db
-        .store
-        .claim_and_create_pending_payment(
-            &claim(&session.id),
-            &claim_digest(),
-            new_payment_with_card(&session, &card),
-        )
-        .await
-        .unwrap();
-    assert!(stale.is_none(), "{stale:?}");
-    assert_nothing_claimed(db, &session).await;
-    let fresh = db
-        .store
-        .get_card("cust-r", &card.id)
-        .await
-        .unwrap()
-        .expect("still saved");
-    let payment = db
-        .store
-        .claim_and_create_pending_payment(
-            &claim(&session.id),
-            &claim_digest(),
-            new_payment_with_card(&session, &fresh),
-        )
-        .await
-        .unwrap()
-        .expect("claimed with the card's current details");
-    let summary = payment.card.expect("card summary");
-    assert_eq!((summary.expiry_month, summary.expiry_year), (3, 2041));
-    assert_eq!(payment.saved_card_id.as_deref(), Some(card.id.as_str()));
-    other.close().await;
-}
-
-async fn a_claim_with_another_customers_card_writes_nothing(db: &TestDb) {
-    let session = new_session(db, Some("cust-own")).await;
-    let foreign = save_card(db, "cust-foreign", "tok-f").await;
-    let claimed = db
-        .store
-        .claim_and_create_pending_payment(
-            &claim(&session.id),
-            &claim_digest(),
-            new_payment_with_card(&session, &foreign),
-        )
-        .await
-        .unwrap();
-    assert!(claimed.is_none(), "{claimed:?}");
-    assert_nothing_claimed(db, &session).await;
-}
-
-async fn a_logged_step_moves_counts_and_logs_together(db: &TestDb) {
-    let payment = pending_payment(db, 1000).await;
-    let advance = capture_logged(db, &payment.id, &payment.id).await.unwrap();
-    assert!(advance.moved());
-    let moved = advance.into_payment();
-    assert_eq!(moved.state, PaymentState::Captured);
-    assert_eq!(moved.gateway_transaction_id.as_deref(), Some("gw-1"));
-    assert_eq!(moved.captured_amount, 1000);
-    assert_eq!(moved.attempts, 1);
-    let log = db.store.list_attempts(&payment.id).await.unwrap();
-    assert_eq!(log.len(), 1);
-    assert_eq!(log[0].endpoint, "payment");
-    assert_eq!(log[0].latency_us, 3_000);
-}
-
-async fn a_logged_step_that_does_not_move_still_counts_and_logs(db: &TestDb) {
-    let payment = pending_payment(db, 1000).await;
-    db.store
-        .advance_payment(
-            &payment.id,
-            &[PaymentState::Pending],
-            PaymentState::Declined,
-            PaymentChanges::default(),
-        )
-        .await
-        .unwrap();
-    let advance = capture_logged(db, &payment.id, &payment.id).await.unwrap();
-    assert!(!advance.moved());
-    let unchanged = advance.into_payment();
-    assert_eq!(unchanged.state, PaymentState::Declined);
-    assert_eq!(unchanged.gateway_transaction_id, None);
-    assert_eq!(unchanged.attempts, 1);
-    assert_eq!(db.store.list_attempts(&payment.id).await.unwrap().len(), 1);
-}
-
-async fn a_logged_step_of_an_unknown_payment_logs_nothing(db: &TestDb) {
-    let missing = capture_logged(db, "no-such-payment", "no-such-payment").await;
-    assert!(
-        matches!(missing, Err(StoreError::NotFound("payment"))),
-        "{missing:?}"
-    );
-    assert!(
-        db.store
-            .list_attempts("no-such-payment")
-            .await
-            .unwrap()
-            .is_empty()
-    );
-    // The attempt must be the stepped payment's own.
-    let payment = pending_payment(db, 1000).await;
-    let mismatched = capture_logged(db, &payment.id, "another-payment").await;
-    assert!(matches!(mismatched, Err(StoreError::Invalid { .. })));
-}
-
 /// Commits do not checkpoint the WAL themselves (until it is large); a background task does,
 /// after which writers start the WAL over instead of growing it.
 async fn sqlite_checkpoints_in_the_background(db: &TestDb) {
@@ -460,7 +265,7 @@ async fn sqlite_checkpoints_in_the_background(db: &TestDb) {
     );
 }
 
-async fn payments_of(db: &TestDb, session_id: &str) -> usize {
+pub(super) async fn payments_of(db: &TestDb, session_id: &str) -> usize {
     db.store
         .list_payments(PaymentQuery {
             session_id: Some(session_id.to_owned()),
