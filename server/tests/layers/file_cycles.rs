@@ -1,5 +1,6 @@
-//! No circles between files: within each crate, two files never name each other, and no longer
-//! ring of files leads back to where it started. The floors (floors.rs) keep a crate's
+//! No circles between files: within each crate (the server, the sandbox, the component, and
+//! the test crates kept in folders), two files never name each other, and no longer ring of
+//! files leads back to where it started. The floors (floors.rs) keep a crate's
 //! top-level modules in order; this keeps the files inside one module in order too.
 //!
 //! A file names another when one of its paths (paths.rs) leads into it: the path's longest
@@ -8,6 +9,7 @@
 //! its children (`mod x;`), and a child reaches what its parent holds (`super::Thing`).
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use crate::paths::{crate_paths, library_files, module_path, root_reexports};
 use crate::{component_src, sandbox_src, server_src};
@@ -150,6 +152,24 @@ fn no_two_files_of_the_sandbox_name_each_other() {
 #[test]
 fn no_two_files_of_the_component_name_each_other() {
     let found = circles(&library_files(&component_src()));
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn no_two_files_of_a_test_crate_name_each_other() {
+    let server = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    for folder in [
+        "tests/it",
+        "tests/e2e",
+        "tests/layers",
+        "../tests/card_form",
+        "../tests/payment",
+    ] {
+        for circle in circles(&library_files(&server.join(folder))) {
+            found.push(format!("{folder}: {circle}"));
+        }
+    }
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 

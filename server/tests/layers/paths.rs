@@ -10,16 +10,19 @@ use crate::lexing::{
     blank_comments_and_literals, ident_at, is_ident_byte, is_ident_start, skip_space,
 };
 
-/// `api/frame/shell.rs` → `[api, frame, shell]`; `api/mod.rs` → `[api]`; `lib.rs` → `[]`.
+/// `api/frame/shell.rs` → `[api, frame, shell]`; `api/mod.rs` → `[api]`; `lib.rs` (or a
+/// test crate's `main.rs`) → `[]`.
 pub fn module_path(relative: &str) -> Vec<String> {
     let mut parts: Vec<String> = relative
         .trim_end_matches(".rs")
         .split('/')
         .map(str::to_owned)
         .collect();
-    if parts
-        .last()
-        .is_some_and(|last| last == "mod" || last == "lib")
+    let root = parts.len() == 1 && parts[0] == "main";
+    if root
+        || parts
+            .last()
+            .is_some_and(|last| last == "mod" || last == "lib")
     {
         parts.pop();
     }

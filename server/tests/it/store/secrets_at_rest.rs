@@ -6,7 +6,6 @@
 use checkout_server::store::prelude::*;
 use secrecy::ExposeSecret as _;
 
-use super::start_up::forget_conversions;
 use super::{Raw, TestDb, new_payment, pending_payment};
 
 store_suite!(
@@ -14,6 +13,12 @@ store_suite!(
     a_plain_token_of_an_older_version_is_hashed_on_opening,
     a_hint_is_kept_apart_and_a_confirmed_id_replaces_it,
 );
+
+/// Deletes every record of a finished conversion, as in a database from before they were
+/// recorded.
+async fn forget_conversions(raw: &Raw) {
+    raw.execute("DELETE FROM data_conversions").await;
+}
 
 /// The `webhook_token_hash` column of payment `id`.
 pub async fn stored_token(raw: &Raw, id: &str) -> String {

@@ -20,12 +20,6 @@ async fn recorded(raw: &Raw) -> Vec<String> {
     .expect("data_conversions readable")
 }
 
-/// Deletes every record of a finished conversion, as in a database from before they were
-/// recorded.
-pub async fn forget_conversions(raw: &Raw) {
-    raw.execute("DELETE FROM data_conversions").await;
-}
-
 async fn the_token_conversion_is_recorded_and_not_run_again(db: &TestDb) {
     assert_eq!(recorded(&db.raw).await, ["webhook_tokens_hashed"]);
     // Nothing writes a plain token any more; one written behind the store's back after the
