@@ -17,10 +17,6 @@ use serde_json::Value;
 
 pub use acs_form::{AcsForm, query_param};
 pub use bodies::{pass_through, payment_body, three_ds_body, three_ds_body_at, token_body};
-/// `Received`: what the receiver's methods return, reachable at its old path though no
-/// test names it today.
-#[allow(unused_imports)]
-pub use receiver::Received;
 pub use receiver::{Receiver, reserve_address};
 
 /// How long the hanging card takes in tests (the real default is 120 s).
