@@ -8,7 +8,7 @@
 //! `store/sql/risk.rs`). A file naming its own ancestors does not count: a parent declares
 //! its children (`mod x;`), and a child reaches what its parent holds (`super::Thing`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use crate::paths::{crate_paths, library_files, module_path, root_reexports};
@@ -47,7 +47,7 @@ fn circles(files: &[(String, String)]) -> Vec<String> {
 
 /// The files each file names (its ancestors and itself left out).
 fn graph(files: &[(String, String)]) -> Graph {
-    let modules: Vec<Module> = files
+    let modules: BTreeSet<Module> = files
         .iter()
         .map(|(relative, _)| module_path(relative))
         .collect();
@@ -57,28 +57,26 @@ fn graph(files: &[(String, String)]) -> Graph {
         .map(|(_, lib)| root_reexports(lib))
         .unwrap_or_default();
     let mut graph = Graph::new();
-    for ((_, source), own) in files.iter().zip(&modules) {
-        let names = graph.entry(own.clone()).or_default();
-        for named in crate_paths(own, source) {
+    for (relative, source) in files {
+        let own = module_path(relative);
+        let mut names = BTreeMap::new();
+        for named in crate_paths(&own, source) {
             let mut path = named.path;
-            if let Some(module) = root
-                .get(&path[0])
-                .filter(|_| !modules.contains(&path[..1].to_vec()))
-            {
+            if let Some(module) = root.get(&path[0]).filter(|_| !modules.contains(&path[..1])) {
                 path.insert(0, module.clone());
             }
             let Some(target) = (1..=path.len())
                 .rev()
-                .map(|len| path[..len].to_vec())
-                .find(|prefix| modules.contains(prefix))
+                .map(|len| &path[..len])
+                .find(|prefix| modules.contains(*prefix))
             else {
                 continue;
             };
-            if own.starts_with(&target) {
-                continue;
+            if !own.starts_with(target) {
+                names.entry(target.to_vec()).or_insert(named.line);
             }
-            names.entry(target).or_insert(named.line);
         }
+        graph.insert(own, names);
     }
     graph
 }
